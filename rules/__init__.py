@@ -1,0 +1,44 @@
+"""meeple.rules: the four games as pure Python, and the tools that play them.
+
+Importable without Jupyter (stdlib, numpy at most). Every game module
+follows one protocol, so `play`, `replay`, the bots, simulation and the
+widgets work for all of them:
+
+PROTOCOL (names every game module exposes)
+  NAME, TITLE               "bucket-brigade", "Bucket Brigade"
+  Config                    frozen dataclass (inherits config.RuleConfig); every
+                            number of the rules is a field, defaults = the
+                            source text's edition; `players` field; invalid
+                            values raise ValueError naming field, value and
+                            what is allowed (config.need); Config.presets()
+                            -> {name: Config}, "base" first.
+  new_game(config, seed)    -> State (chance comes from chance.Chance(seed))
+  legal_actions(state)      -> list of actions: small immutable values
+                            (NamedTuples), str(action) readable and unique
+                            among the legal actions (records store the text)
+  apply(state, action)      -> new State; never mutates `state`; an illegal
+                            action raises ValueError and changes nothing
+  state.current_player      seat to act (None once over)
+  state.is_over, state.round (0-based), state.events (tuple of readable
+                            sentences, oldest first)
+  scores(state)             -> list[int], game totals so far, one per seat
+  round_scores(state)       -> list[list[int]], points each finished round gave
+  winners(state)            -> list[int] seats (ties: several; [] until over)
+  observation(state, p)     -> frozen Observation with .player, .config and only
+                            what seat p may see (never others' hidden cards
+                            or the future of the chance stream)
+  determinize(obs, rng)     -> a State consistent with obs: hidden cards sampled,
+                            chance reseeded from rng (lookahead bots use it)
+  check_state(state)        raises AssertionError if cards/tokens are not
+                            conserved (the conformance suite calls it)
+  BOTS                      {name: bot}; bot(observation, legal, rng) -> action;
+                            at least "random", "heuristic", "lookahead"
+"""
+
+from . import bucket_brigade
+from .core import Record, play, replay
+
+GAMES = {}
+GAMES[bucket_brigade.NAME] = bucket_brigade
+
+__all__ = ["GAMES", "Record", "play", "replay"]

@@ -1,0 +1,426 @@
+"""Bucket Brigade (Reiner Knizia; first published as Honeybears): a card race.
+
+Players play one card a turn to move one of four hedgehogs up a track; the
+round ends the moment a hedgehog reaches the last space, and every card
+still in hand scores the value of the space its hedgehog stands on.
+Rules are numbered as in seeds/bucket_brigade.md (BB-1, ...).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from . import bots as _bots
+from .chance import Chance, check_seed
+from .config import RuleConfig, need
+
+NAME = "bucket-brigade"
+TITLE = "Bucket Brigade"
+MIN_PLAYERS, MAX_PLAYERS = 3, 5
+
+# BB-3: Start is worth 0, then six -1 spaces, two 0, two 1, two 2, the 3 at the end.
+SOURCE_TRACK = (0, -1, -1, -1, -1, -1, -1, 0, 0, 1, 1, 2, 2, 3)
+# Honeybears (one published implementation): Start counts -1 like the six after it.
+HONEYBEARS_TRACK = (-1, -1, -1, -1, -1, -1, -1, 0, 0, 1, 1, 2, 2, 3)
+
+
+class Card(NamedTuple):
+    """A card: its colour (None for a rainbow joker) and 1 or 2 steps."""
+
+    colour: str | None
+    steps: int
+
+    def __str__(self) -> str:
+        return f"{self.colour or 'joker'} +{self.steps}"
+
+
+class Play(NamedTuple):
+    """Play `card` and move the `colour` hedgehog (a joker's colour is chosen)."""
+
+    card: Card
+    colour: str
+
+    def __str__(self) -> str:
+        if self.card.colour is None:
+            return f"joker +{self.card.steps} for {self.colour}"
+        return str(self.card)
+
+
+@dataclass(frozen=True)
+class Config(RuleConfig):
+    """Every number of Bucket Brigade; defaults are the source text's base game."""
+
+    players: int = 4
+    colours: tuple[str, ...] = ("red", "yellow", "green", "blue")
+    one_step_cards: int = 6  # per colour (BB-1)
+    two_step_cards: int = 5  # per colour
+    joker_one_step: int = 6
+    joker_two_step: int = 5
+    hand_sizes: tuple[int, int, int] = (15, 13, 11)  # for 3, 4, 5 players (BB-2)
+    track: tuple[int, ...] = SOURCE_TRACK  # value of each space, index 0 = Start
+    bonus: int = 3  # for ending the round (BB-9)
+    advanced: bool = False  # BB-10
+    pair_multiplier: int = 5
+    two_step_multiplier: int = 2
+    floor_zero: bool = True  # BB-11
+    rounds: int | None = None  # None: as many rounds as players (BB-12)
+
+    def __post_init__(self):
+        need(
+            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
+            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+        )
+        need(1 <= len(self.colours) <= 8, "colours", self.colours, "1 to 8 colour names")
+        need(
+            len(set(self.colours)) == len(self.colours)
+            and all(c and c.isidentifier() and c != "joker" for c in self.colours),
+            "colours", self.colours, "distinct single-word names other than 'joker'",
+        )
+        for name in ("one_step_cards", "two_step_cards", "joker_one_step", "joker_two_step"):
+            need(0 <= getattr(self, name) <= 50, name, getattr(self, name), "0 to 50 cards")
+        need(
+            self.one_step_cards + self.two_step_cards > 0,
+            "one_step_cards", self.one_step_cards, "at least one coloured card per colour",
+        )
+        need(len(self.track) >= 2, "track", self.track, "Start plus at least one space")
+        need(all(-99 <= v <= 99 for v in self.track), "track", self.track, "space values -99 to 99")
+        size = self.deck_size
+        for i, h in enumerate(self.hand_sizes):
+            need(
+                1 <= h and (MIN_PLAYERS + i) * h <= size,
+                "hand_sizes", self.hand_sizes,
+                f"for {MIN_PLAYERS + i} players a hand of 1 to {size // (MIN_PLAYERS + i)} "
+                f"cards (the deck has {size})",
+            )
+        need(0 <= self.bonus <= 99, "bonus", self.bonus, "0 to 99 points")
+        need(0 <= self.pair_multiplier <= 99, "pair_multiplier", self.pair_multiplier, "0 to 99")
+        need(0 <= self.two_step_multiplier <= 99, "two_step_multiplier", self.two_step_multiplier, "0 to 99")
+        need(self.rounds is None or 1 <= self.rounds <= 50, "rounds", self.rounds, "1 to 50, or none (= players)")
+
+    @classmethod
+    def presets(cls) -> dict[str, "Config"]:
+        return {
+            "base": cls(),
+            "advanced": cls(advanced=True, bonus=6),
+            "honeybears": cls(advanced=True, bonus=6, track=HONEYBEARS_TRACK),
+        }
+
+    @property
+    def deck_size(self) -> int:
+        per = self.one_step_cards + self.two_step_cards
+        return per * len(self.colours) + self.joker_one_step + self.joker_two_step
+
+    @property
+    def hand_size(self) -> int:
+        return self.hand_sizes[self.players - MIN_PLAYERS]
+
+    @property
+    def total_rounds(self) -> int:
+        return self.players if self.rounds is None else self.rounds
+
+    def deck(self) -> list[Card]:
+        """The whole deck, in a fixed order (BB-1)."""
+        cards = []
+        for c in self.colours:
+            cards += [Card(c, 1)] * self.one_step_cards + [Card(c, 2)] * self.two_step_cards
+        return cards + [Card(None, 1)] * self.joker_one_step + [Card(None, 2)] * self.joker_two_step
+
+
+@dataclass(slots=True)
+class State:
+    """The whole game at one moment, hidden hands included."""
+
+    config: Config
+    chance: Chance
+    round: int
+    start_player: int
+    current_player: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    positions: tuple[int, ...]  # space index of each colour's hedgehog
+    played: tuple[Card, ...]  # this round's discard pile, face up
+    removed: tuple[Card, ...]  # set aside unseen this round (BB-2)
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]  # points of each finished round
+    enders: tuple[int | None, ...]  # who ended each finished round (None: hands ran out)
+    is_over: bool = False
+    events: tuple[str, ...] = field(default=())
+
+    def _copy(self) -> "State":
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see: its own hand and everything on the table."""
+
+    player: int
+    config: Config
+    round: int
+    start_player: int
+    current_player: int | None
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    positions: tuple[int, ...]
+    played: tuple[Card, ...]
+    totals: tuple[int, ...]
+    history: tuple[tuple[int, ...], ...]
+    chance_counter: int  # how far chance has run (not its seed: the future stays hidden)
+
+
+def _seat(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def _deal(state: State, round_: int) -> None:
+    """Start round `round_` on `state` (a fresh copy): BB-2, BB-4, BB-12."""
+    cfg = state.config
+    deck, state.chance = state.chance.shuffled(cfg.deck())
+    n, h = cfg.players, cfg.hand_size
+    removed = len(deck) - n * h
+    state.removed = tuple(deck[:removed])
+    state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=_card_key)) for i in range(n))
+    state.positions = (0,) * len(cfg.colours)
+    state.played = ()
+    state.round = round_
+    state.start_player = round_ % n  # BB-12: the start passes left each round
+    state.current_player = state.start_player
+    state.events += (
+        f"Round {round_ + 1}: {_seat(state.start_player)} starts; each player holds {h} cards"
+        + (f" ({removed} set aside unseen)." if removed else "."),
+    )
+
+
+def _card_key(c: Card):
+    return (c.colour is None, c.colour or "", c.steps)
+
+
+def new_game(config: Config | None = None, seed: int = 0) -> State:
+    config = Config() if config is None else config
+    state = State(
+        config=config,
+        chance=Chance(check_seed(seed)),
+        round=0,
+        start_player=0,
+        current_player=0,
+        hands=(),
+        positions=(),
+        played=(),
+        removed=(),
+        totals=(0,) * config.players,
+        history=(),
+        enders=(),
+    )
+    _deal(state, 0)
+    return state
+
+
+def legal_actions(state: State) -> list[Play]:
+    """One play per distinct card in hand; a joker once per colour (BB-6, BB-7)."""
+    if state.is_over:
+        return []
+    cols = state.config.colours
+    out = []
+    for card in dict.fromkeys(state.hands[state.current_player]):
+        if card.colour is None:
+            out += [Play(card, c) for c in cols]
+        else:
+            out.append(Play(card, card.colour))
+    return out
+
+
+def round_score(hand, positions: dict[str, int], config: Config, ended_round: bool) -> int:
+    """Points a hand scores at round end (BB-9, BB-10, BB-11).
+
+    `positions` maps colour -> space index on `config.track`.
+    """
+    track = config.track
+    by_colour = Counter(c for c in hand if c.colour is not None)
+    total = 0
+    for (colour, steps), count in by_colour.items():
+        value = track[positions[colour]]
+        if not config.advanced:
+            total += count * value  # BB-9: every coloured card counts once
+        elif steps == 2:
+            total += count * config.two_step_multiplier * value
+        else:
+            pairs, single = divmod(count, 2)
+            total += (pairs * config.pair_multiplier + single) * value
+    if ended_round:
+        total += config.bonus
+    return max(0, total) if config.floor_zero else total
+
+
+def _score_round(state: State, ender: int | None) -> None:
+    cfg = state.config
+    where = dict(zip(cfg.colours, state.positions))
+    points = tuple(round_score(h, where, cfg, seat == ender) for seat, h in enumerate(state.hands))
+    state.totals = tuple(t + p for t, p in zip(state.totals, points))
+    state.history += (points,)
+    state.enders += (ender,)
+    state.events += (
+        f"Round {state.round + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + ".",
+    )
+    if len(state.history) >= cfg.total_rounds:
+        state.is_over = True
+        state.current_player = None
+        w = winners(state)
+        state.events += ("Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."),)
+    else:
+        _deal(state, state.round + 1)
+
+
+def apply(state: State, action: Play) -> State:
+    """Play one card (BB-5 to BB-8); score and redeal when the round ends."""
+    if state.is_over:
+        raise ValueError("the game is over; no more actions")
+    cfg = state.config
+    p = state.current_player
+    hand = state.hands[p]
+    if not isinstance(action, Play) or action.card not in hand or action.colour not in cfg.colours or (
+        action.card.colour is not None and action.card.colour != action.colour
+    ):
+        raise ValueError(f"{action!r} is not legal for {_seat(p)}; legal: {', '.join(map(str, legal_actions(state)))}")
+    s = state._copy()
+    i = hand.index(action.card)
+    s.hands = state.hands[:p] + (hand[:i] + hand[i + 1 :],) + state.hands[p + 1 :]
+    s.played = state.played + (action.card,)
+    k = cfg.colours.index(action.colour)
+    end = len(cfg.track) - 1
+    to = min(end, state.positions[k] + action.card.steps)  # BB-8: overshoot stops on the last space
+    s.positions = state.positions[:k] + (to,) + state.positions[k + 1 :]
+    s.events = state.events + (
+        f"{_seat(p)} plays {action.card}: the {action.colour} hedgehog moves to space {to} "
+        f"(worth {cfg.track[to]}).",
+    )
+    if to == end:
+        s.events += (f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.",)
+        _score_round(s, p)
+    elif not any(s.hands):
+        s.events += ("Every hand is empty before any hedgehog reached the end: no one gets the bonus.",)
+        _score_round(s, None)
+    else:
+        s.current_player = (p + 1) % cfg.players  # BB-5: clockwise
+    return s
+
+
+def scores(state: State) -> list[int]:
+    return list(state.totals)
+
+
+def round_scores(state: State) -> list[list[int]]:
+    return [list(r) for r in state.history]
+
+
+def winners(state: State) -> list[int]:
+    """Most points; a tie goes to the higher score in the last round; still tied, all share (BB-13)."""
+    if not state.is_over:
+        return []
+    best = max(state.totals)
+    tied = [i for i, t in enumerate(state.totals) if t == best]
+    last = state.history[-1]
+    top = max(last[i] for i in tied)
+    return [i for i in tied if last[i] == top]
+
+
+def observation(state: State, player: int) -> Observation:
+    return Observation(
+        player=player,
+        config=state.config,
+        round=state.round,
+        start_player=state.start_player,
+        current_player=state.current_player,
+        hand=state.hands[player],
+        hand_counts=tuple(len(h) for h in state.hands),
+        positions=state.positions,
+        played=state.played,
+        totals=state.totals,
+        history=state.history,
+        chance_counter=state.chance.counter,
+    )
+
+
+def determinize(obs: Observation, rng: random.Random) -> State:
+    """A full state consistent with `obs`: unseen cards dealt at random to the
+    other hands and the set-aside pile; future deals reseeded from `rng`."""
+    cfg = obs.config
+    unseen = Counter(cfg.deck())
+    unseen.subtract(obs.hand)
+    unseen.subtract(obs.played)
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    hands, at = [], 0
+    for seat, n in enumerate(obs.hand_counts):
+        if seat == obs.player:
+            hands.append(obs.hand)
+        else:
+            hands.append(tuple(sorted(pool[at : at + n], key=_card_key)))
+            at += n
+    return State(
+        config=cfg,
+        chance=Chance(rng.getrandbits(63)),
+        round=obs.round,
+        start_player=obs.start_player,
+        current_player=obs.current_player,
+        hands=tuple(hands),
+        positions=obs.positions,
+        played=obs.played,
+        removed=tuple(pool[at:]),
+        totals=obs.totals,
+        history=obs.history,
+        enders=(None,) * len(obs.history),
+    )
+
+
+def check_state(state: State) -> None:
+    """Cards are conserved: hands + played + set aside = the deck (BB-1, BB-2)."""
+    cards = Counter(state.removed) + Counter(state.played)
+    for h in state.hands:
+        cards += Counter(h)
+    assert cards == Counter(state.config.deck()), "cards not conserved"
+    assert all(0 <= x < len(state.config.track) for x in state.positions), "hedgehog off the track"
+    assert sum(state.totals) == sum(map(sum, state.history)), "totals differ from round scores"
+
+
+# --- bots -------------------------------------------------------------------
+
+def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Play:
+    """The rulebook's tips as a greedy rule.
+
+    Value each play by what the hand left would score if the round ended
+    now; end the round when hand + bonus beats that; avoid leaving a
+    hedgehog one card from the end (the next player would take the bonus);
+    among equals, prefer spending cards of colours that score badly.
+    """
+    cfg = obs.config
+    end = len(cfg.track) - 1
+    best, best_value = legal[0], None
+    for a in legal:
+        hand = list(obs.hand)
+        hand.remove(a.card)
+        k = cfg.colours.index(a.colour)
+        pos = list(obs.positions)
+        pos[k] = min(end, pos[k] + a.card.steps)
+        where = dict(zip(cfg.colours, pos))
+        ends = pos[k] == end
+        value = round_score(hand, where, cfg, ends)
+        if not ends and max(pos) >= end - 2:
+            value -= cfg.bonus * 0.75  # someone else can end it next turn
+        if a.card.colour is None:
+            value -= 0.5  # keep jokers: they end rounds on our terms
+        if best_value is None or value > best_value:
+            best, best_value = a, value
+    return best
+
+
+BOTS = {
+    "random": _bots.random_bot,
+    "heuristic": heuristic_bot,
+    "lookahead": _bots.lookahead(sys.modules[__name__], samples=8, name="lookahead"),
+}
