@@ -171,7 +171,6 @@ class Observation:
     played: tuple[Card, ...]
     totals: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]
-    chance_counter: int  # how far chance has run (not its seed: the future stays hidden)
 
 
 def _seat(p: int) -> str:
@@ -342,7 +341,6 @@ def observation(state: State, player: int) -> Observation:
         played=state.played,
         totals=state.totals,
         history=state.history,
-        chance_counter=state.chance.counter,
     )
 
 
