@@ -1,0 +1,175 @@
+"""The `meeple` command line: play, replay (and simulate, sweep, balance).
+
+Bad input ends with one line on stderr and a non-zero exit, never a
+traceback; files are written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .chance import check_seed
+from .core import game_module, play, replay, resolve_bots
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A user mistake: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse prints usage + message; keep it to one line
+        raise CliError(message)
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    """The options every game command shares: game, seed, bots, preset, settings."""
+    p.add_argument("game", help="bucket-brigade, bucket-king, piggyback-brigade or duck-duck-bruce")
+    p.add_argument("--seed", default="0", help="whole number >= 0 (default 0)")
+    p.add_argument("--bots", default="random", help="comma-separated bot names, one per player (or one for all)")
+    p.add_argument("--preset", default=None, help="a named edition or variant (see `meeple rules GAME`)")
+    p.add_argument(
+        "--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE",
+        help="change one rule number, e.g. --set bonus=6 (repeatable)",
+    )
+
+
+def parse_seed(text: str) -> int:
+    try:
+        return check_seed(int(text, 10))
+    except ValueError:
+        raise CliError(f"--seed must be a whole number >= 0, got {text!r}") from None
+
+
+def game_setup(args):
+    """(module, config, bot names) from parsed options; CliError on bad input."""
+    try:
+        mod = game_module(args.game)
+        presets = mod.Config.presets()
+        if args.preset is not None and args.preset not in presets:
+            raise CliError(f"unknown preset {args.preset!r} for {mod.NAME}; known: {', '.join(presets)}")
+        config = presets[args.preset or "base"]
+        settings = list(args.settings)
+        bots = [b.strip() for b in args.bots.split(",")]
+        if len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings):
+            settings.insert(0, f"players={len(bots)}")  # three bots named: a three-player game
+        if settings:
+            config = config.with_text(settings)
+        names, _ = resolve_bots(mod, args.bots, config.players)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return mod, config, names
+
+
+def write_atomic(path: str | Path, text: str) -> None:
+    """Write to a temp file beside `path`, then rename: never half a file."""
+    path = Path(path)
+    if not path.parent.exists():
+        raise CliError(f"cannot write {path}: folder {path.parent} does not exist")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _print_record(rec, out=sys.stdout) -> None:
+    for line in rec.events:
+        print(line, file=out)
+    print(file=out)
+    print("Final scores: " + ", ".join(f"Player {i + 1} ({b}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores))), file=out)
+    print("Winner" + ("s" if len(rec.winners) > 1 else "") + ": " + ", ".join(f"Player {w + 1}" for w in rec.winners), file=out)
+
+
+def cmd_play(args) -> int:
+    mod, config, names = game_setup(args)
+    seed = parse_seed(args.seed)
+    rec = play(mod, config, names, seed)
+    if args.record:
+        write_atomic(args.record, rec.to_json())
+    print(f"{mod.TITLE}, seed {seed}, rules: {config.describe()}")
+    _print_record(rec)
+    if args.record:
+        print(f"Record saved to {args.record}")
+    return 0
+
+
+def cmd_replay(args) -> int:
+    path = Path(args.file)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        rec = replay(text)
+    except ValueError as e:
+        raise CliError(f"{path}: {e}") from None
+    mod = game_module(rec.game)
+    print(f"{mod.TITLE}, seed {rec.seed}, rules: {rec.config.describe()}")
+    _print_record(rec)
+    return 0
+
+
+def cmd_rules(args) -> int:
+    """List a game's parameters, defaults and presets."""
+    try:
+        mod = game_module(args.game)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    base = mod.Config()
+    print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE):")
+    for name, value in base.to_dict().items():
+        print(f"  {name} = {value}")
+    print("Presets: " + ", ".join(mod.Config.presets()))
+    print("Bots: " + ", ".join(mod.BOTS))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    p = sub.add_parser("play", help="play one game with bots and print it turn by turn")
+    add_game_options(p)
+    p.add_argument("--record", metavar="FILE.json", help="save the game record as JSON")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="replay a saved game record and print it")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_rules)
+
+    import importlib.util
+
+    if importlib.util.find_spec(f"{__package__}.sim_cli"):  # simulation commands, once present
+        from .sim_cli import register
+
+        register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except CliError as e:
+        print(f"meeple: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("meeple: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
