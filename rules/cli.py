@@ -133,6 +133,28 @@ def cmd_rules(args) -> int:
     return 0
 
 
+def cmd_duel(args) -> int:
+    """One bot against another in every other seat, seat-balanced, with a CI."""
+    from .bots import head_to_head
+
+    args.bots = args.others
+    mod, config, _ = game_setup(args)
+    try:
+        resolve_bots(mod, [args.bot], 1)  # validates the name
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, got {args.games}")
+    r = head_to_head(mod, config, args.bot, args.others, args.games, parse_seed(args.seed))
+    low, high = r["ci95"]
+    print(
+        f"{mod.TITLE} ({config.describe()}): {args.bot} vs {args.others} x{config.players - 1}, "
+        f"{args.games} games, seat-balanced: win share {r['win_share']:.3f} "
+        f"(95% CI {low:.3f}-{high:.3f}; fair share {r['fair_share']:.3f})"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -145,6 +167,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a saved game record and print it")
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("duel", help="measure one bot against another (seat-balanced win share with a 95% CI)")
+    p.add_argument("game")
+    p.add_argument("--bot", required=True, help="the bot measured")
+    p.add_argument("--others", default="random", help="the bot in every other seat")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--seed", default="0")
+    p.add_argument("--preset", default=None)
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE")
+    p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
     p.add_argument("game")
