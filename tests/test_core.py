@@ -1,0 +1,156 @@
+"""The shared machinery: chance, configs, records and replay."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from meeple.rules import GAMES, play, replay
+from meeple.rules.bucket_brigade import Config
+from meeple.rules.chance import Chance, check_seed, derive
+from meeple.rules.stats import binomial_two_sided_p, mean_ci, wilson
+
+
+def test_chance_is_a_pure_function_of_seed_and_counter():
+    a, a2 = Chance(7).below(6)
+    b, b2 = Chance(7).below(6)
+    assert (a, a2) == (b, b2) and a2.counter == 1
+    assert Chance(7).shuffled(range(20))[0] == Chance(7).shuffled(range(20))[0]
+    assert Chance(7).shuffled(range(20))[0] != Chance(8).shuffled(range(20))[0]
+
+
+def test_die_rolls_are_uniform():
+    """60,000 rolls of a d6: chi-square below the 0.1% critical value (20.5, 5 df)."""
+    c, counts = Chance(2026), Counter()
+    for _ in range(60_000):
+        v, c = c.below(6)
+        counts[v] += 1
+    chi2 = sum((counts[k] - 10_000) ** 2 / 10_000 for k in range(6))
+    assert chi2 < 20.5
+
+
+def test_shuffles_are_uniform_over_orders():
+    """All 24 orders of 4 cards appear about equally often (chi-square, 23 df, 0.1%: 49.7)."""
+    counts = Counter(tuple(Chance(s).shuffled("abcd")[0]) for s in range(24_000))
+    assert len(counts) == 24
+    assert sum((v - 1000) ** 2 / 1000 for v in counts.values()) < 49.7
+
+
+def test_derived_seeds_depend_only_on_the_labels():
+    assert derive(1, "game", 5) == derive(1, "game", 5)
+    assert len({derive(1, "game", i) for i in range(1000)}) == 1000
+    for bad in (-1, 1.5, "3", True, None):
+        with pytest.raises(ValueError, match="seed must be a whole number"):
+            check_seed(bad)
+
+
+def test_record_json_round_trips_and_replays_exactly():
+    rec = play("bucket-brigade", Config(players=3), ["heuristic", "random", "lookahead"], 12)
+    data = json.loads(rec.to_json())
+    assert data["bots"] == ["heuristic", "random", "lookahead"]
+    assert data["config"]["players"] == 3
+    again = replay(rec.to_json())
+    assert again == rec and again.state == rec.state
+
+
+def _tampered(**changes):
+    data = json.loads(play("bucket-brigade", None, "random", 3).to_json())
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{not json", "malformed JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        (json.dumps({"format": "x"}), "format must be"),
+        (_tampered(game="chess"), "unknown game 'chess'"),
+        (_tampered(seed=-4), "record seed must be a whole number"),
+        (_tampered(seed="4"), "'seed' must be a int"),
+        (_tampered(config={"players": 9}), "players=9 is not allowed: 3 to 5"),
+        (_tampered(config={"wings": 2}), "unknown config field(s) wings"),
+        (_tampered(config={"bonus": "6"}), "bonus: expected int"),
+        (_tampered(actions=["red +1"] * 3 + ["purple +9"]), "is not legal here"),
+        (_tampered(actions=[4]), "must be text"),
+        (_tampered(scores=[0, 0, 0, 99]), "replaying its actions gives"),
+    ],
+)
+def test_bad_records_are_refused_with_a_clear_message(text, message):
+    with pytest.raises(ValueError) as err:
+        replay(text)
+    assert message in str(err.value)
+
+
+def test_a_record_of_an_unfinished_game_replays_to_the_same_point():
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules.core import _record
+
+    s = bb.new_game(Config(), 4)
+    actions = []
+    for _ in range(5):
+        a = bb.legal_actions(s)[0]
+        actions.append(str(a))
+        s = bb.apply(s, a)
+    rec = _record(bb, Config(), 4, ["human"] * 4, actions, s)
+    again = replay(rec.to_json())
+    assert not again.finished and again.state == s
+
+
+def test_play_checks_its_arguments():
+    with pytest.raises(ValueError, match="need 4 bots"):
+        play("bucket-brigade", None, ["random", "random"], 1)
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        play("bucket-brigade", None, "genius", 1)
+    with pytest.raises(ValueError, match="unknown game"):
+        play("bucket-queen", None, "random", 1)
+    with pytest.raises(ValueError, match="seed"):
+        play("bucket-brigade", None, "random", -1)
+
+
+def test_a_bot_that_cheats_is_caught():
+    def cheat(obs, legal, rng):
+        return "everything"
+
+    with pytest.raises(ValueError, match="not legal"):
+        play("bucket-brigade", None, [cheat] * 4, 1)
+
+
+def test_config_json_checks_types_field_by_field():
+    for mod in GAMES.values():
+        cfg = mod.Config()
+        assert mod.Config.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg
+    with pytest.raises(ValueError, match="must be an object"):
+        Config.from_dict([1])
+    with pytest.raises(ValueError, match="track: expected a list"):
+        Config.from_dict({"track": 3})
+    with pytest.raises(ValueError, match="advanced: expected bool"):
+        Config.from_dict({"advanced": 1})
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert wilson(0, 10)[0] == pytest.approx(0, abs=1e-12)
+    assert wilson(10, 10)[1] == pytest.approx(1, abs=1e-12)
+
+
+def test_wilson_interval_covers_a_known_rate_about_95_percent_of_the_time():
+    """Coverage check: 2,000 seeded samples of 200 Bernoulli(0.3) trials."""
+    import random
+
+    rng, hits = random.Random(5), 0
+    for _ in range(2000):
+        k = sum(rng.random() < 0.3 for _ in range(200))
+        low, high = wilson(k, 200)
+        hits += low <= 0.3 <= high
+    assert 0.93 <= hits / 2000 <= 0.97
+
+
+def test_mean_ci_and_binomial_test():
+    m, low, high = mean_ci([1, 2, 3, 4, 5])
+    assert m == 3 and low < 3 < high
+    assert binomial_two_sided_p(5, 10, 0.5) == pytest.approx(1.0)
+    assert binomial_two_sided_p(0, 10, 0.5) == pytest.approx(2 / 1024)
