@@ -81,7 +81,8 @@ def write_atomic(path: str | Path, text: str) -> None:
         raise
 
 
-def _print_record(rec, out=sys.stdout) -> None:
+def _print_record(rec, out=None) -> None:
+    out = out or sys.stdout
     for line in rec.events:
         print(line, file=out)
     print(file=out)

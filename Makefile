@@ -1,0 +1,26 @@
+# Two commands a reader needs: `make lab` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.meeple-installed
+# JupyterLab refuses to run as root without this flag (containers, CI).
+LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+
+.PHONY: lab test bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/jupyter lab --notebook-dir=lessons $(LAB_FLAGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest --nbval-lax -q
+
+bench: $(STAMP)
+	@echo "no benchmark yet"
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,89 @@
+"""The `meeple` command line, as a user types it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from meeple.rules.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_play_prints_the_game_turn_by_turn_and_the_final_scores(capsys):
+    code, out, err = run(capsys, "play", "bucket-brigade", "--seed", "7", "--bots", "heuristic,random,random", "--set", "bonus=6")
+    assert code == 0 and err == ""
+    assert "Bucket Brigade, seed 7, rules: players=3, bonus=6" in out
+    assert "Player 1 plays" in out and "Round 3 scores:" in out
+    assert "Final scores: Player 1 (heuristic)" in out
+
+
+def test_record_and_replay_print_the_same_game(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, out, _ = run(capsys, "play", "bucket-brigade", "--seed", "3", "--record", str(path))
+    assert code == 0 and path.exists()
+    assert json.loads(path.read_text())["seed"] == 3
+    code, again, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert again == out.replace(f"Record saved to {path}\n", "")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "bucket-brigade", "--bots", "genius"], "unknown bot 'genius'"),
+        (["play", "bucket-brigade", "--set", "wings=2"], "unknown parameter 'wings'"),
+        (["play", "bucket-brigade", "--set", "bonus=lots"], "bonus: 'lots' is not a whole number"),
+        (["play", "bucket-brigade", "--set", "players=2"], "players=2 is not allowed: 3 to 5"),
+        (["play", "bucket-brigade", "--set", "bonus"], "not of the form field=value"),
+        (["play", "bucket-brigade", "--seed", "-3"], "--seed must be a whole number >= 0"),
+        (["play", "bucket-brigade", "--seed", "1e3"], "--seed must be a whole number >= 0"),
+        (["play", "bucket-brigade", "--preset", "deluxe"], "unknown preset 'deluxe'"),
+        (["replay", "/nonexistent/game.json"], "cannot read"),
+        (["duel", "bucket-brigade", "--bot", "genius"], "unknown bot 'genius'"),
+        (["duel", "bucket-brigade", "--bot", "random", "--games", "0"], "--games must be at least 1"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_nonzero_exit(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("meeple: error:") and message in err
+
+
+def test_a_bad_record_file_is_refused(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "meeple-record/1", "game": "bucket-brigade"}')
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "missing 'config'" in err
+
+
+def test_a_failed_play_writes_no_record(capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, _, _ = run(capsys, "play", "bucket-brigade", "--set", "players=9", "--record", str(path))
+    assert code == 2 and not path.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_rules_lists_parameters_presets_and_bots(capsys):
+    code, out, _ = run(capsys, "rules", "bucket-brigade")
+    assert code == 0 and "bonus = 3" in out and "honeybears" in out and "lookahead" in out
+
+
+def test_duel_reports_a_share_with_its_interval(capsys):
+    code, out, _ = run(capsys, "duel", "bucket-brigade", "--bot", "heuristic", "--games", "8", "--seed", "1")
+    assert code == 0 and "win share" in out and "95% CI" in out
+
+
+def test_the_console_script_is_installed_and_has_no_traceback_on_error():
+    exe = __import__("shutil").which("meeple", path=str(__import__("pathlib").Path(sys.executable).parent))
+    assert exe, "the meeple console script is installed with the package"
+    proc = subprocess.run([exe, "play", "nope"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
