@@ -1,0 +1,1168 @@
+"""Bucket King 3D (Stefan Dorra): defend a pyramid of buckets with cards.
+
+Each player builds a pyramid of coloured buckets. A round is a bidding
+race in one colour: the start player leads 1-3 cards, and each next
+player must push their own running total above the last announced sum
+(1-3 more cards of that colour) or lose a bucket of that colour, and with
+it every bucket resting on it. The loser starts the next round. The game
+ends when a player has no buckets left; the most buckets wins.
+Rules are numbered as in seeds/bucket_king.md (BK-1, ...).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+from typing import NamedTuple
+
+from . import bots as _bots
+from .chance import Chance, check_seed
+from .config import RuleConfig, need
+
+NAME = "bucket-king"
+TITLE = "Bucket King 3D"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+LARGE_GAME = 5  # BK-15: from 5 players an empty pyramid puts a player out instead of ending the game
+
+# phases of a game
+ARRANGE, DIRECTION, LEAD, FOLLOW, KEEP, OVER = "arrange", "direction", "lead", "follow", "keep", "over"
+LEFT, RIGHT = "left", "right"
+END_RULES = ("rulebook", "three-left", "first-out")
+FALL_MODELS = ("exact", "poke")
+
+
+class Card(NamedTuple):
+    """A card: one of the colours (animals) and a value."""
+
+    colour: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.colour} {self.value}"
+
+
+def _cards_text(cards) -> str:
+    """"blue 3+5" for cards of one colour; "red 4, yellow 3" for mixed ones."""
+    if len({c.colour for c in cards}) == 1:
+        return f"{cards[0].colour} " + "+".join(str(c.value) for c in cards)
+    return ", ".join(map(str, cards))
+
+
+def _where(position) -> str:
+    return f"row {position[0] + 1}, slot {position[1] + 1}"
+
+
+class Place(NamedTuple):
+    """Set-up: put a bucket of `colour` at `position` = (row, slot), row 0 the bottom."""
+
+    position: tuple[int, int]
+    colour: str
+
+    def __str__(self) -> str:
+        return f"put {self.colour} at {_where(self.position)}"
+
+
+class Direction(NamedTuple):
+    """The start player points left (to the next seat, clockwise) or right."""
+
+    way: str
+
+    def __str__(self) -> str:
+        return f"play to the {self.way}"
+
+
+class PlayCards(NamedTuple):
+    """Cards of the required colour (sorted); Special One extras; a Backfiring discard."""
+
+    cards: tuple[Card, ...]
+    extras: tuple[Card, ...] = ()
+    discard: Card | None = None
+
+    def __str__(self) -> str:
+        text = _cards_text(self.cards)
+        if self.extras:
+            text += " with " + ", ".join(map(str, self.extras))
+        if self.discard is not None:
+            text += f", discarding {self.discard} to reverse"
+        return text
+
+    @property
+    def total(self) -> int:
+        return sum(c.value for c in self.cards) + sum(c.value for c in self.extras)
+
+
+class LoseBucket(NamedTuple):
+    """Give up: take away the `colour` bucket at `position` (and what rests on it)."""
+
+    position: tuple[int, int]
+    colour: str
+
+    def __str__(self) -> str:
+        return f"lose {self.colour} at {_where(self.position)}"
+
+
+class KeepPart(NamedTuple):
+    """After a split, keep the part holding the bucket at `position` (`size` buckets)."""
+
+    position: tuple[int, int]
+    size: int
+
+    def __str__(self) -> str:
+        return f"keep the {self.size} bucket{'s' if self.size != 1 else ''} with {_where(self.position)}"
+
+
+@dataclass(frozen=True)
+class Config(RuleConfig):
+    """Every number of Bucket King 3D; defaults are the 3D rulebook's base game."""
+
+    players: int = 4
+    colours: tuple[str, ...] = ("red", "yellow", "green", "blue", "purple")  # BK-1
+    values: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
+    copies: int = 2  # of each colour and value
+    hand_size: int = 10  # BK-2
+    draw_per_turn: int = 1  # BK-8
+    max_cards: int = 3  # of the required colour per play (BK-6)
+    buckets_per_colour: tuple[int, ...] = (3, 3, 3, 2, 2)  # for 2, 3, 4, 5, 6 players (BK-3)
+    pyramid_rows: tuple[tuple[int, ...], ...] = (
+        (5, 4, 3, 2, 1), (5, 4, 3, 2, 1), (5, 4, 3, 2, 1), (4, 3, 2, 1), (4, 3, 2, 1),
+    )  # bottom row first, for 2..6 players (BK-3)
+    fall_model: str = "exact"  # BK-10
+    fall_probability: float = 0.5  # poke model only
+    end_rule: str = "rulebook"  # BK-15
+    special_one: bool = False  # BK-17
+    special_one_max: int = 5  # cards in one turn with Special One
+    backfiring_discard: bool = False  # BK-18
+    multi_card_reverses: bool = False  # BK-19 (Kosmos 3D)
+
+    def __post_init__(self):
+        need(
+            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
+            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+        )
+        need(1 <= len(self.colours) <= 8, "colours", self.colours, "1 to 8 colour names")
+        need(
+            len(set(self.colours)) == len(self.colours) and all(c and c.isidentifier() for c in self.colours),
+            "colours", self.colours, "distinct single-word names",
+        )
+        need(
+            1 <= len(self.values) <= 20 and all(1 <= v <= 99 for v in self.values)
+            and list(self.values) == sorted(set(self.values)),
+            "values", self.values, "1 to 20 distinct increasing card values, each 1 to 99",
+        )
+        need(1 <= self.copies <= 10, "copies", self.copies, "1 to 10 cards of each colour and value")
+        size = self.deck_size
+        need(
+            1 <= self.hand_size and self.hand_size * self.players <= size,
+            "hand_size", self.hand_size,
+            f"1 to {size // self.players} cards for {self.players} players (the deck has {size} cards)",
+        )
+        need(0 <= self.draw_per_turn <= 10, "draw_per_turn", self.draw_per_turn, "0 to 10 cards")
+        need(1 <= self.max_cards <= 10, "max_cards", self.max_cards, "1 to 10 cards")
+        n = MAX_PLAYERS - MIN_PLAYERS + 1
+        need(
+            len(self.buckets_per_colour) == n and all(1 <= b <= 20 for b in self.buckets_per_colour),
+            "buckets_per_colour", self.buckets_per_colour, f"{n} numbers (for 2..6 players), each 1 to 20",
+        )
+        need(
+            len(self.pyramid_rows) == n
+            and all(
+                rows and 1 <= rows[0] <= 12 and all(b == a - 1 for a, b in zip(rows, rows[1:])) and rows[-1] >= 1
+                for rows in self.pyramid_rows
+            ),
+            "pyramid_rows", self.pyramid_rows,
+            f"{n} pyramids (for 2..6 players), each bottom row first, 1 to 12 buckets, "
+            "every row one bucket shorter than the row below",
+        )
+        have = self.buckets_per_colour[self.players - MIN_PLAYERS] * len(self.colours)
+        need(
+            sum(self.rows) <= have,
+            "pyramid_rows", self.pyramid_rows,
+            f"a pyramid of at most {have} buckets for {self.players} players "
+            f"({self.buckets_per_colour[self.players - MIN_PLAYERS]} per colour x {len(self.colours)} colours); "
+            f"rows {'-'.join(map(str, self.rows))} need {sum(self.rows)}",
+        )
+        need(self.fall_model in FALL_MODELS, "fall_model", self.fall_model, " or ".join(FALL_MODELS))
+        need(0.0 <= self.fall_probability <= 1.0, "fall_probability", self.fall_probability, "0 to 1")
+        need(self.end_rule in END_RULES, "end_rule", self.end_rule, ", ".join(END_RULES))
+        need(
+            self.max_cards <= self.special_one_max <= 10,
+            "special_one_max", self.special_one_max, f"{self.max_cards} (max_cards) to 10 cards",
+        )
+
+    @classmethod
+    def presets(cls) -> dict[str, "Config"]:
+        return {
+            "base": cls(),
+            "special-one": cls(special_one=True),
+            "backfiring": cls(backfiring_discard=True),
+            "both-variants": cls(special_one=True, backfiring_discard=True),
+            "poke": cls(fall_model="poke", fall_probability=0.5),
+            "kosmos-reverse": cls(multi_card_reverses=True),
+            "two-players": cls(players=2),
+            "six-players": cls(players=6),
+            "six-three-left": cls(players=6, end_rule="three-left"),
+        }
+
+    @property
+    def deck_size(self) -> int:
+        return len(self.colours) * len(self.values) * self.copies
+
+    @property
+    def rows(self) -> tuple[int, ...]:
+        """Row lengths of each pyramid in this game, bottom row first."""
+        return self.pyramid_rows[self.players - MIN_PLAYERS]
+
+    @property
+    def buckets_each(self) -> int:
+        """Buckets of each colour a player gets (unused ones go back in the box)."""
+        return self.buckets_per_colour[self.players - MIN_PLAYERS]
+
+    def deck(self) -> list[Card]:
+        """The whole deck, in a fixed order (BK-1)."""
+        return [Card(c, v) for c in self.colours for v in self.values for _ in range(self.copies)]
+
+
+# --- pyramid geometry -------------------------------------------------------
+
+class _Layout(NamedTuple):
+    """Positions of a pyramid, flat-indexed bottom row first, left to right."""
+
+    positions: tuple[tuple[int, int], ...]
+    index: dict
+    below: tuple[tuple[int, ...], ...]  # the (two) buckets each one rests on
+    near: tuple[tuple[int, ...], ...]  # touching buckets: same-row neighbours, below, above
+
+
+@lru_cache(maxsize=64)
+def _layout(rows: tuple[int, ...]) -> _Layout:
+    positions = tuple((r, i) for r, n in enumerate(rows) for i in range(n))
+    index = {p: k for k, p in enumerate(positions)}
+    below = tuple(() if r == 0 else (index[(r - 1, i)], index[(r - 1, i + 1)]) for r, i in positions)
+    near = []
+    for r, i in positions:
+        cand = [(r, i - 1), (r, i + 1), (r - 1, i), (r - 1, i + 1), (r + 1, i - 1), (r + 1, i)]
+        near.append(tuple(index[p] for p in cand if p in index))
+    return _Layout(positions, index, below, tuple(near))
+
+
+def _falls(present, k: int, lay: _Layout) -> list[int]:
+    """BK-10 exact rule: bucket k and every bucket resting on a falling one, transitively."""
+    fall = {k}
+    below = lay.below
+    for j in range(k + 1, len(present)):
+        if present[j] and below[j] and (below[j][0] in fall or below[j][1] in fall):
+            fall.add(j)
+    return sorted(fall)
+
+
+def _poke_falls(present, k: int, lay: _Layout, p: float, chance: Chance) -> tuple[list[int], Chance]:
+    """BK-11 poke model: a bucket that loses one of two supports falls with
+    probability p; one with no support left falls for sure. Buckets are
+    decided row by row upwards, left to right (so the chance stream is fixed)."""
+    fall = {k}
+    below = lay.below
+    threshold = int(p * 2**64)
+    for j in range(k + 1, len(present)):
+        b = below[j]
+        if not present[j] or not b:
+            continue
+        lost = (b[0] in fall) + (b[1] in fall)
+        if not lost:
+            continue
+        left = (present[b[0]] and b[0] not in fall) + (present[b[1]] and b[1] not in fall)
+        if left == 0:
+            fall.add(j)
+        else:
+            x, chance = chance.bits()
+            if x < threshold:
+                fall.add(j)
+    return sorted(fall), chance
+
+
+def _parts(present, lay: _Layout) -> list[list[int]]:
+    """Connected parts of what stands (touching buckets), leftmost-lowest part first."""
+    seen = set()
+    parts = []
+    for k, here in enumerate(present):
+        if not here or k in seen:
+            continue
+        part, todo = [], [k]
+        seen.add(k)
+        while todo:
+            j = todo.pop()
+            part.append(j)
+            for m in lay.near[j]:
+                if present[m] and m not in seen:
+                    seen.add(m)
+                    todo.append(m)
+        parts.append(sorted(part))
+    return parts
+
+
+def falling_buckets(rows, removed, position) -> set[tuple[int, int]]:
+    """What leaves a pyramid when the bucket at `position` is taken away (exact rule, BK-10).
+
+    `rows` are row lengths bottom first, e.g. (5, 4, 3, 2, 1); `removed` the
+    positions already gone; a position is (row, slot), row 0 the bottom;
+    bucket (r, i) rests on (r-1, i) and (r-1, i+1). The result includes
+    `position` itself, so its size is the number of buckets lost (before
+    any split of what is left, BK-12).
+    """
+    rows = tuple(rows)
+    if not rows or any(b != a - 1 for a, b in zip(rows, rows[1:])) or rows[-1] < 1:
+        raise ValueError(f"rows={rows} is not allowed: row lengths bottom first, each one shorter than the last")
+    lay = _layout(rows)
+    gone = set(map(tuple, removed))
+    bad = gone - set(lay.index)
+    if bad:
+        raise ValueError(f"removed={sorted(bad)} is not allowed: positions of a {'-'.join(map(str, rows))} pyramid")
+    position = tuple(position)
+    if position not in lay.index or position in gone:
+        raise ValueError(f"position={position} is not allowed: a bucket still standing in the pyramid")
+    present = [p not in gone for p in lay.positions]
+    return {lay.positions[j] for j in _falls(present, lay.index[position], lay)}
+
+
+def fall_distribution(rows, removed, position, p) -> dict[int, "Fraction"]:
+    """Exact distribution of the number of buckets that fall under the poke
+    model (BK-11) with probability `p` (use a Fraction for exact answers),
+    before any split. Maps count -> probability."""
+    from fractions import Fraction
+
+    rows = tuple(rows)
+    lay = _layout(rows)
+    gone = set(map(tuple, removed))
+    present = tuple(q not in gone for q in lay.positions)
+    p = Fraction(p)
+    k0 = lay.index[tuple(position)]
+
+    def walk(j, fall, weight, out):
+        if not weight:
+            return
+        if j == len(present):
+            out[len(fall)] = out.get(len(fall), 0) + weight
+            return
+        b = lay.below[j]
+        if not present[j] or not b or not ((b[0] in fall) + (b[1] in fall)):
+            return walk(j + 1, fall, weight, out)
+        left = (present[b[0]] and b[0] not in fall) + (present[b[1]] and b[1] not in fall)
+        if left == 0:
+            return walk(j + 1, fall | {j}, weight, out)
+        walk(j + 1, fall | {j}, weight * p, out)
+        walk(j + 1, fall, weight * (1 - p), out)
+
+    out: dict = {}
+    walk(k0 + 1, frozenset({k0}), Fraction(1), out)
+    return dict(sorted(out.items()))
+
+
+# --- which plays exist ------------------------------------------------------
+
+def _plays(hand, colour: str, cfg: Config) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
+    """Every distinct (cards, extras) a player may put down in `colour` (BK-6, BK-17).
+
+    `hand` is sorted, so combinations come out sorted; identical multisets
+    (two blue 3s) are listed once.
+    """
+    same = [c for c in hand if c.colour == colour]
+    out = []
+    seen = set()
+    for k in range(1, min(cfg.max_cards, len(same)) + 1):
+        for combo in combinations(same, k):
+            if combo in seen:
+                continue
+            seen.add(combo)
+            out.append((combo, ()))
+            if cfg.special_one:
+                room = min(sum(1 for c in combo if c.value == 1), cfg.special_one_max - k)
+                if room > 0:
+                    others = [c for c in hand if c.colour != colour]
+                    extra_seen = set()
+                    for j in range(1, min(room, len(others)) + 1):
+                        for extra in combinations(others, j):
+                            if extra not in extra_seen:
+                                extra_seen.add(extra)
+                                out.append((combo, extra))
+    return out
+
+
+def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config | None = None) -> bool:
+    """Can a player holding `hand` push their running total above `to_beat` in `colour`?
+
+    `already_played`: the cards already in front of the player this round
+    (or their sum). Uses the same play list as the game (BK-6, BK-17).
+    """
+    cfg = Config() if config is None else config
+    base = already_played if isinstance(already_played, int) else sum(c.value for c in already_played)
+    hand = tuple(sorted(Card(*c) for c in hand))
+    need_more = to_beat - base
+    return any(sum(c.value for c in cards) + sum(c.value for c in extras) > need_more
+               for cards, extras in _plays(hand, colour, cfg))
+
+
+# --- state ------------------------------------------------------------------
+
+@dataclass(slots=True)
+class State:
+    """The whole game at one moment, hidden hands and the draw pile's order included."""
+
+    config: Config
+    chance: Chance
+    phase: str
+    round: int
+    start_player: int
+    current_player: int | None
+    direction: int  # +1: left (next seat), -1: right; 0 before it is chosen
+    hands: tuple[tuple[Card, ...], ...]
+    draw: tuple[Card, ...]  # the next card drawn is the last
+    discard: tuple[Card, ...]
+    fronts: tuple[tuple[Card, ...], ...]  # cards in front of each player this round
+    colour: str | None  # the required colour of this round
+    to_beat: int  # the last announced sum
+    attacker: int | None  # who announced it
+    pyramids: tuple[tuple[str | None, ...], ...]  # colour per position (None: empty / gone)
+    buckets: tuple[int, ...]  # buckets each player has left
+    out: tuple[bool, ...]
+    parts: tuple[tuple[int, ...], ...]  # KEEP phase: the parts the loser chooses from
+    lost_now: int  # buckets the loser has lost so far this round
+    history: tuple[tuple[int, ...], ...]  # buckets each seat lost in each finished round
+    is_over: bool = False
+    events: tuple[str, ...] = field(default=())
+
+    def _copy(self) -> "State":
+        """A shallow copy (every field is immutable); spelled out because it is the hot path."""
+        new = State.__new__(State)
+        new.config = self.config
+        new.chance = self.chance
+        new.phase = self.phase
+        new.round = self.round
+        new.start_player = self.start_player
+        new.current_player = self.current_player
+        new.direction = self.direction
+        new.hands = self.hands
+        new.draw = self.draw
+        new.discard = self.discard
+        new.fronts = self.fronts
+        new.colour = self.colour
+        new.to_beat = self.to_beat
+        new.attacker = self.attacker
+        new.pyramids = self.pyramids
+        new.buckets = self.buckets
+        new.out = self.out
+        new.parts = self.parts
+        new.lost_now = self.lost_now
+        new.history = self.history
+        new.is_over = self.is_over
+        new.events = self.events
+        return new
+
+
+class Observation(NamedTuple):
+    """What one seat may see: its own hand and everything on the table.
+
+    Immutable (a NamedTuple: cheap to build on every step). The discard
+    pile is public: every card in it was played face up (or shown when a
+    player went out) - we assume players remember it.
+    """
+
+    player: int
+    config: Config
+    phase: str
+    round: int
+    start_player: int
+    current_player: int | None
+    direction: int
+    hand: tuple[Card, ...]
+    hand_counts: tuple[int, ...]
+    draw_count: int
+    discard: tuple[Card, ...]
+    fronts: tuple[tuple[Card, ...], ...]
+    colour: str | None
+    to_beat: int
+    attacker: int | None
+    pyramids: tuple[tuple[str | None, ...], ...]
+    buckets: tuple[int, ...]
+    out: tuple[bool, ...]
+    parts: tuple[tuple[int, ...], ...]
+    lost_now: int
+    history: tuple[tuple[int, ...], ...]
+    is_over: bool
+
+
+def _seat(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def _active(state) -> int:
+    return state.config.players - sum(state.out)
+
+
+def _next(state, p: int, d: int) -> int:
+    """The next player still in, from seat p in direction d (+1 left, -1 right)."""
+    n = state.config.players
+    q = (p + d) % n
+    while state.out[q]:
+        q = (q + d) % n
+    return q
+
+
+def new_game(config: Config | None = None, seed: int = 0) -> State:
+    """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4)."""
+    cfg = Config() if config is None else config
+    deck, chance = Chance(check_seed(seed)).shuffled(cfg.deck())
+    n, h = cfg.players, cfg.hand_size
+    hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(n))
+    size = sum(cfg.rows)
+    state = State(
+        config=cfg,
+        chance=chance,
+        phase=ARRANGE,
+        round=0,
+        start_player=0,
+        current_player=0,
+        direction=0,
+        hands=hands,
+        draw=tuple(deck[n * h :]),
+        discard=(),
+        fronts=((),) * n,
+        colour=None,
+        to_beat=0,
+        attacker=None,
+        pyramids=((None,) * size,) * n,
+        buckets=(size,) * n,
+        out=(False,) * n,
+        parts=(),
+        lost_now=0,
+        history=(),
+    )
+    state.events = (
+        f"Each player is dealt {h} cards ({len(state.draw)} in the draw pile) and builds a pyramid of "
+        f"{size} buckets (rows {'-'.join(map(str, cfg.rows))}), bottom row first.",
+    )
+    return state
+
+
+# --- legal actions ----------------------------------------------------------
+
+def _supply(state: State, p: int) -> list[str]:
+    """Colours player p still has buckets of during set-up."""
+    cfg = state.config
+    pyr = state.pyramids[p]
+    each = cfg.buckets_each
+    return [c for c in cfg.colours if pyr.count(c) < each]
+
+
+def _lose_options(state: State, p: int) -> list[LoseBucket]:
+    """BK-9: a bucket of the required colour; any bucket if none of it is left."""
+    pyr = state.pyramids[p]
+    lay = _layout(state.config.rows)
+    mine = [k for k, c in enumerate(pyr) if c is not None and c == state.colour]
+    if not mine:
+        mine = [k for k, c in enumerate(pyr) if c is not None]
+    return [LoseBucket(lay.positions[k], pyr[k]) for k in mine]
+
+
+def legal_actions(state: State) -> list:
+    if state.is_over:
+        return []
+    phase = state.phase
+    p = state.current_player
+    cfg = state.config
+    if phase == ARRANGE:
+        at = _layout(cfg.rows).positions[state.pyramids[p].index(None)]
+        return [Place(at, c) for c in _supply(state, p)]
+    if phase == DIRECTION:
+        return [Direction(LEFT), Direction(RIGHT)]
+    if phase == KEEP:
+        lay = _layout(cfg.rows)
+        return [KeepPart(lay.positions[part[0]], len(part)) for part in state.parts]
+    hand = state.hands[p]
+    if phase == LEAD:
+        if not hand:
+            return _lose_options(state, p)  # BK-20: nothing to lead with
+        out = []
+        for colour in dict.fromkeys(c.colour for c in hand):
+            out += [PlayCards(cards, extras) for cards, extras in _plays(hand, colour, cfg)]
+        return out
+    # FOLLOW
+    colour = state.colour
+    need_more = state.to_beat - sum(c.value for c in state.fronts[p])
+    out = []
+    backfire = cfg.backfiring_discard and _active(state) > 2
+    for cards, extras in _plays(hand, colour, cfg):
+        if sum(c.value for c in cards) + sum(c.value for c in extras) > need_more:
+            out.append(PlayCards(cards, extras))
+            if backfire:
+                rest = list(hand)
+                for c in cards:
+                    rest.remove(c)
+                for d in dict.fromkeys(c for c in rest if c.colour == colour):
+                    out.append(PlayCards(cards, extras, d))
+    return out + _lose_options(state, p)
+
+
+# --- apply ------------------------------------------------------------------
+
+def _illegal(state: State, action, why: str = "") -> ValueError:
+    shown = ", ".join(map(str, legal_actions(state)[:12]))
+    return ValueError(
+        f"{action!r} is not legal for {_seat(state.current_player)} now"
+        + (f" ({why})" if why else "") + f"; legal: {shown} ..."
+    )
+
+
+def _play_problem(state: State, a: PlayCards) -> str:
+    """Why `a` is not a legal play here ('' if it is): BK-5, BK-6, BK-17, BK-18."""
+    cfg = state.config
+    p = state.current_player
+    cards, extras = a.cards, a.extras
+    if not isinstance(cards, tuple) or not isinstance(extras, tuple) or not cards:
+        return "cards must be a non-empty tuple"
+    if list(cards) != sorted(cards) or list(extras) != sorted(extras):
+        return "cards must be listed in sorted order"
+    colour = cards[0].colour if state.phase == LEAD else state.colour
+    if any(not isinstance(c, Card) or c.colour != colour for c in cards):
+        return f"every card must be {colour}"
+    if len(cards) > cfg.max_cards:
+        return f"at most {cfg.max_cards} cards of the colour"
+    if extras:
+        if not cfg.special_one:
+            return "extra cards need the Special One variant"
+        if len(extras) > sum(1 for c in cards if c.value == 1) or len(cards) + len(extras) > cfg.special_one_max:
+            return "one extra card per 1 played, within the Special One limit"
+        if any(not isinstance(c, Card) or c.colour == colour for c in extras):
+            return f"extra cards must be of another colour than {colour}"
+    if a.discard is not None:
+        if not cfg.backfiring_discard or state.phase == LEAD or _active(state) <= 2:
+            return "a backfiring discard needs the variant, an attack and more than two players"
+        if a.discard.colour != colour:
+            return f"the backfiring discard must be {colour}"
+    need = Counter(cards) + Counter(extras) + Counter([a.discard] if a.discard is not None else [])
+    have = Counter(state.hands[p])
+    if any(have[c] < k for c, k in need.items()):
+        return "those cards are not in the hand"
+    if state.phase == FOLLOW and sum(c.value for c in state.fronts[p]) + a.total <= state.to_beat:
+        return f"the running total must beat {state.to_beat}"
+    return ""
+
+
+def apply(state: State, action) -> State:
+    if state.is_over:
+        raise ValueError("the game is over; no more actions")
+    phase = state.phase
+    p = state.current_player
+    if phase == ARRANGE:
+        pyr = state.pyramids[p]
+        if (
+            type(action) is not Place
+            or action.position != _layout(state.config.rows).positions[pyr.index(None)]
+            or action.colour not in _supply(state, p)
+        ):
+            raise _illegal(state, action)
+        return _place(state, p, action)
+    if phase == DIRECTION:
+        if type(action) is not Direction or action.way not in (LEFT, RIGHT):
+            raise _illegal(state, action)
+        return _direction(state, p, action.way)
+    if phase == KEEP:
+        if type(action) is not KeepPart or action not in legal_actions(state):
+            raise _illegal(state, action)
+        return _keep(state, p, action)
+    if type(action) is LoseBucket:
+        if phase == LEAD and state.hands[p]:
+            raise _illegal(state, action, "the start player must lead while holding cards")
+        if action not in _lose_options(state, p):
+            raise _illegal(state, action)
+        return _lose(state, p, action)
+    if type(action) is PlayCards:
+        why = _play_problem(state, action)
+        if why:
+            raise _illegal(state, action, why)
+        return _play(state, p, action)
+    raise _illegal(state, action)
+
+
+def _place(state: State, p: int, a: Place) -> State:
+    """BK-4: the pyramid is built bucket by bucket, bottom-left to top."""
+    s = state._copy()
+    lay = _layout(state.config.rows)
+    k = lay.index[a.position]
+    pyr = state.pyramids[p]
+    pyr = pyr[:k] + (a.colour,) + pyr[k + 1 :]
+    s.pyramids = state.pyramids[:p] + (pyr,) + state.pyramids[p + 1 :]
+    s.events = state.events + (f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}.",)
+    if None in pyr:
+        return s
+    if p + 1 < state.config.players:
+        s.current_player = p + 1
+    else:
+        _start_round(s, 0)
+    return s
+
+
+def _start_round(s: State, starter: int) -> None:
+    """BK-5: the start player points left or right (no choice with two players in)."""
+    s.start_player = starter
+    s.current_player = starter
+    s.colour, s.to_beat, s.attacker, s.lost_now = None, 0, None, 0
+    s.fronts = ((),) * s.config.players
+    if _active(s) == 2:
+        s.direction = 1
+        s.phase = LEAD
+        s.events += (f"Round {s.round + 1}: {_seat(starter)} starts.",)
+    else:
+        s.direction = 0
+        s.phase = DIRECTION
+        s.events += (f"Round {s.round + 1}: {_seat(starter)} starts and chooses the direction.",)
+
+
+def _direction(state: State, p: int, way: str) -> State:
+    s = state._copy()
+    s.direction = 1 if way == LEFT else -1
+    s.phase = LEAD
+    s.events = state.events + (
+        f"{_seat(p)} points {way}: {_seat(_next(s, p, s.direction))} plays next.",
+    )
+    return s
+
+
+def _draw(s: State, p: int, k: int) -> int:
+    """Draw k cards for p (BK-8), reshuffling the discard pile when the draw pile is out (BK-2);
+    with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
+    got = []
+    draw = s.draw
+    for _ in range(k):
+        if not draw:
+            if not s.discard:
+                break
+            draw, s.chance = s.chance.shuffled(s.discard)
+            draw = tuple(draw)
+            s.events += (f"The draw pile is empty: the discard pile ({len(s.discard)} cards) is shuffled into a new one.",)
+            s.discard = ()
+        got.append(draw[-1])
+        draw = draw[:-1]
+    s.draw = draw
+    if got:
+        s.hands = s.hands[:p] + (tuple(sorted(s.hands[p] + tuple(got))),) + s.hands[p + 1 :]
+    return len(got)
+
+
+def _play(state: State, p: int, a: PlayCards) -> State:
+    """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
+    cfg = state.config
+    s = state._copy()
+    hand = list(state.hands[p])
+    for c in a.cards + a.extras:
+        hand.remove(c)
+    if a.discard is not None:
+        hand.remove(a.discard)
+        s.discard = state.discard + (a.discard,)
+    s.hands = state.hands[:p] + (tuple(hand),) + state.hands[p + 1 :]
+    front = state.fronts[p] + a.cards + a.extras
+    s.fronts = state.fronts[:p] + (front,) + state.fronts[p + 1 :]
+    total = sum(c.value for c in front)
+    lead = state.phase == LEAD
+    if lead:
+        s.colour = a.cards[0].colour
+    s.to_beat, s.attacker = total, p
+    want = cfg.draw_per_turn + len(a.extras)
+    got = _draw(s, p, want)
+    drew = f"draws {got} card{'s' if got != 1 else ''}" + (" (both piles are empty)" if got < want else "")
+    verb = f"leads {a}" if lead else f"plays {a}"
+    s.events += (f"{_seat(p)} {verb}: {total} in {s.colour} in front of them; {drew}.",)
+    reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
+    if reverse and _active(s) > 2:
+        s.direction = -s.direction
+        s.events += (f"The direction reverses: play goes {'left' if s.direction == 1 else 'right'} now.",)
+    s.phase = FOLLOW
+    s.current_player = _next(s, p, s.direction)
+    return s
+
+
+def _lose(state: State, p: int, a: LoseBucket) -> State:
+    """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
+    cfg = state.config
+    lay = _layout(cfg.rows)
+    s = state._copy()
+    pyr = state.pyramids[p]
+    present = [c is not None for c in pyr]
+    k = lay.index[a.position]
+    if cfg.fall_model == "poke":
+        fall, s.chance = _poke_falls(present, k, lay, cfg.fall_probability, state.chance)
+    else:
+        fall = _falls(present, k, lay)
+    new = list(pyr)
+    for j in fall:
+        new[j] = None
+        present[j] = False
+    why = (f"cannot or will not beat {state.to_beat} in {state.colour}" if state.colour
+           else "has no card to lead with")
+    more = len(fall) - 1
+    if state.colour and a.colour != state.colour:
+        why += f" (no {state.colour} bucket left)"
+    s.events = state.events + (
+        f"{_seat(p)} {why} and loses the {a.colour} bucket at {_where(a.position)}"
+        + (f"; {more} more fall{'s' if more == 1 else ''}." if more else "."),
+    )
+    s.pyramids = state.pyramids[:p] + (tuple(new),) + state.pyramids[p + 1 :]
+    s.buckets = state.buckets[:p] + (state.buckets[p] - len(fall),) + state.buckets[p + 1 :]
+    s.lost_now = len(fall)
+    parts = _parts(present, lay)
+    if len(parts) > 1:
+        s.parts = tuple(tuple(x) for x in parts)
+        s.phase = KEEP
+        s.events += (
+            f"{_seat(p)}'s pyramid is split into {len(parts)} parts ("
+            + ", ".join(str(len(x)) for x in parts) + " buckets): only one may stay.",
+        )
+        return s
+    _end_round(s, p)
+    return s
+
+
+def _keep(state: State, p: int, a: KeepPart) -> State:
+    """BK-12: the other parts of a split pyramid are lost."""
+    lay = _layout(state.config.rows)
+    s = state._copy()
+    keep = lay.index[a.position]
+    new = list(state.pyramids[p])
+    gone = 0
+    for part in state.parts:
+        if keep not in part:
+            for j in part:
+                new[j] = None
+                gone += 1
+    s.pyramids = state.pyramids[:p] + (tuple(new),) + state.pyramids[p + 1 :]
+    s.buckets = state.buckets[:p] + (state.buckets[p] - gone,) + state.buckets[p + 1 :]
+    s.lost_now = state.lost_now + gone
+    s.parts = ()
+    s.events = state.events + (
+        f"{_seat(p)} keeps {a.size} bucket{'s' if a.size != 1 else ''} and loses {gone} more.",
+    )
+    _end_round(s, p)
+    return s
+
+
+def _end_round(s: State, loser: int) -> None:
+    """BK-13 to BK-16: played cards to the discard pile; the loser starts; eliminations; game end."""
+    cfg = s.config
+    n = cfg.players
+    lost = [0] * n
+    lost[loser] = s.lost_now
+    s.history += (tuple(lost),)
+    s.discard += tuple(c for f in s.fronts for c in f)
+    s.fronts = ((),) * n
+    s.events += (
+        f"Round {s.round + 1} ends: {_seat(loser)} lost {s.lost_now} bucket{'s' if s.lost_now != 1 else ''} "
+        f"({s.buckets[loser]} left).",
+    )
+    s.round += 1
+    starter = loser
+    if s.buckets[loser] == 0:
+        if n < LARGE_GAME or cfg.end_rule == "first-out":
+            _game_over(s)
+            return
+        s.out = s.out[:loser] + (True,) + s.out[loser + 1 :]
+        s.discard += s.hands[loser]
+        s.hands = s.hands[:loser] + ((),) + s.hands[loser + 1 :]
+        s.events += (f"{_seat(loser)} has no buckets left and is out; their cards go to the discard pile.",)
+        left = n - sum(s.out)
+        if (cfg.end_rule == "rulebook" and sum(s.out) >= 2) or (cfg.end_rule == "three-left" and left <= 3):
+            _game_over(s)
+            return
+        starter = _next(s, loser, s.direction or 1)  # BK-16: beside the loser, not the attacker
+    _start_round(s, starter)
+
+
+def _game_over(s: State) -> None:
+    s.is_over = True
+    s.phase = OVER
+    s.current_player = None
+    s.parts = ()
+    w = winners(s)
+    best = s.buckets[w[0]]
+    s.events += (
+        "Game over: " + " and ".join(_seat(i) for i in w)
+        + (" share the win" if len(w) > 1 else " wins") + f" with {best} bucket{'s' if best != 1 else ''} left.",
+    )
+
+
+# --- scores -----------------------------------------------------------------
+
+def scores(state: State) -> list[int]:
+    """Buckets each player has left (BK-14)."""
+    return list(state.buckets)
+
+
+def round_scores(state: State) -> list[list[int]]:
+    """What each finished round did to each score: minus the buckets lost."""
+    return [[-x for x in r] for r in state.history]
+
+
+def winners(state: State) -> list[int]:
+    """Most buckets left; ties share the win (BK-14)."""
+    if not state.is_over:
+        return []
+    best = max(state.buckets)
+    return [i for i, b in enumerate(state.buckets) if b == best]
+
+
+def observation(state: State, player: int) -> Observation:
+    return Observation(
+        player=player,
+        config=state.config,
+        phase=state.phase,
+        round=state.round,
+        start_player=state.start_player,
+        current_player=state.current_player,
+        direction=state.direction,
+        hand=state.hands[player],
+        hand_counts=tuple(len(h) for h in state.hands),
+        draw_count=len(state.draw),
+        discard=state.discard,
+        fronts=state.fronts,
+        colour=state.colour,
+        to_beat=state.to_beat,
+        attacker=state.attacker,
+        pyramids=state.pyramids,
+        buckets=state.buckets,
+        out=state.out,
+        parts=state.parts,
+        lost_now=state.lost_now,
+        history=state.history,
+        is_over=state.is_over,
+    )
+
+
+def determinize(obs: Observation, rng: random.Random) -> State:
+    """A full state consistent with `obs`: the unseen cards dealt at random to
+    the other hands and the draw pile; future chance reseeded from `rng`."""
+    cfg = obs.config
+    unseen = Counter(cfg.deck())
+    unseen.subtract(obs.hand)
+    unseen.subtract(obs.discard)
+    for f in obs.fronts:
+        unseen.subtract(f)
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    hands, at = [], 0
+    for seat, n in enumerate(obs.hand_counts):
+        if seat == obs.player:
+            hands.append(obs.hand)
+        else:
+            hands.append(tuple(sorted(pool[at : at + n])))
+            at += n
+    return State(
+        config=cfg,
+        chance=Chance(rng.getrandbits(63)),
+        phase=obs.phase,
+        round=obs.round,
+        start_player=obs.start_player,
+        current_player=obs.current_player,
+        direction=obs.direction,
+        hands=tuple(hands),
+        draw=tuple(pool[at:]),
+        discard=obs.discard,
+        fronts=obs.fronts,
+        colour=obs.colour,
+        to_beat=obs.to_beat,
+        attacker=obs.attacker,
+        pyramids=obs.pyramids,
+        buckets=obs.buckets,
+        out=obs.out,
+        parts=obs.parts,
+        lost_now=obs.lost_now,
+        history=obs.history,
+        is_over=obs.is_over,
+    )
+
+
+def check_state(state: State) -> None:
+    """Cards are conserved (hands + draw + discard + fronts = the deck) and buckets add up."""
+    cfg = state.config
+    cards = Counter(state.draw) + Counter(state.discard)
+    for h in state.hands:
+        cards += Counter(h)
+    for f in state.fronts:
+        cards += Counter(f)
+    assert cards == Counter(cfg.deck()), "cards not conserved"
+    assert all(h == tuple(sorted(h)) for h in state.hands), "hands must stay sorted"
+    size = sum(cfg.rows)
+    for p, pyr in enumerate(state.pyramids):
+        assert len(pyr) == size
+        for c in cfg.colours:
+            assert pyr.count(c) <= cfg.buckets_each, "more buckets of a colour than a player has"
+        lost = sum(r[p] for r in state.history) + (state.lost_now if state.phase == KEEP and p == state.current_player else 0)
+        assert state.buckets[p] == size - lost, "bucket count differs from the losses"
+        if state.phase != ARRANGE:
+            assert size - pyr.count(None) == state.buckets[p], "bucket count differs from the pyramid"
+            if not state.is_over and state.phase != KEEP and state.buckets[p]:
+                assert len(_parts([c is not None for c in pyr], _layout(cfg.rows))) == 1, "pyramid in pieces"
+        if state.out[p]:
+            assert state.buckets[p] == 0 and not state.hands[p] and not state.fronts[p]
+    assert sum(state.out) <= cfg.players - 2 or state.is_over
+
+
+# --- bots -------------------------------------------------------------------
+
+CARD_WORTH = 3.0  # what holding a card is worth beyond its value
+BUCKET_WORTH = 12.0  # a bucket against card worth: give up a top bucket rather than spend a strong hand
+
+
+def _damage(pyr, k: int, lay: _Layout) -> int:
+    """Buckets lost by taking away bucket k (exact rule, keeping the larger part)."""
+    present = [c is not None for c in pyr]
+    fall = _falls(present, k, lay)
+    for j in fall:
+        present[j] = False
+    parts = _parts(present, lay)
+    return len(fall) + (sum(map(len, parts)) - max(map(len, parts)) if len(parts) > 1 else 0)
+
+
+def _strength(hand, colour: str) -> float:
+    return sum(c.value + CARD_WORTH for c in hand if c.colour == colour)
+
+
+def _plan(obs: Observation) -> list[str]:
+    """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips)."""
+    cfg = obs.config
+    lay = _layout(cfg.rows)
+    full = (cfg.colours[0],) * len(lay.positions)
+    order = sorted(range(len(full)), key=lambda k: (-_damage(full, k, lay), k))
+    colours = sorted(cfg.colours, key=lambda c: (-_strength(obs.hand, c), cfg.colours.index(c)))
+    plan = [None] * len(full)
+    supply = [c for c in colours for _ in range(cfg.buckets_each)]
+    for k, c in zip(order, supply):
+        plan[k] = c
+    return plan
+
+
+def _play_cost(a: PlayCards, draws: int) -> float:
+    spent = a.cards + a.extras + ((a.discard,) if a.discard is not None else ())
+    return sum(c.value + CARD_WORTH for c in spent) - draws * (4.5 + CARD_WORTH)
+
+
+def _best_loss(obs: Observation, legal) -> tuple[LoseBucket | None, int]:
+    lay = _layout(obs.config.rows)
+    pyr = obs.pyramids[obs.player]
+    best, dmg = None, 0
+    for a in legal:
+        if type(a) is LoseBucket:
+            d = _damage(pyr, lay.index[a.position], lay)
+            if best is None or d < dmg or (d == dmg and a.position[0] > best.position[0]):
+                best, dmg = a, d
+    return best, dmg
+
+
+def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
+    """The rulebook's tips as greedy rules: strong colours low in the pyramid,
+    defend with the cheapest play, give up a top bucket rather than spend a
+    strong hand, lead the highest card of the strongest colour towards the
+    neighbour with more buckets, keep the larger part."""
+    cfg = obs.config
+    first = legal[0]
+    if type(first) is Place:
+        want = _plan(obs)[_layout(cfg.rows).index[first.position]]
+        return next((a for a in legal if a.colour == want), first)
+    if type(first) is Direction:
+        n = cfg.players
+        me = obs.player
+
+        def neighbour(d):
+            q = (me + d) % n
+            while obs.out[q]:
+                q = (q + d) % n
+            return q
+        return legal[0] if obs.buckets[neighbour(1)] >= obs.buckets[neighbour(-1)] else legal[1]
+    if type(first) is KeepPart:
+        return max(legal, key=lambda a: a.size)
+    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
+    loss, dmg = _best_loss(obs, legal)
+    if not plays:
+        return loss if loss is not None else legal[0]
+    draws = cfg.draw_per_turn
+    if obs.phase == LEAD:
+        hand = obs.hand
+        colour = max(dict.fromkeys(c.colour for c in hand), key=lambda c: _strength(hand, c))
+        singles = [a for a in plays if len(a.cards) == 1 and not a.extras and a.cards[0].colour == colour]
+        return max(singles, key=lambda a: a.cards[0].value)
+    cheapest = min(plays, key=lambda a: (_play_cost(a, draws + len(a.extras)), a.total))
+    cost = _play_cost(cheapest, draws + len(cheapest.extras))
+    if dmg >= obs.buckets[obs.player] or cost < BUCKET_WORTH * dmg:
+        return cheapest
+    return loss
+
+
+def _hand_worth(hand) -> float:
+    return sum(c.value + CARD_WORTH for c in hand)
+
+
+def _candidates(obs: Observation, legal: list, width: int) -> list:
+    """A few sensible actions to compare: the heuristic's, the best loss, the cheapest plays."""
+    plays = [a for a in legal if type(a) is PlayCards]
+    draws = obs.config.draw_per_turn
+    plays.sort(key=lambda a: (_play_cost(a, draws + len(a.extras)) - (a.total if obs.phase == LEAD else 0), a.total))
+    out = plays[:width]
+    loss, _ = _best_loss(obs, legal)
+    if loss is not None:
+        out.append(loss)
+    h = heuristic_bot(obs, legal, random.Random(0))
+    if h not in out:
+        out.append(h)
+    if obs.config.backfiring_discard:
+        back = [a for a in legal if type(a) is PlayCards and a.discard is not None]
+        back.sort(key=lambda a: _play_cost(a, draws + len(a.extras)))
+        out += back[:2]
+    return out
+
+
+def _evaluate(state: State, me: int) -> float:
+    """Bucket lead over the best other player, plus a little for the cards in hand."""
+    b = state.buckets
+    best_other = max(v for i, v in enumerate(b) if i != me)
+    hands = state.hands
+    others = [_hand_worth(h) for i, h in enumerate(hands) if i != me and not state.out[i]]
+    mean_other = sum(others) / len(others) if others else 0.0
+    return (b[me] - best_other) + (_hand_worth(hands[me]) - mean_other) / BUCKET_WORTH
+
+
+def make_lookahead(samples: int = 12, width: int = 4, rounds: int = 1, name: str = "lookahead"):
+    """Determinised Monte Carlo over a few candidate actions: each sampled
+    world (unseen cards dealt at random) is played on by heuristic bots to
+    the end of `rounds` rounds and scored by `_evaluate`; the same worlds
+    and rollout randomness serve every candidate (common random numbers).
+    Set-up, direction and split choices are left to the heuristic."""
+
+    def bot(obs: Observation, legal: list, rng: random.Random):
+        if len(legal) == 1 or type(legal[0]) in (Place, Direction, KeepPart):
+            return heuristic_bot(obs, legal, rng)
+        cands = _candidates(obs, legal, width)
+        if len(cands) == 1:
+            return cands[0]
+        totals = [0.0] * len(cands)
+        me = obs.player
+        for _ in range(samples):
+            world = determinize(obs, rng)
+            roll_seed = rng.getrandbits(63)
+            for i, a in enumerate(cands):
+                s = apply(world, a)
+                r = random.Random(roll_seed)
+                stop = s.round + rounds
+                while not s.is_over and s.round < stop:
+                    p = s.current_player
+                    s = apply(s, heuristic_bot(observation(s, p), legal_actions(s), r))
+                totals[i] += _evaluate(s, me)
+        return cands[totals.index(max(totals))]
+
+    bot.__name__ = name
+    return bot
+
+
+BOTS = {
+    "random": _bots.random_bot,
+    "heuristic": heuristic_bot,
+    "lookahead": make_lookahead(),
+}
