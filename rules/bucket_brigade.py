@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import NamedTuple
 
 from . import bots as _bots
@@ -150,10 +151,10 @@ class State:
     events: tuple[str, ...] = field(default=())
 
     def _copy(self) -> "State":
-        new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
-        return new
+        return State(*_state_fields(self))
+
+
+_state_fields = attrgetter(*(f.name for f in fields(State)))  # every field, in __init__ order
 
 
 @dataclass(frozen=True)
@@ -225,13 +226,23 @@ def legal_actions(state: State) -> list[Play]:
     if state.is_over:
         return []
     cols = state.config.colours
+    cache = _PLAYS.get(cols)
+    if cache is None:
+        cache = _PLAYS[cols] = {}
     out = []
     for card in dict.fromkeys(state.hands[state.current_player]):
-        if card.colour is None:
-            out += [Play(card, c) for c in cols]
-        else:
-            out.append(Play(card, card.colour))
+        plays = cache.get(card)
+        if plays is None:
+            plays = cache[card] = (
+                tuple(Play(card, c) for c in cols) if card.colour is None else (Play(card, card.colour),)
+            )
+        out += plays
     return out
+
+
+# The plays each card allows, per colour set: Plays are immutable, so
+# legal_actions hands out the same ones instead of building them each step.
+_PLAYS: dict[tuple[str, ...], dict[Card, tuple[Play, ...]]] = {}
 
 
 def round_score(hand, positions: dict[str, int], config: Config, ended_round: bool) -> int:
@@ -240,20 +251,47 @@ def round_score(hand, positions: dict[str, int], config: Config, ended_round: bo
     `positions` maps colour -> space index on `config.track`.
     """
     track = config.track
-    by_colour = Counter(c for c in hand if c.colour is not None)
-    total = 0
-    for (colour, steps), count in by_colour.items():
-        value = track[positions[colour]]
-        if not config.advanced:
-            total += count * value  # BB-9: every coloured card counts once
-        elif steps == 2:
-            total += count * config.two_step_multiplier * value
-        else:
-            pairs, single = divmod(count, 2)
-            total += (pairs * config.pair_multiplier + single) * value
-    if ended_round:
-        total += config.bonus
+    ones, twos = _counts_by_colour(hand, config.colours)
+    card_points = sum(
+        _colour_points(ones[k], twos[k], track[positions[colour]], config)
+        for k, colour in enumerate(config.colours)
+        if ones[k] or twos[k]
+    )
+    return _round_total(card_points, config, ended_round)
+
+
+def _counts_by_colour(hand, colours) -> tuple[list[int], list[int]]:
+    """(one-step, two-step) coloured cards in `hand`, per colour; jokers score nothing."""
+    index = _colour_index(colours)
+    ones, twos = [0] * len(colours), [0] * len(colours)
+    for c in hand:
+        if c.colour is not None:
+            (twos if c.steps == 2 else ones)[index[c.colour]] += 1
+    return ones, twos
+
+
+def _colour_points(ones: int, twos: int, value: int, config: Config) -> int:
+    """What one colour's cards in a hand score with its hedgehog on a space worth `value`."""
+    if not config.advanced:
+        return (ones + twos) * value  # BB-9: every coloured card counts once
+    pairs, single = divmod(ones, 2)  # BB-10
+    return (pairs * config.pair_multiplier + single + twos * config.two_step_multiplier) * value
+
+
+def _round_total(card_points: int, config: Config, ended_round: bool) -> int:
+    """Card points plus the ender's bonus (BB-9), floored at zero (BB-11)."""
+    total = card_points + (config.bonus if ended_round else 0)
     return max(0, total) if config.floor_zero else total
+
+
+_COLOUR_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _colour_index(colours: tuple[str, ...]) -> dict[str, int]:
+    index = _COLOUR_INDEX.get(colours)
+    if index is None:
+        index = _COLOUR_INDEX[colours] = {c: k for k, c in enumerate(colours)}
+    return index
 
 
 def _score_round(state: State, ender: int | None) -> None:
@@ -328,6 +366,32 @@ def winners(state: State) -> list[int]:
     return [i for i in tied if last[i] == top]
 
 
+def game_stats(state: State) -> dict:
+    """Extra columns for simulations: rounds each seat ended (taking the bonus),
+    and rounds that ended with every hand empty."""
+    return {
+        "rounds_ended": [state.enders.count(p) for p in range(state.config.players)],
+        "rounds_unended": state.enders.count(None),
+    }
+
+
+def score_sources(state: State) -> list[dict[str, int]]:
+    """Each seat's points split into cards left in hand and the ender bonus (BB-9).
+
+    A round's points are hand + bonus, floored at zero (BB-11): when that
+    leaves the round at 0, neither source counted; otherwise the bonus counted
+    in full and the hand gave the rest (which can be negative).
+    """
+    cfg = state.config
+    out = [{"hand": 0, "ender_bonus": 0} for _ in range(cfg.players)]
+    for points, ender in zip(state.history, state.enders):
+        for seat, p in enumerate(points):
+            bonus = cfg.bonus if seat == ender and (p > 0 or not cfg.floor_zero) else 0
+            out[seat]["ender_bonus"] += bonus
+            out[seat]["hand"] += p - bonus
+    return out
+
+
 def observation(state: State, player: int) -> Observation:
     return Observation(
         player=player,
@@ -336,7 +400,7 @@ def observation(state: State, player: int) -> Observation:
         start_player=state.start_player,
         current_player=state.current_player,
         hand=state.hands[player],
-        hand_counts=tuple(len(h) for h in state.hands),
+        hand_counts=tuple(map(len, state.hands)),
         positions=state.positions,
         played=state.played,
         totals=state.totals,
@@ -397,18 +461,30 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     among equals, prefer spending cards of colours that score badly.
     """
     cfg = obs.config
-    end = len(cfg.track) - 1
+    track, end = cfg.track, len(cfg.track) - 1
+    index = _colour_index(cfg.colours)
+    # the round_score of the hand left after a play, built colour by colour:
+    # a play changes only its own colour's count and hedgehog
+    ones, twos = _counts_by_colour(obs.hand, cfg.colours)
+    now = [_colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(obs.positions)]
+    card_points = sum(now)
+    near_end = max(obs.positions) >= end - 2
     best, best_value = legal[0], None
     for a in legal:
-        hand = list(obs.hand)
-        hand.remove(a.card)
-        k = cfg.colours.index(a.colour)
-        pos = list(obs.positions)
-        pos[k] = min(end, pos[k] + a.card.steps)
-        where = dict(zip(cfg.colours, pos))
-        ends = pos[k] == end
-        value = round_score(hand, where, cfg, ends)
-        if not ends and max(pos) >= end - 2:
+        k = index[a.colour]
+        to = obs.positions[k] + a.card.steps
+        if to > end:
+            to = end
+        left_ones, left_twos = ones[k], twos[k]
+        if a.card.colour is not None:  # the card leaves the hand (a joker scores nothing anyway)
+            if a.card.steps == 2:
+                left_twos -= 1
+            else:
+                left_ones -= 1
+        ends = to == end
+        left = card_points - now[k] + _colour_points(left_ones, left_twos, track[to], cfg)
+        value = _round_total(left, cfg, ends)
+        if not ends and (near_end or to >= end - 2):
             value -= cfg.bonus * 0.75  # someone else can end it next turn
         if a.card.colour is None:
             value -= 0.5  # keep jokers: they end rounds on our terms

@@ -41,6 +41,12 @@ def _splitmix64(x: int) -> int:
     return z ^ (z >> 31)
 
 
+def _draws(seed: int, counter: int, n: int) -> list[int]:
+    """The 64-bit values at positions counter .. counter+n-1 of stream `seed`."""
+    key = _splitmix64(seed & _MASK) ^ (seed >> 64)
+    return [_splitmix64(key ^ (c * 0xD1B54A32D192ED03 & _MASK)) for c in range(counter, counter + n)]
+
+
 @dataclass(frozen=True, slots=True)
 class Chance:
     """Where the next random value comes from; immutable."""
@@ -50,10 +56,7 @@ class Chance:
 
     def bits(self) -> tuple[int, "Chance"]:
         """64 random bits and the next Chance."""
-        key = _splitmix64(self.seed & _MASK) ^ (self.seed >> 64)
-        return _splitmix64(key ^ (self.counter * 0xD1B54A32D192ED03 & _MASK)), Chance(
-            self.seed, self.counter + 1
-        )
+        return _draws(self.seed, self.counter, 1)[0], Chance(self.seed, self.counter + 1)
 
     def below(self, n: int) -> tuple[int, "Chance"]:
         """A uniform int in [0, n) (bias below n / 2**64, i.e. none measurable)."""
@@ -69,19 +72,19 @@ class Chance:
     def shuffled(self, items: Sequence[T]) -> tuple[list[T], "Chance"]:
         """A uniformly shuffled copy (Fisher-Yates) and the next Chance."""
         out = list(items)
-        c = self
-        for i in range(len(out) - 1, 0, -1):
-            j, c = c.below(i + 1)
+        steps = max(0, len(out) - 1)
+        # the values n-1 calls of below() would give, without a Chance per step
+        for x, i in zip(_draws(self.seed, self.counter, steps), range(len(out) - 1, 0, -1)):
+            j = (x * (i + 1)) >> 64
             out[i], out[j] = out[j], out[i]
-        return out, c
+        return out, Chance(self.seed, self.counter + steps)
 
     def sample(self, items: Sequence[T], k: int) -> tuple[list[T], "Chance"]:
         """k distinct items drawn without replacement, in draw order."""
         pool = list(items)
         if not 0 <= k <= len(pool):
             raise ValueError(f"cannot draw {k} from {len(pool)} items")
-        c = self
-        for i in range(k):
-            j, c = c.below(len(pool) - i)
+        for i, x in enumerate(_draws(self.seed, self.counter, k)):  # as k calls of below()
+            j = (x * (len(pool) - i)) >> 64
             pool[i], pool[i + j] = pool[i + j], pool[i]
-        return pool[:k], c
+        return pool[:k], Chance(self.seed, self.counter + k)
