@@ -1,0 +1,225 @@
+"""`meeple simulate`, `meeple sweep` and `meeple balance`: many games at once.
+
+    meeple simulate bucket-brigade --games 2000 --seed 1 --bots heuristic,random,random --out runs.csv
+    meeple sweep bucket-brigade --vary bonus=0,3,6,9 --games 1000
+    meeple sweep bucket-brigade --vary 'track=0,-1,-1,0,1,2,3;-1,-1,-1,0,1,2,3'
+    meeple balance bucket-brigade --games 2000 --bots heuristic
+
+`--vary FIELD=V1,V2,...` sweeps one parameter (repeat the option for a grid
+of several). A tuple parameter's value itself holds commas, so its values
+are separated by `;` (quote the argument for the shell), or give one
+`--vary FIELD=VALUE` per value; `;` also works for plain parameters.
+Bad input stops before any game is played, with one line and exit code 2;
+output files are written whole or not at all. Ctrl-C prints what finished
+(exit code 130).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+import typing
+from pathlib import Path
+
+from .cli import CliError, add_game_options, game_setup, parse_seed, write_atomic
+from .config import _split_optional
+from .simulate import MAX_GAMES, _ci_pct, _fmt_table, _num, _pct, balance_report, simulate, sweep
+
+TABLE_FORMATS = (".csv", ".parquet", ".json")
+EXIT_INTERRUPTED = 130
+
+
+def _whole(text: str, option: str, low: int, high: int) -> int:
+    try:
+        value = int(text, 10)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not low <= value <= high:
+        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}")
+    return value
+
+
+def _run_options(p, formats: tuple[str, ...], games: str = "1000") -> None:
+    p.add_argument("--games", default=games, help=f"games to play (default {games})")
+    p.add_argument("--workers", default=None, help="processes to use (default: every core; 1 = this process)")
+    p.add_argument("--out", default=None, metavar="FILE", help="also save the results: " + ", ".join(formats))
+
+
+def _checked_out(path: str | None, formats: tuple[str, ...]) -> Path | None:
+    """The output path, checked before any game is played."""
+    if path is None:
+        return None
+    out = Path(path)
+    if out.suffix.lower() not in formats:
+        raise CliError(f"--out must end in {', '.join(formats)}; got {path!r}")
+    if not out.parent.is_dir():
+        raise CliError(f"cannot write {out}: folder {out.parent} does not exist")
+    if out.is_dir():
+        raise CliError(f"cannot write {out}: it is a folder")
+    return out
+
+
+def _workers(args) -> int | None:
+    if args.workers is None:
+        return None
+    return _whole(args.workers, "--workers", 1, 512)
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    if isinstance(data, str):
+        write_atomic(path, data)
+        return
+    # Parquet is bytes; write_atomic writes text: the same temp file + rename
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _table_data(table, path: Path, json_text=None) -> str | bytes:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return table.to_csv(index=False)
+    if suffix == ".parquet":
+        return table.to_parquet(index=False)
+    return json_text() if json_text else table.to_json(orient="records", indent=1)
+
+
+def _progress() -> bool:
+    return sys.stderr.isatty()
+
+
+def _interrupted(done: int, asked: int) -> int:
+    print(f"meeple: interrupted: results of the {done} finished games of {asked}", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
+# --- simulate -----------------------------------------------------------------
+
+def cmd_simulate(args) -> int:
+    mod, config, names = game_setup(args)
+    seed = parse_seed(args.seed)
+    games = _whole(args.games, "--games", 1, MAX_GAMES)
+    workers = _workers(args)
+    out = _checked_out(args.out, TABLE_FORMATS)
+    res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
+    print(res.summary())
+    if out is not None:
+        _write(out, _table_data(res.table, out, res.to_json))
+        print(f"Table of {len(res.table)} rows (one per game and seat) saved to {out}")
+    return _interrupted(res.completed, games) if res.partial else 0
+
+
+# --- sweep --------------------------------------------------------------------
+
+def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
+    """{field: [value texts]} from --vary options (see the module docstring)."""
+    if not items:
+        raise CliError("sweep needs at least one --vary FIELD=V1,V2,... (e.g. --vary bonus=0,3,6)")
+    types_ = mod.Config.field_types()
+    grid: dict[str, list[str]] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise CliError(f"--vary {item!r} is not of the form FIELD=V1,V2,...")
+        hint = types_.get(name)
+        is_tuple = hint is not None and typing.get_origin(_split_optional(hint)[0]) is tuple
+        values = text.split(";") if ";" in text or is_tuple else text.split(",")
+        grid.setdefault(name, []).extend(values)
+    return grid
+
+
+def cmd_sweep(args) -> int:
+    mod, config, names = game_setup(args)
+    seed = parse_seed(args.seed)
+    games = _whole(args.games, "--games", 1, MAX_GAMES)
+    workers = _workers(args)
+    out = _checked_out(args.out, TABLE_FORMATS)
+    grid = parse_vary(args.vary, mod)
+    bots = [b.strip() for b in args.bots.split(",")]  # one name fits every player count a sweep may try
+    try:
+        table = sweep(mod, config, grid, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    fields = list(grid)
+    print(f"{mod.TITLE} sweep over {', '.join(fields)}: {games} games a point, seed {seed}, rules: {config.describe()}")
+    print("Win rate and mean score per seat with 95% CIs; turns per game (mean):")
+    rows = []
+    for r in table.to_dict(orient="records"):
+        done = int(r["games"])
+        rows.append(
+            [str(r[f]) for f in fields]
+            + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
+            + (
+                [_pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
+                 _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}", _num(r.get("turns", math.nan), 1)]
+                if done else ["n/a"] * 5
+            )
+        )
+    print(_fmt_table(fields + ["seat", "bot", "games", "win rate", "95% CI", "mean score", "95% CI", "turns"], rows))
+    if out is not None:
+        _write(out, _table_data(table, out))
+        print(f"Table of {len(table)} rows (one per point and seat) saved to {out}")
+    if table.attrs.get("partial"):
+        done = int(table.drop_duplicates("point")["games"].sum()) if len(table) else 0
+        return _interrupted(done, games * table["point"].nunique() if len(table) else 0)
+    return 0
+
+
+# --- balance ------------------------------------------------------------------
+
+def cmd_balance(args) -> int:
+    import json
+
+    mod, config, names = game_setup(args)
+    seed = parse_seed(args.seed)
+    games = _whole(args.games, "--games", 1, MAX_GAMES)
+    workers = _workers(args)
+    out = _checked_out(args.out, (".json",))
+    skill = None
+    if args.skill is not None:
+        skill = tuple(s.strip() for s in args.skill.split(","))
+        if len(skill) != 2 or not all(skill):
+            raise CliError(f"--skill needs two bot names, STRONG,WEAK; got {args.skill!r}")
+    try:
+        report = balance_report(mod, config, names, games, seed, progress=_progress(), workers=workers, skill=skill)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    print(report)
+    if out is not None:
+        _write(out, json.dumps(report.to_dict(), indent=1, default=str))
+        print(f"Report saved to {out}")
+    return _interrupted(report.games, games) if report.partial else 0
+
+
+def register(sub) -> None:
+    """Add simulate, sweep and balance to the `meeple` command's subparsers."""
+    p = sub.add_parser("simulate", help="play many games and print win rates and scores with 95% CIs")
+    add_game_options(p)
+    _run_options(p, TABLE_FORMATS)
+    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("sweep", help="simulate a grid of rule values and print one table")
+    add_game_options(p)
+    p.add_argument(
+        "--vary", action="append", default=[], metavar="FIELD=V1,V2,...",
+        help="values to try for one parameter; repeatable. Tuple parameters: separate values with ';'",
+    )
+    _run_options(p, TABLE_FORMATS)
+    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("balance", help="seat advantage, length, decisiveness, point sources, skill vs luck")
+    add_game_options(p)
+    _run_options(p, (".json",))
+    p.add_argument("--skill", default=None, metavar="STRONG,WEAK",
+                   help="bots for the skill-vs-luck figure when the lineup has one bot (default heuristic,random)")
+    p.set_defaults(func=cmd_balance)

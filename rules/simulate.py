@@ -1,0 +1,903 @@
+"""Many games at once: a tidy table, summaries that carry their uncertainty, sweeps.
+
+    res = simulate("bucket-brigade", None, "random", games=2000, seed=1)
+    res.table           # one row per game x seat (pandas)
+    print(res.summary())  # win rates and mean scores with 95% intervals
+    balance_report("bucket-brigade", None, "heuristic", 2000, 1)
+    sweep("bucket-brigade", None, {"bonus": [0, 3, 6, 9]}, "heuristic", 1000, 1)
+
+Game i of a run is played with seed `chance.derive(seed, "game", i)` and its
+bots get `core.bot_rng(that seed, seat)`, exactly as `core.play` does, so
+game i of any run can be replayed alone with `play(game, config, bots,
+derive(seed, "game", i))`. Work is split into chunks of game indices and the
+results are sorted by index: the table is the same whether one process,
+two, four or a dask cluster ran it, in whatever order.
+
+OPTIONAL HOOKS a game module may define (simulate works without them):
+  game_stats(state) -> dict       extra columns for the table, read from the
+                                  final state. A value is one number or text
+                                  for the whole game, or a list with one entry
+                                  per seat. bucket-brigade: rounds_ended (per
+                                  seat), rounds_unended.
+  score_sources(state) -> list[dict[str, int]]
+                                  per seat, the game's points split by where
+                                  they came from ({"hand": 17, "ender_bonus": 6});
+                                  the parts add up to scores(state)[seat].
+                                  Columns points_<source>; balance_report shows
+                                  each source's share of all points.
+  progress(state) -> list[float]  who is ahead in mid-game, one number per
+                                  seat (default: scores(state)); read at the
+                                  end of every turn for lead changes and the
+                                  "leader after k% of the turns" figures.
+
+pandas and tqdm are imported only when a table or a bar is made, so
+`meeple.rules` stays importable with the standard library alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import itertools
+import math
+import os
+import signal
+import sys
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from types import ModuleType
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from . import bots as _bots
+from .chance import check_seed, derive
+from .config import from_json_value, parse_text, to_json_value
+from .core import MAX_STEPS, bot_rng, game_module, resolve_bots
+from .stats import binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
+
+CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
+MAX_GAMES = 10_000_000
+_BLIND = (_bots.random_bot,)  # bots that never read their observation: skip building it
+_MAX_CHUNK = 250  # games per task: a Ctrl-C loses at most one chunk per worker
+
+
+# --- one game ---------------------------------------------------------------
+
+class GameResult(NamedTuple):
+    """What one simulated game leaves behind (small, picklable)."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]  # bot name in each seat
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+    turns: int
+    actions: int
+    round_leaders: tuple[int | None, ...]  # sole leader after each round but the last (None: tie)
+    turn_leaders: tuple[int | None, ...]  # sole leader after CHECKPOINTS % of the turns
+    lead_changes: int
+    stats: dict
+    sources: tuple[dict, ...] | None
+
+
+def _leader(values) -> int | None:
+    """The seat strictly ahead of everyone else, or None on a tie for first."""
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+def _lead_changes(leaders) -> int:
+    """How often the sole leader became someone else (ties in between skipped)."""
+    changes, last = 0, None
+    for seat in leaders:
+        if seat is not None:
+            if last is not None and seat != last:
+                changes += 1
+            last = seat
+    return changes
+
+
+def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False) -> GameResult:
+    """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
+    derive(seed, "game", index))`, plus turn-by-turn leader tracking.
+
+    With `rotate`, game i seats the bots shifted by i (bot k in seat
+    (k + i) mod players), so each bot sits in each seat equally often.
+    """
+    n = config.players
+    shift = index % n if rotate else 0
+    order = [(s - shift) % n for s in range(n)]
+    seat_names = tuple(names[k] for k in order)
+    seat_funcs = [funcs[k] for k in order]
+    looks = [f not in _BLIND for f in seat_funcs]
+    game_seed = derive(seed, "game", index)
+    rngs = [bot_rng(game_seed, s) for s in range(n)]
+    legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
+    progress = getattr(mod, "progress", mod.scores)
+    state = mod.new_game(config, game_seed)
+    leaders: list[int | None] = []  # after each turn
+    actions = 0
+    while not state.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{mod.NAME} did not end within {MAX_STEPS} actions")
+        p, r = state.current_player, state.round
+        legal = legal_actions(state)
+        action = seat_funcs[p](observation(state, p) if looks[p] else None, legal, rngs[p])
+        if action not in legal:
+            raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        state = apply(state, action)
+        actions += 1
+        if state.current_player != p or state.round != r:  # the turn is over
+            leaders.append(_leader(list(progress(state))))
+    round_pts = mod.round_scores(state)
+    totals, round_leaders = [0] * n, []
+    for pts in round_pts[:-1]:
+        totals = [t + v for t, v in zip(totals, pts)]
+        round_leaders.append(_leader(totals))
+    turns = len(leaders)
+    turn_leaders = tuple(leaders[max(1, -(-pct * turns // 100)) - 1] if turns else None for pct in CHECKPOINTS)
+    stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
+    sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
+    return GameResult(
+        index=index,
+        seed=game_seed,
+        bots=seat_names,
+        scores=tuple(mod.scores(state)),
+        winners=tuple(mod.winners(state)),
+        rounds=len(round_pts) or state.round + 1,
+        turns=turns,
+        actions=actions,
+        round_leaders=tuple(round_leaders),
+        turn_leaders=turn_leaders,
+        lead_changes=_lead_changes(leaders),
+        stats=stats,
+        sources=sources,
+    )
+
+
+def _load(ref: str | ModuleType) -> ModuleType:
+    if isinstance(ref, ModuleType):
+        return ref
+    return sys.modules.get(ref) or importlib.import_module(ref)
+
+
+def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool) -> list[GameResult]:
+    """Games start..stop-1 of a run (what a worker process is sent)."""
+    mod = _load(game_ref)
+    names, funcs = resolve_bots(mod, bots, config.players)
+    return [play_game(mod, config, names, funcs, seed, i, rotate) for i in range(start, stop)]
+
+
+# --- running work -------------------------------------------------------------
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def _ignore_sigint() -> None:
+    """Worker processes leave Ctrl-C to the main process, which keeps what is done."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Job(NamedTuple):
+    key: Any  # which sweep point (0 for simulate)
+    mod: ModuleType
+    config: Any
+    bots: tuple  # names, or picklable callables
+    seed: int
+    games: int
+    rotate: bool
+
+
+def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    size = max(1, min(_MAX_CHUNK, math.ceil(games / (4 * workers))))
+    return [(a, min(games, a + size)) for a in range(0, games, size)]
+
+
+def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progress: bool, desc: str):
+    """Play every job's games; ({key: [GameResult]}, interrupted).
+
+    A KeyboardInterrupt stops the run and keeps every finished game (in-process:
+    each game; on an executor: each finished chunk)."""
+    out: dict[Any, list[GameResult]] = {job.key: [] for job in jobs}
+    total = sum(job.games for job in jobs)
+    workers = workers or default_workers()
+    bar = _progress_bar(total, desc, progress)
+    interrupted = False
+    try:
+        if executor is None and (workers == 1 or total <= 1):
+            for job in jobs:
+                names, funcs = resolve_bots(job.mod, job.bots, job.config.players)
+                for i in range(job.games):
+                    out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate))
+                    bar.update(1)
+        else:
+            own = executor is None
+            if own:
+                executor = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+            futures = {}
+            try:
+                for job in jobs:
+                    for a, b in _chunks(job.games, workers):
+                        fut = executor.submit(
+                            play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate
+                        )
+                        futures[fut] = job.key
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    out[futures[fut]].extend(done)
+                    bar.update(len(done))
+            except BaseException as e:
+                interrupted = isinstance(e, KeyboardInterrupt)
+                for fut in futures:
+                    fut.cancel()
+                if not interrupted:
+                    raise
+            finally:
+                if own:
+                    executor.shutdown(wait=not interrupted, cancel_futures=True)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    for games in out.values():
+        games.sort(key=lambda g: g.index)
+    return out, interrupted
+
+
+class _NoBar:
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _progress_bar(total: int, desc: str, show: bool):
+    if not show:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
+
+
+# --- checking input -----------------------------------------------------------
+
+def _check_games(games) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
+    return games
+
+
+def _setup(game, config, bots):
+    mod = game_module(game)
+    config = mod.Config() if config is None else config
+    if not isinstance(config, mod.Config):
+        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+    return mod, config, _bot_refs(mod, bots, config.players)
+
+
+def _bot_refs(mod, bots, players: int) -> tuple:
+    """Bots as names where the game knows them (so worker processes can look
+    them up), else the callables themselves; checked against `players`."""
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",")]
+    known = {id(f): name for name, f in mod.BOTS.items()}
+    refs = tuple(known.get(id(b), b) if callable(b) else b for b in bots)
+    resolve_bots(mod, refs, players)  # raises ValueError on unknown bots or a wrong count
+    return refs
+
+
+# --- results ------------------------------------------------------------------
+
+def _pd():
+    import pandas
+
+    return pandas
+
+
+def _seat(s: int) -> str:
+    return f"Player {s + 1}"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _ci_pct(lo: float, hi: float) -> str:
+    return f"{100 * lo:.1f} to {100 * hi:.1f}%"
+
+
+def _num(x: float, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if math.isinf(x):
+        return "-inf" if x < 0 else "inf"
+    return f"{x:.{digits}f}"
+
+
+def _lineup_text(bots: Sequence[str]) -> str:
+    names = [b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots]
+    if len(set(names)) == 1:
+        return f"{names[0]} x{len(names)}" if len(names) > 1 else names[0]
+    return ", ".join(names)
+
+
+def _fmt_table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    line = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(headers)] + [line(r) for r in rows])
+
+
+class Results:
+    """The games of one run.
+
+    `table`: one row per game x seat — game, seat (0-based), bot, score, won
+    (a shared win counts for every winner), win_share (1/k for a k-way shared
+    win, else 1 or 0), rounds, turns, then the game's own columns
+    (`game_stats` hook) and points_<source> columns (`score_sources` hook).
+    `games`: one row per game — game, seed, rounds, turns, actions, winners,
+    lead_changes, leader_after_round_k and leader_at_<k>pct (the sole leader's
+    seat, <NA> on a tie). `partial` is True when the run was interrupted.
+    """
+
+    def __init__(self, mod, config, bots, seed, requested, rotate, records: list[GameResult], partial=False):
+        self.game = mod.NAME
+        self.title = mod.TITLE
+        self.config = config
+        self.bots = tuple(b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots)
+        self.seed = seed
+        self.requested = requested
+        self.rotate = rotate
+        self.partial = partial
+        self.records = records
+        self.table, self.games = _tables(config.players, records)
+
+    @property
+    def completed(self) -> int:
+        return len(self.records)
+
+    def __repr__(self) -> str:
+        part = f", partial: {self.completed} of {self.requested}" if self.partial else ""
+        return f"<Results {self.game}: {self.completed} games, seed {self.seed}, bots {_lineup_text(self.bots)}{part}>"
+
+    def summary(self) -> "Summary":
+        return Summary.of(self)
+
+    def describe(self) -> str:
+        """One line: game, games played, seed, bots and rules."""
+        part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
+        rot = ", seats rotated" if self.rotate else ""
+        return (
+            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {_lineup_text(self.bots)}{rot}, "
+            f"rules: {self.config.describe()}"
+        )
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(
+            {
+                "format": "meeple-simulation/1",
+                "game": self.game,
+                "config": self.config.to_dict(),
+                "bots": list(self.bots),
+                "seed": self.seed,
+                "games": self.requested,
+                "completed": self.completed,
+                "rotate": self.rotate,
+                "partial": self.partial,
+                "rows": json.loads(self.table.to_json(orient="records")),
+            },
+            indent=1,
+        )
+
+
+def _tables(n: int, records: list[GameResult]):
+    pd = _pd()
+    stat_keys = list(dict.fromkeys(k for g in records for k in g.stats))
+    source_keys = list(dict.fromkeys(k for g in records if g.sources for d in g.sources for k in d))
+    cols: dict[str, list] = {k: [] for k in ("game", "seat", "bot", "score", "won", "win_share", "rounds", "turns")}
+    extra = {k: [] for k in stat_keys}
+    points = {f"points_{k}": [] for k in source_keys}
+    for g in records:
+        share = 1.0 / len(g.winners) if g.winners else 0.0
+        for s in range(n):
+            won = s in g.winners
+            cols["game"].append(g.index)
+            cols["seat"].append(s)
+            cols["bot"].append(g.bots[s])
+            cols["score"].append(g.scores[s])
+            cols["won"].append(won)
+            cols["win_share"].append(share if won else 0.0)
+            cols["rounds"].append(g.rounds)
+            cols["turns"].append(g.turns)
+            for k in stat_keys:
+                v = g.stats.get(k)
+                extra[k].append(v[s] if isinstance(v, (list, tuple)) else v)
+            for k in source_keys:
+                points[f"points_{k}"].append(g.sources[s].get(k, 0) if g.sources else None)
+    table = pd.DataFrame({**cols, **extra, **points})
+    if not records:
+        table = table.astype({"game": int, "seat": int, "score": int, "won": bool, "win_share": float})
+    max_rounds = max((len(g.round_leaders) for g in records), default=0)
+    games = {
+        "game": [g.index for g in records],
+        "seed": [g.seed for g in records],
+        "rounds": [g.rounds for g in records],
+        "turns": [g.turns for g in records],
+        "actions": [g.actions for g in records],
+        "winners": [g.winners for g in records],
+        "lead_changes": [g.lead_changes for g in records],
+    }
+    for k in range(max_rounds):
+        games[f"leader_after_round_{k + 1}"] = pd.array(
+            [g.round_leaders[k] if k < len(g.round_leaders) else None for g in records], dtype="Int64"
+        )
+    for j, pct in enumerate(CHECKPOINTS):
+        games[f"leader_at_{pct}pct"] = pd.array([g.turn_leaders[j] for g in records], dtype="Int64")
+    return table, pd.DataFrame(games)
+
+
+def _rate_row(share_per_game: list[float]) -> tuple[float, float, float]:
+    """(rate, low, high): Wilson on per-game shares in [0, 1] (conservative for shares)."""
+    n = len(share_per_game)
+    if n == 0:
+        return (math.nan, 0.0, 1.0)
+    total = sum(share_per_game)
+    lo, hi = wilson(total, n)
+    return (total / n, lo, hi)
+
+
+@dataclasses.dataclass
+class Summary:
+    """Win rate per seat and per bot (95% Wilson intervals; a k-way shared win
+    counts 1/k), mean score with a 95% interval, and game length."""
+
+    heading: str
+    games: int
+    seats: Any  # DataFrame: seat, bot, games, win_rate, win_low, win_high, score, score_low, score_high
+    bots: Any  # DataFrame: bot, seats_per_game, games, win_rate, win_low, win_high, score, score_low, score_high
+    length: Any  # DataFrame: measure, mean, low, high, min, p10, median, p90, max
+    partial: bool = False
+
+    @classmethod
+    def of(cls, res: Results) -> "Summary":
+        pd = _pd()
+        t = res.table
+        n_games = res.completed
+        seat_rows = []
+        for s, part in t.groupby("seat", sort=True) if n_games else []:
+            rate, lo, hi = _rate_row(part["win_share"].tolist())
+            m, mlo, mhi = mean_ci(part["score"].tolist())
+            bots = part["bot"].unique()
+            seat_rows.append([s, ",".join(bots), len(part), rate, lo, hi, m, mlo, mhi])
+        cols = ["win_rate", "win_low", "win_high", "score", "score_low", "score_high"]
+        seats = pd.DataFrame(seat_rows, columns=["seat", "bot", "games", *cols])
+        bot_rows = []
+        if n_games:
+            per_game = t.groupby(["bot", "game"], sort=True).agg(
+                share=("win_share", "sum"), score=("score", "mean"), seats=("seat", "size")
+            )
+            for b, part in per_game.groupby(level="bot", sort=False):
+                k = int(part["seats"].iloc[0])
+                rate, lo, hi = _rate_row((part["share"] / part["seats"]).tolist())
+                m, mlo, mhi = mean_ci(part["score"].tolist())
+                bot_rows.append([b, k, len(part), rate, lo, hi, m, mlo, mhi])
+        bots = pd.DataFrame(bot_rows, columns=["bot", "seats_per_game", "games", *cols])
+        length_rows = []
+        for measure in ("rounds", "turns"):
+            v = res.games[measure]
+            if len(v):
+                m, lo, hi = mean_ci(v.tolist())
+                q = v.quantile([0.1, 0.5, 0.9]).tolist()
+                length_rows.append([measure, m, lo, hi, int(v.min()), q[0], q[1], q[2], int(v.max())])
+        length = pd.DataFrame(length_rows, columns=["measure", "mean", "low", "high", "min", "p10", "median", "p90", "max"])
+        return cls(res.describe(), n_games, seats, bots, length, res.partial)
+
+    def __str__(self) -> str:
+        lines = [self.heading]
+        if not self.games:
+            return "\n".join(lines + ["No game finished."])
+        lines.append("Win rate by seat (95% CI; a shared win counts 1/k), mean score (95% CI):")
+        lines.append(
+            _fmt_table(
+                ["seat", "bot", "win rate", "95% CI", "mean score", "95% CI"],
+                [
+                    [_seat(int(r.seat)), r.bot, _pct(r.win_rate), _ci_pct(r.win_low, r.win_high),
+                     _num(r.score), f"{_num(r.score_low)} to {_num(r.score_high)}"]
+                    for r in self.seats.itertuples()
+                ],
+            )
+        )
+        if len(self.bots) > 1:
+            lines.append("Win rate by bot (per seat it holds; 95% CI), mean score (95% CI):")
+            lines.append(
+                _fmt_table(
+                    ["bot", "seats", "win rate", "95% CI", "mean score", "95% CI"],
+                    [
+                        [r.bot, str(r.seats_per_game), _pct(r.win_rate), _ci_pct(r.win_low, r.win_high),
+                         _num(r.score), f"{_num(r.score_low)} to {_num(r.score_high)}"]
+                        for r in self.bots.itertuples()
+                    ],
+                )
+            )
+        lines.append("Game length (mean with 95% CI; spread of single games):")
+        lines.append(
+            _fmt_table(
+                ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
+                [
+                    [r.measure, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}", str(r.min),
+                     _num(r.p10, 1), _num(r.median, 1), _num(r.p90, 1), str(r.max)]
+                    for r in self.length.itertuples()
+                ],
+            )
+        )
+        return "\n".join(lines)
+
+    def _repr_pretty_(self, p, cycle):  # IPython / notebooks show the text
+        p.text(str(self))
+
+
+# --- the three entry points ---------------------------------------------------
+
+def simulate(
+    game,
+    config=None,
+    bots="random",
+    games: int = 1000,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    workers: int | None = None,
+    rotate: bool = False,
+) -> Results:
+    """Play `games` games and return their Results.
+
+    `bots`: names (or callables) one per seat, or one for every seat.
+    `executor`: any concurrent.futures.Executor (e.g. a dask Client's
+    `get_executor()`); by default `workers` local processes (all cores;
+    `workers=1` plays in this process). `rotate`: seat the bots shifted by the
+    game index so each bot holds each seat equally often. Ctrl-C returns the
+    finished games with `partial=True`.
+    """
+    mod, config, refs = _setup(game, config, bots)
+    games = _check_games(games)
+    seed = check_seed(seed)
+    job = _Job(0, mod, config, refs, seed, games, rotate)
+    out, interrupted = _run([job], executor, workers, progress, mod.TITLE)
+    return Results(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
+
+
+def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[dict, Any, tuple]]:
+    """Every combination of the grid's values as (point, config, bots), all
+    checked first: one ValueError names every bad field, value and point."""
+    if not isinstance(grid, Mapping) or not grid:
+        raise ValueError("the sweep grid must be a non-empty {field: [values, ...]} mapping")
+    types_ = mod.Config.field_types()
+    problems, axes = [], {}
+    for name, values in grid.items():
+        if name not in types_:
+            problems.append(f"unknown parameter {name!r} (allowed: {', '.join(types_)})")
+            continue
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not len(values):
+            problems.append(f"{name}: give a non-empty list of values, got {values!r}")
+            continue
+        typed = []
+        for v in values:
+            try:
+                hint = types_[name]
+                if isinstance(v, str) and hint is not str:
+                    typed.append(parse_text(hint, v, name))
+                else:
+                    typed.append(from_json_value(hint, to_json_value(v), name))
+            except ValueError as e:
+                problems.append(str(e))
+        axes[name] = typed
+    points = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())] if axes else []
+    built, bad = [], 0
+    for point in points:
+        try:
+            cfg = dataclasses.replace(base, **point)
+            built.append((point, cfg, _bot_refs(mod, bots, cfg.players)))
+        except (ValueError, TypeError) as e:
+            bad += 1
+            label = ", ".join(f"{k}={_show_value(v)}" for k, v in point.items())
+            problems.append(f"[{label}] {e}")
+    if problems:
+        head = f"{bad} of {len(points)} sweep points are invalid" if bad else "bad sweep grid"
+        if bad and bad < len(problems):
+            head = "bad sweep grid; " + head
+        raise ValueError(head + ": " + "; ".join(problems))
+    return built
+
+
+def _show_value(v) -> Any:
+    """Tuples as the text `--set`/`--vary` take: 0,-1,2 (and 5,4/3,2 for tuples of tuples)."""
+    if isinstance(v, tuple):
+        if v and isinstance(v[0], tuple):
+            return "/".join(_show_value(x) for x in v)
+        return ",".join("true" if x is True else "false" if x is False else str(x) for x in v)
+    return v
+
+
+def sweep(
+    game,
+    base_config=None,
+    grid: Mapping[str, Sequence] | None = None,
+    bots="random",
+    games: int = 1000,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    workers: int | None = None,
+    rotate: bool = False,
+):
+    """Simulate every combination of `grid` values ({field: [values]}) on top
+    of `base_config`; one table, one row per point x seat.
+
+    Every point is checked before any game is played; all bad points are
+    reported in one ValueError. Each point uses the same seed, so point A's
+    game i and point B's game i see the same shuffles where the rules let
+    them (common random numbers: differences between points are less noisy).
+    Columns: the varied fields, point, seat, bot, games, win_rate, win_low,
+    win_high, score, score_low, score_high, turns, turns_low, turns_high,
+    rounds, lead_changes, and mean_<column> for the game's own numeric
+    columns. `table.attrs["partial"]` is True after a Ctrl-C.
+    """
+    pd = _pd()
+    mod = game_module(game)
+    base = mod.Config() if base_config is None else base_config
+    if not isinstance(base, mod.Config):
+        raise ValueError(f"base_config must be a {mod.NAME} Config, got {type(base).__name__}")
+    games = _check_games(games)
+    seed = check_seed(seed)
+    points = _grid_points(mod, base, grid, bots)
+    jobs = [_Job(k, mod, cfg, refs, seed, games, rotate) for k, (point, cfg, refs) in enumerate(points)]
+    out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} sweep")
+    frames = []
+    for k, (point, cfg, refs) in enumerate(points):
+        res = Results(mod, cfg, refs, seed, games, rotate, out[k], partial=interrupted)
+        frames.append(_sweep_rows(res, point, k))
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    table.attrs["partial"] = interrupted
+    table.attrs["seed"] = seed
+    return table
+
+
+def _sweep_rows(res: Results, point: dict, k: int):
+    pd = _pd()
+    s = res.summary()
+    rows = s.seats.copy()
+    for i, (name, value) in enumerate(point.items()):
+        rows.insert(i, name, [_show_value(value)] * len(rows))
+    rows.insert(len(point), "point", k)
+    if res.completed:
+        turns = mean_ci(res.games["turns"].tolist())
+        rows["turns"], rows["turns_low"], rows["turns_high"] = turns
+        rows["rounds"] = res.games["rounds"].mean()
+        rows["lead_changes"] = res.games["lead_changes"].mean()
+        base_cols = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
+        numeric = [
+            c for c in res.table.columns
+            if c not in base_cols and pd.api.types.is_numeric_dtype(res.table[c]) and not pd.api.types.is_bool_dtype(res.table[c])
+        ]
+        if numeric:
+            means = res.table.groupby("seat")[numeric].mean()
+            for c in numeric:
+                rows[f"mean_{c}"] = rows["seat"].map(means[c])
+    return rows
+
+
+# --- balance ------------------------------------------------------------------
+
+@dataclasses.dataclass
+class BalanceReport:
+    """Is the game fair to every seat, how long and how decisive is it, where
+    do points come from, and how much does skill matter. Every rate carries
+    a 95% interval; tests give p-values."""
+
+    heading: str
+    players: int
+    games: int
+    seats: Any  # DataFrame: seat, win_rate, win_low, win_high, fair, sole_wins
+    seat_test: dict  # first-seat binomial test + chi-square over all seats (sole winners only)
+    length: Any  # DataFrame (as Summary.length)
+    decisiveness: Any  # DataFrame: checkpoint, games, leader_win_rate, low, high, fair
+    lead_changes: dict  # mean, low, high, share_none
+    sources: Any  # DataFrame: source, mean_points, low, high, share, share_low, share_high (or None)
+    skill: dict  # strong, weak, games, win_rate, low, high, fair, skill, skill_low, skill_high
+    partial: bool = False
+
+    def to_dict(self) -> dict:
+        def frame(df):
+            return None if df is None else df.to_dict(orient="records")
+
+        return {
+            "heading": self.heading, "players": self.players, "games": self.games, "partial": self.partial,
+            "seats": frame(self.seats), "seat_test": self.seat_test, "length": frame(self.length),
+            "decisiveness": frame(self.decisiveness), "lead_changes": self.lead_changes,
+            "sources": frame(self.sources), "skill": self.skill,
+        }
+
+    def __str__(self) -> str:
+        out = [self.heading]
+        if not self.games:
+            return "\n".join(out + ["No game finished."])
+        fair = 1 / self.players
+        out.append(f"Seat advantage (bots rotated through the seats; fair share {_pct(fair)}):")
+        out.append(
+            _fmt_table(
+                ["seat", "win rate", "95% CI"],
+                [[_seat(int(r.seat)), _pct(r.win_rate), _ci_pct(r.win_low, r.win_high)] for r in self.seats.itertuples()],
+            )
+        )
+        t = self.seat_test
+        out.append(
+            f"  First seat vs fair share: {t['first_seat_sole_wins']} sole wins in {t['sole_winner_games']} games "
+            f"with one winner, exact binomial p = {t['first_seat_p']:.3g}; all seats equal: chi-square "
+            f"{t['chi_square']:.2f} (df {self.players - 1}), p = {t['chi_square_p']:.3g}."
+        )
+        out.append("Game length (mean with 95% CI; spread of single games):")
+        out.append(
+            _fmt_table(
+                ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
+                [
+                    [r.measure, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}", str(r.min),
+                     _num(r.p10, 1), _num(r.median, 1), _num(r.p90, 1), str(r.max)]
+                    for r in self.length.itertuples()
+                ],
+            )
+        )
+        out.append(f"Decisiveness: how often the sole leader at a point goes on to win (chance alone: {_pct(fair)}):")
+        out.append(
+            _fmt_table(
+                ["leader after", "games", "leader wins", "95% CI"],
+                [[r.checkpoint, str(r.games), _pct(r.leader_win_rate) if r.games else "n/a",
+                  _ci_pct(r.low, r.high) if r.games else "n/a"] for r in self.decisiveness.itertuples()],
+            )
+        )
+        lc = self.lead_changes
+        out.append(
+            f"Lead changes per game (turn by turn): {_num(lc['mean'])} (95% CI {_num(lc['low'])} to {_num(lc['high'])}); "
+            f"no change at all in {_pct(lc['share_none'])} of games."
+        )
+        if self.sources is not None and len(self.sources):
+            out.append("Where the points come from (per player per game, and share of all points; 95% CIs):")
+            out.append(
+                _fmt_table(
+                    ["source", "points", "95% CI", "share", "95% CI"],
+                    [[r.source, _num(r.mean_points), f"{_num(r.low)} to {_num(r.high)}", _pct(r.share),
+                      _ci_pct(r.share_low, r.share_high)] for r in self.sources.itertuples()],
+                )
+            )
+        else:
+            out.append("Where the points come from: this game module has no score_sources hook.")
+        s = self.skill
+        if s:
+            out.append(
+                f"Skill vs luck: {s['strong']} in one seat against {s['weak']} in the others, seats rotated, "
+                f"{s['games']} games: wins {_pct(s['win_rate'])} (95% CI {_ci_pct(s['low'], s['high'])}; fair share "
+                f"{_pct(s['fair'])}). Skill index {_num(s['skill'])} (95% CI {_num(s['skill_low'])} to "
+                f"{_num(s['skill_high'])}; 0 = pure luck, 1 = the stronger bot always wins)."
+            )
+        return "\n".join(out)
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(str(self))
+
+
+def balance_report(
+    game,
+    config=None,
+    bots="random",
+    games: int = 1000,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    workers: int | None = None,
+    skill: tuple[str, str] | None = None,
+) -> BalanceReport:
+    """Seat advantage, length, decisiveness, lead changes, scoring sources and
+    skill vs luck, each with its uncertainty.
+
+    The main run rotates `bots` through the seats (each bot holds each seat
+    equally often), so a seat difference is the seat's, not a bot's. Skill vs
+    luck: the strongest bot of the lineup (highest win rate in the main run)
+    in one seat against the weakest in all others, seats rotated, `games`
+    more games; with one bot in the lineup, `skill` (default
+    ("heuristic", "random")) names the pair. `skill=()` skips it.
+    """
+    pd = _pd()
+    mod, config, refs = _setup(game, config, bots)
+    games = _check_games(games)
+    seed = check_seed(seed)
+    n = config.players
+    if skill is None:
+        skill = ("heuristic", "random")
+    if skill:
+        if len(skill) != 2:
+            raise ValueError(f"skill must name two bots (strong, weak), got {skill!r}")
+        for b in skill:
+            _bot_refs(mod, [b], n)  # names checked before any game is played
+    res = simulate(mod, config, refs, games, seed, executor, progress, workers=workers, rotate=True)
+    summary = res.summary()
+    t, g = res.table, res.games
+
+    fair = 1 / n
+    seats = summary.seats[["seat", "win_rate", "win_low", "win_high"]].copy()
+    seats["fair"] = fair
+    sole = g[g["winners"].map(len) == 1]
+    sole_counts = [int((sole["winners"].map(lambda w: w[0]) == s).sum()) for s in range(n)]
+    seats["sole_wins"] = sole_counts
+    chi, chi_p = chi_square_uniform(sole_counts)
+    seat_test = {
+        "sole_winner_games": len(sole),
+        "first_seat_sole_wins": sole_counts[0] if sole_counts else 0,
+        "first_seat_p": binomial_two_sided_p(sole_counts[0], len(sole), fair) if len(sole) else 1.0,
+        "chi_square": chi,
+        "chi_square_p": chi_p,
+        "shared_win_games": int(res.completed - len(sole)),
+    }
+
+    dec_rows = []
+    share_of = {}  # (game, seat) -> win share
+    for r in t[["game", "seat", "win_share"]].itertuples(index=False):
+        share_of[(r.game, r.seat)] = r.win_share
+    checkpoints = [c for c in g.columns if c.startswith("leader_after_round_")] + [f"leader_at_{p}pct" for p in CHECKPOINTS]
+    for col in checkpoints:
+        led = g[["game", col]].dropna()
+        wins = [share_of[(int(a), int(b))] for a, b in zip(led["game"], led[col])]
+        lo, hi = wilson(sum(wins), len(wins))
+        label = (
+            f"round {col.rsplit('_', 1)[1]}" if col.startswith("leader_after_round_")
+            else f"{col.split('_')[2][:-3]}% of turns"
+        )
+        dec_rows.append([label, len(wins), sum(wins) / len(wins) if wins else math.nan, lo, hi, fair])
+    decisiveness = pd.DataFrame(dec_rows, columns=["checkpoint", "games", "leader_win_rate", "low", "high", "fair"])
+
+    m, lo, hi = mean_ci(g["lead_changes"].tolist()) if len(g) else (math.nan,) * 3
+    lead = {"mean": m, "low": lo, "high": hi, "share_none": float((g["lead_changes"] == 0).mean()) if len(g) else math.nan}
+
+    sources = None
+    point_cols = [c for c in t.columns if c.startswith("points_")]
+    if point_cols and len(t):
+        per_game = t.groupby("game")[point_cols + ["score"]].sum()
+        rows = []
+        for c in point_cols:
+            pm, plo, phi = mean_ci(t[c].tolist())
+            sh, slo, shi = ratio_ci(per_game[c].tolist(), per_game["score"].tolist())
+            rows.append([c[len("points_"):], pm, plo, phi, sh, slo, shi])
+        sources = pd.DataFrame(rows, columns=["source", "mean_points", "low", "high", "share", "share_low", "share_high"])
+
+    skill_out = {}
+    if skill and res.completed:
+        distinct = list(dict.fromkeys(res.bots))
+        if len(distinct) >= 2:
+            ranked = summary.bots.sort_values("win_rate", ascending=False)
+            strong, weak = ranked["bot"].iloc[0], ranked["bot"].iloc[-1]
+        else:
+            strong, weak = skill
+        lineup = [strong] + [weak] * (n - 1)
+        h2h = simulate(mod, config, lineup, games, derive(seed, "skill"), executor, progress, workers=workers, rotate=True)
+        if h2h.completed:
+            per_game = h2h.table[h2h.table["bot"] == strong].groupby("game")["win_share"].sum().tolist()
+            rate, lo, hi = _rate_row(per_game)
+            scale = 1 - fair
+            skill_out = {
+                "strong": strong, "weak": weak, "games": h2h.completed, "win_rate": rate, "low": lo, "high": hi,
+                "fair": fair, "skill": (rate - fair) / scale, "skill_low": (lo - fair) / scale,
+                "skill_high": (hi - fair) / scale,
+            }
+        res.partial = res.partial or h2h.partial
+    heading = res.describe()
+    return BalanceReport(heading, n, res.completed, seats, seat_test, summary.length, decisiveness, lead, sources,
+                         skill_out, res.partial)
+
+
+__all__ = ["simulate", "sweep", "balance_report", "Results", "Summary", "BalanceReport", "GameResult", "play_game"]

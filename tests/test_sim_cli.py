@@ -1,0 +1,130 @@
+"""`meeple simulate`, `sweep` and `balance` as a user types them."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from meeple.rules import simulate as _sim_module  # noqa: F401 - the module, for monkeypatching below
+from meeple.rules.cli import main
+
+import sys
+
+SIM = sys.modules["meeple.rules.simulate"]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_prints_rates_with_intervals_and_saves_each_format(capsys, tmp_path):
+    for suffix in (".csv", ".parquet", ".json"):
+        path = tmp_path / f"runs{suffix}"
+        code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "12", "--seed", "3",
+                             "--bots", "heuristic,random,random", "--set", "bonus=6", "--workers", "1", "--out", str(path))
+        assert code == 0 and err == ""
+        assert "Bucket Brigade, 12 games, seed 3, bots heuristic, random, random, rules: players=3, bonus=6" in out
+        assert "95% CI" in out and "Player 1  heuristic" in out
+        if suffix == ".csv":
+            table = pd.read_csv(path)
+        elif suffix == ".parquet":
+            table = pd.read_parquet(path)
+        else:
+            data = json.loads(path.read_text())
+            assert data["format"] == "meeple-simulation/1" and data["config"]["bonus"] == 6 and not data["partial"]
+            table = pd.DataFrame(data["rows"])
+        assert len(table) == 36 and set(table["game"]) == set(range(12))
+        assert {"points_hand", "points_ender_bonus", "rounds_ended"} <= set(table.columns)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["runs.csv", "runs.json", "runs.parquet"]  # no temp files left
+
+
+def test_sweep_takes_scalar_values_with_commas_and_tuple_values_with_semicolons(capsys, tmp_path):
+    path = tmp_path / "grid.csv"
+    code, out, err = run(capsys, "sweep", "bucket-brigade", "--vary", "bonus=0,6", "--vary",
+                         "track=0,-1,-1,0,1,2,3;-1,-1,-1,0,1,2,3", "--games", "6", "--workers", "1", "--out", str(path))
+    assert code == 0 and err == ""
+    table = pd.read_csv(path)
+    assert len(table) == 2 * 2 * 4
+    assert set(table["track"]) == {"0,-1,-1,0,1,2,3", "-1,-1,-1,0,1,2,3"} and set(table["bonus"]) == {0, 6}
+    assert "bonus  track" in out and "0,-1,-1,0,1,2,3" in out
+
+
+def test_sweep_repeating_vary_adds_values_to_the_same_parameter(capsys):
+    code, out, _ = run(capsys, "sweep", "bucket-brigade", "--vary", "track=0,0,1,2,3", "--vary", "track=0,-1,1,2,3",
+                       "--vary", "players=3;4", "--games", "4", "--workers", "1")
+    assert code == 0
+    lines = [ln for ln in out.splitlines() if ln.strip().startswith("0,")]
+    assert len(lines) == 2 * (3 + 4)  # two tracks; 3 + 4 seats
+
+
+def test_balance_prints_the_report_and_saves_json(capsys, tmp_path):
+    path = tmp_path / "balance.json"
+    code, out, err = run(capsys, "balance", "bucket-brigade", "--games", "30", "--bots", "heuristic,random,random",
+                         "--workers", "1", "--out", str(path))
+    assert code == 0 and err == ""
+    for part in ("Seat advantage", "binomial p", "Decisiveness", "Lead changes", "Where the points come from",
+                 "Skill vs luck: heuristic"):
+        assert part in out
+    data = json.loads(path.read_text())
+    assert data["games"] == 30 and data["skill"]["strong"] == "heuristic"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["simulate", "bucket-brigade", "--games", "0"], "--games must be a whole number from 1"),
+        (["simulate", "bucket-brigade", "--games", "many"], "--games must be a whole number"),
+        (["simulate", "bucket-brigade", "--workers", "0"], "--workers must be a whole number from 1"),
+        (["simulate", "bucket-brigade", "--bots", "genius"], "unknown bot 'genius'"),
+        (["simulate", "bucket-brigade", "--set", "bonus=-1"], "bonus=-1 is not allowed"),
+        (["simulate", "bucket-brigade", "--seed", "x"], "--seed must be a whole number"),
+        (["simulate", "bucket-brigade", "--out", "OUT/runs.xlsx"], "--out must end in .csv, .parquet, .json"),
+        (["simulate", "bucket-brigade", "--out", "OUT/missing/runs.csv"], "folder"),
+        (["simulate", "chess"], "unknown game 'chess'"),
+        (["sweep", "bucket-brigade"], "sweep needs at least one --vary"),
+        (["sweep", "bucket-brigade", "--vary", "bonus"], "is not of the form FIELD=V1,V2"),
+        (["sweep", "bucket-brigade", "--vary", "wings=1,2"], "unknown parameter 'wings'"),
+        (["sweep", "bucket-brigade", "--vary", "bonus=3,-1,lots"], "bonus=-1 is not allowed"),
+        (["sweep", "bucket-brigade", "--vary", "bonus=3,-1,lots"], "bonus: 'lots' is not a whole number"),
+        (["sweep", "bucket-brigade", "--vary", "track=0,1;5"], "Start plus at least one space"),
+        (["sweep", "bucket-brigade", "--vary", "players=3,4", "--bots", "random,random,random"], "[players=4] need 4 bots"),
+        (["sweep", "bucket-brigade", "--vary", "bonus=1", "--out", "OUT/grid.txt"], "--out must end in"),
+        (["balance", "bucket-brigade", "--skill", "heuristic"], "--skill needs two bot names"),
+        (["balance", "bucket-brigade", "--skill", "heuristic,genius"], "unknown bot 'genius'"),
+        (["balance", "bucket-brigade", "--out", "OUT/report.csv"], "--out must end in .json"),
+    ],
+)
+def test_bad_input_is_one_line_a_nonzero_exit_and_nothing_written(capsys, tmp_path, monkeypatch, argv, message):
+    def no_games(*a, **k):
+        raise AssertionError("a game was played despite bad input")
+
+    monkeypatch.setattr(SIM, "play_game", no_games)
+    argv = [a.replace("OUT", str(tmp_path)) for a in argv]
+    code, out, err = run(capsys, *argv, *(["--workers", "1"] if "--workers" not in argv else []))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("meeple: error:") and message in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeypatch):
+    real = SIM.play_game
+    calls = {"n": 0}
+
+    def stops_after_five(*a, **k):
+        calls["n"] += 1
+        if calls["n"] > 5:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(SIM, "play_game", stops_after_five)
+    path = tmp_path / "runs.json"
+    code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "50", "--workers", "1", "--out", str(path))
+    assert code == 130
+    assert "interrupted: 5 of 50 games" in out and "Player 4" in out
+    assert "finished games" in err
+    data = json.loads(path.read_text())
+    assert data["partial"] and data["completed"] == 5 and len(data["rows"]) == 20
