@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
@@ -302,15 +303,8 @@ def _parts(present, lay: _Layout) -> list[list[int]]:
     return parts
 
 
-def falling_buckets(rows, removed, position) -> set[tuple[int, int]]:
-    """What leaves a pyramid when the bucket at `position` is taken away (exact rule, BK-10).
-
-    `rows` are row lengths bottom first, e.g. (5, 4, 3, 2, 1); `removed` the
-    positions already gone; a position is (row, slot), row 0 the bottom;
-    bucket (r, i) rests on (r-1, i) and (r-1, i+1). The result includes
-    `position` itself, so its size is the number of buckets lost (before
-    any split of what is left, BK-12).
-    """
+def _geometry(rows, removed, position) -> tuple[_Layout, list[bool], int]:
+    """Check the helpers' arguments; (layout, which positions stand, index of `position`)."""
     rows = tuple(rows)
     if not rows or any(b != a - 1 for a, b in zip(rows, rows[1:])) or rows[-1] < 1:
         raise ValueError(f"rows={rows} is not allowed: row lengths bottom first, each one shorter than the last")
@@ -322,22 +316,30 @@ def falling_buckets(rows, removed, position) -> set[tuple[int, int]]:
     position = tuple(position)
     if position not in lay.index or position in gone:
         raise ValueError(f"position={position} is not allowed: a bucket still standing in the pyramid")
-    present = [p not in gone for p in lay.positions]
-    return {lay.positions[j] for j in _falls(present, lay.index[position], lay)}
+    return lay, [q not in gone for q in lay.positions], lay.index[position]
 
 
-def fall_distribution(rows, removed, position, p) -> dict[int, "Fraction"]:
-    """Exact distribution of the number of buckets that fall under the poke
-    model (BK-11) with probability `p` (use a Fraction for exact answers),
-    before any split. Maps count -> probability."""
-    from fractions import Fraction
+def falling_buckets(rows, removed, position) -> set[tuple[int, int]]:
+    """What leaves a pyramid when the bucket at `position` is taken away (exact rule, BK-10).
 
-    rows = tuple(rows)
-    lay = _layout(rows)
-    gone = set(map(tuple, removed))
-    present = tuple(q not in gone for q in lay.positions)
+    `rows` are row lengths bottom first, e.g. (5, 4, 3, 2, 1); `removed` the
+    positions already gone; a position is (row, slot), row 0 the bottom;
+    bucket (r, i) rests on (r-1, i) and (r-1, i+1). The result includes
+    `position` itself, so its size is the number of buckets lost (before
+    any split of what is left, BK-12).
+    """
+    lay, present, k = _geometry(rows, removed, position)
+    return {lay.positions[j] for j in _falls(present, k, lay)}
+
+
+def fall_distribution(rows, removed, position, p) -> dict[int, Fraction]:
+    """Exact distribution of the number of buckets lost under the poke model
+    (BK-11) with probability `p` (a Fraction, or a float taken exactly), the
+    bucket itself included, before any split: {count: probability}."""
+    lay, present, k0 = _geometry(rows, removed, position)
     p = Fraction(p)
-    k0 = lay.index[tuple(position)]
+    if not 0 <= p <= 1:
+        raise ValueError(f"p={p} is not allowed: a probability from 0 to 1")
 
     def walk(j, fall, weight, out):
         if not weight:
@@ -621,10 +623,12 @@ def _play_problem(state: State, a: PlayCards) -> str:
     cards, extras = a.cards, a.extras
     if not isinstance(cards, tuple) or not isinstance(extras, tuple) or not cards:
         return "cards must be a non-empty tuple"
+    if not all(type(c) is Card for c in cards + extras) or not (a.discard is None or type(a.discard) is Card):
+        return "cards must be Card values"
     if list(cards) != sorted(cards) or list(extras) != sorted(extras):
         return "cards must be listed in sorted order"
     colour = cards[0].colour if state.phase == LEAD else state.colour
-    if any(not isinstance(c, Card) or c.colour != colour for c in cards):
+    if any(c.colour != colour for c in cards):
         return f"every card must be {colour}"
     if len(cards) > cfg.max_cards:
         return f"at most {cfg.max_cards} cards of the colour"
@@ -633,7 +637,7 @@ def _play_problem(state: State, a: PlayCards) -> str:
             return "extra cards need the Special One variant"
         if len(extras) > sum(1 for c in cards if c.value == 1) or len(cards) + len(extras) > cfg.special_one_max:
             return "one extra card per 1 played, within the Special One limit"
-        if any(not isinstance(c, Card) or c.colour == colour for c in extras):
+        if any(c.colour == colour for c in extras):
             return f"extra cards must be of another colour than {colour}"
     if a.discard is not None:
         if not cfg.backfiring_discard or state.phase == LEAD or _active(state) <= 2:

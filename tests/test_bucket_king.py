@@ -390,6 +390,8 @@ def test_poke_model_matches_an_exact_enumeration_and_the_game_draws_it_from_chan
     assert small == {1: 1 - p, 2: p * (1 - p), 3: p * p}
     assert fall_distribution(ROWS5, [], (0, 2), 1) == {len(falling_buckets(ROWS5, [], (0, 2))): 1}
     assert fall_distribution(ROWS5, [], (0, 2), 0) == {1: 1}
+    with pytest.raises(ValueError, match="p="):
+        fall_distribution(ROWS5, [], (0, 2), 2)
     assert _brute_poke(ROWS5, set(), (1, 1), p) == dist
     assert _brute_poke(ROWS5, {(4, 0), (3, 1)}, (0, 1), p) == fall_distribution(ROWS5, [(4, 0), (3, 1)], (0, 1), p)
     # the game samples the same distribution from its chance stream
@@ -680,3 +682,18 @@ def test_random_two_player_games_end():
     for seed in range(20):
         rec = play(bk, Config(players=2), "random", seed)
         assert rec.finished and len(rec.actions) < 2000
+
+
+def test_malformed_actions_raise_value_error_and_change_nothing():
+    """Illegal or malformed actions are refused with a ValueError naming the legal ones."""
+    import copy
+
+    s = _state(hands=[cards("blue 3", "red 2"), cards("blue 1"), cards("red 3"), cards("red 4")], phase=bk.LEAD,
+               colour=None)
+    before = copy.deepcopy(s)
+    for bad in [PlayCards((1, "a")), PlayCards(()), PlayCards(cards("blue 3"), (), "x"),
+                PlayCards(cards("blue 3", "red 2")), PlayCards(cards("green 5")), LoseBucket((9, 9), "red"),
+                KeepPart((0, 0), 3), Direction("up"), Place((0, 0), "red"), "blue 3", None]:
+        with pytest.raises(ValueError, match="legal"):
+            bk.apply(s, bad)
+    assert s == before
