@@ -115,6 +115,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     progress = getattr(mod, "progress", mod.scores)
     state = mod.new_game(config, game_seed)
     leaders: list[int | None] = []  # after each turn
+    shown, leader = None, None  # last progress seen, and its leader
     actions = 0
     while not state.is_over:
         if actions >= MAX_STEPS:
@@ -127,7 +128,10 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         state = apply(state, action)
         actions += 1
         if state.current_player != p or state.round != r:  # the turn is over
-            leaders.append(_leader(list(progress(state))))
+            values = progress(state)
+            if values != shown:
+                shown, leader = values, _leader(values)
+            leaders.append(leader)
     round_pts = mod.round_scores(state)
     totals, round_leaders = [0] * n, []
     for pts in round_pts[:-1]:
