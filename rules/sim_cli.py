@@ -16,7 +16,6 @@ output files are written whole or not at all. Ctrl-C prints what finished
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import tempfile
@@ -150,7 +149,7 @@ def cmd_sweep(args) -> int:
         raise CliError(str(e)) from None
     fields = list(grid)
     print(f"{mod.TITLE} sweep over {', '.join(fields)}: {games} games a point, seed {seed}, rules: {config.describe()}")
-    print("Win rate and mean score per seat with 95% CIs; turns per game (mean):")
+    print("Win rate and mean score per seat, turns per game: each with its 95% CI")
     rows = []
     for r in table.to_dict(orient="records"):
         done = int(r["games"])
@@ -159,7 +158,8 @@ def cmd_sweep(args) -> int:
             + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
             + (
                 [_pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
-                 _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}", _num(r.get("turns", math.nan), 1)]
+                 _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}",
+                 f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})"]
                 if done else ["n/a"] * 5
             )
         )

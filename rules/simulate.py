@@ -180,6 +180,17 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+def _executor_slots(executor: Executor) -> int:
+    """How many tasks an executor runs at once (sizes the chunks); a guess if it will not say."""
+    slots = getattr(executor, "_max_workers", None)  # concurrent.futures pools
+    if slots is None:
+        try:  # a dask.distributed ClientExecutor
+            slots = sum(executor._client.nthreads().values())
+        except Exception:  # noqa: BLE001 - any other executor: assume a handful
+            slots = 8
+    return max(1, int(slots))
+
+
 def _ignore_sigint() -> None:
     """Worker processes leave Ctrl-C to the main process, which keeps what is done."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -207,7 +218,7 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
     each game; on an executor: each finished chunk)."""
     out: dict[Any, list[GameResult]] = {job.key: [] for job in jobs}
     total = sum(job.games for job in jobs)
-    workers = workers or default_workers()
+    workers = workers or (default_workers() if executor is None else _executor_slots(executor))
     bar = _progress_bar(total, desc, progress)
     interrupted = False
     try:
@@ -649,9 +660,10 @@ def sweep(
     game i and point B's game i see the same shuffles where the rules let
     them (common random numbers: differences between points are less noisy).
     Columns: the varied fields, point, seat, bot, games, win_rate, win_low,
-    win_high, score, score_low, score_high, turns, turns_low, turns_high,
-    rounds, lead_changes, and mean_<column> for the game's own numeric
-    columns. `table.attrs["partial"]` is True after a Ctrl-C.
+    win_high, score, score_low, score_high; turns, rounds and lead_changes
+    per game, and mean_<column> per seat for the game's own numeric columns,
+    each with _low and _high (95% CI). `table.attrs["partial"]` is True
+    after a Ctrl-C.
     """
     pd = _pd()
     mod = game_module(game)
@@ -674,26 +686,27 @@ def sweep(
 
 
 def _sweep_rows(res: Results, point: dict, k: int):
+    """One row per seat for one sweep point: its summary, plus means with
+    95% intervals of game length, lead changes and the game's own columns."""
     pd = _pd()
-    s = res.summary()
-    rows = s.seats.copy()
+    rows = res.summary().seats.copy()
     for i, (name, value) in enumerate(point.items()):
         rows.insert(i, name, [_show_value(value)] * len(rows))
     rows.insert(len(point), "point", k)
-    if res.completed:
-        turns = mean_ci(res.games["turns"].tolist())
-        rows["turns"], rows["turns_low"], rows["turns_high"] = turns
-        rows["rounds"] = res.games["rounds"].mean()
-        rows["lead_changes"] = res.games["lead_changes"].mean()
-        base_cols = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
-        numeric = [
-            c for c in res.table.columns
-            if c not in base_cols and pd.api.types.is_numeric_dtype(res.table[c]) and not pd.api.types.is_bool_dtype(res.table[c])
-        ]
-        if numeric:
-            means = res.table.groupby("seat")[numeric].mean()
-            for c in numeric:
-                rows[f"mean_{c}"] = rows["seat"].map(means[c])
+    if not res.completed:
+        return rows
+    for col in ("turns", "rounds", "lead_changes"):
+        rows[col], rows[f"{col}_low"], rows[f"{col}_high"] = mean_ci(res.games[col].tolist())
+    base_cols = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
+    t = res.table
+    numeric = [
+        c for c in t.columns
+        if c not in base_cols and pd.api.types.is_numeric_dtype(t[c]) and not pd.api.types.is_bool_dtype(t[c])
+    ]
+    for c in numeric:
+        by_seat = {s: mean_ci(part.dropna().tolist()) for s, part in t.groupby("seat")[c]}
+        for j, suffix in enumerate(("", "_low", "_high")):
+            rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])
     return rows
 
 
@@ -712,7 +725,7 @@ class BalanceReport:
     seat_test: dict  # first-seat binomial test + chi-square over all seats (sole winners only)
     length: Any  # DataFrame (as Summary.length)
     decisiveness: Any  # DataFrame: checkpoint, games, leader_win_rate, low, high, fair
-    lead_changes: dict  # mean, low, high, share_none
+    lead_changes: dict  # mean, low, high, share_none, share_none_low, share_none_high
     sources: Any  # DataFrame: source, mean_points, low, high, share, share_low, share_high (or None)
     skill: dict  # strong, weak, games, win_rate, low, high, fair, skill, skill_low, skill_high
     partial: bool = False
@@ -768,7 +781,7 @@ class BalanceReport:
         lc = self.lead_changes
         out.append(
             f"Lead changes per game (turn by turn): {_num(lc['mean'])} (95% CI {_num(lc['low'])} to {_num(lc['high'])}); "
-            f"no change at all in {_pct(lc['share_none'])} of games."
+            f"no change at all in {_pct(lc['share_none'])} of games ({_ci_pct(lc['share_none_low'], lc['share_none_high'])})."
         )
         if self.sources is not None and len(self.sources):
             out.append("Where the points come from (per player per game, and share of all points; 95% CIs):")
@@ -866,7 +879,12 @@ def balance_report(
     decisiveness = pd.DataFrame(dec_rows, columns=["checkpoint", "games", "leader_win_rate", "low", "high", "fair"])
 
     m, lo, hi = mean_ci(g["lead_changes"].tolist()) if len(g) else (math.nan,) * 3
-    lead = {"mean": m, "low": lo, "high": hi, "share_none": float((g["lead_changes"] == 0).mean()) if len(g) else math.nan}
+    still = int((g["lead_changes"] == 0).sum())
+    none_lo, none_hi = wilson(still, len(g))
+    lead = {
+        "mean": m, "low": lo, "high": hi, "share_none": still / len(g) if len(g) else math.nan,
+        "share_none_low": none_lo, "share_none_high": none_hi,
+    }
 
     sources = None
     point_cols = [c for c in t.columns if c.startswith("points_")]
@@ -874,7 +892,7 @@ def balance_report(
         per_game = t.groupby("game")[point_cols + ["score"]].sum()
         rows = []
         for c in point_cols:
-            pm, plo, phi = mean_ci(t[c].tolist())
+            pm, plo, phi = mean_ci((per_game[c] / n).tolist())  # games are the independent units
             sh, slo, shi = ratio_ci(per_game[c].tolist(), per_game["score"].tolist())
             rows.append([c[len("points_"):], pm, plo, phi, sh, slo, shi])
         sources = pd.DataFrame(rows, columns=["source", "mean_points", "low", "high", "share", "share_low", "share_high"])

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pandas as pd
 import pytest
 
-from meeple.rules import simulate as _sim_module  # noqa: F401 - the module, for monkeypatching below
+import meeple.rules.simulate  # noqa: F401 - loads the module (the package may export a function of that name)
 from meeple.rules.cli import main
 
-import sys
-
-SIM = sys.modules["meeple.rules.simulate"]
+SIM = sys.modules["meeple.rules.simulate"]  # the module, for monkeypatching play_game
 
 
 def run(capsys, *argv):
