@@ -1,0 +1,780 @@
+"""The Piggyback Brigade (Alex Randolph; first published as Ruesselbande): a piglet race.
+
+Piglets race down a narrow track of sections. A roll moves one piglet; a
+piglet that lands on an occupied space climbs on top, and a piglet carries
+every piglet above it when it moves. Some faces allow a reroll. Once per
+game each player may move the empty first section to the end of the track.
+The first piglet past the finish wins, with every piglet riding on it.
+Rules are numbered as in seeds/piggyback_brigade.md (PB-1, ...).
+
+Chance is only the die: every roll is an event inside `apply`; the
+decisions (extend or roll, which piglet takes a roll, reroll or stop) are
+the actions.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+from . import bots as _bots
+from .chance import Chance, check_seed
+from .config import RuleConfig, need
+
+NAME = "piggyback-brigade"
+TITLE = "The Piggyback Brigade"
+MIN_PLAYERS, MAX_PLAYERS = 2, 7
+
+PIGLET_COLOURS = (
+    "red", "blue", "yellow", "green", "purple", "orange", "pink",
+    "brown", "grey", "teal", "white", "black", "gold", "navy",
+)
+SECTION_NAMES = "ABCDEFGHIJKLMNOP"
+FACE_COLOURS = ("white", "black")
+YES, NO, IF_LAST = "yes", "no", "if-last"  # reroll rules of a face (PB-6, PB-7)
+REROLL_RULES = (YES, NO, IF_LAST)
+BEFORE, INSTEAD = "before", "instead"  # when an extension is made (PB-12)
+
+# PB-1: eight double-sided sections of 2 or 3 spaces; exact layout unknown.
+SOURCE_SECTIONS = (2, 3, 2, 3, 2, 3, 2, 3)
+# PB-5/PB-6/PB-7: white 1-4, black 1 and black 3 (RULES-NOTES section 3).
+SOURCE_FACES = (1, 2, 3, 4, 1, 3)
+SOURCE_FACE_COLOURS = ("white", "white", "white", "white", "black", "black")
+SOURCE_REROLLS = (YES, YES, YES, YES, IF_LAST, IF_LAST)
+# PB-16: the published die and rule: a 1 of either colour rerolls, a black 3 only when last.
+PUBLISHED_FACES = (1, 1, 2, 3, 3, 4)
+PUBLISHED_FACE_COLOURS = ("white", "black", "white", "white", "black", "white")
+PUBLISHED_REROLLS = (YES, YES, NO, NO, IF_LAST, NO)
+
+EXACT_REROLL_BOUND = 20  # exact_turn_distance's cap when the rules set none
+
+# Phases of a turn: what the current player is deciding.
+TURN = "turn"  # start of a turn with an extension possible: extend or roll
+CHOOSE = "choose"  # a face is rolled; which of my piglets takes it
+REROLL = "reroll"  # my piglet moved on a reroll face: reroll or stop
+OVER = "over"
+
+
+class Action(NamedTuple):
+    """A decision: "roll", "extend", "reroll", "stop", or "move" (which piglet takes the roll)."""
+
+    kind: str
+    piglet: int = -1
+
+    def __str__(self) -> str:
+        if self.kind == "move":
+            return f"move the {PIGLET_COLOURS[self.piglet]} piglet"
+        if self.kind == "extend":
+            return "extend the track"
+        return self.kind
+
+
+ROLL = Action("roll")
+EXTEND = Action("extend")
+ROLL_AGAIN = Action("reroll")
+STOP = Action("stop")
+MOVES = tuple(Action("move", i) for i in range(len(PIGLET_COLOURS)))
+
+
+@dataclass(frozen=True)
+class Config(RuleConfig):
+    """Every number of The Piggyback Brigade; defaults are the source text's game."""
+
+    players: int = 4
+    piglets: int = 7  # figures in the box (PB-2)
+    piglets_each: tuple[int, int, int, int, int, int] = (2, 2, 1, 1, 1, 1)  # for 2..7 players
+    sections: tuple[int, ...] = SOURCE_SECTIONS  # spaces per section, in track order (PB-1)
+    faces: tuple[int, ...] = SOURCE_FACES  # PB-5
+    face_colours: tuple[str, ...] = SOURCE_FACE_COLOURS
+    rerolls: tuple[str, ...] = SOURCE_REROLLS  # per face: yes / no / if-last (PB-6, PB-7)
+    max_rerolls: int | None = None  # per piglet per turn; None: unlimited (PB-8)
+    extensions: tuple[int, int, int, int, int, int] = (2, 2, 1, 1, 1, 1)  # each, for 2..7 players
+    extend_timing: str = BEFORE  # PB-12
+
+    def __post_init__(self):
+        need(
+            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
+            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
+        )
+        need(
+            1 <= self.piglets <= len(PIGLET_COLOURS),
+            "piglets", self.piglets, f"1 to {len(PIGLET_COLOURS)} piglet figures",
+        )
+        need(
+            all(1 <= k <= 4 for k in self.piglets_each),
+            "piglets_each", self.piglets_each, "1 to 4 piglets per player, for 2..7 players",
+        )
+        each = self.piglets_per_player
+        need(
+            self.players * each <= self.piglets,
+            "players", self.players,
+            f"at most {self.piglets // each} players: each runs {each} piglet(s) "
+            f"and there are only {self.piglets} piglets",
+        )
+        need(
+            1 <= len(self.sections) <= len(SECTION_NAMES),
+            "sections", self.sections, f"1 to {len(SECTION_NAMES)} sections",
+        )
+        need(
+            all(1 <= n <= 9 for n in self.sections),
+            "sections", self.sections, "every section has 1 to 9 spaces (an empty section is not a track)",
+        )
+        need(
+            1 <= len(self.faces) <= 20,
+            "faces", self.faces, "a die with 1 to 20 faces (a die with no faces cannot be rolled)",
+        )
+        need(
+            all(1 <= v <= 9 for v in self.faces),
+            "faces", self.faces, "face values 1 to 9 (every roll moves forward)",
+        )
+        need(
+            len(self.face_colours) == len(self.faces) and all(c in FACE_COLOURS for c in self.face_colours),
+            "face_colours", self.face_colours,
+            f"one of {'/'.join(FACE_COLOURS)} for each of the {len(self.faces)} faces",
+        )
+        need(
+            len(self.rerolls) == len(self.faces) and all(r in REROLL_RULES for r in self.rerolls),
+            "rerolls", self.rerolls,
+            f"one of {'/'.join(REROLL_RULES)} for each of the {len(self.faces)} faces",
+        )
+        need(
+            self.max_rerolls is None or 0 <= self.max_rerolls <= 99,
+            "max_rerolls", self.max_rerolls, "0 to 99, or none (unlimited)",
+        )
+        need(
+            all(0 <= k <= 9 for k in self.extensions),
+            "extensions", self.extensions, "0 to 9 extensions per player, for 2..7 players",
+        )
+        need(
+            self.extend_timing in (BEFORE, INSTEAD),
+            "extend_timing", self.extend_timing, f"{BEFORE} (then roll) or {INSTEAD} (of the whole turn)",
+        )
+
+    @classmethod
+    def presets(cls) -> dict[str, "Config"]:
+        return {
+            "base": cls(),
+            "published-die": cls(
+                faces=PUBLISHED_FACES, face_colours=PUBLISHED_FACE_COLOURS, rerolls=PUBLISHED_REROLLS
+            ),
+            "long-track": cls(sections=(3,) * 8),
+            "no-extension": cls(extensions=(0,) * 6),
+            "extend-instead": cls(extend_timing=INSTEAD),
+        }
+
+    @property
+    def piglets_per_player(self) -> int:
+        return self.piglets_each[self.players - MIN_PLAYERS]
+
+    @property
+    def extensions_per_player(self) -> int:
+        return self.extensions[self.players - MIN_PLAYERS]
+
+    @property
+    def spaces(self) -> int:
+        return sum(self.sections)
+
+    def owner(self, piglet: int) -> int:
+        return piglet // self.piglets_per_player
+
+    def face_text(self, face: int) -> str:
+        return f"{self.face_colours[face]} {self.faces[face]}"
+
+
+@dataclass(slots=True)
+class State:
+    """The whole race at one moment (nothing is hidden but the future rolls)."""
+
+    config: Config
+    chance: Chance
+    current_player: int | None
+    phase: str  # TURN, CHOOSE, REROLL or OVER
+    face: int  # index of the face rolled last (-1 before any roll)
+    piglet: int  # the piglet now rolling (-1 none)
+    rerolls: int  # rerolls that piglet has used this turn
+    pending: tuple[int, ...]  # current player's piglets still to roll this turn
+    order: tuple[int, ...]  # section ids in track order (PB-12 rotates it)
+    stacks: tuple[tuple[int, ...], ...]  # per space along the track: piglets bottom to top
+    where: tuple[int, ...]  # per piglet: -1 start, a space index, or len(stacks) = finished
+    extensions_left: tuple[int, ...]
+    won: tuple[int, ...] = ()  # winning seats, once over
+    round: int = 0  # one race: always 0
+    is_over: bool = False
+    events: tuple[str, ...] = field(default=())
+
+    def _copy(self) -> "State":
+        new = State.__new__(State)
+        new.config = self.config
+        new.chance = self.chance
+        new.current_player = self.current_player
+        new.phase = self.phase
+        new.face = self.face
+        new.piglet = self.piglet
+        new.rerolls = self.rerolls
+        new.pending = self.pending
+        new.order = self.order
+        new.stacks = self.stacks
+        new.where = self.where
+        new.extensions_left = self.extensions_left
+        new.won = self.won
+        new.round = self.round
+        new.is_over = self.is_over
+        new.events = self.events
+        return new
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What a seat sees: everything on the table (only the future rolls are unknown)."""
+
+    player: int
+    config: Config
+    current_player: int | None
+    phase: str
+    face: int
+    piglet: int
+    rerolls: int
+    pending: tuple[int, ...]
+    order: tuple[int, ...]
+    stacks: tuple[tuple[int, ...], ...]
+    where: tuple[int, ...]
+    extensions_left: tuple[int, ...]
+    won: tuple[int, ...]
+    is_over: bool
+
+
+# --- the track ----------------------------------------------------------------
+
+def _seat(p: int) -> str:
+    return f"Player {p + 1}"
+
+
+def _names(piglets) -> str:
+    names = [PIGLET_COLOURS[q] for q in piglets]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _move(stacks, where, piglet: int, steps: int):
+    """PB-9/PB-10/PB-13: move `piglet` with everything above it.
+
+    Returns (stacks, where, group moved, destination index, piglets it landed on);
+    a destination of len(stacks) means the group crossed the finish.
+    """
+    n = len(stacks)
+    i = where[piglet]
+    out = list(stacks)
+    if i < 0:
+        group = (piglet,)  # piglets before the start stand in a line, never stacked
+    else:
+        stack = stacks[i]
+        h = stack.index(piglet)
+        group = stack[h:]
+        out[i] = stack[:h]
+    dest = i + steps
+    if dest >= n:
+        dest, below = n, ()
+    else:
+        below = stacks[dest]
+        out[dest] = below + group
+    w = list(where)
+    for q in group:
+        w[q] = dest
+    return tuple(out), tuple(w), group, dest, below
+
+
+def move(stacks, piglet: int, steps: int):
+    """Move `piglet` `steps` spaces on `stacks` (for each space, the piglets
+    bottom to top) and return the new stacks. The piglet carries every piglet
+    above it (PB-10); it lands on top of whatever stands there (PB-9). A
+    piglet found on no space stands before the start. A group that moves
+    past the last space has crossed the finish and leaves the track (PB-13).
+    """
+    stacks = tuple(tuple(s) for s in stacks)
+    if type(steps) is not int or steps < 1:
+        raise ValueError(f"steps must be a whole number >= 1, got {steps!r}")
+    found = {q: i for i, s in enumerate(stacks) for q in s}
+    if len(found) != sum(map(len, stacks)):
+        raise ValueError("a piglet stands on two spaces at once")
+    size = max([piglet, *found]) + 1
+    where = tuple(found.get(q, -1) for q in range(size))
+    return _move(stacks, where, piglet, steps)[0]
+
+
+def place(state, piglet: int):
+    """Where a piglet is: "start", "finish", or (section name, space 1-based in that section).
+
+    The place names a section and a space, so an extension (PB-12) does not
+    change the place of any piglet on the track.
+    """
+    i = state.where[piglet]
+    if i < 0:
+        return "start"
+    if i >= len(state.stacks):
+        return "finish"
+    for sec in state.order:
+        size = state.config.sections[sec]
+        if i < size:
+            return (SECTION_NAMES[sec], i + 1)
+        i -= size
+    raise AssertionError("space beyond the track")
+
+
+def _place_text(state, piglet: int) -> str:
+    p = place(state, piglet)
+    if isinstance(p, str):
+        return f"the {p}"
+    return f"space {state.where[piglet] + 1} (section {p[0]}, space {p[1]})"
+
+
+def can_extend(state) -> bool:
+    """PB-12: the first section may move to the end when no piglet stands on it."""
+    k = state.config.sections[state.order[0]]
+    for w in state.where:
+        if 0 <= w < k:
+            return False
+    return True
+
+
+def is_last(where, piglet: int) -> bool:
+    """PB-7: no piglet stands on an earlier space (riders on the same stack are not behind)."""
+    return where[piglet] == min(where)
+
+
+# --- the game -----------------------------------------------------------------
+
+def new_game(config: Config | None = None, seed: int = 0) -> State:
+    config = Config() if config is None else config
+    n = config.players * config.piglets_per_player
+    state = State(
+        config=config,
+        chance=Chance(check_seed(seed)),
+        current_player=config.players - 1,  # _play_on starts the next seat: Player 1 (PB-3)
+        phase=TURN,
+        face=-1,
+        piglet=-1,
+        rerolls=0,
+        pending=(),
+        order=tuple(range(len(config.sections))),
+        stacks=((),) * config.spaces,
+        where=(-1,) * n,
+        extensions_left=(config.extensions_per_player,) * config.players,
+    )
+    state.events = (
+        f"The race starts: {config.players} players, "
+        + (
+            "one piglet each"
+            if config.piglets_per_player == 1
+            else f"{config.piglets_per_player} piglets each"
+        )
+        + f", {config.spaces} spaces in {len(config.sections)} sections.",
+    )
+    _play_on(state, None)
+    return state
+
+
+def _resolve(s: State, face: int, chosen: bool = False) -> bool:
+    """Move s.piglet by the rolled face; True when a decision or the end stops play."""
+    cfg = s.config
+    piglet = s.piglet
+    rule = cfg.rerolls[face]
+    last = rule == IF_LAST and is_last(s.where, piglet)  # PB-7: before this roll
+    before = _place_text(s, piglet)
+    s.stacks, s.where, group, dest, below = _move(s.stacks, s.where, piglet, cfg.faces[face])
+    p = s.current_player
+    if chosen:  # the roll was already announced (PB-11)
+        text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
+    else:
+        text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
+    if len(group) > 1:
+        text += f" carrying {_names(group[1:])}"
+    if dest >= len(s.stacks):
+        s.events += (text + f" moves {cfg.faces[face]} from {before} past the finish.",)
+        _finish(s, group)
+        return True
+    text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
+    s.events += (text + (f", onto {_names(below)}." if below else "."),)
+    if rule == YES or last:
+        if cfg.max_rerolls is None or s.rerolls < cfg.max_rerolls:  # PB-8
+            s.phase = REROLL
+            s.face = face
+            return True
+    return False
+
+
+def _finish(s: State, group) -> None:
+    """PB-14: the group that crossed the finish wins; its owners are the winners."""
+    owner = s.config.owner
+    s.won = tuple(sorted({owner(q) for q in group}))
+    s.is_over = True
+    s.phase = OVER
+    s.current_player = None
+    s.pending = ()
+    riders = f" carrying {_names(group[1:])}" if len(group) > 1 else ""
+    s.events += (
+        f"Race over: the {PIGLET_COLOURS[group[0]]} piglet{riders} wins; "
+        + " and ".join(_seat(p) for p in s.won)
+        + (" win." if len(s.won) > 1 else " wins."),
+    )
+
+
+def _play_on(s: State, face: int | None, chosen: bool = False) -> None:
+    """Resolve `face` for s.piglet (if given), then roll on until a decision or the end.
+
+    Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11).
+    """
+    cfg = s.config
+    n_faces = len(cfg.faces)
+    while True:
+        if face is not None and _resolve(s, face, chosen):
+            return
+        chosen = False
+        if not s.pending:
+            p = (s.current_player + 1) % cfg.players
+            k = cfg.piglets_per_player
+            s.current_player = p
+            s.pending = tuple(range(p * k, p * k + k))
+            s.piglet = -1
+            s.rerolls = 0
+            if s.extensions_left[p] and can_extend(s):
+                s.phase = TURN
+                return
+        face, s.chance = s.chance.below(n_faces)
+        if len(s.pending) > 1:
+            s.phase = CHOOSE
+            s.face = face
+            s.events += (f"{_seat(s.current_player)} rolls a {cfg.face_text(face)}.",)
+            return
+        s.piglet = s.pending[0]
+        s.pending = ()
+        s.rerolls = 0
+
+
+def _extend(s: State) -> None:
+    """PB-12: the first section moves to the end; every piglet keeps its section and space."""
+    cfg = s.config
+    sec = s.order[0]
+    k = cfg.sections[sec]
+    p = s.current_player
+    s.order = s.order[1:] + s.order[:1]
+    s.stacks = s.stacks[k:] + s.stacks[:k]
+    s.where = tuple(w - k if w >= 0 else w for w in s.where)
+    s.extensions_left = s.extensions_left[:p] + (s.extensions_left[p] - 1,) + s.extensions_left[p + 1 :]
+    s.events += (
+        f"{_seat(p)} extends the track: section {SECTION_NAMES[sec]} ({k} spaces) moves from the start "
+        f"to the end; every piglet on the track is {k} spaces further from the finish "
+        f"({s.extensions_left[p]} extension{'s' if s.extensions_left[p] != 1 else ''} left).",
+    )
+
+
+def legal_actions(state: State) -> list[Action]:
+    ph = state.phase
+    if ph == REROLL:
+        return [ROLL_AGAIN, STOP]
+    if ph == CHOOSE:
+        return [MOVES[q] for q in state.pending]
+    if ph == TURN:
+        return [ROLL, EXTEND]
+    return []
+
+
+def apply(state: State, action: Action) -> State:
+    """One decision; the die rolls that follow it are resolved until the next decision."""
+    if state.is_over:
+        raise ValueError("the race is over; no more actions")
+    if not isinstance(action, Action) or action not in legal_actions(state):
+        raise ValueError(
+            f"{action!r} is not legal for {_seat(state.current_player)}; "
+            f"legal: {', '.join(map(str, legal_actions(state)))}"
+        )
+    s = state._copy()
+    kind = action.kind
+    if kind == "reroll":
+        s.rerolls += 1
+        face, s.chance = s.chance.below(len(s.config.faces))
+        _play_on(s, face)
+    elif kind == "stop":
+        _play_on(s, None)
+    elif kind == "move":
+        s.piglet = action.piglet
+        s.pending = tuple(q for q in s.pending if q != action.piglet)
+        s.rerolls = 0
+        _play_on(s, s.face, chosen=True)
+    elif kind == "roll":
+        _play_on(s, None)
+    else:  # extend
+        _extend(s)
+        if s.config.extend_timing == INSTEAD:
+            s.pending = ()  # the extension was the whole turn
+        _play_on(s, None)
+    return s
+
+
+def scores(state: State) -> list[int]:
+    """PB-15: 1 for each winning player once the race is over, else 0."""
+    return [1 if p in state.won else 0 for p in range(state.config.players)]
+
+
+def round_scores(state: State) -> list[list[int]]:
+    """One row for the one race, once it is over."""
+    return [scores(state)] if state.is_over else []
+
+
+def winners(state: State) -> list[int]:
+    """PB-14: every player owning a piglet of the group that crossed the finish."""
+    return list(state.won)
+
+
+def observation(state: State, player: int) -> Observation:
+    return Observation(
+        player, state.config, state.current_player, state.phase, state.face, state.piglet,
+        state.rerolls, state.pending, state.order, state.stacks, state.where,
+        state.extensions_left, state.won, state.is_over,
+    )
+
+
+def determinize(obs: Observation, rng: random.Random) -> State:
+    """The table as seen, with the future rolls reseeded from `rng`."""
+    return State(
+        config=obs.config,
+        chance=Chance(rng.getrandbits(63)),
+        current_player=obs.current_player,
+        phase=obs.phase,
+        face=obs.face,
+        piglet=obs.piglet,
+        rerolls=obs.rerolls,
+        pending=obs.pending,
+        order=obs.order,
+        stacks=obs.stacks,
+        where=obs.where,
+        extensions_left=obs.extensions_left,
+        won=obs.won,
+        is_over=obs.is_over,
+    )
+
+
+def check_state(state: State) -> None:
+    """Every piglet is in exactly one place; stacks and positions agree; the track is conserved."""
+    cfg = state.config
+    n = len(state.stacks)
+    assert n == cfg.spaces, "the track changed length"
+    assert sorted(state.order) == list(range(len(cfg.sections))), "a section went missing"
+    used = [cfg.extensions_per_player - e for e in state.extensions_left]
+    assert all(0 <= u <= cfg.extensions_per_player for u in used), "extensions out of range"
+    k = sum(used) % len(cfg.sections)
+    assert state.order == tuple(range(len(cfg.sections)))[k:] + tuple(range(len(cfg.sections)))[:k], (
+        "track order does not match the extensions made"
+    )
+    assert len(state.where) == cfg.players * cfg.piglets_per_player, "wrong number of piglets"
+    seen = {}
+    for i, stack in enumerate(state.stacks):
+        for q in stack:
+            assert q not in seen, f"piglet {q} stands twice"
+            seen[q] = i
+    for q, w in enumerate(state.where):
+        assert -1 <= w <= n, "piglet off the track"
+        if 0 <= w < n:
+            assert seen.get(q) == w, f"piglet {q} is not on its space"
+        else:
+            assert q not in seen, f"piglet {q} is both on and off the track"
+    assert len(seen) == sum(1 for w in state.where if 0 <= w < n)
+    finished = [q for q, w in enumerate(state.where) if w == n]
+    assert bool(finished) == state.is_over == bool(state.won), "the race ends exactly when a piglet finishes"
+    if state.is_over:
+        assert state.current_player is None and state.phase == OVER
+        assert set(state.won) == {cfg.owner(q) for q in finished}
+    else:
+        assert state.phase in (TURN, CHOOSE, REROLL)
+        assert all(cfg.owner(q) == state.current_player for q in state.pending)
+
+
+# --- exact maths --------------------------------------------------------------
+
+class TurnDistance(dict):
+    """{distance: Fraction} with `max_rerolls` (the cap used) and `capped`
+    (the probability that the piglet was stopped by the cap, not by the die)."""
+
+    max_rerolls: int
+    capped: Fraction
+
+    def mean(self) -> Fraction:
+        return sum((d * p for d, p in self.items()), Fraction(0))
+
+
+def exact_turn_distance(config: Config, from_last: bool, max_rerolls: int | None = None) -> TurnDistance:
+    """Exact distribution of how far one piglet moves in a turn when it rerolls
+    whenever allowed, ignoring other piglets and the finish.
+
+    `from_last` says whether the piglet counts as last before every roll
+    (so "if-last" faces allow a reroll) or never. The number of rerolls is
+    bounded so the answer is finite: by `max_rerolls` if given, else by the
+    config's `max_rerolls`, else by EXACT_REROLL_BOUND (20); the smaller
+    bound wins when both are set. The distribution is truncated there: the
+    piglet stops after that many rerolls, exactly as in a game with that
+    `max_rerolls`; `.capped` is the probability that the cap stopped it.
+    """
+    bounds = [b for b in (max_rerolls, config.max_rerolls) if b is not None]
+    bound = min(bounds) if bounds else EXACT_REROLL_BOUND
+    if type(bound) is not int or bound < 0:
+        raise ValueError(f"max_rerolls must be a whole number >= 0, got {max_rerolls!r}")
+    n = len(config.faces)
+    each = Fraction(1, n)
+    goes_on = [r == YES or (r == IF_LAST and from_last) for r in config.rerolls]
+    dist = {0: Fraction(1)}  # rerolls left 0: the last roll, then stop
+    for _ in range(bound + 1):  # build from the last allowed roll backwards
+        nxt: dict[int, Fraction] = {}
+        for v, more in zip(config.faces, goes_on):
+            if more:
+                for d, p in dist.items():
+                    nxt[v + d] = nxt.get(v + d, 0) + each * p
+            else:
+                nxt[v] = nxt.get(v, 0) + each
+        dist = nxt
+    out = TurnDistance(sorted(dist.items()))
+    out.max_rerolls = bound
+    out.capped = Fraction(sum(goes_on), n) ** (bound + 1)
+    return out
+
+
+# --- bots ---------------------------------------------------------------------
+
+_MEANS: dict[Config, float] = {}
+
+
+def _turn_mean(cfg: Config) -> float:
+    """Expected distance of a turn that always rerolls (piglet not last): what a reroll is worth."""
+    m = _MEANS.get(cfg)
+    if m is None:
+        m = _MEANS[cfg] = float(exact_turn_distance(cfg, False, 12).mean())
+    return m
+
+
+def _finish_chance(cfg: Config, distance: int) -> float:
+    """Chance that one roll moves at least `distance` spaces."""
+    return sum(1 for v in cfg.faces if v >= distance) / len(cfg.faces)
+
+
+def _carriers(cfg: Config, stacks, where, piglet: int, me: int, pending=()) -> int:
+    """Piglets under `piglet` that move before my next turn (others', or mine still to roll)."""
+    i = where[piglet]
+    if i < 0 or i >= len(stacks):
+        return 0
+    stack = stacks[i]
+    owner = cfg.owner
+    return sum(1 for b in stack[: stack.index(piglet)] if owner(b) != me or b in pending)
+
+
+def _good_ride(obs: Observation) -> bool:
+    """PB-10 for the heuristic: the piglets under mine will carry it at least one roll
+    each before my next turn; a ride is good when that beats what a reroll is worth."""
+    cfg = obs.config
+    carriers = _carriers(cfg, obs.stacks, obs.where, obs.piglet, obs.player, obs.pending)
+    return carriers * sum(cfg.faces) / len(cfg.faces) > _turn_mean(cfg)
+
+
+def _value(cfg: Config, stacks, where, me: int) -> float:
+    """My piglets' progress; a good ride counts one roll per carrier; my best piglet counts most."""
+    n = len(stacks)
+    mean_face = sum(cfg.faces) / len(cfg.faces)
+    values = []
+    for q, w in enumerate(where):
+        if cfg.owner(q) != me:
+            continue
+        if w >= n:
+            return 1e9  # across the finish: the race is won
+        values.append(w + 1 + mean_face * _carriers(cfg, stacks, where, q, me))
+    values.sort(reverse=True)
+    return values[0] + 0.25 * sum(values[1:])
+
+
+def heuristic_bot(obs: Observation, legal: list[Action], rng: random.Random) -> Action:
+    """The reviews' tips as rules of thumb (each was measured; see the seeds file).
+
+    Reroll unless the piglet now sits on a good ride (piglets under it that
+    move before my next turn carry it further than a reroll is worth), but
+    always reroll when one roll is likely to cross the finish. Give a roll
+    to the piglet it helps most. Extend the track when it hurts the leaders
+    most: with `before` timing, when every piglet of mine still stands
+    before the start, so the extension costs me nothing and costs every
+    piglet on the track a section; with `instead` timing never (losing a
+    whole turn costs more than the section costs the leaders).
+    """
+    cfg = obs.config
+    n = len(obs.stacks)
+    if obs.phase == REROLL:
+        if _finish_chance(cfg, n - obs.where[obs.piglet]) >= 0.5:
+            return ROLL_AGAIN
+        return STOP if _good_ride(obs) else ROLL_AGAIN
+    if obs.phase == CHOOSE:
+        best, best_value = legal[0], None
+        steps = cfg.faces[obs.face]
+        for a in legal:
+            stacks, where, _, _, _ = _move(obs.stacks, obs.where, a.piglet, steps)
+            v = _value(cfg, stacks, where, obs.player)
+            if best_value is None or v > best_value:
+                best, best_value = a, v
+        return best
+    if obs.phase == TURN:
+        if cfg.extend_timing == BEFORE and max(obs.where) >= 0:
+            mine = max(w for q, w in enumerate(obs.where) if cfg.owner(q) == obs.player)
+            if mine < 0:
+                return EXTEND
+        return ROLL
+    return legal[0]
+
+
+def always_reroll_bot(obs: Observation, legal: list[Action], rng: random.Random) -> Action:
+    """Rerolls whenever allowed; every other choice at random."""
+    if ROLL_AGAIN in legal:
+        return ROLL_AGAIN
+    return legal[rng.randrange(len(legal))]
+
+
+def lookahead_bot(samples: int = 48, z: float = 2.0, name: str = "lookahead"):
+    """Determinised Monte Carlo that trusts the heuristic unless the rollouts disagree clearly.
+
+    For each of `samples` worlds (the table as seen, future rolls reseeded)
+    every legal action is played out to the end of the race by heuristic
+    players, with the same world and rollout randomness for every action.
+    The heuristic's own choice is kept unless another action wins more
+    often by more than `z` standard errors of the paired differences: the
+    true differences between choices here are a few percent, far below the
+    noise of a few dozen rollouts, and picking the raw best average would
+    turn close calls into coin flips.
+    """
+    mod = sys.modules[__name__]
+
+    def bot(obs: Observation, legal: list[Action], rng: random.Random) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        k = legal.index(heuristic_bot(obs, legal, rng))
+        diffs = [[] for _ in legal]
+        for _ in range(samples):
+            world = determinize(obs, rng)
+            roll_seed = rng.getrandbits(63)
+            values = [
+                _bots.rollout(mod, apply(world, a), obs.player, random.Random(roll_seed), heuristic_bot, "game")
+                for a in legal
+            ]
+            for i, v in enumerate(values):
+                diffs[i].append(v - values[k])
+        best, best_mean = k, 0.0
+        for i, d in enumerate(diffs):
+            mean = sum(d) / samples
+            var = sum((x - mean) ** 2 for x in d) / max(1, samples - 1)
+            if mean > best_mean and mean > z * (var / samples) ** 0.5:
+                best, best_mean = i, mean
+        return legal[best]
+
+    bot.__name__ = name
+    return bot
+
+
+BOTS = {
+    "random": _bots.random_bot,
+    "always-reroll": always_reroll_bot,
+    "heuristic": heuristic_bot,
+    "lookahead": lookahead_bot(),
+}
