@@ -130,7 +130,7 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
             raise CliError(f"--vary {item!r} is not of the form FIELD=V1,V2,...")
         hint = types_.get(name)
         is_tuple = hint is not None and typing.get_origin(_split_optional(hint)[0]) is tuple
-        values = text.split(";") if ";" in text or is_tuple else text.split(",")
+        values = text.split(";") if is_tuple else text.replace(";", ",").split(",")
         grid.setdefault(name, []).extend(values)
     return grid
 

@@ -127,3 +127,18 @@ def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeyp
     assert "finished games" in err
     data = json.loads(path.read_text())
     assert data["partial"] and data["completed"] == 5 and len(data["rows"]) == 20
+
+
+def test_vary_splits_tuple_of_tuple_values_on_semicolons_only():
+    """A tuple-of-tuples value uses ',' inside a tuple and '/' between tuples; ';' between values."""
+    from meeple.rules.sim_cli import parse_vary
+
+    class Config:
+        @staticmethod
+        def field_types():
+            return {"rows": tuple[tuple[int, ...], ...], "track": tuple[int, ...], "bonus": int, "rounds": int | None}
+
+    mod = type("FakeGame", (), {"Config": Config})
+    grid = parse_vary(["rows=5,4/3,2;4,3/2,1", "track=0,1,2", "track=0,0,3", "bonus=1,2;3", "rounds=none,2"], mod)
+    assert grid == {"rows": ["5,4/3,2", "4,3/2,1"], "track": ["0,1,2", "0,0,3"], "bonus": ["1", "2", "3"],
+                    "rounds": ["none", "2"]}
