@@ -185,7 +185,8 @@ def _deal(state: State, round_: int) -> None:
     n, h = cfg.players, cfg.hand_size
     removed = len(deck) - n * h
     state.removed = tuple(deck[:removed])
-    state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=_card_key)) for i in range(n))
+    order = _hand_order(cfg.colours)
+    state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=order)) for i in range(n))
     state.positions = (0,) * len(cfg.colours)
     state.played = ()
     state.round = round_
@@ -199,6 +200,18 @@ def _deal(state: State, round_: int) -> None:
 
 def _card_key(c: Card):
     return (c.colour is None, c.colour or "", c.steps)
+
+
+_HAND_ORDER: dict[tuple[str, ...], object] = {}
+
+
+def _hand_order(colours: tuple[str, ...]):
+    """A sort key giving _card_key's order by one dict lookup (cached per colour set)."""
+    key = _HAND_ORDER.get(colours)
+    if key is None:
+        cards = [Card(c, s) for c in (*colours, None) for s in (1, 2)]
+        key = _HAND_ORDER[colours] = {c: i for i, c in enumerate(sorted(cards, key=_card_key))}.__getitem__
+    return key
 
 
 def new_game(config: Config | None = None, seed: int = 0) -> State:
@@ -422,7 +435,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         if seat == obs.player:
             hands.append(obs.hand)
         else:
-            hands.append(tuple(sorted(pool[at : at + n], key=_card_key)))
+            hands.append(tuple(sorted(pool[at : at + n], key=_hand_order(cfg.colours))))
             at += n
     return State(
         config=cfg,
@@ -465,28 +478,31 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     index = _colour_index(cfg.colours)
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
+    positions, colour_points, round_total = obs.positions, _colour_points, _round_total
     ones, twos = _counts_by_colour(obs.hand, cfg.colours)
-    now = [_colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(obs.positions)]
+    now = [colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(positions)]
     card_points = sum(now)
-    near_end = max(obs.positions) >= end - 2
+    danger = end - 2  # a hedgehog here can be finished by the next player
+    near_end = max(positions) >= danger
     best, best_value = legal[0], None
     for a in legal:
+        card = a.card
         k = index[a.colour]
-        to = obs.positions[k] + a.card.steps
+        to = positions[k] + card.steps
         if to > end:
             to = end
         left_ones, left_twos = ones[k], twos[k]
-        if a.card.colour is not None:  # the card leaves the hand (a joker scores nothing anyway)
-            if a.card.steps == 2:
+        joker = card.colour is None
+        if not joker:  # the card leaves the hand (a joker scores nothing anyway)
+            if card.steps == 2:
                 left_twos -= 1
             else:
                 left_ones -= 1
         ends = to == end
-        left = card_points - now[k] + _colour_points(left_ones, left_twos, track[to], cfg)
-        value = _round_total(left, cfg, ends)
-        if not ends and (near_end or to >= end - 2):
+        value = round_total(card_points - now[k] + colour_points(left_ones, left_twos, track[to], cfg), cfg, ends)
+        if not ends and (near_end or to >= danger):
             value -= cfg.bonus * 0.75  # someone else can end it next turn
-        if a.card.colour is None:
+        if joker:
             value -= 0.5  # keep jokers: they end rounds on our terms
         if best_value is None or value > best_value:
             best, best_value = a, value

@@ -17,6 +17,7 @@ import argparse
 import os
 import platform
 import re
+import resource
 import sys
 import time
 
@@ -52,11 +53,22 @@ def all_cores(game: str, bots: str, games: int, seed: int) -> float:
     return games / (time.perf_counter() - t)
 
 
-def to_summary(game: str, bots: str, seed: int) -> float:
-    t = time.perf_counter()
-    res = simulate(game, None, bots, SUMMARY_GAMES, seed, progress=False)
-    str(res.summary())
-    return time.perf_counter() - t
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def to_summary(game: str, bots: str, seed: int, workers: int) -> tuple[float, float]:
+    """(wall seconds, idle-machine estimate): 2,000 games on all cores to a summary.
+
+    The estimate is this process's CPU time plus the worker processes' CPU
+    time shared over the workers: what the wall time would be if nothing
+    else used the cores and the chunks balanced perfectly."""
+    t, c, k = time.perf_counter(), time.process_time(), _children_cpu()
+    res = simulate(game, None, bots, SUMMARY_GAMES, seed, progress=False, workers=workers)
+    str(res.summary())  # the pool is shut down (workers joined) before simulate returns
+    wall = time.perf_counter() - t
+    return wall, (time.process_time() - c) + (_children_cpu() - k) / workers
 
 
 def measure(seconds: float, games_filter: list[str] | None) -> tuple[str, list[str]]:
@@ -69,16 +81,18 @@ def measure(seconds: float, games_filter: list[str] | None) -> tuple[str, list[s
         for bots in ("random", "heuristic"):
             wall, cpu, n = one_core(game, bots, seconds, 1)
             many = all_cores(game, bots, max(200, int(wall * workers * seconds)), 2)
-            summary = to_summary(game, bots, 3)
+            summary, idle = to_summary(game, bots, 3, workers)
             checks = []
             if bots == "random" and game in ONE_CORE_TARGET:
                 target = ONE_CORE_TARGET[game]
                 checks.append(f"1 core >= {target:,}/s: {'met' if wall >= target else 'NOT met'}"
                               + ("" if wall >= target or cpu < target else " (met in CPU time)"))
             if bots == "heuristic":
-                checks.append(f"2,000 in < {SUMMARY_TARGET:g} s: {'met' if summary < SUMMARY_TARGET else 'NOT met'}")
+                checks.append(f"2,000 in < {SUMMARY_TARGET:g} s: {'met' if summary < SUMMARY_TARGET else 'NOT met'}"
+                              + ("" if summary < SUMMARY_TARGET or idle >= SUMMARY_TARGET else " (met on idle cores)"))
             rows.append(
-                f"| {game} | {bots} | {wall:,.0f} | {cpu:,.0f} | {many:,.0f} | {summary:.2f} | {'; '.join(checks) or '-'} |"
+                f"| {game} | {bots} | {wall:,.0f} | {cpu:,.0f} | {many:,.0f} | {summary:.2f} | {idle:.2f} | "
+                f"{'; '.join(checks) or '-'} |"
             )
             print(rows[-1], file=sys.stderr)
     load_after = os.getloadavg()
@@ -87,8 +101,9 @@ def measure(seconds: float, games_filter: list[str] | None) -> tuple[str, list[s
         f"({workers} used for \"all cores\"), Python {platform.python_version()}; load average "
         f"{load_before[0]:.1f} before, {load_after[0]:.1f} after (other jobs share the machine: "
         f"wall-clock figures drop when it is busy; CPU time is steadier).\n\n"
-        "| game | bots | 1 core, games/s (wall) | 1 core, games/s (CPU) | all cores, games/s | "
-        "2,000 games to summary, s | target |\n|---|---|---:|---:|---:|---:|---|"
+        "| game | bots | 1 core, games/s (wall) | 1 core, games/s (CPU) | all cores, games/s (wall) | "
+        "2,000 games to summary, s (wall) | same, idle-core estimate, s | target |\n"
+        "|---|---|---:|---:|---:|---:|---:|---|"
     )
     return head, rows
 
