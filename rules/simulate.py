@@ -231,6 +231,7 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
         else:
             own = executor is None
             if own:
+                _check_picklable(jobs)
                 executor = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
             futures = {}
             try:
@@ -260,6 +261,23 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
     for games in out.values():
         games.sort(key=lambda g: g.index)
     return out, interrupted
+
+
+def _check_picklable(jobs: list[_Job]) -> None:
+    """Worker processes get bots by pickle: say so plainly if one cannot travel."""
+    import pickle
+
+    for job in jobs:
+        for b in job.bots:
+            if callable(b):
+                try:
+                    pickle.dumps(b)
+                except Exception:  # noqa: BLE001 - lambdas, closures, local functions
+                    name = getattr(b, "__name__", repr(b))
+                    raise ValueError(
+                        f"bot {name!r} cannot be sent to worker processes (a lambda or a function defined "
+                        "inside another one); define it at the top level of a module or notebook, or pass workers=1"
+                    ) from None
 
 
 class _NoBar:
@@ -574,10 +592,13 @@ def simulate(
 
     `bots`: names (or callables) one per seat, or one for every seat.
     `executor`: any concurrent.futures.Executor (e.g. a dask Client's
-    `get_executor()`); by default `workers` local processes (all cores;
-    `workers=1` plays in this process). `rotate`: seat the bots shifted by the
-    game index so each bot holds each seat equally often. Ctrl-C returns the
-    finished games with `partial=True`.
+    `get_executor()`); it is not shut down. Without one, `workers` local
+    processes play (default: every core; `workers=1` plays in this
+    process). With an executor, `workers` only sizes the chunks (default:
+    the executor's own count). `rotate`: seat the bots shifted by the game
+    index so each bot holds each seat equally often. The table is the same
+    however the work is split. Ctrl-C returns the finished games with
+    `partial=True`; a progress bar shows unless `progress=False`.
     """
     mod, config, refs = _setup(game, config, bots)
     games = _check_games(games)

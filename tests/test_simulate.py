@@ -382,6 +382,13 @@ class _BadBotExecutor(Executor):
         return fut
 
 
+def test_a_bot_that_cannot_reach_worker_processes_is_named_before_any_game():
+    with pytest.raises(ValueError, match="bot '<lambda>' cannot be sent to worker processes"):
+        run(BB, None, [lambda o, legal, rng: legal[0], "random", "random", "random"], 10, 0, workers=2)
+    res = run(BB, None, [lambda o, legal, rng: legal[0], "random", "random", "random"], 3, 0, workers=1)
+    assert res.completed == 3 and res.table["bot"][0] == "<lambda>"
+
+
 def test_progress_bar_goes_to_stderr(capsys):
     res = simulate(BB, None, "random", 3, 0, progress=True, workers=1)
     assert res.completed == 3
