@@ -36,9 +36,11 @@ PROTOCOL (names every game module exposes)
 """
 
 from . import bucket_brigade
+from . import bucket_king
 from .core import Record, play, replay
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade
+GAMES[bucket_king.NAME] = bucket_king
 
 __all__ = ["GAMES", "Record", "play", "replay"]

@@ -1,0 +1,188 @@
+"""The Stepper as a person uses it: JupyterLab in Debian's Chromium, driven by Playwright.
+
+Opens a notebook, runs it, clicks a card and "Next", and checks that the
+page and the kernel agree. Screenshots go to $MEEPLE_SCREENSHOTS (default:
+pytest's tmp dir) so a person can look at them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+NOTEBOOK_CELLS = [
+    "from meeple.widgets import Stepper\n"
+    "w = Stepper('bucket-brigade', seed=7, bots='heuristic', seat=0)\n"
+    "w",
+    "print('STEP', w.view['step'], 'ERROR', repr(w.error))",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on a free port, in its own process group; stopped and checked after."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
+    root = tmp_path_factory.mktemp("lab")
+    nb = {
+        "cells": [{"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None} for src in NOTEBOOK_CELLS],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (root / "stepper.ipynb").write_text(json.dumps(nb))
+    port = _free_port()
+    bindir = Path(sys.executable).parent
+    cmd = [
+        str(bindir / "jupyter"), "lab", "--no-browser", "--ip", "127.0.0.1", f"--port={port}",
+        "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+        f"--ServerApp.root_dir={root}", "--allow-root", "--LabApp.news_url=None",
+        "--LabApp.collaborative=False",
+    ]
+    log = open(root / "lab.log", "w")
+    settings = root / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    # start the notebook's kernel without asking, and do not ask about news
+    (settings / "sessionDialogs.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
+    (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(root / "cfg"),
+        "JUPYTER_RUNTIME_DIR": str(root / "rt"),
+        "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
+        "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces"),
+    }
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(url + "/api/status", timeout=1)
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("jupyter lab exited: " + (root / "lab.log").read_text()[-2000:])
+            time.sleep(0.5)
+    else:
+        pytest.fail("jupyter lab did not start in 60 s")
+    yield url
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    log.close()
+    left = subprocess.run(["pgrep", "-f", f"ipykernel_launcher.*{root}"], capture_output=True, text=True).stdout
+    assert not left.strip(), f"kernels left running: {left}"
+
+
+@pytest.fixture
+def shots(tmp_path):
+    out = Path(os.environ.get("MEEPLE_SCREENSHOTS", tmp_path))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _run_all(page):
+    """Run > Run All Cells until the widget shows (a kernel restart can swallow a run)."""
+    page.wait_for_selector(".jp-Notebook", timeout=60_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+    # If JupyterLab still asks which kernel to use, answer whenever the dialog shows up.
+    page.add_locator_handler(
+        page.locator(".jp-Dialog-header", has_text="Select Kernel"),
+        lambda: page.locator(".jp-Dialog .jp-mod-accept").click(),
+    )
+    for attempt in range(3):
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_text("Run All Cells", exact=True).click()
+        try:  # a kernel (re)start can swallow the first run: try again
+            page.wait_for_selector(".meeple-stepper", timeout=20_000)
+            return
+        except Exception:
+            if attempt == 2:
+                raise
+
+
+def _last_output(page) -> str:
+    return page.locator(".jp-OutputArea-output").last.inner_text()
+
+
+def test_a_reader_plays_a_card_and_lets_a_bot_move(lab, shots):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        page.goto(lab + "/lab/tree/stepper.ipynb")
+        try:
+            _drive(page, shots)
+        except Exception:
+            page.screenshot(path=str(shots / "stepper-failure.png"))
+            raise
+        finally:
+            browser.close()
+
+
+def _drive(page, shots):
+    if True:
+        _run_all(page)
+        stepper = page.locator(".meeple-stepper")
+        stepper.wait_for(timeout=60_000)
+        assert "Your turn" in stepper.locator(".meeple-status").inner_text()
+        assert stepper.locator(".meeple-token").count() == 4  # four hedgehogs on the track
+        page.wait_for_function("document.querySelectorAll('.jp-OutputArea-output').length >= 2", timeout=30_000)
+        assert "STEP 0" in _last_output(page)
+        stepper.screenshot(path=str(shots / "stepper-1-your-turn.png"))
+
+        first = stepper.locator(".meeple-action").first
+        card = first.get_attribute("data-action")
+        first.click()
+        stepper.locator(".meeple-events li.new").first.wait_for(timeout=15_000)
+        assert f"Player 1 plays {card.split(' for ')[0]}" in stepper.locator(".meeple-events").inner_text()
+        assert stepper.locator(".meeple-action").count() == 0  # not our turn any more
+
+        stepper.locator(".meeple-next").click()
+        page.wait_for_function(
+            "document.querySelector('.meeple-events').innerText.includes('Player 2 plays')", timeout=15_000
+        )
+        stepper.screenshot(path=str(shots / "stepper-2-after-next.png"))
+
+        # The kernel sees what the page did: re-run the second cell.
+        page.locator(".jp-Cell").nth(1).click()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_function(
+            "[...document.querySelectorAll('.jp-OutputArea-output')].some(e => e.innerText.includes('STEP 2'))",
+            timeout=30_000,
+        )
+
+        stepper.locator(".meeple-fast").click()
+        page.wait_for_function(
+            "document.querySelector('.meeple-status').innerText.includes('Your turn') || "
+            "document.querySelector('.meeple-events').innerText.includes('Round 2')",
+            timeout=30_000,
+        )
+        stepper.locator(".meeple-undo").click()
+        page.wait_for_function("document.querySelector('.meeple-sub').innerText.includes('step 0')", timeout=15_000)
+        stepper.screenshot(path=str(shots / "stepper-3-after-undo.png"))
