@@ -322,11 +322,24 @@ def place(state, piglet: int):
     raise AssertionError("space beyond the track")
 
 
+_LABELS: dict[tuple, tuple[str, ...]] = {}
+
+
 def _place_text(state, piglet: int) -> str:
-    p = place(state, piglet)
-    if isinstance(p, str):
-        return f"the {p}"
-    return f"space {state.where[piglet] + 1} (section {p[0]}, space {p[1]})"
+    """"space 7 (section C, space 2)", "the start" or "the finish" (labels cached per layout)."""
+    i = state.where[piglet]
+    if i < 0:
+        return "the start"
+    key = (state.config.sections, state.order)
+    labels = _LABELS.get(key)
+    if labels is None:
+        if len(_LABELS) > 4096:  # many custom layouts: start afresh rather than grow
+            _LABELS.clear()
+        labels = [f"space {k + 1} (section {SECTION_NAMES[sec]}, space {j + 1})"
+                  for k, (sec, j) in enumerate((sec, j) for sec in state.order
+                                               for j in range(state.config.sections[sec]))]
+        labels = _LABELS[key] = tuple(labels) + ("the finish",)
+    return labels[i]
 
 
 def can_extend(state) -> bool:
