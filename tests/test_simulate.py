@@ -431,3 +431,13 @@ def test_every_registered_game_simulates_through_the_protocol(name):
     res = run(name, None, "random", 4, 0, workers=1)
     assert res.completed == 4 and len(res.table) == 4 * GAMES[name].Config().players
     assert str(res.summary())
+
+
+def test_importing_the_simulation_modules_needs_no_pandas():
+    """meeple.rules stays importable with the standard library: pandas/tqdm load on use."""
+    import subprocess
+
+    code = "import sys, meeple.rules.simulate, meeple.rules.exact, meeple.rules.sim_cli; " \
+           "print(sorted(m for m in ('pandas', 'tqdm', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
