@@ -37,10 +37,12 @@ PROTOCOL (names every game module exposes)
 
 from . import bucket_brigade
 from . import bucket_king
+from . import piggyback_brigade
 from .core import Record, play, replay
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade
 GAMES[bucket_king.NAME] = bucket_king
+GAMES[piggyback_brigade.NAME] = piggyback_brigade
 
 __all__ = ["GAMES", "Record", "play", "replay"]

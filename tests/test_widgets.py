@@ -112,3 +112,95 @@ def test_stepper_shows_every_game(name):
         if not w.state.is_over:
             w.step()
     assert w.view["title"] == GAMES[name].TITLE and w.view["board"]["kind"] in ("track", "table")
+
+
+# --- Explorer and charts ---------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from meeple.widgets import Explorer, charts  # noqa: E402
+
+
+def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
+    e = Explorer("bucket-brigade", field="bonus", values=[0, 6], bots="heuristic,random", games=40, seed=3, workers=1)
+    assert e.slider.value == 0  # the current bonus (3) is not offered: the first value is shown
+    e.show(6)
+    assert e.slider.value == 6
+    first = e.table.copy()
+    e.show(6)  # cached: same numbers, no new games
+    assert e.table.equals(first)
+    e.show_all()
+    t = e.table
+    assert sorted(t["bonus"].unique()) == [0, 6] and len(t) == 8
+    assert ((t["win_low"] <= t["win_rate"]) & (t["win_rate"] <= t["win_high"])).all()
+    assert "95% CI" in e.numbers.value and "2 of 2 values simulated" in e.status.value
+    spec = e.win_chart.chart.to_dict()
+    kinds = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"] for layer in spec["layer"]]
+    assert kinds == ["errorbar", "line", "rule"]
+
+
+def test_explorer_numbers_are_reproducible_by_seed():
+    a = Explorer("bucket-brigade", field="bonus", values=[3], games=30, seed=9, workers=1).table
+    b = Explorer("bucket-brigade", field="bonus", values=[3], games=30, seed=9, workers=1).table
+    assert a.equals(b)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"field": "colours"}, "field='colours' is not allowed: one of"),
+        ({"field": "wings"}, "field='wings' is not allowed"),
+        ({"values": [3, -1]}, "value -1 for bonus is not allowed"),
+        ({"values": []}, "non-empty list"),
+        ({"games": 5}, "games=5 is not allowed: a whole number from 10"),
+        ({"bots": "genius"}, "unknown bot 'genius'"),
+    ],
+)
+def test_explorer_refuses_bad_settings(kwargs, error):
+    with pytest.raises(ValueError, match=error):
+        Explorer("bucket-brigade", **{"workers": 1, "games": 20, **kwargs})
+
+
+def test_explorer_default_values_are_valid_neighbours():
+    from meeple.widgets.explorer import candidate_values
+
+    assert candidate_values(bb, bb.Config(), "bonus") == list(range(0, 9))  # bonus >= 0
+    assert candidate_values(bb, bb.Config(), "advanced") == [False, True]
+    assert candidate_values(bb, bb.Config(), "players") == [3, 4, 5]
+
+
+def test_win_rate_chart_layers_intervals_line_and_fair_share():
+    import pandas as pd
+
+    table = pd.DataFrame({
+        "bonus": [0, 0, 3, 3], "point": [0, 0, 1, 1], "seat": [0, 1, 0, 1], "bot": ["heuristic", "random"] * 2,
+        "games": [100] * 4, "win_rate": [0.5, 0.5, 0.7, 0.3], "win_low": [0.4, 0.4, 0.6, 0.2],
+        "win_high": [0.6, 0.6, 0.8, 0.4], "score": [1.0] * 4, "score_low": [0.5] * 4, "score_high": [1.5] * 4,
+    })
+    spec = charts.win_rate_chart(table, "bonus").to_dict()
+    bars, line, fair = spec["layer"]
+    assert bars["encoding"]["y"]["field"] == "win_low" and bars["encoding"]["y2"]["field"] == "win_high"
+    assert line["encoding"]["x"]["field"] == "bonus" and line["encoding"]["x"]["type"] == "quantitative"
+    fair_values = [d for d in spec["datasets"].values() if d and "fair" in d[0]]
+    assert fair_values == [[{"fair": 0.5}]]  # two players: fair share 1/2
+    assert "Player 1 (heuristic)" in str(spec["datasets"])
+    score = charts.score_chart(table, "bonus").to_dict()
+    assert score["layer"][0]["encoding"]["y2"]["field"] == "score_high"
+
+
+def test_distribution_chart_shows_exact_fractions_and_refuses_a_bad_total():
+    spec = charts.distribution_chart({1: Fraction(1, 3), 2: Fraction(2, 3)}, "steps").to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    assert [r["exact"] for r in rows] == ["1/3", "2/3"]
+    with pytest.raises(ValueError, match="sum to 1"):
+        charts.distribution_chart({1: Fraction(1, 3)})
+
+
+def test_seat_chart_draws_each_seat_with_its_interval():
+    import pandas as pd
+
+    seats = pd.DataFrame({"seat": [0, 1, 2], "bot": ["a", "b", "c"], "win_rate": [0.2, 0.3, 0.5],
+                          "win_low": [0.1, 0.2, 0.4], "win_high": [0.3, 0.4, 0.6]})
+    spec = charts.seat_chart(seats).to_dict()
+    assert spec["layer"][1]["encoding"]["x2"]["field"] == "win_high"
+    assert [d for d in spec["datasets"].values() if d and "fair" in d[0]] == [[{"fair": 1 / 3}]]

@@ -62,11 +62,8 @@ def _card(card, colours) -> dict:
 
 def _generic(mod, state, obs, show_all: bool) -> dict:
     """Every field of the observation as text: works for any game."""
-    rows = []
-    for f in dataclasses.fields(obs):
-        if f.name in ("config", "player"):
-            continue
-        rows.append([f.name.replace("_", " "), _short(getattr(obs, f.name))])
+    items = obs._asdict() if hasattr(obs, "_asdict") else {f.name: getattr(obs, f.name) for f in dataclasses.fields(obs)}
+    rows = [[k.replace("_", " "), _short(v)] for k, v in items.items() if k not in ("config", "player")]
     return {"kind": "table", "rows": rows}
 
 

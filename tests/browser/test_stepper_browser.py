@@ -53,6 +53,9 @@ def lab(tmp_path_factory):
         "nbformat_minor": 5,
     }
     (root / "stepper.ipynb").write_text(json.dumps(nb))
+    lessons = Path(__file__).resolve().parents[2] / "lessons"
+    for lesson in lessons.glob("*.ipynb"):
+        (root / lesson.name).write_text(lesson.read_text())
     port = _free_port()
     bindir = Path(sys.executable).parent
     cmd = [
@@ -105,8 +108,8 @@ def shots(tmp_path):
     return out
 
 
-def _run_all(page):
-    """Run > Run All Cells until the widget shows (a kernel restart can swallow a run)."""
+def _run_all(page, shows: str):
+    """Run > Run All Cells until `shows` appears (a kernel restart can swallow a run)."""
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
     # If JupyterLab still asks which kernel to use, answer whenever the dialog shows up.
@@ -118,7 +121,7 @@ def _run_all(page):
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_text("Run All Cells", exact=True).click()
         try:  # a kernel (re)start can swallow the first run: try again
-            page.wait_for_selector(".meeple-stepper", timeout=20_000)
+            page.wait_for_selector(shows, timeout=45_000)
             return
         except Exception:
             if attempt == 2:
@@ -135,7 +138,7 @@ def test_a_reader_plays_a_card_and_lets_a_bot_move(lab, shots):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
-        page.goto(lab + "/lab/tree/stepper.ipynb")
+        page.goto(lab + "/lab/workspaces/stepper/tree/stepper.ipynb")  # own workspace: one tab
         try:
             _drive(page, shots)
         except Exception:
@@ -147,7 +150,7 @@ def test_a_reader_plays_a_card_and_lets_a_bot_move(lab, shots):
 
 def _drive(page, shots):
     if True:
-        _run_all(page)
+        _run_all(page, ".meeple-stepper")
         stepper = page.locator(".meeple-stepper")
         stepper.wait_for(timeout=60_000)
         assert "Your turn" in stepper.locator(".meeple-status").inner_text()
@@ -186,3 +189,36 @@ def _drive(page, shots):
         stepper.locator(".meeple-undo").click()
         page.wait_for_function("document.querySelector('.meeple-sub').innerText.includes('step 0')", timeout=15_000)
         stepper.screenshot(path=str(shots / "stepper-3-after-undo.png"))
+
+
+def test_the_bonus_lesson_draws_its_widgets_and_charts(lab, shots):
+    """Lesson 01 as a student opens it: the Stepper, the Explorer and both charts appear;
+    clicking "Run every value" fills the chart with one point per bonus value."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(lab + "/lab/workspaces/lesson01/tree/01_bucket_brigade_bonus.ipynb")
+        try:
+            _run_all(page, ".meeple-explorer")
+            explorer = page.locator(".meeple-explorer")
+            explorer.wait_for(timeout=90_000)
+            charts = explorer.locator(".vega-embed")
+            page.wait_for_function(
+                "document.querySelectorAll('.meeple-explorer .vega-embed svg, .meeple-explorer .vega-embed canvas').length >= 2",
+                timeout=60_000,
+            )
+            assert charts.count() == 2
+            assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
+            explorer.get_by_role("button", name="Run every value").click()
+            page.get_by_text("8 of 8 values simulated.").wait_for(timeout=120_000)
+            page.wait_for_timeout(1500)  # let Vega redraw
+            explorer.scroll_into_view_if_needed()
+            explorer.screenshot(path=str(shots / "lesson01-explorer.png"))
+            page.locator(".meeple-stepper").screenshot(path=str(shots / "lesson01-stepper.png"))
+        except Exception:
+            page.screenshot(path=str(shots / "lesson01-failure.png"))
+            raise
+        finally:
+            browser.close()
