@@ -19,8 +19,9 @@ lab: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest --nbval-lax -q
 
+# Long measurements live here, never in `make test`: games/s per game and bot, written into BENCHMARKS.md.
 bench: $(STAMP)
-	@echo "no benchmark yet"
+	$(BIN)/python tests/bench/bench_simulate.py --update BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache
