@@ -139,6 +139,16 @@ def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
     assert kinds == ["errorbar", "line", "rule"]
 
 
+def test_explorer_can_vary_the_number_of_players():
+    e = Explorer("bucket-brigade", field="players", values=[3, 5], bots="random", games=20, seed=1, workers=1)
+    e.show_all()
+    assert e.table.groupby("players")["seat"].nunique().to_dict() == {3: 3, 5: 5}
+    fair = e.win_chart.chart.to_dict()["layer"][2]
+    assert fair["mark"]["type"] == "line"  # the fair share follows the player count
+    rows = e.win_chart.chart.to_dict()["datasets"][fair["data"]["name"]]
+    assert [(r["players"], round(r["fair"], 4)) for r in rows] == [(3, 0.3333), (5, 0.2)]
+
+
 def test_explorer_numbers_are_reproducible_by_seed():
     a = Explorer("bucket-brigade", field="bonus", values=[3], games=30, seed=9, workers=1).table
     b = Explorer("bucket-brigade", field="bonus", values=[3], games=30, seed=9, workers=1).table
@@ -154,6 +164,7 @@ def test_explorer_numbers_are_reproducible_by_seed():
         ({"values": []}, "non-empty list"),
         ({"games": 5}, "games=5 is not allowed: a whole number from 10"),
         ({"bots": "genius"}, "unknown bot 'genius'"),
+        ({"field": "players", "bots": "heuristic,random"}, "when players varies, name one bot for every seat"),
     ],
 )
 def test_explorer_refuses_bad_settings(kwargs, error):

@@ -18,6 +18,12 @@ WIDTH, HEIGHT = 340, 220
 LEGEND = alt.Legend(orient="bottom", columns=2, title=None)
 
 
+def offline() -> None:
+    """Draw Altair charts with the Vega that ships in vl-convert: no CDN, in
+    JupyterLab and in the static site (the default renderer loads from the web)."""
+    alt.renderers.enable("jupyter", offline=True)
+
+
 def _who(table: pd.DataFrame) -> pd.Series:
     """"Player 1 (heuristic)" labels: a seat and the bot in it."""
     return "Player " + (table["seat"] + 1).astype(str) + " (" + table["bot"].astype(str) + ")"
@@ -37,7 +43,7 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None) ->
     """Win rate of each seat as `field` changes (a sweep table), with 95% Wilson intervals
     and a dashed line at the fair share 1/players."""
     data = table.assign(who=_who(table))
-    players = data.groupby("point")["seat"].nunique().max()
+    fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(
         y=alt.Y("win_low:Q", title="win rate (95% CI)", axis=alt.Axis(format="%")), y2="win_high:Q"
@@ -53,7 +59,10 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None) ->
             alt.Tooltip("games:Q"),
         ],
     )
-    fair = alt.Chart(pd.DataFrame({"fair": [1 / players]})).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
+    if fair_share["fair"].nunique() == 1:  # the same number of players everywhere: one dashed rule
+        fair = alt.Chart(fair_share[["fair"]].head(1)).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
+    else:  # the player count varies along x: the fair share 1/players follows it
+        fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=_x(fair_share, field), y="fair:Q")
     return (bars + line + fair).properties(width=WIDTH, height=HEIGHT, title=title or f"Win rate as {field} changes")
 
 

@@ -69,6 +69,8 @@ class Explorer(W.VBox):
             raise ValueError(f"field={field!r} is not allowed: one of {', '.join(fields)} (numbers and switches)")
         self._field = field
         self._bots = self._lineup(bots)
+        if field == "players" and len(set(self._bots)) > 1:
+            raise ValueError("bots: when players varies, name one bot for every seat (e.g. bots='heuristic')")
         values = candidate_values(mod, self._config, field) if values is None else list(values)
         if not values:
             raise ValueError(f"values for {field} must be a non-empty list")
@@ -163,7 +165,9 @@ class Explorer(W.VBox):
         if not todo:
             return
         self.status.value = f"Playing {self.games.value} games for {len(todo)} value(s) of {html.escape(self._field)}…"
-        table = sweep(self._mod, self._config, {self._field: todo}, self._bots, self.games.value, self._seed,
+        # one name for every seat lets the lineup follow a varying player count
+        bots = self._bots[0] if len(set(self._bots)) == 1 else self._bots
+        table = sweep(self._mod, self._config, {self._field: todo}, bots, self.games.value, self._seed,
                       executor=self._executor, progress=False, workers=self._workers)
         for k, v in enumerate(todo):
             self._points[v] = table[table["point"] == k].reset_index(drop=True)

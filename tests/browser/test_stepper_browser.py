@@ -222,3 +222,37 @@ def test_the_bonus_lesson_draws_its_widgets_and_charts(lab, shots):
             raise
         finally:
             browser.close()
+
+
+LESSONS = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "lessons").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_lesson_runs_in_jupyterlab_without_errors(lab, shots, lesson):
+    """Each lesson as a student opens it: Run All, every code cell numbered, no error output,
+    every widget and chart drawn. A full-page screenshot is kept per lesson."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        page.goto(lab + f"/lab/workspaces/{Path(lesson).stem}/tree/{lesson}")
+        try:
+            _run_all(page, ".jp-CodeCell .jp-OutputArea-output")
+            page.wait_for_function(
+                "[...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+                ".every(e => /\\[[0-9]+\\]/.test(e.innerText))",
+                timeout=120_000,
+            )
+            errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+            assert errors.count() == 0, errors.first.inner_text()
+            page.wait_for_timeout(1500)  # let widgets and Vega finish drawing
+            assert page.locator(".jp-OutputArea-output:has-text('Error displaying widget')").count() == 0
+            drawn = page.locator(".vega-embed svg, .vega-embed canvas").count()
+            assert drawn >= 2 * page.locator(".meeple-explorer").count() + page.locator(".meeple-chart-cell").count()
+            page.locator(".jp-NotebookPanel").screenshot(path=str(shots / f"lesson-{Path(lesson).stem}.png"))
+        except Exception:
+            page.screenshot(path=str(shots / f"lesson-{Path(lesson).stem}-failure.png"))
+            raise
+        finally:
+            browser.close()
