@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import Iterable, NamedTuple
 
 from . import bots as _bots
@@ -51,9 +53,10 @@ class Duck(NamedTuple):
 
 
 class Bruce(NamedTuple):
-    """The crocodile card (all six are alike)."""
+    """The crocodile card (all six are alike). Its `suit` is "Bruce", a name no
+    duck suit may take, so code that groups cards by suit can count Bruces too."""
 
-    name: str = "Bruce"
+    suit: str = "Bruce"
 
     def __str__(self) -> str:
         return "Bruce"
@@ -157,9 +160,7 @@ class Config(RuleConfig):
 
 @lru_cache(maxsize=64)
 def _deck(suits, numbers, bruce_cards) -> tuple[Card, ...]:
-    cards = tuple(Duck(s, n) for s in suits for n in numbers) + (BRUCE,) * bruce_cards
-    _TEXTS.update((c, str(c)) for c in cards)
-    return cards
+    return tuple(Duck(s, n) for s in suits for n in numbers) + (BRUCE,) * bruce_cards
 
 
 @lru_cache(maxsize=64)
@@ -255,16 +256,19 @@ def _seat(p: int) -> str:
     return _SEATS[p]
 
 
-_TEXTS: dict = {}  # card -> its text, filled as decks are built (events name many cards)
+class _Texts(dict):
+    """card -> its text, remembered (events name many cards)."""
+
+    def __missing__(self, card):
+        text = self[card] = str(card)
+        return text
 
 
-def _text(card: Card) -> str:
-    text = _TEXTS.get(card)
-    return str(card) if text is None else text
+_TEXTS = _Texts()
 
 
 def _cards(cards) -> str:
-    return ", ".join([_text(c) for c in cards])
+    return ", ".join([_TEXTS[c] for c in cards])
 
 
 # --- exact helpers (lessons and tests use them) --------------------------------
@@ -484,7 +488,7 @@ def _flip(s: State, p: int) -> None:
                 if kept:
                     _to_nest(s, p, kept)
                 s.events += (
-                    f"{who} flips {_text(card)}, a second {suit} duck: {_cards(lost)} go to the discard pile"
+                    f"{who} flips {_TEXTS[card]}, a second {suit} duck: {_cards(lost)} go to the discard pile"
                     + (f"; {_cards(kept)} go to the nest." if kept else "; nothing goes to the nest."),
                 )
                 break
@@ -492,12 +496,12 @@ def _flip(s: State, p: int) -> None:
             s.row = row = row + (card,)
             if pile:
                 s.phase = DECIDE
-                s.events += (f"{who} flips {_text(card)}.",)
+                s.events += (f"{who} flips {_TEXTS[card]}.",)
                 return
             # DDB-9: the last card is revealed; the turn finishes by taking the row
             _to_nest(s, p, row)
             s.row = ()
-            s.events += (f"{who} flips {_text(card)}, the last card, and takes the row ({_cards(row)}) into the nest.",)
+            s.events += (f"{who} flips {_TEXTS[card]}, the last card, and takes the row ({_cards(row)}) into the nest.",)
         if not pile:
             _end_round(s)  # deals the next round and flips its first card, or ends the game
             return
@@ -707,56 +711,56 @@ def check_state(state: State) -> None:
 
 # --- bots -------------------------------------------------------------------------
 
-def _die_odds(cfg: Config):
+@lru_cache(maxsize=64)
+def _die_odds(cfg: Config) -> tuple[dict[int, float], float]:
+    """({claim: chance the roll is at least it}, chance of the backfire face)."""
     die = cfg.die
     n = len(die)
-    return {d: sum(1 for f in die if f >= d) / n for d in range(cfg.min_steal, cfg.max_steal + 1)}, (
-        sum(1 for f in die if f == PENALTY_FACE) / n
-    )
+    wins = {d: sum(1 for f in die if f >= d) / n for d in range(cfg.min_steal, cfg.max_steal + 1)}
+    return wins, sum(1 for f in die if f == PENALTY_FACE) / n
 
 
-def _loss_if_removed(nest) -> list[int]:
-    """For each card of a nest, what its owner's score drops by without it."""
-    top: dict[str, list[int]] = {}
+def _removal_loss(nest) -> int:
+    """What a nest's owner loses, summed over its cards, if that one card were
+    taken: only a suit's unique highest duck costs anything (the gap to the next)."""
+    top: dict[str, list[int]] = {}  # suit -> [highest, how many, next highest]
     for c in nest:
-        top.setdefault(c.suit, []).append(c.number)
-    out = []
-    for c in nest:
-        nums = sorted(top[c.suit], reverse=True)
-        if c.number == nums[0] and (len(nums) == 1 or nums[1] < nums[0]):
-            out.append(c.number - (nums[1] if len(nums) > 1 else 0))
-        else:
-            out.append(0)
-    return out
+        n = c.number
+        t = top.get(c.suit)
+        if t is None:
+            top[c.suit] = [n, 1, 0]
+        elif n > t[0]:
+            t[0], t[1], t[2] = n, 1, t[0]
+        elif n == t[0]:
+            t[1] += 1
+        elif n > t[2]:
+            t[2] = n
+    return sum(high - below for high, k, below in top.values() if k == 1)
 
 
 def steal_choice(obs: Observation, legal: list) -> Steal:
     """A rule-of-thumb steal: value a random card of each nest by what it adds
     to mine plus what it costs its owner, weigh by the die, decline if nothing pays."""
     cfg = obs.config
-    me = obs.player
-    mine = obs.nests[me]
+    nests = obs.nests
+    mine = nests[obs.player]
     my_best = _best_by_suit(mine)
     win, backfire = _die_odds(cfg)
-    if mine:
-        my_loss = sum(_loss_if_removed(mine)) / len(mine)
-        if cfg.minus_one == "steal-back":
-            my_loss *= 2  # the card also helps that opponent
-    else:
-        my_loss = 0.0
+    my_loss = _removal_loss(mine) / len(mine) if mine else 0.0
+    if cfg.minus_one == "steal-back":
+        my_loss *= 2  # the card also helps that opponent
+    per_card = {}  # target -> value of one random card of their nest
+    for t in {a.target for a in legal if a.target is not None}:
+        theirs = nests[t]
+        if theirs:
+            gain = sum(max(0, c.number - my_best.get(c.suit, 0)) for c in theirs)
+            per_card[t] = (gain + _removal_loss(theirs)) / len(theirs)
     best, best_value = None, 0.0 if cfg.may_decline else None
     for a in legal:
         if a.target is None:
             continue
-        theirs = obs.nests[a.target]
-        if not theirs:
-            value = -backfire * my_loss
-        else:
-            loss = _loss_if_removed(theirs)
-            per_card = sum(
-                max(0, c.number - my_best.get(c.suit, 0)) + lost for c, lost in zip(theirs, loss)
-            ) / len(theirs)
-            value = win[a.count] * min(a.count, len(theirs)) * per_card - backfire * my_loss
+        size = len(nests[a.target])
+        value = (win[a.count] * min(a.count, size) * per_card[a.target] if size else 0.0) - backfire * my_loss
         if best_value is None or value > best_value:
             best, best_value = a, value
     return NO_STEAL if best is None else best
@@ -775,10 +779,17 @@ def threshold_bot(k: int):
 
 
 def _bust_chance(obs: Observation) -> float:
-    left = _unseen_counts(obs)
-    suits = {c.suit for c in obs.row}
-    busts = sum(k for c, k in left.items() if type(c) is Bruce or c.suit in suits)
+    """bust_probability for the observed row, in floats, without building the unseen cards."""
+    row = obs.row
+    cfg = obs.config
+    ends = {c.suit for c in row}
+    busts = cfg.bruce_cards + len(cfg.numbers) * len(ends) - len(row)
+    ends.add("Bruce")
+    busts -= sum(map(ends.__contains__, map(_SUIT, chain(obs.discard, *obs.nests))))
     return busts / obs.pile_size
+
+
+_SUIT = attrgetter("suit")
 
 
 def heuristic_bot(level: float = 0.35):
