@@ -611,7 +611,7 @@ def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
 def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
     """The die showed `face` for `action` by seat p (DDB-7, DDB-8)."""
     t, d = action.target, action.count
-    said = f"{_seat(p)} declares {d} from {_seat(t)} and rolls {face}"
+    said = f"{_seat(p)} tries to steal {d} from {_seat(t)} and rolls {face}"
     if face == PENALTY_FACE:
         if not s.nests[p]:
             s.events += (f"{said}: backfire, but {_seat(p)}'s nest is empty.",)

@@ -518,7 +518,8 @@ def test_threshold_bots_stop_at_their_row_length():
 
 
 def test_exact_greedy_and_heuristic_follow_their_rules_on_played_positions():
-    """DDB-4: exact-greedy stops exactly when best_stop says so; heuristic when the bust chance passes its level."""
+    """DDB-4: exact-greedy stops exactly when best_stop says so (as does lookahead at depth 1
+    without tempo); heuristic when the bust chance passes its level."""
     s = ddb.new_game(Config(), 31)
     rng = random.Random(2)
     checked = 0
@@ -531,6 +532,7 @@ def test_exact_greedy_and_heuristic_follow_their_rules_on_played_positions():
             assert ddb.BOTS["exact-greedy"](obs, legal, rng) == want
             level = bust_probability(obs.row, unseen) > Fraction(35, 100)
             assert ddb.BOTS["heuristic"](obs, legal, rng) == (STOP if level else FLIP)
+            assert ddb.lookahead_bot(depth=1, tempo=0)(obs, legal, rng) == want
             checked += 1
         s = ddb.apply(s, legal[rng.randrange(len(legal))])
     assert checked >= 30
@@ -554,6 +556,13 @@ def test_every_bot_plays_legal_games_that_replay():
         assert replay(rec.to_json()) == rec
     assert {"random", "heuristic", "exact-greedy", "lookahead"} <= set(ddb.BOTS)
     assert {f"threshold-{k}" for k in range(1, 6)} <= set(ddb.BOTS)
+
+
+def test_monte_carlo_bot_picks_a_legal_action_from_sampled_worlds():
+    """DDB-13: the shared Monte Carlo lookahead works on determinized worlds and returns a legal action."""
+    s = _state(pile=_deck_minus(Config(), [R1])[:12], row=(R1,))
+    legal = ddb.legal_actions(s)
+    assert ddb.BOTS["monte-carlo"](ddb.observation(s, 0), legal, random.Random(3)) in legal
 
 
 def test_heuristic_beats_random_significantly():
