@@ -37,12 +37,14 @@ PROTOCOL (names every game module exposes)
 
 from . import bucket_brigade
 from . import bucket_king
+from . import duck_duck_bruce
 from . import piggyback_brigade
 from .core import Record, play, replay
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade
 GAMES[bucket_king.NAME] = bucket_king
+GAMES[duck_duck_bruce.NAME] = duck_duck_bruce
 GAMES[piggyback_brigade.NAME] = piggyback_brigade
 
 __all__ = ["GAMES", "Record", "play", "replay"]
