@@ -201,7 +201,7 @@ def cmd_balance(args) -> int:
 
 def register(sub) -> None:
     """Add simulate, sweep and balance to the `meeple` command's subparsers."""
-    p = sub.add_parser("simulate", help="play many games and print win rates and scores with 95% CIs")
+    p = sub.add_parser("simulate", help="play many games and print win rates and scores with 95%% CIs")
     add_game_options(p)
     _run_options(p, TABLE_FORMATS)
     p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")

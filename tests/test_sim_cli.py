@@ -142,3 +142,10 @@ def test_vary_splits_tuple_of_tuple_values_on_semicolons_only():
     grid = parse_vary(["rows=5,4/3,2;4,3/2,1", "track=0,1,2", "track=0,0,3", "bonus=1,2;3", "rounds=none,2"], mod)
     assert grid == {"rows": ["5,4/3,2", "4,3/2,1"], "track": ["0,1,2", "0,0,3"], "bonus": ["1", "2", "3"],
                     "rounds": ["none", "2"]}
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep", "balance"])
+def test_help_prints_and_exits_zero(capsys, command):
+    with pytest.raises(SystemExit) as e:
+        main([command, "--help"])
+    assert e.value.code == 0 and "--games" in capsys.readouterr().out
