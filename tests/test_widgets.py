@@ -14,7 +14,7 @@ from meeple.widgets import Stepper
 def test_stepper_starts_on_the_readers_turn_with_the_legal_cards():
     w = Stepper("bucket-brigade", seed=3, seat=0)
     v = w.view
-    assert v["your_turn"] and v["status"] == "Your turn: choose a card."
+    assert v["your_turn"] and v["status"] == "Your turn: choose what to do."
     assert v["actions"] == [str(a) for a in bb.legal_actions(w.state)]
     assert [p["bot"] for p in v["players"]] == ["you", "heuristic", "heuristic", "heuristic"]
     assert v["board"]["kind"] == "track" and len(v["board"]["spaces"]) == 14
@@ -111,7 +111,8 @@ def test_stepper_shows_every_game(name):
     for _ in range(5):
         if not w.state.is_over:
             w.step()
-    assert w.view["title"] == GAMES[name].TITLE and w.view["board"]["kind"] in ("track", "table")
+    assert w.view["title"] == GAMES[name].TITLE and w.view["board"]["kind"] in ("track", "pyramids", "rows", "table")
+    json.dumps(w.view)  # the view crosses to the browser as JSON
 
 
 # --- Explorer and charts ---------------------------------------------------------

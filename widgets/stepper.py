@@ -190,6 +190,7 @@ class Stepper(anywidget.AnyWidget):
             "board": views.board(mod, s, viewer, show_all),
             "actions": [str(a) for a in mod.legal_actions(s)] if yours else [],
             "events": list(s.events[-EVENTS_SHOWN:]),
+            "first_event": max(1, len(s.events) - EVENTS_SHOWN + 1),
             "new_events": min(new_events, EVENTS_SHOWN),
             "can_undo": len(self._states) > 1,
         }
@@ -200,5 +201,5 @@ def _status(s, seat, winners) -> str:
         names = " and ".join(f"Player {w + 1}" for w in winners)
         return f"Game over: {names} win{'s' if len(winners) == 1 else ''}."
     if seat is not None and s.current_player == seat:
-        return "Your turn: choose a card."
+        return "Your turn: choose what to do."
     return f"Player {s.current_player + 1} to move: press Next."

@@ -17,12 +17,10 @@ function cardEl(card, cls) {
 function drawTrack(board) {
   const wrap = h("div", "meeple-board");
   const track = h("div", "meeple-track");
-  board.spaces.forEach((value, i) => {
-    const space = h("div", "meeple-space");
+  board.spaces.forEach((sp, i) => {
+    const space = h("div", `meeple-space tone-${sp.tone}` + (sp.finish ? " meeple-finish" : ""));
     space.dataset.space = i;
-    space.appendChild(h("div", "meeple-space-value", i === 0 ? board.start_label : (value > 0 ? "+" : "") + value));
-    space.classList.add(value > 0 ? "pos" : value < 0 ? "neg" : "zero");
-    if (i === board.spaces.length - 1) space.classList.add("meeple-finish");
+    space.appendChild(h("div", "meeple-space-value", sp.label));
     const here = h("div", "meeple-tokens");
     board.tokens.filter((t) => t.space === i).forEach((t) => {
       const tok = h("span", "meeple-token");
@@ -39,17 +37,59 @@ function drawTrack(board) {
     const pile = h("div", "meeple-pile");
     pile.appendChild(h("span", "meeple-label", "Played: "));
     board.pile.forEach((c) => pile.appendChild(cardEl(c, "small")));
-    pile.appendChild(h("span", "meeple-note", " " + board.note));
     wrap.appendChild(pile);
   }
-  if (board.hands) {
-    board.hands.forEach((hand, i) => {
-      const row = h("div", "meeple-hand-row");
-      row.appendChild(h("span", "meeple-label", `Player ${i + 1}: `));
-      hand.forEach((c) => row.appendChild(cardEl(c, "small")));
-      wrap.appendChild(row);
+  if (board.note) wrap.appendChild(h("div", "meeple-note", board.note));
+  drawHands(board, wrap);
+  return wrap;
+}
+
+function drawHands(board, wrap) {
+  if (!board.hands) return;
+  board.hands.forEach((hand, i) => {
+    const row = h("div", "meeple-hand-row");
+    row.appendChild(h("span", "meeple-label", `Player ${i + 1}: `));
+    hand.forEach((c) => row.appendChild(cardEl(c, "small")));
+    wrap.appendChild(row);
+  });
+}
+
+function drawPyramids(board) {
+  const wrap = h("div", "meeple-board");
+  const all = h("div", "meeple-pyramids");
+  board.pyramids.forEach((p) => {
+    const box = h("div", "meeple-pyramid" + (p.out ? " out" : ""));
+    box.appendChild(h("div", "meeple-pyramid-name", `${p.name}: ${p.buckets} bucket${p.buckets === 1 ? "" : "s"}`));
+    [...p.rows].reverse().forEach((row) => {  // top row first on screen
+      const r = h("div", "meeple-pyramid-row");
+      row.forEach((c) => {
+        const b = h("span", "meeple-bucket" + (c ? "" : " gone"));
+        if (c) b.style.background = c;
+        r.appendChild(b);
+      });
+      box.appendChild(r);
     });
-  }
+    const front = h("div", "meeple-front");
+    p.front.forEach((c) => front.appendChild(cardEl(c, "small")));
+    box.appendChild(front);
+    all.appendChild(box);
+  });
+  wrap.appendChild(all);
+  if (board.note) wrap.appendChild(h("div", "meeple-note", board.note));
+  drawHands(board, wrap);
+  return wrap;
+}
+
+function drawRows(board) {
+  const wrap = h("div", "meeple-board");
+  board.rows.forEach((row) => {
+    const r = h("div", "meeple-card-row");
+    r.appendChild(h("span", "meeple-label", row.label + ": "));
+    if (!row.cards.length) r.appendChild(h("span", "meeple-note", "—"));
+    row.cards.forEach((c) => r.appendChild(cardEl(c, "small")));
+    wrap.appendChild(r);
+  });
+  if (board.note) wrap.appendChild(h("div", "meeple-note", board.note));
   return wrap;
 }
 
@@ -89,7 +129,8 @@ function render({ model, el }) {
     root.appendChild(scores);
 
     const b = v.board;
-    root.appendChild(b.kind === "track" ? drawTrack(b) : drawTable(b));
+    const drawers = { track: drawTrack, pyramids: drawPyramids, rows: drawRows, table: drawTable };
+    root.appendChild((drawers[b.kind] || drawTable)(b));
 
     const status = h("div", "meeple-status" + (v.your_turn ? " yours" : ""), v.status);
     root.appendChild(status);
@@ -101,7 +142,7 @@ function render({ model, el }) {
       v.actions.forEach((a) => {
         const btn = h("button", "meeple-action", a);
         btn.dataset.action = a;
-        const card = (b.hand || []).find((c) => a.startsWith(c.text));
+        const card = (b.hand || []).find((c) => a.startsWith(c.text) || a.startsWith("play " + c.text));
         if (card) btn.style.borderColor = card.colour;
         btn.addEventListener("click", () => send({ do: "act", action: a }));
         acts.appendChild(btn);
@@ -128,9 +169,11 @@ function render({ model, el }) {
     root.appendChild(bar);
 
     const log = h("ol", "meeple-events");
+    log.start = v.first_event;  // numbered from the start of the game, not of this window
     const first = v.events.length - v.new_events;
     v.events.forEach((e, i) => log.appendChild(h("li", i >= first ? "new" : "", e)));
     root.appendChild(log);
+    log.scrollTop = log.scrollHeight;  // the newest events are the ones to read
   }
 
   model.on("change:view", draw);
