@@ -40,6 +40,7 @@ from . import bucket_king
 from . import duck_duck_bruce
 from . import piggyback_brigade
 from .core import Record, play, replay
+from .simulate import Results, balance_report, simulate, sweep  # noqa: E402  (shadows the module name on purpose)
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade
@@ -47,4 +48,4 @@ GAMES[bucket_king.NAME] = bucket_king
 GAMES[duck_duck_bruce.NAME] = duck_duck_bruce
 GAMES[piggyback_brigade.NAME] = piggyback_brigade
 
-__all__ = ["GAMES", "Record", "play", "replay"]
+__all__ = ["GAMES", "Record", "Results", "balance_report", "play", "replay", "simulate", "sweep"]

@@ -169,7 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("duel", help="measure one bot against another (seat-balanced win share with a 95% CI)")
+    p = sub.add_parser("duel", help="measure one bot against another (seat-balanced win share with a 95%% CI)")
     p.add_argument("game")
     p.add_argument("--bot", required=True, help="the bot measured")
     p.add_argument("--others", default="random", help="the bot in every other seat")
