@@ -66,15 +66,15 @@ def game_setup(args):
     return mod, config, names
 
 
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write to a temp file beside `path`, then rename: never half a file."""
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write text or bytes to a temp file beside `path`, then rename: never half a file."""
     path = Path(path)
     if not path.parent.exists():
         raise CliError(f"cannot write {path}: folder {path.parent} does not exist")
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

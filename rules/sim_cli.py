@@ -16,9 +16,7 @@ output files are written whole or not at all. Ctrl-C prints what finished
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 import typing
 from pathlib import Path
 
@@ -66,21 +64,6 @@ def _workers(args) -> int | None:
     return _whole(args.workers, "--workers", 1, 512)
 
 
-def _write(path: Path, data: str | bytes) -> None:
-    if isinstance(data, str):
-        write_atomic(path, data)
-        return
-    # Parquet is bytes; write_atomic writes text: the same temp file + rename
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _table_data(table, path: Path, json_text=None) -> str | bytes:
     suffix = path.suffix.lower()
     if suffix == ".csv":
@@ -110,7 +93,7 @@ def cmd_simulate(args) -> int:
     res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
     print(res.summary())
     if out is not None:
-        _write(out, _table_data(res.table, out, res.to_json))
+        write_atomic(out, _table_data(res.table, out, res.to_json))
         print(f"Table of {len(res.table)} rows (one per game and seat) saved to {out}")
     return _interrupted(res.completed, games) if res.partial else 0
 
@@ -165,7 +148,7 @@ def cmd_sweep(args) -> int:
         )
     print(_fmt_table(fields + ["seat", "bot", "games", "win rate", "95% CI", "mean score", "95% CI", "turns"], rows))
     if out is not None:
-        _write(out, _table_data(table, out))
+        write_atomic(out, _table_data(table, out))
         print(f"Table of {len(table)} rows (one per point and seat) saved to {out}")
     if table.attrs.get("partial"):
         done = int(table.drop_duplicates("point")["games"].sum()) if len(table) else 0
@@ -194,7 +177,7 @@ def cmd_balance(args) -> int:
         raise CliError(str(e)) from None
     print(report)
     if out is not None:
-        _write(out, json.dumps(report.to_dict(), indent=1, default=str))
+        write_atomic(out, json.dumps(report.to_dict(), indent=1, default=str))
         print(f"Report saved to {out}")
     return _interrupted(report.games, games) if report.partial else 0
 
