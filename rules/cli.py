@@ -156,6 +156,41 @@ def cmd_duel(args) -> int:
     return 0
 
 
+def scrub_notebook(text: str, name: str = "notebook") -> tuple[str, int]:
+    """A notebook's JSON with every cell tagged "solution" removed (and outputs cleared)."""
+    import json
+
+    try:
+        nb = json.loads(text)
+        cells = nb["cells"]
+    except (ValueError, KeyError, TypeError):
+        raise CliError(f"{name} is not a notebook (no JSON with a 'cells' list)") from None
+    kept = [c for c in cells if "solution" not in c.get("metadata", {}).get("tags", [])]
+    for c in kept:
+        if c.get("cell_type") == "code":
+            c["outputs"], c["execution_count"] = [], None
+    nb["cells"] = kept
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n", len(cells) - len(kept)
+
+
+def cmd_scrub(args) -> int:
+    """Copy lessons for students: the cells tagged "solution" are left out."""
+    src, out = Path(args.lessons), Path(args.out)
+    if not src.is_dir():
+        raise CliError(f"{src} is not a folder of notebooks")
+    books = sorted(src.glob("*.ipynb"))
+    if not books:
+        raise CliError(f"{src} holds no .ipynb notebooks")
+    if out.resolve() == src.resolve():
+        raise CliError("the student copy must go to another folder than the lessons")
+    scrubbed = [(b, *scrub_notebook(b.read_text(), b.name)) for b in books]  # all checked before writing
+    out.mkdir(parents=True, exist_ok=True)
+    for book, text, removed in scrubbed:
+        write_atomic(out / book.name, text)
+        print(f"{book.name}: {removed} solution cell(s) removed")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -178,6 +213,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", default=None)
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE")
     p.set_defaults(func=cmd_duel)
+
+    p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")
+    p.add_argument("lessons", help="folder of lesson notebooks")
+    p.add_argument("out", help="folder for the student copies")
+    p.set_defaults(func=cmd_scrub)
 
     p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
     p.add_argument("game")

@@ -95,3 +95,29 @@ def test_help_pages_print(capsys, argv):
         main(argv)
     assert stop.value.code == 0
     assert "usage: meeple" in capsys.readouterr().out
+
+
+def test_scrub_copies_lessons_without_solution_cells(capsys, tmp_path):
+    from pathlib import Path
+
+    lessons = Path(__file__).resolve().parent.parent / "lessons"
+    code, out, _ = run(capsys, "scrub", str(lessons), str(tmp_path / "students"))
+    assert code == 0 and "01_bucket_brigade_bonus.ipynb: 1 solution cell(s) removed" in out
+    for book in lessons.glob("*.ipynb"):
+        original = json.loads(book.read_text())["cells"]
+        copy = json.loads((tmp_path / "students" / book.name).read_text())["cells"]
+        tagged = [c for c in original if "solution" in c.get("metadata", {}).get("tags", [])]
+        assert len(copy) == len(original) - len(tagged)
+        assert all("solution" not in c.get("metadata", {}).get("tags", []) for c in copy)
+
+
+def test_scrub_refuses_bad_folders_and_writes_nothing(capsys, tmp_path):
+    bad = tmp_path / "lessons"
+    bad.mkdir()
+    (bad / "broken.ipynb").write_text("{not json")
+    code, _, err = run(capsys, "scrub", str(bad), str(tmp_path / "out"))
+    assert code == 2 and "broken.ipynb is not a notebook" in err and not (tmp_path / "out").exists()
+    code, _, err = run(capsys, "scrub", str(tmp_path / "nowhere"), str(tmp_path / "out"))
+    assert code == 2 and "is not a folder" in err
+    code, _, err = run(capsys, "scrub", str(bad), str(bad))
+    assert code == 2 and "another folder" in err
