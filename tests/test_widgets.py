@@ -216,3 +216,13 @@ def test_seat_chart_draws_each_seat_with_its_interval():
     spec = charts.seat_chart(seats).to_dict()
     assert spec["layer"][1]["encoding"]["x2"]["field"] == "win_high"
     assert [d for d in spec["datasets"].values() if d and "fair" in d[0]] == [[{"fair": 1 / 3}]]
+
+
+def test_explorer_refuses_a_typed_game_count_out_of_range_and_says_so():
+    e = Explorer("bucket-brigade", field="bonus", values=[3], games=20, seed=1, workers=1)
+    before = e.table.copy()
+    e.games.value = 5
+    assert e.games.value == 20 and "games=5 is not allowed" in e.status.value and "still 20" in e.status.value
+    assert e.table.equals(before)
+    e.games.value = 30
+    assert e.table["games"].eq(30).all()

@@ -88,15 +88,17 @@ class Explorer(W.VBox):
         self.slider = W.SelectionSlider(options=values, value=start if start in values else values[0],
                                         description=field, continuous_update=False,
                                         layout=W.Layout(width="420px"), style={"description_width": "initial"})
-        self.games = W.BoundedIntText(value=games, min=10, max=MAX_GAMES, step=100, description="games per value",
-                                      style={"description_width": "initial"}, layout=W.Layout(width="200px"))
+        # a plain IntText, checked below: a bounded box would silently clamp what the reader typed
+        self.games = W.IntText(value=games, step=100, description="games per value",
+                               style={"description_width": "initial"}, layout=W.Layout(width="200px"))
+        self._games = games
         self.run_all = W.Button(description="Run every value", icon="play")
         self.status = W.HTML()
         self.numbers = W.HTML()
         self.win_chart = alt.JupyterChart(self._empty("win rate"))
         self.score_chart = alt.JupyterChart(self._empty("mean score"))
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
-        self.games.observe(lambda change: self._reset(), names="value")
+        self.games.observe(self._games_changed, names="value")
         self.run_all.on_click(lambda _b: self.show_all())
         self.add_class("meeple-explorer")
         super().__init__([
@@ -156,18 +158,27 @@ class Explorer(W.VBox):
         if isinstance(games, bool) or not isinstance(games, int) or not 10 <= games <= MAX_GAMES:
             raise ValueError(f"games={games!r} is not allowed: a whole number from 10 to {MAX_GAMES}")
 
-    def _reset(self) -> None:
-        self._points.clear()
+    def _games_changed(self, change) -> None:
+        if change["new"] == self._games:  # e.g. the box put back after a refusal
+            return
+        try:
+            self._check_games(change["new"])
+        except ValueError as e:
+            self.status.value = f"<span class='meeple-error'>{html.escape(str(e))}; still {self._games}.</span>"
+            self.games.value = self._games  # put back the last good value, and say so
+            return
+        self._games = change["new"]
+        self._points.clear()  # every point must use the same number of games
         self.show(self.slider.value)
 
     def _simulate(self, values) -> None:
         todo = [v for v in values if v not in self._points]
         if not todo:
             return
-        self.status.value = f"Playing {self.games.value} games for {len(todo)} value(s) of {html.escape(self._field)}…"
+        self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(self._field)}…"
         # one name for every seat lets the lineup follow a varying player count
         bots = self._bots[0] if len(set(self._bots)) == 1 else self._bots
-        table = sweep(self._mod, self._config, {self._field: todo}, bots, self.games.value, self._seed,
+        table = sweep(self._mod, self._config, {self._field: todo}, bots, self._games, self._seed,
                       executor=self._executor, progress=False, workers=self._workers)
         for k, v in enumerate(todo):
             self._points[v] = table[table["point"] == k].reset_index(drop=True)
@@ -189,7 +200,7 @@ class Explorer(W.VBox):
         )
         self.numbers.value = (
             f"<div class='meeple-numbers'><b>{html.escape(self._field)} = {html.escape(str(current))}</b>, "
-            f"{self.games.value} games, seed {self._seed}"
+            f"{self._games} games, seed {self._seed}"
             "<table><tr><th>seat</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>95% CI</th></tr>"
             f"{cells}</table></div>"
         )
