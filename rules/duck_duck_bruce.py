@@ -267,8 +267,11 @@ class _Texts(dict):
 _TEXTS = _Texts()
 
 
+_text = _TEXTS.__getitem__
+
+
 def _cards(cards) -> str:
-    return ", ".join([_TEXTS[c] for c in cards])
+    return ", ".join(map(_text, cards))
 
 
 # --- exact helpers (lessons and tests use them) --------------------------------
@@ -450,13 +453,14 @@ def _deal(s: State, round_: int, starter: int, why: str) -> None:
     s.round = round_
     s.start_player = starter
     s.current_player = starter
-    s.events += (f"Round {round_ + 1}: {_seat(starter)}{why} starts; the draw pile holds {len(pile)} cards.",)
+    s.events += (f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.",)
     _flip(s, starter)
 
 
 def _to_nest(s: State, p: int, cards: tuple[Duck, ...]) -> None:
-    nests = s.nests
-    s.nests = nests[:p] + (nests[p] + cards,) + nests[p + 1 :]
+    nests = list(s.nests)
+    nests[p] += cards
+    s.nests = tuple(nests)
 
 
 def _flip(s: State, p: int) -> None:
@@ -467,16 +471,15 @@ def _flip(s: State, p: int) -> None:
         card = pile[-1]
         s.pile = pile = pile[:-1]
         row = s.row
-        who = _SEATS[p]
         if type(card) is Bruce:  # DDB-6
             s.discard += row + (card,)
             s.row = ()
             s.phase = STEAL
-            s.events += (
-                f"{who} flips Bruce! "
-                + (f"Bruce and the row ({_cards(row)}) go to the discard pile." if row else "Bruce goes to the discard pile.")
-                + ("" if pile else " That was the last card."),
-            )
+            if row:
+                text = f"{_SEATS[p]} flips Bruce! Bruce and the row ({_cards(row)}) go to the discard pile."
+            else:
+                text = f"{_SEATS[p]} flips Bruce! Bruce goes to the discard pile."
+            s.events += (text if pile else text + " That was the last card.",)
             return
         suit = card.suit
         for i, c in enumerate(row):
@@ -485,23 +488,24 @@ def _flip(s: State, p: int) -> None:
                 lost = row[i:] + (card,)
                 s.discard += lost
                 s.row = ()
+                text = f"{_SEATS[p]} flips {_TEXTS[card]}, a second {suit} duck: {_cards(lost)} go to the discard pile"
                 if kept:
                     _to_nest(s, p, kept)
-                s.events += (
-                    f"{who} flips {_TEXTS[card]}, a second {suit} duck: {_cards(lost)} go to the discard pile"
-                    + (f"; {_cards(kept)} go to the nest." if kept else "; nothing goes to the nest."),
-                )
+                    s.events += (f"{text}; {_cards(kept)} go to the nest.",)
+                else:
+                    s.events += (f"{text}; nothing goes to the nest.",)
                 break
         else:
-            s.row = row = row + (card,)
             if pile:
+                s.row = row + (card,)
                 s.phase = DECIDE
-                s.events += (f"{who} flips {_TEXTS[card]}.",)
+                s.events += (f"{_SEATS[p]} flips {_TEXTS[card]}.",)
                 return
             # DDB-9: the last card is revealed; the turn finishes by taking the row
+            row = row + (card,)
             _to_nest(s, p, row)
             s.row = ()
-            s.events += (f"{who} flips {_TEXTS[card]}, the last card, and takes the row ({_cards(row)}) into the nest.",)
+            s.events += (f"{_SEATS[p]} flips {_TEXTS[card]}, the last card, and takes the row ({_cards(row)}) into the nest.",)
         if not pile:
             _end_round(s)  # deals the next round and flips its first card, or ends the game
             return
@@ -510,12 +514,12 @@ def _flip(s: State, p: int) -> None:
 
 
 def _end_turn(s: State, p: int) -> None:
-    if not s.pile:
-        _end_round(s)
+    if s.pile:
+        p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
+        s.current_player = p
+        _flip(s, p)  # DDB-3: the next turn opens with a forced flip
     else:
-        q = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
-        s.current_player = q
-        _flip(s, q)  # DDB-3: the next turn opens with a forced flip
+        _end_round(s)
 
 
 def _end_round(s: State) -> None:
@@ -551,12 +555,15 @@ def legal_actions(state: State) -> list:
     return []
 
 
-@lru_cache(maxsize=256)
 def _steal_actions(cfg: Config, p: int) -> tuple[Steal, ...]:
-    n = cfg.players
-    out = [NO_STEAL] if cfg.may_decline else []
+    return _steals(cfg.players, cfg.min_steal, cfg.max_steal, cfg.may_decline, p)
+
+
+@lru_cache(maxsize=1024)  # keyed by numbers: hashing a whole Config costs more than the lookup saves
+def _steals(n: int, low: int, high: int, may_decline: bool, p: int) -> tuple[Steal, ...]:
+    out = [NO_STEAL] if may_decline else []
     for k in range(1, n):
-        out += [Steal((p + k) % n, d) for d in range(cfg.min_steal, cfg.max_steal + 1)]
+        out += [Steal((p + k) % n, d) for d in range(low, high + 1)]
     return tuple(out)
 
 
@@ -569,8 +576,6 @@ def _illegal(state: State, action) -> ValueError:
 def apply(state: State, action) -> State:
     """One decision: flip or stop (DDB-4), or a steal after a Bruce (DDB-6 to DDB-8)."""
     phase = state.phase
-    if phase == OVER:
-        raise ValueError("the game is over; no more actions")
     p = state.current_player
     if phase == DECIDE:
         if action is not FLIP and action is not STOP and (type(action) is not Turn or type(action.flip) is not bool):
@@ -585,11 +590,13 @@ def apply(state: State, action) -> State:
             s.events += (f"{_SEATS[p]} stops and puts {_cards(row)} in the nest.",)
             _end_turn(s, p)
         return s
+    if phase == OVER:
+        raise ValueError("the game is over; no more actions")
     if type(action) is not Steal or action not in _steal_actions(state.config, p):
         raise _illegal(state, action)
     s = state._copy()
     if action.target is None:
-        s.events += (f"{_seat(p)} does not try to steal.",)
+        s.events += (f"{_SEATS[p]} does not try to steal.",)
     else:
         face, s.chance = s.chance.choice(s.config.die)
         _resolve_steal(s, p, action, face)
@@ -601,38 +608,46 @@ def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
     nest = s.nests[seat]
     picks, s.chance = s.chance.sample(range(len(nest)), k)
-    chosen = set(picks)
-    taken = tuple(nest[i] for i in picks)
-    left = tuple(c for i, c in enumerate(nest) if i not in chosen)
-    s.nests = s.nests[:seat] + (left,) + s.nests[seat + 1 :]
+    if k == 1:
+        i = picks[0]
+        taken, left = (nest[i],), nest[:i] + nest[i + 1 :]
+    else:
+        chosen = set(picks)
+        taken = tuple([nest[i] for i in picks])
+        left = tuple([c for i, c in enumerate(nest) if i not in chosen])
+    nests = list(s.nests)
+    nests[seat] = left
+    s.nests = tuple(nests)
     return taken
 
 
 def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
     """The die showed `face` for `action` by seat p (DDB-7, DDB-8)."""
     t, d = action.target, action.count
-    said = f"{_seat(p)} tries to steal {d} from {_seat(t)} and rolls {face}"
+    thief, victim = _SEATS[p], _SEATS[t]
+    said = f"{thief} tries to steal {d} from {victim} and rolls {face}"
     if face == PENALTY_FACE:
         if not s.nests[p]:
-            s.events += (f"{said}: backfire, but {_seat(p)}'s nest is empty.",)
+            text = f"{said}: backfire, but {thief}'s nest is empty."
         elif s.config.minus_one == "steal-back":
             lost = _take_random(s, p, 1)
             _to_nest(s, t, lost)
-            s.events += (f"{said}: backfire! {_seat(t)} takes {_cards(lost)} from {_seat(p)}'s nest.",)
+            text = f"{said}: backfire! {victim} takes {_TEXTS[lost[0]]} from {thief}'s nest."
         else:
             lost = _take_random(s, p, 1)
             s.discard += lost
-            s.events += (f"{said}: backfire! {_cards(lost)} from {_seat(p)}'s nest is discarded.",)
+            text = f"{said}: backfire! {_TEXTS[lost[0]]} from {thief}'s nest is discarded."
     elif face >= d:
         k = min(d, len(s.nests[t]))
         if k:
             got = _take_random(s, t, k)
             _to_nest(s, p, got)
-            s.events += (f"{said}: takes {_cards(got)}" + (f" (all {_seat(t)} had)." if k < d else "."),)
+            text = f"{said}: takes {_cards(got)}." if k == d else f"{said}: takes {_cards(got)} (all {victim} had)."
         else:
-            s.events += (f"{said}: success, but {_seat(t)}'s nest is empty.",)
+            text = f"{said}: success, but {victim}'s nest is empty."
     else:
-        s.events += (f"{said}: too low, nothing happens.",)
+        text = f"{said}: too low, nothing happens."
+    s.events += (text,)
 
 
 def scores(state: State) -> list[int]:
