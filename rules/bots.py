@@ -28,14 +28,22 @@ def _advantage(mod, state, me: int) -> float:
     return s[me] - best_other
 
 
-def rollout(mod, state, me: int, rng: random.Random, policy=random_bot, to: str = "round") -> float:
+HORIZONS = ("round", "game")
+
+
+def rollout(mod, state, me: int, rng: random.Random, policy=random_bot, to: str = "round",
+            start_round: int | None = None) -> float:
     """Play on with `policy` for everyone; my score minus the best other score.
 
-    `to="round"` stops when the round changes (card games where a round is a
-    natural unit); `to="game"` plays to the end and scores a win as +1, a
-    shared win as a fraction, a loss as 0.
+    `to="round"` stops when round `start_round` is over (default: the round
+    `state` is in; a lookahead passes the round *before* its trial move, so a
+    move that ends the round is scored at that round's end like every other
+    move); `to="game"` plays to the end and scores a win as +1, a shared win
+    as a fraction, a loss as 0.
     """
-    start = state.round
+    if to not in HORIZONS:
+        raise ValueError(f"to={to!r} is not allowed: one of {', '.join(HORIZONS)}")
+    start = state.round if start_round is None else start_round
     while not state.is_over and (to == "game" or state.round == start):
         legal = mod.legal_actions(state)
         p = state.current_player
@@ -51,6 +59,8 @@ def lookahead(mod: ModuleType, samples: int = 8, policy=random_bot, to: str = "r
     legal action and play on; the same world and the same rollout randomness
     are used for every action (common random numbers), so the comparison
     between actions is far less noisy than the outcomes themselves."""
+    if to not in HORIZONS:
+        raise ValueError(f"to={to!r} is not allowed: one of {', '.join(HORIZONS)}")
 
     def bot(observation, legal, rng: random.Random):
         if len(legal) == 1:
@@ -61,7 +71,8 @@ def lookahead(mod: ModuleType, samples: int = 8, policy=random_bot, to: str = "r
             roll_seed = rng.getrandbits(63)
             for i, a in enumerate(legal):
                 totals[i] += rollout(
-                    mod, mod.apply(world, a), observation.player, random.Random(roll_seed), policy, to
+                    mod, mod.apply(world, a), observation.player, random.Random(roll_seed), policy, to,
+                    start_round=world.round,
                 )
         best = max(totals)
         return legal[totals.index(best)]
@@ -80,6 +91,8 @@ def head_to_head(game, config, bot: str, others: str, games: int, seed: int) -> 
     """
     from .core import game_module, play
 
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games={games!r} is not allowed: a whole number >= 1")
     mod = game_module(game)
     n = config.players
     share = 0.0

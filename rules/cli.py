@@ -71,11 +71,19 @@ def write_atomic(path: str | Path, data: str | bytes) -> None:
     path = Path(path)
     if not path.parent.exists():
         raise CliError(f"cannot write {path}: folder {path.parent} does not exist")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if path.is_dir():
+        raise CliError(f"cannot write {path}: it is a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as e:
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
     try:
         with os.fdopen(fd, "wb" if isinstance(data, bytes) else "w") as f:
             f.write(data)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise CliError(f"cannot write {path}: {e.strerror}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -138,6 +146,8 @@ def cmd_duel(args) -> int:
     """One bot against another in every other seat, seat-balanced, with a CI."""
     from .bots import head_to_head
 
+    if "," in args.others:
+        raise CliError(f"--others takes one bot name (it sits in every other seat), got {args.others!r}")
     args.bots = args.others
     mod, config, _ = game_setup(args)
     try:
@@ -223,12 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.set_defaults(func=cmd_rules)
 
-    import importlib.util
+    from .sim_cli import register  # simulate, sweep, balance
 
-    if importlib.util.find_spec(f"{__package__}.sim_cli"):  # simulation commands, once present
-        from .sim_cli import register
-
-        register(sub)
+    register(sub)
     return parser
 
 

@@ -124,8 +124,71 @@ def to_json_value(value: Any) -> Any:
     return value
 
 
+def _type_ok(hint: Any, value: Any) -> bool:
+    hint, optional = _split_optional(hint)
+    if value is None:
+        return optional
+    if typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_type_ok(args[0], v) for v in value)
+        return len(value) == len(args) and all(_type_ok(k, v) for k, v in zip(args, value))
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _describe(hint: Any) -> str:
+    hint, optional = _split_optional(hint)
+    if typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        inner = _describe(args[0])
+        text = f"a tuple of {inner}" if len(args) == 2 and args[1] is Ellipsis else f"a tuple of {len(args)} values"
+    else:
+        text = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}.get(hint, str(hint))
+    return text + (" or none" if optional else "")
+
+
+def check_types(config) -> None:
+    """Every field holds a value of its annotated type (lists are taken as tuples).
+
+    Text and JSON are parsed strictly elsewhere; this catches configs built
+    in Python, e.g. `Config(bonus=True)` or `Config(bonus="3")`.
+    """
+    for name, hint in type(config).field_types().items():
+        value = getattr(config, name)
+        if isinstance(value, list):  # a list from a notebook is a tuple to us
+            value = _tupled(value)
+            object.__setattr__(config, name, value)
+        if not _type_ok(hint, value):
+            raise ValueError(f"{name}={value!r} is not allowed: {_describe(hint)}")
+
+
+def _tupled(value):
+    return tuple(_tupled(v) for v in value) if isinstance(value, (list, tuple)) else value
+
+
 class RuleConfig:
-    """Mixin for frozen dataclass configs: presets, text and JSON round trips."""
+    """Mixin for frozen dataclass configs: presets, text and JSON round trips.
+
+    Every subclass's `__post_init__` first checks each field's type, so the
+    game's own checks (ranges, combinations) can rely on it.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("__post_init__")
+
+        def __post_init__(self):
+            check_types(self)
+            if own is not None:
+                own(self)
+
+        cls.__post_init__ = __post_init__
 
     @classmethod
     def presets(cls) -> dict[str, "RuleConfig"]:

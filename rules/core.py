@@ -164,6 +164,9 @@ def replay(json_text: str) -> Record:
             raise ValueError(f"record field {key!r} must be a {kind.__name__}")
     mod = game_module(data["game"])
     config = mod.Config.from_dict(data["config"])
+    bots = data["bots"]
+    if len(bots) != config.players or not all(isinstance(b, str) and b for b in bots):
+        raise ValueError(f"record field 'bots' must name one bot per player ({config.players}), got {bots!r}")
     seed = check_seed(data["seed"], "record seed")
     state = mod.new_game(config, seed)
     for i, text in enumerate(data["actions"]):
@@ -173,7 +176,7 @@ def replay(json_text: str) -> Record:
             state = apply_text(mod, state, text)
         except ValueError as e:
             raise ValueError(f"record action {i}: {e}") from None
-    rec = _record(mod, config, seed, [str(b) for b in data["bots"]], data["actions"], state)
+    rec = _record(mod, config, seed, bots, data["actions"], state)
     for key in ("round_scores", "scores", "winners"):
         if key in data and data[key] != rec.to_dict()[key]:
             raise ValueError(

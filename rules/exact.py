@@ -142,23 +142,13 @@ def longest_colour_at_least(config, k: int) -> Fraction:
     return sum((p for counts, p in colour_split(config).items() if max(counts[:n], default=0) >= k), Fraction(0))
 
 
-# --- game modules' own exact maths, re-exported when those modules are present --
+# --- the game modules' own exact maths, gathered here for lessons ----------------
 
-_REEXPORTS = []
-try:
-    from .piggyback_brigade import exact_turn_distance  # noqa: F401
-
-    _REEXPORTS.append("exact_turn_distance")
-except ImportError:
-    pass
-try:
-    from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: F401
-
-    _REEXPORTS += ["bust_probability", "steal_expectation", "best_stop"]
-except ImportError:
-    pass
+from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
+from .piggyback_brigade import exact_turn_distance  # noqa: E402
 
 __all__ = [
     "hypergeometric", "at_least", "at_most", "mean", "variance", "hand_composition", "count_dist",
-    "colour_in_hand", "colour_at_least", "colour_split", "longest_colour_at_least", *_REEXPORTS,
+    "colour_in_hand", "colour_at_least", "colour_split", "longest_colour_at_least",
+    "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]

@@ -51,6 +51,9 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
         (["duel", "bucket-brigade", "--bot", "genius"], "unknown bot 'genius'"),
         (["duel", "bucket-brigade", "--bot", "random", "--games", "0"], "--games must be at least 1"),
         (["frobnicate"], "invalid choice"),
+        (["duel", "bucket-king", "--bot", "heuristic", "--others", "random,heuristic"], "--others takes one bot name"),
+        (["play", "bucket-brigade", "--record", "/"], "cannot write /: it is a folder"),
+        (["play", "bucket-brigade", "--record", "/proc/meeple.json"], "cannot write /proc/meeple.json"),
     ],
 )
 def test_bad_input_is_one_line_and_a_nonzero_exit(capsys, argv, message):

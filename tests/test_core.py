@@ -76,6 +76,8 @@ def _tampered(**changes):
         (_tampered(actions=["red +1"] * 3 + ["purple +9"]), "is not legal here"),
         (_tampered(actions=[4]), "must be text"),
         (_tampered(scores=[0, 0, 0, 99]), "replaying its actions gives"),
+        (_tampered(bots=[]), "'bots' must name one bot per player (4)"),
+        (_tampered(bots=["random", "random", "random", 7]), "'bots' must name one bot per player"),
     ],
 )
 def test_bad_records_are_refused_with_a_clear_message(text, message):
@@ -154,3 +156,44 @@ def test_mean_ci_and_binomial_test():
     assert m == 3 and low < 3 < high
     assert binomial_two_sided_p(5, 10, 0.5) == pytest.approx(1.0)
     assert binomial_two_sided_p(0, 10, 0.5) == pytest.approx(2 / 1024)
+
+
+def test_lookahead_scores_a_round_ending_move_at_the_end_of_that_round():
+    """A move that ends the round must not be played on through the next round
+    (every move is compared at the same horizon: the end of the current round)."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules.bots import rollout
+
+    s = bb.new_game(Config(), 3)
+    while True:  # find a position where some legal move ends the round
+        ending = [a for a in bb.legal_actions(s) if bb.apply(s, a).round != s.round]
+        if ending:
+            break
+        s = bb.apply(s, bb.legal_actions(s)[0])
+    after = bb.apply(s, ending[0])
+    import random
+
+    value = rollout(bb, after, s.current_player, random.Random(1), start_round=s.round)
+    scores = bb.scores(after)
+    me = s.current_player
+    assert value == scores[me] - max(v for i, v in enumerate(scores) if i != me)  # no further play
+    with pytest.raises(ValueError, match="to='rounds' is not allowed"):
+        rollout(bb, after, me, random.Random(1), to="rounds")
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_configs_built_in_python_are_type_checked_for_every_game(name):
+    """Config(players=True) or Config(players="4") is refused with the field named,
+    in every game (the check lives in RuleConfig, before the game's own checks)."""
+    cfg = GAMES[name].Config
+    for bad in (True, "4", 4.0, None):
+        with pytest.raises(ValueError, match=rf"players={bad!r} is not allowed: a whole number"):
+            cfg(players=bad)
+
+
+def test_a_list_from_a_notebook_is_taken_as_a_tuple():
+    cfg = Config(track=[0, -1, 2], hand_sizes=[10, 10, 10])
+    assert cfg.track == (0, -1, 2) and cfg.hand_sizes == (10, 10, 10)
+    assert hash(cfg) == hash(Config(track=(0, -1, 2), hand_sizes=(10, 10, 10)))
+    with pytest.raises(ValueError, match="hand_sizes=.* is not allowed: a tuple of 3 values"):
+        Config(hand_sizes=(10, 10))

@@ -226,3 +226,22 @@ def test_explorer_refuses_a_typed_game_count_out_of_range_and_says_so():
     assert e.table.equals(before)
     e.games.value = 30
     assert e.table["games"].eq(30).all()
+
+
+def test_undo_rewinds_the_bots_too_so_the_same_choices_give_the_same_game():
+    w = Stepper("bucket-brigade", seed=5, bots="random", seat=None)
+    w.step(); w.step()
+    first = list(w._actions)
+    w.undo(); w.step()
+    assert w._actions == first
+
+
+def test_a_game_continued_from_its_record_goes_on_exactly_as_the_original():
+    a = Stepper("bucket-brigade", seed=6, bots="random", seat=None)
+    for _ in range(5):
+        a.step()
+    b = Stepper.from_record(a.record().to_json(), seat=None, bots="random")
+    for _ in range(5):
+        a.step()
+        b.step()
+    assert b._actions == a._actions and b.state == a.state

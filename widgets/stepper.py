@@ -65,6 +65,7 @@ class Stepper(anywidget.AnyWidget):
         self._rngs = [bot_rng(self._seed, s) for s in range(self._config.players)]
         self._states = [self._mod.new_game(self._config, self._seed)]
         self._actions: list[str] = []
+        self._rng_states: list[list] = []  # the bots' streams before each step, so undo rewinds them too
         self.error = ""
         self._refresh(0)
 
@@ -91,8 +92,9 @@ class Stepper(anywidget.AnyWidget):
             raise ValueError("it is your turn: choose a card")
         p = s.current_player
         legal = self._mod.legal_actions(s)
+        rngs_before = [r.getstate() for r in self._rngs]
         action = self._bots[p](self._mod.observation(s, p), legal, self._rngs[p])
-        self._push(self._mod.apply(s, action), str(action))
+        self._push(self._mod.apply(s, action), str(action), rngs_before=rngs_before)
 
     def play_until_your_turn(self) -> None:
         """Bots move until the reader must choose (or the round or game ends)."""
@@ -104,12 +106,16 @@ class Stepper(anywidget.AnyWidget):
         """Take back the last step (and the bot moves after the reader's last choice)."""
         if len(self._states) == 1:
             raise ValueError("nothing to undo")
+        self._pop()
+        while self._seat is not None and len(self._states) > 1 and not self.waiting_for_you():
+            self._pop()
+        self._refresh(0)
+
+    def _pop(self) -> None:
         self._states.pop()
         self._actions.pop()
-        while self._seat is not None and len(self._states) > 1 and not self.waiting_for_you():
-            self._states.pop()
-            self._actions.pop()
-        self._refresh(0)
+        for rng, st in zip(self._rngs, self._rng_states.pop()):
+            rng.setstate(st)
 
     def record(self):
         """The game so far as a Record (to_json() saves it; meeple.rules.replay loads it)."""
@@ -121,13 +127,18 @@ class Stepper(anywidget.AnyWidget):
         rec = replay(json_text)
         w = cls(rec.game, rec.config, rec.seed, bots=bots, seat=seat)
         for text in rec.actions:
-            w._push(apply_text(w._mod, w.state, text), text, refresh=False)
+            s, p = w.state, w.state.current_player
+            rngs_before = [r.getstate() for r in w._rngs]
+            if p != seat:  # let the bot think again, so its stream is where it was in the original game
+                w._bots[p](w._mod.observation(s, p), w._mod.legal_actions(s), w._rngs[p])
+            w._push(apply_text(w._mod, s, text), text, refresh=False, rngs_before=rngs_before)
         w._refresh(0)
         return w
 
     # --- plumbing --------------------------------------------------------------
 
-    def _push(self, state, text: str, refresh: bool = True) -> None:
+    def _push(self, state, text: str, refresh: bool = True, rngs_before=None) -> None:
+        self._rng_states.append(rngs_before if rngs_before is not None else [r.getstate() for r in self._rngs])
         before = len(self.state.events)
         self._states.append(state)
         self._actions.append(text)
