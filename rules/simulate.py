@@ -358,6 +358,21 @@ def _lineup_text(bots: Sequence[str]) -> str:
     return ", ".join(names)
 
 
+def _length_lines(length) -> list[str]:
+    """The game-length table (mean with its CI, and the spread of single games) as text lines."""
+    return [
+        "Game length (mean with 95% CI; spread of single games):",
+        _fmt_table(
+            ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
+            [
+                [r.measure, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}", str(r.min),
+                 _num(r.p10, 1), _num(r.median, 1), _num(r.p90, 1), str(r.max)]
+                for r in length.itertuples()
+            ],
+        ),
+    ]
+
+
 def _fmt_table(headers: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     line = lambda cells: "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
@@ -557,17 +572,7 @@ class Summary:
                     ],
                 )
             )
-        lines.append("Game length (mean with 95% CI; spread of single games):")
-        lines.append(
-            _fmt_table(
-                ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
-                [
-                    [r.measure, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}", str(r.min),
-                     _num(r.p10, 1), _num(r.median, 1), _num(r.p90, 1), str(r.max)]
-                    for r in self.length.itertuples()
-                ],
-            )
-        )
+        lines += _length_lines(self.length)
         return "\n".join(lines)
 
     def _repr_pretty_(self, p, cycle):  # IPython / notebooks show the text
@@ -780,17 +785,7 @@ class BalanceReport:
             f"with one winner, exact binomial p = {t['first_seat_p']:.3g}; all seats equal: chi-square "
             f"{t['chi_square']:.2f} (df {self.players - 1}), p = {t['chi_square_p']:.3g}."
         )
-        out.append("Game length (mean with 95% CI; spread of single games):")
-        out.append(
-            _fmt_table(
-                ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
-                [
-                    [r.measure, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}", str(r.min),
-                     _num(r.p10, 1), _num(r.median, 1), _num(r.p90, 1), str(r.max)]
-                    for r in self.length.itertuples()
-                ],
-            )
-        )
+        out += _length_lines(self.length)
         out.append(f"Decisiveness: how often the sole leader at a point goes on to win (chance alone: {_pct(fair)}):")
         out.append(
             _fmt_table(
