@@ -245,3 +245,11 @@ def test_a_game_continued_from_its_record_goes_on_exactly_as_the_original():
         a.step()
         b.step()
     assert b._actions == a._actions and b.state == a.state
+
+
+@pytest.mark.parametrize("name", ["bucket-brigade", "bucket-king"])
+def test_watching_shows_every_hand_and_playing_shows_only_yours(name):
+    watch = Stepper(name, seed=2, bots="random", seat=None)
+    assert len(watch.view["board"]["hands"]) == watch._config.players
+    play = Stepper(name, seed=2, bots="random", seat=0)
+    assert play.view["board"]["hands"] is None

@@ -111,9 +111,11 @@ def _bucket_king(mod, state, obs, show_all: bool) -> dict:
             "front": [_card(c, colours, f"{c.colour} {c.value}") for c in obs.fronts[p]],
         })
     need = f"{obs.colour} above {obs.to_beat}" if obs.colour else "the start player leads"
+    hands = [[_card(c, colours, f"{c.colour} {c.value}") for c in h] for h in state.hands] if show_all else None
     return {
         "kind": "pyramids",
         "pyramids": pyramids,
+        "hands": hands,
         "hand": [_card(c, colours, f"{c.colour} {c.value}") for c in obs.hand],
         "note": f"to play: {need} · draw pile {obs.draw_count} · discard {len(obs.discard)}",
     }
