@@ -82,14 +82,27 @@ def _interrupted(done: int, asked: int) -> int:
     return EXIT_INTERRUPTED
 
 
+class _Run(typing.NamedTuple):
+    mod: object
+    config: object
+    names: tuple
+    seed: int
+    games: int
+    workers: int | None
+    out: Path | None
+
+
+def _run_setup(args, formats) -> _Run:
+    """What simulate, sweep and balance all read first; every option checked before any game."""
+    mod, config, names = game_setup(args)
+    return _Run(mod, config, names, parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES),
+                _workers(args), _checked_out(args.out, formats))
+
+
 # --- simulate -----------------------------------------------------------------
 
 def cmd_simulate(args) -> int:
-    mod, config, names = game_setup(args)
-    seed = parse_seed(args.seed)
-    games = _whole(args.games, "--games", 1, MAX_GAMES)
-    workers = _workers(args)
-    out = _checked_out(args.out, TABLE_FORMATS)
+    mod, config, names, seed, games, workers, out = _run_setup(args, TABLE_FORMATS)
     res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
     print(res.summary())
     if out is not None:
@@ -119,11 +132,7 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
 
 
 def cmd_sweep(args) -> int:
-    mod, config, names = game_setup(args)
-    seed = parse_seed(args.seed)
-    games = _whole(args.games, "--games", 1, MAX_GAMES)
-    workers = _workers(args)
-    out = _checked_out(args.out, TABLE_FORMATS)
+    mod, config, names, seed, games, workers, out = _run_setup(args, TABLE_FORMATS)
     grid = parse_vary(args.vary, mod)
     bots = [b.strip() for b in args.bots.split(",")]  # one name fits every player count a sweep may try
     try:
@@ -161,11 +170,7 @@ def cmd_sweep(args) -> int:
 def cmd_balance(args) -> int:
     import json
 
-    mod, config, names = game_setup(args)
-    seed = parse_seed(args.seed)
-    games = _whole(args.games, "--games", 1, MAX_GAMES)
-    workers = _workers(args)
-    out = _checked_out(args.out, (".json",))
+    mod, config, names, seed, games, workers, out = _run_setup(args, (".json",))
     skill = None
     if args.skill is not None:
         skill = tuple(s.strip() for s in args.skill.split(","))
