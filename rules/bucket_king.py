@@ -115,6 +115,9 @@ class KeepPart(NamedTuple):
         return f"keep the {self.size} bucket{'s' if self.size != 1 else ''} with {_where(self.position)}"
 
 
+_DIRECTIONS = (Direction(LEFT), Direction(RIGHT))
+
+
 @dataclass(frozen=True)
 class Config(RuleConfig):
     """Every number of Bucket King 3D; defaults are the 3D rulebook's base game."""
@@ -227,6 +230,9 @@ class Config(RuleConfig):
 
 
 # --- pyramid geometry -------------------------------------------------------
+# A set of positions is a bitmask: bit k stands for flat index k (bottom row
+# first, left to right). The pure helpers below are cached by (rows, mask,
+# position): a game meets the same few hundred pyramids over and over.
 
 class _Layout(NamedTuple):
     """Positions of a pyramid, flat-indexed bottom row first, left to right."""
@@ -235,6 +241,36 @@ class _Layout(NamedTuple):
     index: dict
     below: tuple[tuple[int, ...], ...]  # the (two) buckets each one rests on
     near: tuple[tuple[int, ...], ...]  # touching buckets: same-row neighbours, below, above
+    below_mask: tuple[int, ...]  # `below` as bitmasks (0 on the bottom row)
+    near_mask: tuple[int, ...]  # `near` as bitmasks
+    full: int  # every position
+
+
+def _mask(indices) -> int:
+    m = 0
+    for k in indices:
+        m |= 1 << k
+    return m
+
+
+def _indices(mask: int) -> list[int]:
+    """The flat indices in a bitmask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _standing(pyramid: tuple) -> int:
+    """Bitmask of the positions of a pyramid that still hold a bucket."""
+    m = 0
+    for k, c in enumerate(pyramid):
+        if c is not None:
+            m |= 1 << k
+    return m
 
 
 @lru_cache(maxsize=64)
@@ -246,17 +282,22 @@ def _layout(rows: tuple[int, ...]) -> _Layout:
     for r, i in positions:
         cand = [(r, i - 1), (r, i + 1), (r - 1, i), (r - 1, i + 1), (r + 1, i - 1), (r + 1, i)]
         near.append(tuple(index[p] for p in cand if p in index))
-    return _Layout(positions, index, below, tuple(near))
+    return _Layout(
+        positions, index, below, tuple(near),
+        tuple(map(_mask, below)), tuple(map(_mask, near)), (1 << len(positions)) - 1,
+    )
 
 
-def _falls(present, k: int, lay: _Layout) -> list[int]:
-    """BK-10 exact rule: bucket k and every bucket resting on a falling one, transitively."""
-    fall = {k}
-    below = lay.below
-    for j in range(k + 1, len(present)):
-        if present[j] and below[j] and (below[j][0] in fall or below[j][1] in fall):
-            fall.add(j)
-    return sorted(fall)
+@lru_cache(maxsize=1 << 16)
+def _falls(rows: tuple[int, ...], standing: int, k: int) -> int:
+    """BK-10 exact rule: bucket k and every bucket resting on a falling one,
+    transitively, as a bitmask (`standing`: bitmask of the buckets there)."""
+    below = _layout(rows).below_mask
+    fall = 1 << k
+    for j in range(k + 1, len(below)):
+        if standing >> j & 1 and below[j] & fall:
+            fall |= 1 << j
+    return fall
 
 
 def _poke_falls(present, k: int, lay: _Layout, p: float, chance: Chance) -> tuple[list[int], Chance]:
@@ -283,24 +324,24 @@ def _poke_falls(present, k: int, lay: _Layout, p: float, chance: Chance) -> tupl
     return sorted(fall), chance
 
 
-def _parts(present, lay: _Layout) -> list[list[int]]:
-    """Connected parts of what stands (touching buckets), leftmost-lowest part first."""
-    seen = set()
+@lru_cache(maxsize=1 << 16)
+def _parts(rows: tuple[int, ...], standing: int) -> tuple[int, ...]:
+    """Connected parts of what stands (touching buckets) as bitmasks,
+    the part holding the lowest index (leftmost-lowest) first."""
+    near = _layout(rows).near_mask
     parts = []
-    for k, here in enumerate(present):
-        if not here or k in seen:
-            continue
-        part, todo = [], [k]
-        seen.add(k)
-        while todo:
-            j = todo.pop()
-            part.append(j)
-            for m in lay.near[j]:
-                if present[m] and m not in seen:
-                    seen.add(m)
-                    todo.append(m)
-        parts.append(sorted(part))
-    return parts
+    rest = standing
+    while rest:
+        part = edge = rest & -rest
+        while edge:
+            grow = 0
+            for j in _indices(edge):
+                grow |= near[j]
+            edge = grow & standing & ~part
+            part |= edge
+        parts.append(part)
+        rest &= ~part
+    return tuple(parts)
 
 
 def _geometry(rows, removed, position) -> tuple[_Layout, list[bool], int]:
@@ -329,7 +370,8 @@ def falling_buckets(rows, removed, position) -> set[tuple[int, int]]:
     any split of what is left, BK-12).
     """
     lay, present, k = _geometry(rows, removed, position)
-    return {lay.positions[j] for j in _falls(present, k, lay)}
+    standing = _mask(j for j, here in enumerate(present) if here)
+    return {lay.positions[j] for j in _indices(_falls(tuple(rows), standing, k))}
 
 
 def fall_distribution(rows, removed, position, p) -> dict[int, Fraction]:
@@ -363,31 +405,45 @@ def fall_distribution(rows, removed, position, p) -> dict[int, Fraction]:
 
 # --- which plays exist ------------------------------------------------------
 
-def _plays(hand, colour: str, cfg: Config) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
-    """Every distinct (cards, extras) a player may put down in `colour` (BK-6, BK-17).
-
-    `hand` is sorted, so combinations come out sorted; identical multisets
-    (two blue 3s) are listed once.
-    """
-    same = [c for c in hand if c.colour == colour]
-    out = []
-    seen = set()
-    for k in range(1, min(cfg.max_cards, len(same)) + 1):
+@lru_cache(maxsize=1 << 14)
+def _plain_plays(same: tuple[Card, ...], most: int) -> tuple[tuple[PlayCards, int], ...]:
+    """Each distinct play of 1 to `most` of the cards `same` (all of one colour,
+    sorted, so the plays come out sorted; two blue 3s are one play) with its
+    total, fewer cards first (BK-6)."""
+    out, seen = [], set()
+    for k in range(1, min(most, len(same)) + 1):
         for combo in combinations(same, k):
-            if combo in seen:
-                continue
-            seen.add(combo)
-            out.append((combo, ()))
-            if cfg.special_one:
-                room = min(sum(1 for c in combo if c.value == 1), cfg.special_one_max - k)
-                if room > 0:
-                    others = [c for c in hand if c.colour != colour]
-                    extra_seen = set()
-                    for j in range(1, min(room, len(others)) + 1):
-                        for extra in combinations(others, j):
-                            if extra not in extra_seen:
-                                extra_seen.add(extra)
-                                out.append((combo, extra))
+            if combo not in seen:
+                seen.add(combo)
+                out.append((PlayCards(combo), sum(c.value for c in combo)))
+    return tuple(out)
+
+
+def _plays(hand, colour: str, cfg: Config, same=None) -> list[tuple[PlayCards, int]] | tuple[tuple[PlayCards, int], ...]:
+    """Every distinct play a player may put down in `colour`, with its total (BK-6, BK-17).
+
+    `hand` is sorted; `same`: its cards of `colour`, if the caller has them.
+    With Special One, each play holding 1s is followed by the same play with
+    each distinct set of extra cards of other colours.
+    """
+    if same is None:
+        same = tuple(c for c in hand if c.colour == colour)
+    plain = _plain_plays(same, cfg.max_cards)
+    if not cfg.special_one:
+        return plain
+    out = []
+    for play, total in plain:
+        out.append((play, total))
+        cards = play.cards
+        room = min(sum(1 for c in cards if c.value == 1), cfg.special_one_max - len(cards))
+        if room > 0:
+            others = [c for c in hand if c.colour != colour]
+            extra_seen = set()
+            for j in range(1, min(room, len(others)) + 1):
+                for extra in combinations(others, j):
+                    if extra not in extra_seen:
+                        extra_seen.add(extra)
+                        out.append((PlayCards(cards, extra), total + sum(c.value for c in extra)))
     return out
 
 
@@ -401,8 +457,7 @@ def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config 
     base = already_played if isinstance(already_played, int) else sum(c.value for c in already_played)
     hand = tuple(sorted(Card(*c) for c in hand))
     need_more = to_beat - base
-    return any(sum(c.value for c in cards) + sum(c.value for c in extras) > need_more
-               for cards, extras in _plays(hand, colour, cfg))
+    return any(total > need_more for _, total in _plays(hand, colour, cfg))
 
 
 # --- state ------------------------------------------------------------------
@@ -431,6 +486,7 @@ class State:
     parts: tuple[tuple[int, ...], ...]  # KEEP phase: the parts the loser chooses from
     lost_now: int  # buckets the loser has lost so far this round
     history: tuple[tuple[int, ...], ...]  # buckets each seat lost in each finished round
+    falls: tuple[tuple[int, int], ...]  # each finished round's loser: (fell with the chosen bucket, lost in a split)
     is_over: bool = False
     events: tuple[str, ...] = field(default=())
 
@@ -457,6 +513,7 @@ class State:
         new.parts = self.parts
         new.lost_now = self.lost_now
         new.history = self.history
+        new.falls = self.falls
         new.is_over = self.is_over
         new.events = self.events
         return new
@@ -491,6 +548,7 @@ class Observation(NamedTuple):
     parts: tuple[tuple[int, ...], ...]
     lost_now: int
     history: tuple[tuple[int, ...], ...]
+    falls: tuple[tuple[int, int], ...]
     is_over: bool
 
 
@@ -539,6 +597,7 @@ def new_game(config: Config | None = None, seed: int = 0) -> State:
         parts=(),
         lost_now=0,
         history=(),
+        falls=(),
     )
     state.events = (
         f"Each player is dealt {h} cards ({len(state.draw)} in the draw pile) and builds a pyramid of "
@@ -549,22 +608,32 @@ def new_game(config: Config | None = None, seed: int = 0) -> State:
 
 # --- legal actions ----------------------------------------------------------
 
-def _supply(state: State, p: int) -> list[str]:
-    """Colours player p still has buckets of during set-up."""
+def _place_options(state: State, p: int) -> list[Place]:
+    """Set-up (BK-4): the next empty position, in each colour player p still has buckets of."""
     cfg = state.config
     pyr = state.pyramids[p]
     each = cfg.buckets_each
-    return [c for c in cfg.colours if pyr.count(c) < each]
+    return [a for a in _places(cfg.rows, cfg.colours)[pyr.index(None)] if pyr.count(a.colour) < each]
 
 
-def _lose_options(state: State, p: int) -> list[LoseBucket]:
+@lru_cache(maxsize=64)
+def _places(rows: tuple[int, ...], colours: tuple[str, ...]) -> tuple[tuple[Place, ...], ...]:
+    """Every Place action, by flat position, in colour order."""
+    return tuple(tuple(Place(at, c) for c in colours) for at in _layout(rows).positions)
+
+
+def _lose_options(state: State, p: int) -> tuple[LoseBucket, ...]:
     """BK-9: a bucket of the required colour; any bucket if none of it is left."""
-    pyr = state.pyramids[p]
-    lay = _layout(state.config.rows)
-    mine = [k for k, c in enumerate(pyr) if c is not None and c == state.colour]
+    return _lose_choices(state.config.rows, state.pyramids[p], state.colour)
+
+
+@lru_cache(maxsize=1 << 14)
+def _lose_choices(rows: tuple[int, ...], pyramid: tuple, colour: str | None) -> tuple[LoseBucket, ...]:
+    positions = _layout(rows).positions
+    mine = [k for k, c in enumerate(pyramid) if c is not None and c == colour]
     if not mine:
-        mine = [k for k, c in enumerate(pyr) if c is not None]
-    return [LoseBucket(lay.positions[k], pyr[k]) for k in mine]
+        mine = [k for k, c in enumerate(pyramid) if c is not None]
+    return tuple(LoseBucket(positions[k], pyramid[k]) for k in mine)
 
 
 def legal_actions(state: State) -> list:
@@ -574,36 +643,39 @@ def legal_actions(state: State) -> list:
     p = state.current_player
     cfg = state.config
     if phase == ARRANGE:
-        at = _layout(cfg.rows).positions[state.pyramids[p].index(None)]
-        return [Place(at, c) for c in _supply(state, p)]
+        return _place_options(state, p)
     if phase == DIRECTION:
-        return [Direction(LEFT), Direction(RIGHT)]
+        return list(_DIRECTIONS)
     if phase == KEEP:
         lay = _layout(cfg.rows)
         return [KeepPart(lay.positions[part[0]], len(part)) for part in state.parts]
     hand = state.hands[p]
     if phase == LEAD:
         if not hand:
-            return _lose_options(state, p)  # BK-20: nothing to lead with
+            return list(_lose_options(state, p))  # BK-20: nothing to lead with
+        by_colour: dict[str, tuple[Card, ...]] = {}  # colours in the order they first appear in the hand
+        for c in hand:
+            by_colour[c.colour] = by_colour.get(c.colour, ()) + (c,)
         out = []
-        for colour in dict.fromkeys(c.colour for c in hand):
-            out += [PlayCards(cards, extras) for cards, extras in _plays(hand, colour, cfg)]
+        for colour, same in by_colour.items():
+            out += [play for play, _ in _plays(hand, colour, cfg, same)]
         return out
     # FOLLOW
     colour = state.colour
     need_more = state.to_beat - sum(c.value for c in state.fronts[p])
     out = []
     backfire = cfg.backfiring_discard and _active(state) > 2
-    for cards, extras in _plays(hand, colour, cfg):
-        if sum(c.value for c in cards) + sum(c.value for c in extras) > need_more:
-            out.append(PlayCards(cards, extras))
+    for play, total in _plays(hand, colour, cfg):
+        if total > need_more:
+            out.append(play)
             if backfire:
                 rest = list(hand)
-                for c in cards:
+                for c in play.cards:
                     rest.remove(c)
                 for d in dict.fromkeys(c for c in rest if c.colour == colour):
-                    out.append(PlayCards(cards, extras, d))
-    return out + _lose_options(state, p)
+                    out.append(PlayCards(play.cards, play.extras, d))
+    out += _lose_options(state, p)
+    return out
 
 
 # --- apply ------------------------------------------------------------------
@@ -644,10 +716,11 @@ def _play_problem(state: State, a: PlayCards) -> str:
             return "a backfiring discard needs the variant, an attack and more than two players"
         if a.discard.colour != colour:
             return f"the backfiring discard must be {colour}"
-    need = Counter(cards) + Counter(extras) + Counter([a.discard] if a.discard is not None else [])
-    have = Counter(state.hands[p])
-    if any(have[c] < k for c, k in need.items()):
-        return "those cards are not in the hand"
+    rest = list(state.hands[p])
+    for c in cards + extras + ((a.discard,) if a.discard is not None else ()):
+        if c not in rest:
+            return "those cards are not in the hand"
+        rest.remove(c)
     if state.phase == FOLLOW and sum(c.value for c in state.fronts[p]) + a.total <= state.to_beat:
         return f"the running total must beat {state.to_beat}"
     return ""
@@ -659,12 +732,7 @@ def apply(state: State, action) -> State:
     phase = state.phase
     p = state.current_player
     if phase == ARRANGE:
-        pyr = state.pyramids[p]
-        if (
-            type(action) is not Place
-            or action.position != _layout(state.config.rows).positions[pyr.index(None)]
-            or action.colour not in _supply(state, p)
-        ):
+        if type(action) is not Place or action not in _place_options(state, p):
             raise _illegal(state, action)
         return _place(state, p, action)
     if phase == DIRECTION:
@@ -789,19 +857,21 @@ def _play(state: State, p: int, a: PlayCards) -> State:
 def _lose(state: State, p: int, a: LoseBucket) -> State:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
     cfg = state.config
-    lay = _layout(cfg.rows)
+    rows = cfg.rows
+    lay = _layout(rows)
     s = state._copy()
     pyr = state.pyramids[p]
-    present = [c is not None for c in pyr]
+    standing = _standing(pyr)
     k = lay.index[a.position]
     if cfg.fall_model == "poke":
+        present = [c is not None for c in pyr]
         fall, s.chance = _poke_falls(present, k, lay, cfg.fall_probability, state.chance)
     else:
-        fall = _falls(present, k, lay)
+        fall = _indices(_falls(rows, standing, k))
     new = list(pyr)
     for j in fall:
         new[j] = None
-        present[j] = False
+        standing &= ~(1 << j)
     why = (f"cannot or will not beat {state.to_beat} in {state.colour}" if state.colour
            else "has no card to lead with")
     more = len(fall) - 1
@@ -814,8 +884,9 @@ def _lose(state: State, p: int, a: LoseBucket) -> State:
     s.pyramids = state.pyramids[:p] + (tuple(new),) + state.pyramids[p + 1 :]
     s.buckets = state.buckets[:p] + (state.buckets[p] - len(fall),) + state.buckets[p + 1 :]
     s.lost_now = len(fall)
-    parts = _parts(present, lay)
+    parts = _parts(rows, standing)
     if len(parts) > 1:
+        parts = [_indices(part) for part in parts]
         s.parts = tuple(tuple(x) for x in parts)
         s.phase = KEEP
         s.events += (
@@ -846,17 +917,19 @@ def _keep(state: State, p: int, a: KeepPart) -> State:
     s.events = state.events + (
         f"{_seat(p)} keeps {a.size} bucket{'s' if a.size != 1 else ''} and loses {gone} more.",
     )
-    _end_round(s, p)
+    _end_round(s, p, split=gone)
     return s
 
 
-def _end_round(s: State, loser: int) -> None:
-    """BK-13 to BK-16: played cards to the discard pile; the loser starts; eliminations; game end."""
+def _end_round(s: State, loser: int, split: int = 0) -> None:
+    """BK-13 to BK-16: played cards to the discard pile; the loser starts; eliminations; game end.
+    `split`: buckets the loser lost in a split (BK-12); the rest fell with the chosen one."""
     cfg = s.config
     n = cfg.players
     lost = [0] * n
     lost[loser] = s.lost_now
     s.history += (tuple(lost),)
+    s.falls += ((s.lost_now - 1 - split, split),)
     s.discard += tuple(c for f in s.fronts for c in f)
     s.fronts = ((),) * n
     s.events += (
@@ -914,30 +987,53 @@ def winners(state: State) -> list[int]:
     return [i for i, b in enumerate(state.buckets) if b == best]
 
 
+# --- simulation hooks (see meeple.rules.simulate) -----------------------------
+
+def score_sources(state: State) -> list[dict[str, int]]:
+    """Each seat's score (buckets left, BK-14) as the pyramid it built minus
+    what it lost, by cause: the bucket it chose each round it lost (BK-9), the
+    buckets that fell with it (BK-10/BK-11), and the parts lost to a split
+    (BK-12). The lost_* parts are negative; all four add up to the score."""
+    size = sum(state.config.rows)
+    out = [{"built": size, "lost_chosen": 0, "lost_falling": 0, "lost_split": 0} for _ in range(state.config.players)]
+    for lost, (fell, split) in zip(state.history, state.falls):
+        d = out[lost.index(max(lost))]  # the round's loser
+        d["lost_chosen"] -= 1
+        d["lost_falling"] -= fell
+        d["lost_split"] -= split
+    return out
+
+
+def game_stats(state: State) -> dict:
+    """Extra columns for simulations, per seat: how often the pyramid split
+    (BK-12), the most buckets lost in one round, 1 if the pyramid ended empty;
+    for the game: players with an empty pyramid at the end, and the mean
+    buckets lost per round (how hard the fall model hits). Rounds lost and
+    buckets lost by cause are the score_sources columns."""
+    n = state.config.players
+    splits, biggest = [0] * n, [0] * n
+    for lost, (_, split) in zip(state.history, state.falls):
+        loss = max(lost)
+        seat = lost.index(loss)
+        splits[seat] += int(split > 0)
+        biggest[seat] = max(biggest[seat], loss)
+    rounds = len(state.history)
+    return {
+        "splits": splits,
+        "biggest_loss": biggest,
+        "emptied": [int(b == 0) for b in state.buckets],
+        "players_out": sum(b == 0 for b in state.buckets),
+        "lost_per_round": sum(map(max, state.history)) / rounds if rounds else 0.0,
+    }
+
+
 def observation(state: State, player: int) -> Observation:
-    return Observation(
-        player=player,
-        config=state.config,
-        phase=state.phase,
-        round=state.round,
-        start_player=state.start_player,
-        current_player=state.current_player,
-        direction=state.direction,
-        hand=state.hands[player],
-        hand_counts=tuple(len(h) for h in state.hands),
-        draw_count=len(state.draw),
-        discard=state.discard,
-        fronts=state.fronts,
-        colour=state.colour,
-        to_beat=state.to_beat,
-        attacker=state.attacker,
-        pyramids=state.pyramids,
-        buckets=state.buckets,
-        out=state.out,
-        parts=state.parts,
-        lost_now=state.lost_now,
-        history=state.history,
-        is_over=state.is_over,
+    s = state
+    return Observation(  # positional, in the order of Observation's fields (built on every step)
+        player, s.config, s.phase, s.round, s.start_player, s.current_player, s.direction,
+        s.hands[player], tuple(map(len, s.hands)), len(s.draw), s.discard, s.fronts,
+        s.colour, s.to_beat, s.attacker, s.pyramids, s.buckets, s.out, s.parts,
+        s.lost_now, s.history, s.falls, s.is_over,
     )
 
 
@@ -980,6 +1076,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         parts=obs.parts,
         lost_now=obs.lost_now,
         history=obs.history,
+        falls=obs.falls,
         is_over=obs.is_over,
     )
 
@@ -1004,10 +1101,13 @@ def check_state(state: State) -> None:
         if state.phase != ARRANGE:
             assert size - pyr.count(None) == state.buckets[p], "bucket count differs from the pyramid"
             if not state.is_over and state.phase != KEEP and state.buckets[p]:
-                assert len(_parts([c is not None for c in pyr], _layout(cfg.rows))) == 1, "pyramid in pieces"
+                assert len(_parts(cfg.rows, _standing(pyr))) == 1, "pyramid in pieces"
         if state.out[p]:
             assert state.buckets[p] == 0 and not state.hands[p] and not state.fronts[p]
     assert sum(state.out) <= cfg.players - 2 or state.is_over
+    assert len(state.falls) == len(state.history), "one (fell, split) entry per finished round"
+    for lost, (fell, split) in zip(state.history, state.falls):
+        assert fell >= 0 and split >= 0 and max(lost) == 1 + fell + split, "a round's loss = chosen + fell + split"
 
 
 # --- bots -------------------------------------------------------------------
@@ -1016,32 +1116,44 @@ CARD_WORTH = 3.0  # what holding a card is worth beyond its value
 BUCKET_WORTH = 12.0  # a bucket against card worth: give up a top bucket rather than spend a strong hand
 
 
-def _damage(pyr, k: int, lay: _Layout) -> int:
+@lru_cache(maxsize=1 << 16)
+def _damage(rows: tuple[int, ...], standing: int, k: int) -> int:
     """Buckets lost by taking away bucket k (exact rule, keeping the larger part)."""
-    present = [c is not None for c in pyr]
-    fall = _falls(present, k, lay)
-    for j in fall:
-        present[j] = False
-    parts = _parts(present, lay)
-    return len(fall) + (sum(map(len, parts)) - max(map(len, parts)) if len(parts) > 1 else 0)
+    fall = _falls(rows, standing, k)
+    parts = _parts(rows, standing & ~fall)
+    lost = fall.bit_count()
+    if len(parts) > 1:
+        sizes = [part.bit_count() for part in parts]
+        lost += sum(sizes) - max(sizes)
+    return lost
 
 
-def _strength(hand, colour: str) -> float:
-    return sum(c.value + CARD_WORTH for c in hand if c.colour == colour)
+@lru_cache(maxsize=64)
+def _setup_order(rows: tuple[int, ...]) -> tuple[int, ...]:
+    """Positions from the costliest loss in a full pyramid to the cheapest (ties: lower index first)."""
+    full = _layout(rows).full
+    return tuple(sorted(range(full.bit_length()), key=lambda k: (-_damage(rows, full, k), k)))
 
 
-def _plan(obs: Observation) -> list[str]:
-    """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips)."""
-    cfg = obs.config
-    lay = _layout(cfg.rows)
-    full = (cfg.colours[0],) * len(lay.positions)
-    order = sorted(range(len(full)), key=lambda k: (-_damage(full, k, lay), k))
-    colours = sorted(cfg.colours, key=lambda c: (-_strength(obs.hand, c), cfg.colours.index(c)))
-    plan = [None] * len(full)
-    supply = [c for c in colours for _ in range(cfg.buckets_each)]
-    for k, c in zip(order, supply):
-        plan[k] = c
-    return plan
+def _strengths(hand) -> dict[str, float]:
+    """How strong the hand is in each colour it holds, Σ(value + CARD_WORTH),
+    colours in the order they first appear in the hand."""
+    out: dict[str, float] = {}
+    for c in hand:
+        out[c.colour] = out.get(c.colour, 0) + (c.value + CARD_WORTH)
+    return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[str, ...]:
+    """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips).
+    The colour for each flat position; a player's hand does not change while they build."""
+    strength = _strengths(hand)
+    ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
+    plan = [""] * len(_layout(rows).positions)
+    for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
+        plan[k] = ranked[rank // each]  # each colour fills `each` positions in turn
+    return tuple(plan)
 
 
 def _play_cost(a: PlayCards, draws: int) -> float:
@@ -1050,12 +1162,13 @@ def _play_cost(a: PlayCards, draws: int) -> float:
 
 
 def _best_loss(obs: Observation, legal) -> tuple[LoseBucket | None, int]:
-    lay = _layout(obs.config.rows)
-    pyr = obs.pyramids[obs.player]
+    rows = obs.config.rows
+    index = _layout(rows).index
+    standing = _standing(obs.pyramids[obs.player])
     best, dmg = None, 0
     for a in legal:
         if type(a) is LoseBucket:
-            d = _damage(pyr, lay.index[a.position], lay)
+            d = _damage(rows, standing, index[a.position])
             if best is None or d < dmg or (d == dmg and a.position[0] > best.position[0]):
                 best, dmg = a, d
     return best, dmg
@@ -1069,7 +1182,8 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     cfg = obs.config
     first = legal[0]
     if type(first) is Place:
-        want = _plan(obs)[_layout(cfg.rows).index[first.position]]
+        plan = _setup_plan(cfg.rows, cfg.colours, cfg.buckets_each, obs.hand)
+        want = plan[_layout(cfg.rows).index[first.position]]
         return next((a for a in legal if a.colour == want), first)
     if type(first) is Direction:
         n = cfg.players
@@ -1083,16 +1197,16 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
         return legal[0] if obs.buckets[neighbour(1)] >= obs.buckets[neighbour(-1)] else legal[1]
     if type(first) is KeepPart:
         return max(legal, key=lambda a: a.size)
+    if obs.phase == LEAD and obs.hand:
+        strength = _strengths(obs.hand)
+        colour = max(strength, key=strength.get)
+        single = (max(c for c in obs.hand if c.colour == colour),)
+        return next(a for a in legal if a.cards == single and not a.extras)
     plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
     loss, dmg = _best_loss(obs, legal)
     if not plays:
         return loss if loss is not None else legal[0]
     draws = cfg.draw_per_turn
-    if obs.phase == LEAD:
-        hand = obs.hand
-        colour = max(dict.fromkeys(c.colour for c in hand), key=lambda c: _strength(hand, c))
-        singles = [a for a in plays if len(a.cards) == 1 and not a.extras and a.cards[0].colour == colour]
-        return max(singles, key=lambda a: a.cards[0].value)
     cheapest = min(plays, key=lambda a: (_play_cost(a, draws + len(a.extras)), a.total))
     cost = _play_cost(cheapest, draws + len(cheapest.extras))
     if dmg >= obs.buckets[obs.player] or cost < BUCKET_WORTH * dmg:

@@ -38,6 +38,7 @@ def _set_pyramid(s, seat, pyr):
     left = size - list(pyr).count(None)
     s.buckets = s.buckets[:seat] + (left,) + s.buckets[seat + 1 :]
     s.history += (tuple(size - left if i == seat else 0 for i in range(s.config.players)),)
+    s.falls += ((size - left - 1, 0),)  # one chosen bucket, the rest fell with it
 
 
 def _arranged(cfg=None, seed=0, colours=None):
@@ -458,6 +459,7 @@ def _one_bucket_left(cfg, seat, hands):
     s.pyramids = s.pyramids[:seat] + (("green",) + (None,) * (size - 1),) + s.pyramids[seat + 1 :]
     s.buckets = s.buckets[:seat] + (1,) + s.buckets[seat + 1 :]
     s.history = (tuple(size - 1 if i == seat else 0 for i in range(cfg.players)),)
+    s.falls = ((size - 2, 0),)
     bk.check_state(s)
     return s
 
@@ -509,6 +511,7 @@ def test_the_next_player_skips_players_who_are_out():
     s.pyramids = s.pyramids[:3] + ((None,) * size,) + s.pyramids[4:]
     s.buckets = (10, 10, 10, 0, 10)
     s.history = ((0, 0, 0, 10, 0),)
+    s.falls = ((9, 0),)
     s.current_player = 2
     bk.check_state(s)
     after = bk.apply(s, PlayCards(cards("blue 7")))
@@ -697,3 +700,155 @@ def test_malformed_actions_raise_value_error_and_change_nothing():
         with pytest.raises(ValueError, match="legal"):
             bk.apply(s, bad)
     assert s == before
+
+
+# --- speed-ups keep the rules: caches and precomputed layouts ------------------
+
+def _brute_parts(standing, rows):
+    """Pieces of what stands, by flood fill over 'touching' (same row side by side, or resting on)."""
+    standing, parts = set(standing), []
+    while standing:
+        todo, part = [min(standing)], set()
+        while todo:
+            r, i = todo.pop()
+            if (r, i) in part:
+                continue
+            part.add((r, i))
+            for q in ((r, i - 1), (r, i + 1), (r - 1, i), (r - 1, i + 1), (r + 1, i - 1), (r + 1, i)):
+                if q in standing and q not in part:
+                    todo.append(q)
+        parts.append(part)
+        standing -= part
+    return sorted(parts, key=min)
+
+
+@pytest.mark.parametrize("rows", [(5, 4, 3, 2, 1), (4, 3, 2, 1), (6, 5, 4), (3, 2, 1)])
+def test_falls_and_splits_match_brute_force_for_every_pyramid_shape(rows):
+    """BK-10, BK-12: what falls and the parts left agree with an independent reading, for several
+    pyramid shapes one after another (the cached helpers must not mix shapes up)."""
+    every = [(r, i) for r, n in enumerate(rows) for i in range(n)]
+    rng = random.Random(sum(rows))
+    for _ in range(150):
+        removed = rng.sample(every, rng.randrange(0, len(every) // 2))
+        standing = [q for q in every if q not in removed]
+        position = rng.choice(standing)
+        fall = falling_buckets(rows, removed, position)
+        assert fall == _brute_falls(rows, removed, position)
+        left = [q for q in standing if q not in fall]
+        lay = bk._layout(rows)
+        parts = [{lay.positions[j] for j in bk._indices(m)} for m in bk._parts(rows, bk._mask(lay.index[q] for q in left))]
+        assert parts == _brute_parts(left, rows)
+
+
+def test_a_split_in_a_game_offers_exactly_the_pieces_left_standing():
+    """BK-12: in seeded games, every KEEP choice lists each connected piece once, with its size."""
+    seen = 0
+    for seed in range(40):
+        s = bk.new_game(Config(), seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            if s.phase == bk.KEEP:
+                p = s.current_player
+                standing = [q for q, c in zip(ALL5, s.pyramids[p]) if c is not None]
+                pieces = _brute_parts(standing, ROWS5)
+                assert [(a.position, a.size) for a in bk.legal_actions(s)] == [(min(x), len(x)) for x in pieces]
+                seen += 1
+            s = bk.apply(s, rng.choice(bk.legal_actions(s)))
+    assert seen > 5
+
+
+def test_observation_shows_the_table_as_it_is():
+    """The observation (built positionally for speed) carries each public field of the state under its own name."""
+    rec = play(bk, Config(players=5, special_one=True), "random", 12)
+    s = rec.state
+    for p in range(5):
+        obs = bk.observation(s, p)
+        for name in obs._fields:
+            if name in ("player", "hand", "hand_counts", "draw_count"):
+                continue
+            assert getattr(obs, name) == getattr(s, name), name
+        assert obs.player == p and obs.hand == s.hands[p] and obs.draw_count == len(s.draw)
+        assert obs.hand_counts == tuple(len(h) for h in s.hands)
+
+
+# --- simulation hooks -----------------------------------------------------------
+
+def _walk(cfg, seed, bots="random"):
+    """Play a seeded game step by step; count, per seat, independently of the module's bookkeeping:
+    rounds lost, buckets that fell with the chosen one, buckets lost in splits, splits, biggest loss."""
+    n = cfg.players
+    rows = cfg.rows
+    every = [(r, i) for r, n_ in enumerate(rows) for i in range(n_)]
+    chosen, fell, split, splits, biggest = ([0] * n for _ in range(5))
+    s = bk.new_game(cfg, seed)
+    rng = random.Random(seed)
+    before = None
+    while not s.is_over:
+        p = s.current_player
+        legal = bk.legal_actions(s)
+        a = bk.heuristic_bot(bk.observation(s, p), legal, rng) if bots == "heuristic" else rng.choice(legal)
+        if type(a) is LoseBucket:
+            before = s.buckets[p]
+        after = bk.apply(s, a)
+        if type(a) is LoseBucket:
+            chosen[p] += 1
+            gone = s.buckets[p] - after.buckets[p]
+            if cfg.fall_model == "exact":
+                removed = [q for q, c in zip(every, s.pyramids[p]) if c is None]
+                assert gone == len(falling_buckets(rows, removed, a.position))
+            fell[p] += gone - 1
+        if type(a) is KeepPart:
+            split[p] += s.buckets[p] - after.buckets[p]
+            splits[p] += 1
+        if type(a) in (LoseBucket, KeepPart) and after.phase != bk.KEEP:
+            biggest[p] = max(biggest[p], before - after.buckets[p])
+        s = after
+    return s, chosen, fell, split, splits, biggest
+
+
+@pytest.mark.parametrize("preset, seed, bots", [
+    ("base", 1, "random"), ("poke", 2, "random"), ("six-players", 3, "random"), ("two-players", 4, "heuristic"),
+    ("both-variants", 5, "heuristic"),
+])
+def test_score_sources_split_each_score_into_pyramid_and_losses_by_cause(preset, seed, bots):
+    """BK-9 to BK-12, BK-14: score = pyramid built - chosen buckets - buckets that fell with them - split losses."""
+    cfg = Config.presets()[preset]
+    s, chosen, fell, split, _, _ = _walk(cfg, seed, bots)
+    sources = bk.score_sources(s)
+    size = sum(cfg.rows)
+    for p, d in enumerate(sources):
+        assert sum(d.values()) == bk.scores(s)[p]
+        assert d == {"built": size, "lost_chosen": -chosen[p], "lost_falling": -fell[p], "lost_split": -split[p]}
+
+
+def test_game_stats_count_splits_biggest_losses_and_empty_pyramids():
+    """BK-12, BK-15, BK-16: per seat splits, the biggest one-round loss, an empty pyramid; per game players out
+    and the mean loss per round."""
+    found_split = False
+    for preset, seed in [("base", 6), ("six-players", 7), ("six-three-left", 8), ("poke", 9)]:
+        cfg = Config.presets()[preset]
+        s, chosen, fell, split, splits, biggest = _walk(cfg, seed)
+        stats = bk.game_stats(s)
+        assert stats["splits"] == splits and stats["biggest_loss"] == biggest
+        assert stats["emptied"] == [int(b == 0) for b in s.buckets]
+        assert stats["players_out"] == sum(stats["emptied"]) >= 1
+        losses = [-x for r in bk.round_scores(s) for x in r if x]
+        assert stats["lost_per_round"] == pytest.approx(sum(losses) / len(losses))
+        assert sum(losses) == sum(chosen) + sum(fell) + sum(split)
+        found_split |= any(splits)
+    assert found_split
+
+
+def test_simulation_table_has_the_hook_columns_and_the_default_progress_is_buckets_left():
+    """simulate: points_* columns add up to the score; stats columns per seat; leaders follow buckets left."""
+    from meeple.rules.simulate import simulate
+
+    res = simulate("bucket-king", None, "heuristic", 12, 3, workers=1, progress=False)
+    t = res.table
+    points = [c for c in t.columns if c.startswith("points_")]
+    assert points == ["points_built", "points_lost_chosen", "points_lost_falling", "points_lost_split"]
+    assert (t[points].sum(axis=1) == t["score"]).all()
+    assert {"splits", "biggest_loss", "emptied", "players_out", "lost_per_round"} <= set(t.columns)
+    assert not hasattr(bk, "progress")  # buckets left (the score) is who is ahead mid-game
+    report = str(res.summary())
+    assert "Bucket King" in report
