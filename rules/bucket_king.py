@@ -191,10 +191,12 @@ class Config(RuleConfig):
         need(self.fall_model in FALL_MODELS, "fall_model", self.fall_model, " or ".join(FALL_MODELS))
         need(0.0 <= self.fall_probability <= 1.0, "fall_probability", self.fall_probability, "0 to 1")
         need(self.end_rule in END_RULES, "end_rule", self.end_rule, ", ".join(END_RULES))
-        need(
-            self.max_cards <= self.special_one_max <= 10,
-            "special_one_max", self.special_one_max, f"{self.max_cards} (max_cards) to 10 cards",
-        )
+        need(1 <= self.special_one_max <= 10, "special_one_max", self.special_one_max, "1 to 10 cards")
+        if self.special_one:  # the turn limit only matters with the variant on
+            need(
+                self.max_cards <= self.special_one_max,
+                "max_cards", self.max_cards, f"at most special_one_max ({self.special_one_max}) with Special One on",
+            )
 
     @classmethod
     def presets(cls) -> dict[str, "Config"]:

@@ -628,12 +628,18 @@ def test_with_both_piles_empty_a_player_simply_does_not_draw():
     ({"fall_probability": 1.5}, "fall_probability", "0 to 1"),
     ({"end_rule": "last-one"}, "end_rule", "rulebook"),
     ({"values": (3, 1)}, "values", "increasing"),
-    ({"max_cards": 6}, "special_one_max", "6 (max_cards) to 10"),
+    ({"max_cards": 6, "special_one": True}, "max_cards=6", "at most special_one_max (5) with Special One on"),
+    ({"special_one_max": 11}, "special_one_max=11", "1 to 10 cards"),
 ])
 def test_bad_configs_name_the_field_the_value_and_what_is_allowed(changes, field, allowed):
     with pytest.raises(ValueError) as e:
         Config(**changes)
     assert field in str(e.value) and allowed in str(e.value)
+
+
+def test_the_special_one_limit_only_binds_with_the_variant_on():
+    """BK-17: six cards a play are fine in the base game; Special One caps a turn at five."""
+    assert Config(max_cards=6).max_cards == 6
 
 
 def test_text_settings_and_presets():
