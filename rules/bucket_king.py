@@ -1270,7 +1270,7 @@ def make_lookahead(samples: int = 12, width: int = 4, rounds: int = 1, name: str
             for i, a in enumerate(cands):
                 s = apply(world, a)
                 r = random.Random(roll_seed)
-                stop = s.round + rounds
+                stop = world.round + rounds  # from the round before the trial move: a move that ends it is judged there too
                 while not s.is_over and s.round < stop:
                     p = s.current_player
                     s = apply(s, heuristic_bot(observation(s, p), legal_actions(s), r))
