@@ -28,4 +28,4 @@ site: $(STAMP)
 	$(BIN)/python lessons/build_site.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache lessons/_build

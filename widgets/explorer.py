@@ -104,7 +104,7 @@ class Explorer(W.VBox):
         super().__init__([
             W.HTML(f"<b>{html.escape(mod.TITLE)}</b>: how does <code>{html.escape(field)}</code> change the game? "
                    f"Bots: {html.escape(', '.join(self._bots))}; rules otherwise: {html.escape(self._config.describe())}."),
-            W.HBox([self.slider, self.games, self.run_all]),
+            W.HBox([self.slider, self.games, self.run_all], layout=W.Layout(flex_flow="row wrap")),
             self.status,
             W.HBox([self.win_chart, self.score_chart], layout=W.Layout(flex_flow="row wrap")),
             self.numbers,
