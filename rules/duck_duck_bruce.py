@@ -184,6 +184,9 @@ class State:
     nests: tuple[tuple[Duck, ...], ...]  # face down, in the order the cards came in
     totals: tuple[int, ...]
     history: tuple[tuple[int, ...], ...]  # points of each finished round
+    # Bookkeeping for statistics (game_stats, score_sources); no rule reads it:
+    taken: tuple[tuple[int, ...], ...]  # per seat: where in its nest the cards taken from other nests lie
+    facts: tuple[tuple[int, str, int], ...]  # (seat, one of FACTS, cards), oldest first
     is_over: bool = False
     events: tuple[str, ...] = field(default=())
 
@@ -201,12 +204,30 @@ class State:
         new.nests = self.nests
         new.totals = self.totals
         new.history = self.history
+        new.taken = self.taken
+        new.facts = self.facts
         new.is_over = self.is_over
         new.events = self.events
         return new
 
 
 _new_state = object.__new__
+
+# State.facts notes, for statistics, each (seat, fact, cards): what tallies() counts from it.
+FACTS = {
+    "double": (("doubles",), "ducks_busted"),  # a second duck of a suit ended the turn (DDB-5); ducks of the row lost
+    "bruce": (("bruces",), "ducks_busted"),  # Bruce ended the turn (DDB-6); ducks of the row lost
+    "declined": (("steals_declined",), None),  # "no steal" after a Bruce
+    "missed": (("steals_tried",), None),  # the die showed less than the claim (DDB-7)
+    "stole": (("steals_tried", "steals_succeeded"), "cards_stolen"),  # the die showed the claim or more; cards taken
+    "backfire": (("steals_tried", "backfires"), "cards_lost_to_backfires"),  # a -1 (DDB-8); the thief's cards lost
+    "robbed": ((), "cards_lost_to_thieves"),  # another seat's steal took cards from this nest
+    "own points": ((), "points_flipped"),  # round points of the seat's own cards alone (see score_sources)
+}
+TALLY = (  # every name FACTS counts, in the order game_stats reports them
+    "doubles", "bruces", "ducks_busted", "steals_declined", "steals_tried", "steals_succeeded", "cards_stolen",
+    "cards_lost_to_thieves", "backfires", "cards_lost_to_backfires", "points_flipped",
+)
 
 
 @dataclass(frozen=True)
@@ -278,11 +299,21 @@ def _cards(cards) -> str:
 
 def nest_score(cards: Iterable[Card]) -> int:
     """DDB-10: the highest number of each suit present, summed (Bruce cards score nothing)."""
+    return _nest_points(cards)[0]
+
+
+def _nest_points(cards: Iterable[Card], taken=()) -> tuple[int, int]:
+    """(nest_score of the cards, nest_score of those not at the `taken` positions), in one pass."""
     best: dict[str, int] = {}
-    for c in cards:
-        if type(c) is Duck and c.number > best.get(c.suit, 0):
-            best[c.suit] = c.number
-    return sum(best.values())
+    own: dict[str, int] = {}
+    for i, c in enumerate(cards):
+        if type(c) is Duck:
+            suit, n = c
+            if n > best.get(suit, 0):
+                best[suit] = n
+            if n > own.get(suit, 0) and i not in taken:
+                own[suit] = n
+    return sum(best.values()), sum(own.values())
 
 
 def _best_by_suit(nest) -> dict[str, int]:
@@ -437,6 +468,8 @@ def new_game(config: Config | None = None, seed: int = 0) -> State:
         nests=((),) * n,
         totals=(0,) * n,
         history=(),
+        taken=((),) * n,
+        facts=(),
     )
     _deal(state, 0, 0, "")
     return state
@@ -449,7 +482,7 @@ def _deal(s: State, round_: int, starter: int, why: str) -> None:
     s.pile = tuple(pile)
     s.row = ()
     s.discard = ()
-    s.nests = ((),) * cfg.players
+    s.nests = s.taken = ((),) * cfg.players
     s.round = round_
     s.start_player = starter
     s.current_player = starter
@@ -475,6 +508,7 @@ def _flip(s: State, p: int) -> None:
             s.discard += row + (card,)
             s.row = ()
             s.phase = STEAL
+            s.facts += ((p, "bruce", len(row)),)
             if row:
                 text = f"{_SEATS[p]} flips Bruce! Bruce and the row ({_cards(row)}) go to the discard pile."
             else:
@@ -488,6 +522,7 @@ def _flip(s: State, p: int) -> None:
                 lost = row[i:] + (card,)
                 s.discard += lost
                 s.row = ()
+                s.facts += ((p, "double", len(row) - i),)
                 text = f"{_SEATS[p]} flips {_TEXTS[card]}, a second {suit} duck: {_cards(lost)} go to the discard pile"
                 if kept:
                     _to_nest(s, p, kept)
@@ -525,7 +560,9 @@ def _end_turn(s: State, p: int) -> None:
 def _end_round(s: State) -> None:
     """DDB-10 to DDB-12: score the nests; deal again or end the game."""
     cfg = s.config
-    points = tuple(nest_score(n) for n in s.nests)
+    split = [_nest_points(nest, taken) for nest, taken in zip(s.nests, s.taken)]
+    points = tuple(total for total, _ in split)
+    s.facts += tuple((p, "own points", own) for p, (_, own) in enumerate(split))  # cards taken from others left out
     s.totals = tuple(t + x for t, x in zip(s.totals, points))
     s.history += (points,)
     s.events += (
@@ -597,6 +634,7 @@ def apply(state: State, action) -> State:
     s = state._copy()
     if action.target is None:
         s.events += (f"{_SEATS[p]} does not try to steal.",)
+        s.facts += ((p, "declined", 0),)
     else:
         face, s.chance = s.chance.choice(s.config.die)
         _resolve_steal(s, p, action, face)
@@ -618,7 +656,21 @@ def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
     nests = list(s.nests)
     nests[seat] = left
     s.nests = tuple(nests)
+    where = s.taken[seat]
+    if where:  # cards this nest took from others: drop the picked ones, close the gaps
+        moved = list(s.taken)
+        moved[seat] = tuple(j - sum(1 for i in picks if i < j) for j in where if j not in picks)
+        s.taken = tuple(moved)
     return taken
+
+
+def _receive(s: State, p: int, cards: tuple[Duck, ...]) -> None:
+    """Cards taken from another nest go into seat p's nest (and are noted as taken)."""
+    n = len(s.nests[p])
+    taken = list(s.taken)
+    taken[p] += tuple(range(n, n + len(cards)))
+    s.taken = tuple(taken)
+    _to_nest(s, p, cards)
 
 
 def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
@@ -628,24 +680,30 @@ def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
     said = f"{thief} tries to steal {d} from {victim} and rolls {face}"
     if face == PENALTY_FACE:
         if not s.nests[p]:
+            s.facts += ((p, "backfire", 0),)
             text = f"{said}: backfire, but {thief}'s nest is empty."
         elif s.config.minus_one == "steal-back":
             lost = _take_random(s, p, 1)
-            _to_nest(s, t, lost)
+            _receive(s, t, lost)
+            s.facts += ((p, "backfire", 1),)
             text = f"{said}: backfire! {victim} takes {_TEXTS[lost[0]]} from {thief}'s nest."
         else:
             lost = _take_random(s, p, 1)
             s.discard += lost
+            s.facts += ((p, "backfire", 1),)
             text = f"{said}: backfire! {_TEXTS[lost[0]]} from {thief}'s nest is discarded."
     elif face >= d:
         k = min(d, len(s.nests[t]))
+        s.facts += ((p, "stole", k),)
         if k:
             got = _take_random(s, t, k)
-            _to_nest(s, p, got)
+            _receive(s, p, got)
+            s.facts += ((t, "robbed", k),)
             text = f"{said}: takes {_cards(got)}." if k == d else f"{said}: takes {_cards(got)} (all {victim} had)."
         else:
             text = f"{said}: success, but {victim}'s nest is empty."
     else:
+        s.facts += ((p, "missed", 0),)
         text = f"{said}: too low, nothing happens."
     s.events += (text,)
 
@@ -664,6 +722,43 @@ def winners(state: State) -> list[int]:
         return []
     best = max(state.totals)
     return [i for i, t in enumerate(state.totals) if t == best]
+
+
+def tallies(state: State) -> list[dict[str, int]]:
+    """Per seat, what happened to it so far in the game ({name: count} for every
+    name in TALLY), counted from state.facts as FACTS says."""
+    out = [dict.fromkeys(TALLY, 0) for _ in range(state.config.players)]
+    for p, fact, cards in state.facts:
+        once, per_card = FACTS[fact]
+        counts = out[p]
+        for name in once:
+            counts[name] += 1
+        if per_card:
+            counts[per_card] += cards
+    return out
+
+
+def game_stats(state: State) -> dict:
+    """Columns for simulate's table (one list entry per seat): busts by doubles
+    and by Bruce and the ducks they threw away, steals tried / declined /
+    succeeded, cards stolen and lost to thieves, -1 backfires and the cards
+    they cost (the simulate hook)."""
+    per_seat = tallies(state)
+    return {name: [c[name] for c in per_seat] for name in TALLY if name != "points_flipped"}
+
+
+def score_sources(state: State) -> list[dict[str, int]]:
+    """Per seat, the game's points split into "flipped" (what the player's own
+    cards would have scored alone, round by round) and "taken" (what the cards
+    taken from other nests, by stealing or by an opponent's -1, added on top).
+    Only a suit's highest duck scores (DDB-10), so a card's points depend on
+    the rest of the nest: the split counts own cards first, and the parts add
+    up to scores(state) (the simulate hook)."""
+    flipped = [0] * state.config.players
+    for p, fact, cards in state.facts:
+        if fact == "own points":
+            flipped[p] += cards
+    return [{"flipped": f, "taken": total - f} for f, total in zip(flipped, state.totals)]
 
 
 def observation(state: State, player: int) -> Observation:
@@ -701,6 +796,8 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         nests=obs.nests,
         totals=obs.totals,
         history=obs.history,
+        taken=((),) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
+        facts=(),
         is_over=obs.phase == OVER,
     )
 
@@ -716,6 +813,14 @@ def check_state(state: State) -> None:
     assert len({c.suit for c in state.row}) == len(state.row), "two ducks of a suit in the row"
     assert all(type(c) is Duck for c in state.row), "a Bruce in the row"
     assert sum(state.totals) == sum(map(sum, state.history)), "totals differ from round scores"
+    n = cfg.players
+    assert len(state.taken) == n, "statistics bookkeeping has the wrong shape"
+    for nest, where in zip(state.nests, state.taken):
+        assert list(where) == sorted(set(where)) and all(0 <= i < len(nest) for i in where), "taken cards misplaced"
+    counts = tallies(state)
+    assert all(v >= 0 for c in counts for v in c.values()), "a negative count"
+    assert sum(c["cards_stolen"] for c in counts) == sum(c["cards_lost_to_thieves"] for c in counts)
+    assert all(c["points_flipped"] <= t for c, t in zip(counts, state.totals)), "own cards scored more than the nest"
     if state.phase == DECIDE:
         assert state.row and state.pile, "a flip-or-stop choice needs a row and a card to flip"
     elif state.phase == STEAL:

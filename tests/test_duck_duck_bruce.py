@@ -42,6 +42,7 @@ def _state(cfg=None, *, pile, row=(), nests=None, current=0, phase=None, totals=
     s.totals = totals or (0,) * cfg.players
     s.history = tuple(history)
     s.events = ()
+    s.taken, s.facts = ((),) * cfg.players, ()  # every card in a nest is its own; nothing counted yet
     ddb.check_state(s)
     return s
 
@@ -569,3 +570,107 @@ def test_heuristic_beats_random_significantly():
     """DDB-4: stopping on the bust chance wins well above the fair share 1/4 against random play."""
     r = head_to_head("duck-duck-bruce", Config(), "heuristic", "random", 300, seed=2026)
     assert r["ci95"][0] > r["fair_share"], r
+
+
+# --- statistics for simulate: game_stats and score_sources ------------------------
+
+def _tally(state, seat):
+    return ddb.tallies(state)[seat]
+
+
+def test_game_stats_count_busts_and_the_ducks_they_throw_away():
+    """DDB-5, DDB-6: a double and a Bruce each count as a bust of the player who
+    flipped it, with the ducks of the row that went to the discard pile."""
+    double = ddb.apply(_state(pile=[B1, Duck("yellow", 3), R2], row=(R1, B2, G1)), FLIP)
+    assert _tally(double, 0)["doubles"] == 1 and _tally(double, 0)["ducks_busted"] == 2  # B2, G1 (not the new B1)
+    bruce = ddb.apply(_state(Config(players=3), pile=[BRUCE, R2, B2], row=(R1, B2, G1)), FLIP)
+    assert _tally(bruce, 0)["bruces"] == 1 and _tally(bruce, 0)["ducks_busted"] == 3
+    declined = ddb.apply(bruce, NO_STEAL)
+    stats = ddb.game_stats(declined)
+    assert stats["bruces"] == [1, 0, 0] and stats["steals_declined"] == [1, 0, 0]
+    assert stats["ducks_busted"] == [3, 0, 0] and stats["steals_tried"] == [0, 0, 0]
+    assert "points_flipped" not in stats  # that one feeds score_sources
+
+
+def test_game_stats_count_steals_and_what_they_cost():
+    """DDB-7, DDB-8: tries, successes, cards stolen and lost to thieves, and -1 backfires."""
+    _, hit = _after_roll(Config(), 3, Steal(1, 2))
+    t0, t1 = _tally(hit, 0), _tally(hit, 1)
+    assert (t0["steals_tried"], t0["steals_succeeded"], t0["cards_stolen"]) == (1, 1, 2)
+    assert t1["cards_lost_to_thieves"] == 2 and t1["steals_tried"] == 0
+    _, low = _after_roll(Config(), 1, Steal(1, 2))
+    assert (_tally(low, 0)["steals_tried"], _tally(low, 0)["steals_succeeded"]) == (1, 0)
+    for cfg in (Config(), Config.presets()["kleine-fische"]):
+        _, back = _after_roll(cfg, -1)
+        t0 = _tally(back, 0)
+        assert (t0["steals_tried"], t0["backfires"], t0["cards_lost_to_backfires"], t0["steals_succeeded"]) == (1, 1, 1, 0)
+    _, empty = _after_roll(Config(), -1, thief=())
+    assert _tally(empty, 0)["backfires"] == 1 and _tally(empty, 0)["cards_lost_to_backfires"] == 0
+
+
+def test_taken_cards_are_tracked_through_later_steals():
+    """DDB-7: the cards a nest took from others stay marked when other cards leave it."""
+    red4 = Duck("red", 4)
+    outcomes = set()
+    for seed in range(60):
+        s = _state(pile=[R2, G1], phase=STEAL, nests=[(R1, B1, G2), (red4,), (), ()])
+        s.chance = Chance(seed)
+        after = ddb.apply(s, Steal(1, 1))  # seat 0 tries to take seat 1's red 4
+        if "takes red 4" not in after.events[0]:
+            continue
+        assert after.taken[0] == (3,) and after.nests[0][3] == red4
+        # now seat 1 steals one card back from seat 0: the marks follow the red 4, or vanish with it
+        back = _state(pile=[R2, G1], phase=STEAL, nests=after.nests, current=1)
+        back.taken, back.chance = after.taken, Chance(seed + 1000)
+        ddb._resolve_steal(back, 1, Steal(0, 1), 1)
+        ddb.check_state(back)
+        marked = [back.nests[0][i] for i in back.taken[0]]
+        assert marked == ([red4] if red4 in back.nests[0] else [])
+        outcomes.add(red4 in back.nests[0])
+    assert outcomes == {True, False}
+
+
+def test_score_sources_split_points_into_own_flips_and_taken_cards():
+    """DDB-10: a stolen red 4 over my own red 1 adds 3 points on top of what my own cards score."""
+    cfg = Config(players=2, rounds=1)
+    for seed in range(40):
+        s = _state(cfg, pile=[G1], phase=STEAL, nests=[(R1, B2), (Duck("red", 4),)])
+        s.chance = Chance(seed)
+        after = ddb.apply(s, Steal(1, 1))  # then seat 1 flips the last card, the round and game end
+        if "takes red 4" in after.events[0]:
+            break
+    assert after.is_over
+    mine = after.history[0][0]
+    assert mine == 4 + 2
+    assert ddb.score_sources(after)[0] == {"flipped": 1 + 2, "taken": 3}
+    assert sum(ddb.score_sources(after)[1].values()) == ddb.scores(after)[1]
+
+
+@pytest.mark.parametrize("preset", list(Config.presets()))
+def test_score_sources_add_up_and_stats_are_consistent_in_played_games(preset):
+    """DDB-10, DDB-12: in seeded games the sources add up to every score, nothing is negative,
+    and every card one seat stole is a card another seat lost."""
+    cfg = Config.presets()[preset]
+    for seed in range(6):
+        rec = play("duck-duck-bruce", cfg, ["random", "heuristic", "random", "threshold-2"], seed)
+        sources = ddb.score_sources(rec.state)
+        assert [sum(d.values()) for d in sources] == list(rec.scores)
+        assert all(v >= 0 for d in sources for v in d.values())
+        stats = ddb.game_stats(rec.state)
+        assert sum(stats["cards_stolen"]) == sum(stats["cards_lost_to_thieves"])
+        busts = sum(stats["doubles"]) + sum(stats["bruces"])
+        assert busts == sum(1 for e in rec.events if "a second" in e or "flips Bruce" in e)
+        assert sum(stats["steals_tried"]) == sum(1 for e in rec.events if "tries to steal" in e)
+        assert sum(stats["bruces"]) == sum(stats["steals_tried"]) + sum(stats["steals_declined"])
+
+
+def test_simulate_table_has_the_stats_and_sources():
+    """DDB-12: simulate shows the stats as columns and points_flipped + points_taken = score."""
+    from meeple.rules import simulate
+
+    res = simulate("duck-duck-bruce", None, "heuristic", 12, 3, workers=1, progress=False)
+    t = res.table
+    for col in ("doubles", "bruces", "steals_tried", "cards_lost_to_backfires", "points_flipped", "points_taken"):
+        assert col in t.columns
+    assert (t["points_flipped"] + t["points_taken"] == t["score"]).all()
+    assert t["bruces"].sum() == 12 * 3 * 6  # every Bruce of every round was flipped by someone
