@@ -204,6 +204,10 @@ class State:
     round: int = 0  # one race: always 0
     is_over: bool = False
     events: tuple[str, ...] = field(default=())
+    # Bookkeeping for statistics (game_stats); no rule reads it:
+    rerolls_taken: tuple[int, ...] = ()  # per seat, rerolls chosen in the whole race
+    rerolls_declined: tuple[int, ...] = ()  # per seat, "stop" when a reroll was allowed
+    finish_group: tuple[int, ...] = ()  # the piglets that crossed the finish, bottom to top
 
     def _copy(self) -> "State":
         new = State.__new__(State)
@@ -223,6 +227,9 @@ class State:
         new.round = self.round
         new.is_over = self.is_over
         new.events = self.events
+        new.rerolls_taken = self.rerolls_taken
+        new.rerolls_declined = self.rerolls_declined
+        new.finish_group = self.finish_group
         return new
 
 
@@ -374,6 +381,8 @@ def new_game(config: Config | None = None, seed: int = 0) -> State:
         stacks=((),) * config.spaces,
         where=(-1,) * n,
         extensions_left=(config.extensions_per_player,) * config.players,
+        rerolls_taken=(0,) * config.players,
+        rerolls_declined=(0,) * config.players,
     )
     state.events = (
         f"The race starts: {config.players} players, "
@@ -421,6 +430,7 @@ def _finish(s: State, group) -> None:
     """PB-14: the group that crossed the finish wins; its owners are the winners."""
     owner = s.config.owner
     s.won = tuple(sorted({owner(q) for q in group}))
+    s.finish_group = group
     s.is_over = True
     s.phase = OVER
     s.current_player = None
@@ -506,9 +516,11 @@ def apply(state: State, action: Action) -> State:
     kind = action.kind
     if kind == "reroll":
         s.rerolls += 1
+        s.rerolls_taken = _plus_one(s.rerolls_taken, s.current_player)
         face, s.chance = s.chance.below(len(s.config.faces))
         _play_on(s, face)
     elif kind == "stop":
+        s.rerolls_declined = _plus_one(s.rerolls_declined, s.current_player)
         _play_on(s, None)
     elif kind == "move":
         s.piglet = action.piglet
@@ -525,6 +537,10 @@ def apply(state: State, action: Action) -> State:
     return s
 
 
+def _plus_one(counts: tuple[int, ...], p: int) -> tuple[int, ...]:
+    return counts[:p] + (counts[p] + 1,) + counts[p + 1 :]
+
+
 def scores(state: State) -> list[int]:
     """PB-15: 1 for each winning player once the race is over, else 0."""
     return [1 if p in state.won else 0 for p in range(state.config.players)]
@@ -538,6 +554,57 @@ def round_scores(state: State) -> list[list[int]]:
 def winners(state: State) -> list[int]:
     """PB-14: every player owning a piglet of the group that crossed the finish."""
     return list(state.won)
+
+
+def progress(state: State) -> list[float]:
+    """Who is ahead mid-race, for simulate's lead changes and "leader after k%"
+    figures: per seat, how far its best piglet has come. Spaces covered (0
+    before the start, the space number on the track, spaces + 1 across the
+    finish; an extension takes a section back, PB-12), plus a fraction for
+    each piglet under it on its space: a rider moves whenever a piglet under
+    it moves (PB-10), and it wins with it (PB-14). A seat's carried piglet
+    counts where its stack is."""
+    cfg = state.config
+    k = cfg.piglets_per_player
+    stacks, where = state.stacks, state.where
+    n, size = len(stacks), len(where)
+    out = []
+    for first in range(0, cfg.players * k, k):
+        best = 0.0
+        for q in range(first, first + k):
+            w = where[q]
+            if w < 0:
+                continue
+            value = w + 1.0 if w >= n else w + 1 + stacks[w].index(q) / size
+            if value > best:
+                best = value
+        out.append(best)
+    return out
+
+
+def game_stats(state: State) -> dict:
+    """Columns for simulate's table: per seat, rerolls taken and declined
+    (PB-6 to PB-8), extensions used (PB-12), and whether the seat won riding
+    on another player's piglet (PB-14: carried across, not moving itself);
+    for the race, how many piglets crossed the finish together."""
+    cfg = state.config
+    group = state.finish_group
+    mover = cfg.owner(group[0]) if group else None
+    return {
+        "rerolls": list(state.rerolls_taken),
+        "rerolls_declined": list(state.rerolls_declined),
+        "extensions": [cfg.extensions_per_player - e for e in state.extensions_left],
+        "won_carried": [int(p in state.won and p != mover) for p in range(cfg.players)],
+        "finish_stack": len(group),
+    }
+
+
+def score_sources(state: State) -> list[dict[str, int]]:
+    """Per seat, its point (PB-15) split by how it won (PB-14): "moved" when its
+    own piglet carried the winning group across, "carried" when it rode on
+    another player's piglet (the simulate hook; the parts add up to scores)."""
+    carried = game_stats(state)["won_carried"]
+    return [{"moved": score - c, "carried": c} for score, c in zip(scores(state), carried)]
 
 
 def observation(state: State, player: int) -> Observation:
@@ -565,6 +632,9 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         extensions_left=obs.extensions_left,
         won=obs.won,
         is_over=obs.is_over,
+        rerolls_taken=(0,) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
+        rerolls_declined=(0,) * obs.config.players,
+        finish_group=tuple(q for q, w in enumerate(obs.where) if w == len(obs.stacks)),  # order not kept
     )
 
 
@@ -595,6 +665,9 @@ def check_state(state: State) -> None:
     assert len(seen) == sum(1 for w in state.where if 0 <= w < n)
     finished = [q for q, w in enumerate(state.where) if w == n]
     assert bool(finished) == state.is_over == bool(state.won), "the race ends exactly when a piglet finishes"
+    assert len(state.rerolls_taken) == len(state.rerolls_declined) == cfg.players, "statistics have the wrong shape"
+    assert min(state.rerolls_taken + state.rerolls_declined) >= 0
+    assert sorted(state.finish_group) == finished, "the finish group is not the piglets past the finish"
     if state.is_over:
         assert state.current_player is None and state.phase == OVER
         assert set(state.won) == {cfg.owner(q) for q in finished}

@@ -522,3 +522,77 @@ def test_lookahead_returns_a_legal_action_from_its_own_view():
     legal = pb.legal_actions(s)
     choice = pb.BOTS["lookahead"](pb.observation(s, 1), legal, random.Random(1))
     assert choice in legal
+
+
+# --- simulate hooks: progress and game_stats ------------------------------------
+
+def test_progress_is_the_best_piglets_distance_covered_with_riders_ahead():
+    """PB-10, PB-14: per seat, the spaces its best piglet has covered; on a shared space a
+    rider is ahead of the piglets under it; once over, the winners are furthest."""
+    assert pb.progress(pb.new_game(Config(), 0)) == [0, 0, 0, 0]  # Player 1 may extend: nobody moved yet
+    s = table(Config(**die(1)), {4: (1, 2), 9: (3,)}, to_move=0, rolls=[])  # stops at "extend or roll"
+    p = pb.progress(s)
+    assert p[0] == 0 and p[3] == 10  # the red piglet stands before the start; space 10 covered
+    assert p[1] == 5 < p[2] < 6  # blue and yellow share space 5; yellow rides on blue
+    two = Config(players=2, **die(1))  # two piglets each: the better one counts
+    s2 = table(two, {2: (0,), 7: (1,), 5: (2,)}, to_move=0, rolls=[])
+    assert pb.progress(s2)[0] == 8 and pb.progress(s2)[1] == 6
+    won = table(Config(extensions=NO_EXT, **die(3)), {18: (0, 1), 0: (3,)}, to_move=0, rolls=[0])
+    assert won.is_over and pb.progress(won)[:2] == [21.0, 21.0] and max(pb.progress(won)[2:]) < 21
+
+
+def test_progress_drops_when_the_track_is_extended():
+    """PB-12: an extension puts every piglet on the track a section further from the finish."""
+    s = table(Config(**die(1, rule="yes")), {3: (1,), 9: (2, 3)}, to_move=0, rolls=[0])
+    before = pb.progress(s)
+    after = pb.progress(pb.apply(s, EXTEND))
+    assert [b - a for a, b in zip(after[1:], before[1:])] == [2, 2, 2]
+
+
+def test_progress_makes_lead_changes_and_the_late_leader_a_favourite():
+    """PB-14: with progress, simulate sees lead changes, and the leader at 75% of the
+    turns wins well above the fair share (chance alone would give 1/4)."""
+    from meeple.rules import simulate
+    from meeple.rules.stats import wilson
+
+    res = simulate("piggyback-brigade", None, "heuristic", 400, 5, workers=1, progress=False)
+    g = res.games
+    assert g["lead_changes"].mean() > 1
+    led = g[["winners", "leader_at_75pct"]].dropna()
+    wins = sum(int(row.leader_at_75pct) in row.winners for row in led.itertuples())
+    assert len(led) > 300 and wilson(wins, len(led))[0] > 0.25
+
+
+def test_game_stats_count_rerolls_extensions_and_carried_winners():
+    """PB-6, PB-12, PB-14: rerolls taken and declined per seat, extensions used, and who won
+    riding on someone else's piglet."""
+    cfg = Config(extensions=NO_EXT, **die(2, rule="yes"))
+    s = table(cfg, {0: (1,), 5: (0,)}, to_move=0, rolls=[0, 0, 0])
+    s = pb.apply(pb.apply(s, ROLL_AGAIN), STOP)  # Player 1 rerolls once, then stops
+    stats = pb.game_stats(s)
+    assert stats["rerolls"] == [1, 0, 0, 0] and stats["rerolls_declined"] == [1, 0, 0, 0]
+    ext = pb.apply(table(Config(players=2, **die(1)), {}, to_move=0, rolls=[0]), EXTEND)
+    assert pb.game_stats(ext)["extensions"] == [1, 0]
+    carried = table(Config(extensions=NO_EXT, **die(3)), {18: (0, 1, 2), 0: (3,)}, to_move=0, rolls=[0])
+    stats = pb.game_stats(carried)
+    assert stats["won_carried"] == [0, 1, 1, 0] and stats["finish_stack"] == 3
+    alone = table(Config(extensions=NO_EXT, **die(4)), {18: (0,), 2: (1,)}, to_move=0, rolls=[0])
+    assert pb.game_stats(alone)["won_carried"] == [0, 0, 0, 0] and pb.game_stats(alone)["finish_stack"] == 1
+    assert pb.score_sources(carried) == [{"moved": 1, "carried": 0}, {"moved": 0, "carried": 1},
+                                         {"moved": 0, "carried": 1}, {"moved": 0, "carried": 0}]
+    assert pb.score_sources(alone)[0] == {"moved": 1, "carried": 0}
+
+
+@pytest.mark.parametrize("preset", list(Config.presets()))
+def test_game_stats_agree_with_the_played_games(preset):
+    """PB-6, PB-12, PB-14: over seeded games, rerolls and extensions match the actions taken."""
+    cfg = Config.presets()[preset]
+    for seed in range(5):
+        rec = play("piggyback-brigade", cfg, ["random", "heuristic", "always-reroll", "random"], seed)
+        stats = pb.game_stats(rec.state)
+        assert sum(stats["rerolls"]) == rec.actions.count("reroll")
+        assert sum(stats["rerolls_declined"]) == rec.actions.count("stop")
+        assert sum(stats["extensions"]) == rec.actions.count("extend the track")
+        assert sum(stats["won_carried"]) == len(rec.winners) - 1  # everyone but the mover's owner rode
+        assert stats["finish_stack"] >= len(rec.winners)
+        assert [sum(d.values()) for d in pb.score_sources(rec.state)] == list(rec.scores)
