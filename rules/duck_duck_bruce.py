@@ -222,11 +222,11 @@ FACTS = {
     "stole": (("steals_tried", "steals_succeeded"), "cards_stolen"),  # the die showed the claim or more; cards taken
     "backfire": (("steals_tried", "backfires"), "cards_lost_to_backfires"),  # a -1 (DDB-8); the thief's cards lost
     "robbed": ((), "cards_lost_to_thieves"),  # another seat's steal took cards from this nest
-    "own points": ((), "points_flipped"),  # round points of the seat's own cards alone (see score_sources)
+    "taken points": ((), "points_taken"),  # round points the cards taken from other nests added (see score_sources)
 }
 TALLY = (  # every name FACTS counts, in the order game_stats reports them
     "doubles", "bruces", "ducks_busted", "steals_declined", "steals_tried", "steals_succeeded", "cards_stolen",
-    "cards_lost_to_thieves", "backfires", "cards_lost_to_backfires", "points_flipped",
+    "cards_lost_to_thieves", "backfires", "cards_lost_to_backfires", "points_taken",
 )
 
 
@@ -299,21 +299,22 @@ def _cards(cards) -> str:
 
 def nest_score(cards: Iterable[Card]) -> int:
     """DDB-10: the highest number of each suit present, summed (Bruce cards score nothing)."""
-    return _nest_points(cards)[0]
-
-
-def _nest_points(cards: Iterable[Card], taken=()) -> tuple[int, int]:
-    """(nest_score of the cards, nest_score of those not at the `taken` positions), in one pass."""
     best: dict[str, int] = {}
-    own: dict[str, int] = {}
-    for i, c in enumerate(cards):
+    get = best.get
+    for c in cards:
         if type(c) is Duck:
             suit, n = c
-            if n > best.get(suit, 0):
+            if n > get(suit, 0):
                 best[suit] = n
-            if n > own.get(suit, 0) and i not in taken:
-                own[suit] = n
-    return sum(best.values()), sum(own.values())
+    return sum(best.values())
+
+
+def _nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, int]:
+    """(nest_score of the nest, nest_score of its cards not at the `taken` positions)."""
+    total = nest_score(nest)
+    if not taken:
+        return total, total
+    return total, nest_score([c for i, c in enumerate(nest) if i not in taken])
 
 
 def _best_by_suit(nest) -> dict[str, int]:
@@ -562,7 +563,7 @@ def _end_round(s: State) -> None:
     cfg = s.config
     split = [_nest_points(nest, taken) for nest, taken in zip(s.nests, s.taken)]
     points = tuple(total for total, _ in split)
-    s.facts += tuple((p, "own points", own) for p, (_, own) in enumerate(split))  # cards taken from others left out
+    s.facts += tuple((p, "taken points", total - own) for p, (total, own) in enumerate(split) if total > own)
     s.totals = tuple(t + x for t, x in zip(s.totals, points))
     s.history += (points,)
     s.events += (
@@ -727,24 +728,30 @@ def winners(state: State) -> list[int]:
 def tallies(state: State) -> list[dict[str, int]]:
     """Per seat, what happened to it so far in the game ({name: count} for every
     name in TALLY), counted from state.facts as FACTS says."""
-    out = [dict.fromkeys(TALLY, 0) for _ in range(state.config.players)]
+    columns = _columns(state)
+    return [{name: columns[name][p] for name in TALLY} for p in range(state.config.players)]
+
+
+def _columns(state: State) -> dict[str, list[int]]:
+    """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says."""
+    columns = {name: [0] * state.config.players for name in TALLY}
     for p, fact, cards in state.facts:
         once, per_card = FACTS[fact]
-        counts = out[p]
         for name in once:
-            counts[name] += 1
+            columns[name][p] += 1
         if per_card:
-            counts[per_card] += cards
-    return out
+            columns[per_card][p] += cards
+    return columns
 
 
 def game_stats(state: State) -> dict:
     """Columns for simulate's table (one list entry per seat): busts by doubles
-    and by Bruce and the ducks they threw away, steals tried / declined /
+    and by Bruce and the ducks they threw away, steals declined / tried /
     succeeded, cards stolen and lost to thieves, -1 backfires and the cards
     they cost (the simulate hook)."""
-    per_seat = tallies(state)
-    return {name: [c[name] for c in per_seat] for name in TALLY if name != "points_flipped"}
+    columns = _columns(state)
+    del columns["points_taken"]  # in score_sources
+    return columns
 
 
 def score_sources(state: State) -> list[dict[str, int]]:
@@ -754,11 +761,11 @@ def score_sources(state: State) -> list[dict[str, int]]:
     Only a suit's highest duck scores (DDB-10), so a card's points depend on
     the rest of the nest: the split counts own cards first, and the parts add
     up to scores(state) (the simulate hook)."""
-    flipped = [0] * state.config.players
+    taken = [0] * state.config.players
     for p, fact, cards in state.facts:
-        if fact == "own points":
-            flipped[p] += cards
-    return [{"flipped": f, "taken": total - f} for f, total in zip(flipped, state.totals)]
+        if fact == "taken points":
+            taken[p] += cards
+    return [{"flipped": total - t, "taken": t} for t, total in zip(taken, state.totals)]
 
 
 def observation(state: State, player: int) -> Observation:
@@ -820,7 +827,7 @@ def check_state(state: State) -> None:
     counts = tallies(state)
     assert all(v >= 0 for c in counts for v in c.values()), "a negative count"
     assert sum(c["cards_stolen"] for c in counts) == sum(c["cards_lost_to_thieves"] for c in counts)
-    assert all(c["points_flipped"] <= t for c, t in zip(counts, state.totals)), "own cards scored more than the nest"
+    assert all(c["points_taken"] <= t for c, t in zip(counts, state.totals)), "taken cards scored more than the nest"
     if state.phase == DECIDE:
         assert state.row and state.pile, "a flip-or-stop choice needs a row and a card to flip"
     elif state.phase == STEAL:
