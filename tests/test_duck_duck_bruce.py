@@ -589,7 +589,7 @@ def test_game_stats_count_busts_and_the_ducks_they_throw_away():
     stats = ddb.game_stats(declined)
     assert stats["bruces"] == [1, 0, 0] and stats["steals_declined"] == [1, 0, 0]
     assert stats["ducks_busted"] == [3, 0, 0] and stats["steals_tried"] == [0, 0, 0]
-    assert "points_flipped" not in stats  # that one feeds score_sources
+    assert "points_taken" not in stats  # that one feeds score_sources
 
 
 def test_game_stats_count_steals_and_what_they_cost():
