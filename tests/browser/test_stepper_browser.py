@@ -71,8 +71,7 @@ def lab(tmp_path_factory):
     log = open(root / "lab.log", "w")
     settings = root / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
-    # start the notebook's kernel without asking, and do not ask about news
-    (settings / "sessionDialogs.jupyterlab-settings").write_text('{"autoStartDefaultKernel": true}')
+    # do not ask about news
     (settings / "notification.jupyterlab-settings").write_text('{"fetchNews": "false", "checkForUpdates": false}')
     env = {
         **os.environ,
@@ -112,6 +111,15 @@ def shots(tmp_path):
     return out
 
 
+def _accept_kernel_dialog(page):
+    """Take the offered kernel; press Enter if the button did not close the dialog."""
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    try:
+        page.locator(".jp-Dialog").wait_for(state="detached", timeout=5_000)
+    except Exception:
+        page.keyboard.press("Enter")
+
+
 def _run_all(page, shows: str):
     """Run > Run All Cells until `shows` appears (a kernel restart can swallow a run)."""
     page.wait_for_selector(".jp-Notebook", timeout=60_000)
@@ -119,7 +127,7 @@ def _run_all(page, shows: str):
     # If JupyterLab still asks which kernel to use, answer whenever the dialog shows up.
     page.add_locator_handler(
         page.locator(".jp-Dialog-header", has_text="Select Kernel"),
-        lambda: page.locator(".jp-Dialog .jp-mod-accept").click(),
+        lambda: _accept_kernel_dialog(page),
     )
     for attempt in range(3):
         page.get_by_role("menuitem", name="Run", exact=True).click()
@@ -245,7 +253,7 @@ def test_every_lesson_runs_in_jupyterlab_without_errors(lab, shots, lesson):
             _run_all(page, ".jp-CodeCell .jp-OutputArea-output")
             page.wait_for_function(
                 "[...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-                ".every(e => /\\[[0-9]+\\]/.test(e.innerText))",
+                ".every(e => /\\[[0-9]+\\]/.test(e.textContent))",  # textContent: cells off screen are not drawn
                 timeout=120_000,
             )
             errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")

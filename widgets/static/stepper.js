@@ -137,6 +137,12 @@ function render({ model, el }) {
     const err = model.get("error");
     if (err) root.appendChild(h("div", "meeple-error", err));
 
+    if (b.hand && b.hand.length && !v.watching) {  // your cards, also while you choose
+      const hand = h("div", "meeple-hand");
+      hand.appendChild(h("span", "meeple-label", "Your hand: "));
+      b.hand.forEach((c) => hand.appendChild(cardEl(c)));
+      root.appendChild(hand);
+    }
     if (v.your_turn) {
       const acts = h("div", "meeple-actions");
       v.actions.forEach((a) => {
@@ -148,11 +154,6 @@ function render({ model, el }) {
         acts.appendChild(btn);
       });
       root.appendChild(acts);
-    } else if (b.hand && b.hand.length && !v.watching) {
-      const hand = h("div", "meeple-hand");
-      hand.appendChild(h("span", "meeple-label", "Your hand: "));
-      b.hand.forEach((c) => hand.appendChild(cardEl(c)));
-      root.appendChild(hand);
     }
 
     const bar = h("div", "meeple-controls");
