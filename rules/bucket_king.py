@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need
+from .config import RuleConfig, need, need_range
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -142,10 +142,7 @@ class Config(RuleConfig):
     multi_card_reverses: bool = False  # BK-19 (Kosmos 3D)
 
     def __post_init__(self):
-        need(
-            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
-            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
-        )
+        need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
         need(1 <= len(self.colours) <= 8, "colours", self.colours, "1 to 8 colour names")
         need(
             len(set(self.colours)) == len(self.colours) and all(c and c.isidentifier() for c in self.colours),

@@ -19,6 +19,12 @@ def need(ok: bool, field: str, value: Any, allowed: str) -> None:
         raise ValueError(f"{field}={_show(value)} is not allowed: {allowed}")
 
 
+def need_range(config, field: str, low, high, unit: str = "") -> None:
+    """ValueError unless config.<field> is from low to high (types are already checked)."""
+    value = getattr(config, field)
+    need(low <= value <= high, field, value, f"{low} to {high}{unit}")
+
+
 def _show(value: Any) -> str:
     if isinstance(value, tuple):
         return ",".join(_show(v) for v in value) if value else "(empty)"

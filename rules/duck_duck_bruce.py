@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need
+from .config import RuleConfig, need, need_range
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -112,10 +112,7 @@ class Config(RuleConfig):
     next_start: str = "lowest-round"  # DDB-11
 
     def __post_init__(self):
-        need(
-            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
-            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
-        )
+        need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
         need(1 <= len(self.suits) <= 20, "suits", self.suits, "1 to 20 suit names (a deck needs a suit)")
         need(
             len(set(self.suits)) == len(self.suits)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need
+from .config import RuleConfig, need, need_range
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -95,10 +95,7 @@ class Config(RuleConfig):
     extend_timing: str = BEFORE  # PB-12
 
     def __post_init__(self):
-        need(
-            type(self.players) is int and MIN_PLAYERS <= self.players <= MAX_PLAYERS,
-            "players", self.players, f"{MIN_PLAYERS} to {MAX_PLAYERS}",
-        )
+        need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
         need(
             1 <= self.piglets <= len(PIGLET_COLOURS),
             "piglets", self.piglets, f"1 to {len(PIGLET_COLOURS)} piglet figures",
