@@ -10,7 +10,6 @@ import pytest
 
 from meeple.rules import GAMES, exact
 from meeple.rules import bucket_brigade as bb
-from meeple.rules.chance import Chance
 
 
 def brute_count(deck, hand, match):

@@ -23,7 +23,7 @@ from meeple.rules import bucket_brigade as bb
 from meeple.rules.bots import random_bot
 from meeple.rules.chance import Chance, derive
 from meeple.rules.config import RuleConfig, need
-from meeple.rules.simulate import Results, balance_report, simulate, sweep
+from meeple.rules.simulate import balance_report, simulate, sweep
 from meeple.rules.stats import (
     binomial_two_sided_p,
     chi2_sf,

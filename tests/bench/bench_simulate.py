@@ -75,7 +75,7 @@ def to_summary(game: str, bots: str, seed: int, workers: int) -> tuple[float, fl
 def measure(seconds: float, games_filter: list[str] | None) -> tuple[str, list[str]]:
     workers = default_workers()
     load_before = os.getloadavg()
-    rows, notes = [], []
+    rows = []
     for game in GAMES:
         if games_filter and game not in games_filter:
             continue

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,11 +24,6 @@ from urllib.parse import urlsplit
 import pytest
 
 pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
 WIDGET_VIEW = "script[type='application/vnd.jupyter.widget-view+json']"
@@ -44,12 +38,6 @@ ALL_DRAWN = f"""() => {{
     const charts = [...document.querySelectorAll(".vega-embed")];
     return drawn && charts.every(c => c.querySelector("svg, canvas"));
 }}"""
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _title(lesson: str) -> str:
@@ -70,10 +58,8 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, free_port):
     """Build the site into a tmp folder (once), serve it in its own process group, stop it after."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
     out = tmp_path_factory.mktemp("site")
     log = out / "build.log"
     with open(log, "w") as fh:
@@ -82,7 +68,7 @@ def site(tmp_path_factory):
     if build.returncode:
         pytest.fail("the site did not build:\n" + log.read_text()[-4000:])
     html = out / "html"
-    port = _free_port()
+    port = free_port()
     server_log = open(out / "http.log", "w")
     server = subprocess.Popen(
         [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)],
@@ -109,23 +95,6 @@ def site(tmp_path_factory):
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
         server_log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots(tmp_path):
-    out = Path(os.environ.get("MEEPLE_SCREENSHOTS", tmp_path))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 @dataclass
