@@ -11,10 +11,33 @@ best average outcome.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from types import ModuleType
 
 from .chance import derive
 from .stats import wilson
+
+
+def deal_unseen(deck, seen, hand_counts, me: int, my_hand, rng: random.Random, key=None):
+    """Deal the cards a player has not seen at random: (hands, rest).
+
+    `seen` is every group of cards the player saw (own hand, face-up piles);
+    the others' hands get their known sizes, sorted by `key`; `rest` is what
+    is left (a draw pile, cards set aside). The determinize step of a lookahead.
+    """
+    unseen = Counter(deck)
+    for group in seen:
+        unseen.subtract(group)
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    hands, at = [], 0
+    for seat, n in enumerate(hand_counts):
+        if seat == me:
+            hands.append(tuple(my_hand))
+        else:
+            hands.append(tuple(sorted(pool[at : at + n], key=key)))
+            at += n
+    return tuple(hands), pool[at:]
 
 
 def random_bot(observation, legal, rng: random.Random):

@@ -422,28 +422,18 @@ def determinize(obs: Observation, rng: random.Random) -> State:
     """A full state consistent with `obs`: unseen cards dealt at random to the
     other hands and the set-aside pile; future deals reseeded from `rng`."""
     cfg = obs.config
-    unseen = Counter(cfg.deck())
-    unseen.subtract(obs.hand)
-    unseen.subtract(obs.played)
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-    hands, at = [], 0
-    for seat, n in enumerate(obs.hand_counts):
-        if seat == obs.player:
-            hands.append(obs.hand)
-        else:
-            hands.append(tuple(sorted(pool[at : at + n], key=_hand_order(cfg.colours))))
-            at += n
+    hands, rest = _bots.deal_unseen(cfg.deck(), (obs.hand, obs.played), obs.hand_counts, obs.player, obs.hand, rng,
+                                    key=_hand_order(cfg.colours))
     return State(
         config=cfg,
         chance=Chance(rng.getrandbits(63)),
         round=obs.round,
         start_player=obs.start_player,
         current_player=obs.current_player,
-        hands=tuple(hands),
+        hands=hands,
         positions=obs.positions,
         played=obs.played,
-        removed=tuple(pool[at:]),
+        removed=tuple(rest),
         totals=obs.totals,
         history=obs.history,
         enders=(None,) * len(obs.history),

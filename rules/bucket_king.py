@@ -1040,20 +1040,8 @@ def determinize(obs: Observation, rng: random.Random) -> State:
     """A full state consistent with `obs`: the unseen cards dealt at random to
     the other hands and the draw pile; future chance reseeded from `rng`."""
     cfg = obs.config
-    unseen = Counter(cfg.deck())
-    unseen.subtract(obs.hand)
-    unseen.subtract(obs.discard)
-    for f in obs.fronts:
-        unseen.subtract(f)
-    pool = list(unseen.elements())
-    rng.shuffle(pool)
-    hands, at = [], 0
-    for seat, n in enumerate(obs.hand_counts):
-        if seat == obs.player:
-            hands.append(obs.hand)
-        else:
-            hands.append(tuple(sorted(pool[at : at + n])))
-            at += n
+    hands, rest = _bots.deal_unseen(cfg.deck(), (obs.hand, obs.discard, *obs.fronts), obs.hand_counts, obs.player,
+                                    obs.hand, rng)
     return State(
         config=cfg,
         chance=Chance(rng.getrandbits(63)),
@@ -1062,8 +1050,8 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         start_player=obs.start_player,
         current_player=obs.current_player,
         direction=obs.direction,
-        hands=tuple(hands),
-        draw=tuple(pool[at:]),
+        hands=hands,
+        draw=tuple(rest),
         discard=obs.discard,
         fronts=obs.fronts,
         colour=obs.colour,
