@@ -358,6 +358,18 @@ def _lineup_text(bots: Sequence[str]) -> str:
     return ", ".join(names)
 
 
+_BASE_COLUMNS = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
+
+
+def _own_columns(table) -> list[str]:
+    """The game's own numeric columns in a results table (from its game_stats / score_sources hooks)."""
+    pd = _pd()
+    return [
+        c for c in table.columns
+        if c not in _BASE_COLUMNS and pd.api.types.is_numeric_dtype(table[c]) and not pd.api.types.is_bool_dtype(table[c])
+    ]
+
+
 def _length_lines(length) -> list[str]:
     """The game-length table (mean with its CI, and the spread of single games) as text lines."""
     return [
@@ -510,6 +522,7 @@ class Summary:
     bots: Any  # DataFrame: bot, seats_per_game, games, win_rate, win_low, win_high, score, score_low, score_high
     length: Any  # DataFrame: measure, mean, low, high, min, p10, median, p90, max
     partial: bool = False
+    columns: Any = None  # DataFrame: column, mean, low, high: the game's own columns, per seat and game
 
     @classmethod
     def of(cls, res: Results) -> "Summary":
@@ -543,7 +556,10 @@ class Summary:
                 q = v.quantile([0.1, 0.5, 0.9]).tolist()
                 length_rows.append([measure, m, lo, hi, int(v.min()), q[0], q[1], q[2], int(v.max())])
         length = pd.DataFrame(length_rows, columns=["measure", "mean", "low", "high", "min", "p10", "median", "p90", "max"])
-        return cls(res.describe(), n_games, seats, bots, length, res.partial)
+        # a game is the independent unit: average its seats first, then the interval over games
+        own = [[c, *mean_ci(t.groupby("game")[c].mean().dropna().tolist())] for c in _own_columns(t)] if n_games else []
+        columns = pd.DataFrame(own, columns=["column", "mean", "low", "high"])
+        return cls(res.describe(), n_games, seats, bots, length, res.partial, columns)
 
     def __str__(self) -> str:
         lines = [self.heading]
@@ -573,6 +589,14 @@ class Summary:
                 )
             )
         lines += _length_lines(self.length)
+        if self.columns is not None and len(self.columns):
+            lines.append("The game's own figures (mean per seat and game, 95% CI; per seat in results.table):")
+            lines.append(
+                _fmt_table(
+                    ["", "mean", "95% CI"],
+                    [[r.column, _num(r.mean), f"{_num(r.low)} to {_num(r.high)}"] for r in self.columns.itertuples()],
+                )
+            )
         return "\n".join(lines)
 
     def _repr_pretty_(self, p, cycle):  # IPython / notebooks show the text
@@ -723,13 +747,8 @@ def _sweep_rows(res: Results, point: dict, k: int):
         return rows
     for col in ("turns", "rounds", "lead_changes"):
         rows[col], rows[f"{col}_low"], rows[f"{col}_high"] = mean_ci(res.games[col].tolist())
-    base_cols = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
     t = res.table
-    numeric = [
-        c for c in t.columns
-        if c not in base_cols and pd.api.types.is_numeric_dtype(t[c]) and not pd.api.types.is_bool_dtype(t[c])
-    ]
-    for c in numeric:
+    for c in _own_columns(t):
         by_seat = {s: mean_ci(part.dropna().tolist()) for s, part in t.groupby("seat")[c]}
         for j, suffix in enumerate(("", "_low", "_high")):
             rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])

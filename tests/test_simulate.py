@@ -441,3 +441,17 @@ def test_importing_the_simulation_modules_needs_no_pandas():
            "print(sorted(m for m in ('pandas', 'tqdm', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_summary_shows_the_games_own_figures_with_intervals_over_games():
+    """game_stats / score_sources columns reach the summary: one row each, a mean with a
+    95% CI computed over games (a game's seats are averaged first: they are not independent)."""
+    from meeple.rules.stats import mean_ci
+
+    res = simulate("bucket-brigade", None, "heuristic", 60, 4, workers=1, progress=False)
+    summary = res.summary()
+    cols = summary.columns.set_index("column")
+    assert {"rounds_ended", "points_hand", "points_ender_bonus"} <= set(cols.index)
+    per_game = res.table.groupby("game")["points_ender_bonus"].mean().tolist()
+    assert tuple(cols.loc["points_ender_bonus", ["mean", "low", "high"]]) == pytest.approx(mean_ci(per_game))
+    assert "The game's own figures" in str(summary) and "points_ender_bonus" in str(summary)
