@@ -738,7 +738,6 @@ def sweep(
 def _sweep_rows(res: Results, point: dict, k: int):
     """One row per seat for one sweep point: its summary, plus means with
     95% intervals of game length, lead changes and the game's own columns."""
-    pd = _pd()
     rows = res.summary().seats.copy()
     for i, (name, value) in enumerate(point.items()):
         rows.insert(i, name, [_show_value(value)] * len(rows))
