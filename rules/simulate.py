@@ -234,6 +234,7 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                 _check_picklable(jobs)
                 executor = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
             futures = {}
+            kept = set()
             try:
                 for job in jobs:
                     for a, b in _chunks(job.games, workers):
@@ -244,6 +245,7 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                 for fut in as_completed(futures):
                     done = fut.result()
                     out[futures[fut]].extend(done)
+                    kept.add(fut)
                     bar.update(len(done))
             except BaseException as e:
                 interrupted = isinstance(e, KeyboardInterrupt)
@@ -251,6 +253,12 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                     fut.cancel()
                 if not interrupted:
                     raise
+                # as_completed hands out finished chunks in no set order: keep every one that
+                # finished, not only those seen before the interrupted one
+                for fut, key in futures.items():
+                    if fut not in kept and fut.done() and not fut.cancelled() and fut.exception() is None:
+                        out[key].extend(fut.result())
+                        bar.update(len(fut.result()))
             finally:
                 if own:
                     executor.shutdown(wait=not interrupted, cancel_futures=True)
