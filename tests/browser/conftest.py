@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
+import subprocess
+import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,6 +26,40 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+
+
+@contextmanager
+def serve(cmd, ready_url: str, log_path: Path, name: str, start_timeout: float, env=None):
+    """Run a local server in its own process group until `ready_url` answers; stop the group after."""
+    log = open(log_path, "w")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+    try:
+        deadline = time.monotonic() + start_timeout
+        while True:
+            try:
+                urllib.request.urlopen(ready_url, timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(f"{name} exited: " + log_path.read_text()[-2000:])
+                if time.monotonic() > deadline:
+                    pytest.fail(f"{name} did not answer in {start_timeout:g} s")
+                time.sleep(0.1)
+        yield proc
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """`with server(cmd, ready_url, log_path, name, start_timeout):` see `serve`."""
+    return serve
 
 
 @pytest.fixture(scope="session")

@@ -11,11 +11,8 @@ Screenshots go to $MEEPLE_SCREENSHOTS (default: pytest's tmp dir) so a person ca
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,7 +55,7 @@ class Site:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, free_port):
+def site(tmp_path_factory, free_port, server):
     """Build the site into a tmp folder (once), serve it in its own process group, stop it after."""
     out = tmp_path_factory.mktemp("site")
     log = out / "build.log"
@@ -69,32 +66,10 @@ def site(tmp_path_factory, free_port):
         pytest.fail("the site did not build:\n" + log.read_text()[-4000:])
     html = out / "html"
     port = free_port()
-    server_log = open(out / "http.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)],
-        stdout=server_log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
     url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/index.html", timeout=1)
-                break
-            except OSError:
-                if server.poll() is not None:
-                    pytest.fail("http.server exited: " + (out / "http.log").read_text()[-2000:])
-                time.sleep(0.1)
-        else:
-            pytest.fail("http.server did not answer in 10 s")
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
+    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
         yield Site(url, html)
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-        server_log.close()
 
 
 @dataclass

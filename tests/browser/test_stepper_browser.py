@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -29,7 +26,7 @@ NOTEBOOK_CELLS = [
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory, free_port):
+def lab(tmp_path_factory, free_port, server):
     """A JupyterLab server on a free port, in its own process group; stopped and checked after."""
     root = tmp_path_factory.mktemp("lab")
     nb = {
@@ -53,7 +50,6 @@ def lab(tmp_path_factory, free_port):
         f"--ServerApp.root_dir={root}", "--allow-root", "--LabApp.news_url=None",
         "--LabApp.collaborative=False",
     ]
-    log = open(root / "lab.log", "w")
     settings = root / "settings" / "@jupyterlab" / "apputils-extension"
     settings.mkdir(parents=True)
     # do not ask about news
@@ -65,26 +61,9 @@ def lab(tmp_path_factory, free_port):
         "JUPYTERLAB_SETTINGS_DIR": str(root / "settings"),
         "JUPYTERLAB_WORKSPACES_DIR": str(root / "workspaces"),
     }
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            urllib.request.urlopen(url + "/api/status", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("jupyter lab exited: " + (root / "lab.log").read_text()[-2000:])
-            time.sleep(0.5)
-    else:
-        pytest.fail("jupyter lab did not start in 60 s")
-    yield url
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-    log.close()
+    with server(cmd, url + "/api/status", root / "lab.log", "jupyter lab", 60, env=env):
+        yield url
     left = subprocess.run(["pgrep", "-f", f"ipykernel_launcher.*{root}"], capture_output=True, text=True).stdout
     assert not left.strip(), f"kernels left running: {left}"
 
