@@ -471,7 +471,7 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     card_points = sum(now)
     danger = end - 2  # a hedgehog here can be finished by the next player
     near_end = max(positions) >= danger
-    best, best_value = legal[0], None
+    best, best_value = [], None
     for a in legal:
         card = a.card
         k = index[a.colour]
@@ -492,8 +492,12 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
         if joker:
             value -= 0.5  # keep jokers: they end rounds on our terms
         if best_value is None or value > best_value:
-            best, best_value = a, value
-    return best
+            best, best_value = [a], value
+        elif value == best_value:  # values are multiples of 1/4: exact ties
+            best.append(a)
+    # Ties are common (early in a round the floor at 0 makes every play worth 0):
+    # break them with the bot's own rng, never by the hand's sort order.
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
 BOTS = {
