@@ -1,0 +1,168 @@
+"""Self-checking exercises and computed prose for the lessons.
+
+    from meeple.widgets.exercises import say, check
+
+    say(f"Player 1 won {rate:.1%} of the games.")   # a sentence whose numbers a cell computed
+    check("07.no_double", answer)                    # ✓ Right: … / ✗ Not yet: <hint>
+
+A checker is registered under a key "NN.name" (NN = the lesson number) with
+the `exercise` decorator; it takes the student's answer and returns
+`(ok, text)`: on success a short confirmation that may explain, on failure a
+hint that does not give the answer away. Checkers compute the right answer
+with the engine or `meeple.rules.exact`, never from a typed-in constant.
+
+A checker that gets an answer of the wrong kind raises `WrongKind` (or uses
+the `need_*` helpers below, which do); `check` then says what it expects.
+Lessons 1-7 keep their checkers here; lessons 8-14 in `exercises_more`, which
+is imported on the first `check`. This module imports no altair or pandas:
+checkers import what they need when they run.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, Callable
+
+Checker = Callable[[Any], "tuple[bool, str]"]
+
+_CHECKERS: dict[str, Checker] = {}
+_EXPECTS: dict[str, str] = {}
+_more_loaded = False
+
+
+class WrongKind(TypeError):
+    """The answer is not the kind of thing the exercise asks for (its text says what is)."""
+
+
+# --- showing text ------------------------------------------------------------------
+
+def _in_ipython() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
+
+
+def say(text: str) -> None:
+    """Show a Markdown sentence computed in a code cell (plain print outside IPython).
+
+    Lessons quote every number through `say`, so the prose cannot drift from
+    what the engine computes."""
+    if not isinstance(text, str):
+        raise TypeError(f"say() takes the sentence as a str, got {type(text).__name__}")
+    if _in_ipython():
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
+    else:
+        print(text)
+
+
+# --- registering and running checkers ----------------------------------------------
+
+def exercise(key: str, expects: str | None = None) -> Callable[[Checker], Checker]:
+    """Decorator: register `f(answer) -> (ok, text)` as the checker of exercise `key`
+    ("NN.name"). `expects` (optional) says in words what kind of answer it takes."""
+    if not isinstance(key, str) or "." not in key or not key.split(".", 1)[0].isdigit():
+        raise ValueError(f"an exercise key looks like '07.no_double' (lesson number, dot, name), got {key!r}")
+
+    def register(f: Checker) -> Checker:
+        if key in _CHECKERS and _CHECKERS[key] is not f:
+            raise ValueError(f"exercise {key!r} is registered twice")
+        _CHECKERS[key] = f
+        if expects:
+            _EXPECTS[key] = expects
+        return f
+
+    return register
+
+
+def _load_more() -> None:
+    global _more_loaded
+    if not _more_loaded:
+        _more_loaded = True
+        from . import exercises_more  # noqa: F401  (registers lessons 8-14)
+
+
+def keys() -> list[str]:
+    """Every registered exercise key, sorted."""
+    _load_more()
+    return sorted(_CHECKERS)
+
+
+def _show(text: str) -> None:
+    say(text)
+
+
+def check(key: str, answer: Any) -> bool:
+    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False."""
+    _load_more()
+    if key not in _CHECKERS:
+        lesson = str(key).split(".", 1)[0]
+        near = [k for k in _CHECKERS if k.startswith(lesson + ".")] or sorted(_CHECKERS)
+        _show(f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}.")
+        return False
+    if answer is None or answer is Ellipsis:
+        want = _EXPECTS.get(key, "your answer")
+        _show(f"✗ No answer yet: put {want} in place of `...` and run the cell again.")
+        return False
+    try:
+        ok, text = _CHECKERS[key](answer)
+    except WrongKind as e:
+        _show(f"✗ Not the right kind of answer for `{key}`: {e}")
+        return False
+    if ok:
+        _show(f"✓ Right: {text}")
+        return True
+    _show(f"✗ Not yet: {text}")
+    return False
+
+
+# --- helpers for checkers: take an answer, or raise WrongKind naming what is expected -----
+
+def need_number(answer: Any, what: str = "a number") -> float:
+    """A real number (int, float, Fraction, numpy scalar); not a bool, str or NaN."""
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        raise WrongKind(f"expected {what}, got {type(answer).__name__} {answer!r}")
+    x = float(answer)
+    if math.isnan(x):
+        raise WrongKind(f"expected {what}, got NaN")
+    return x
+
+
+def need_whole(answer: Any, what: str = "a whole number") -> int:
+    """A whole number (an int, or a float/Fraction with no fractional part)."""
+    x = need_number(answer, what)
+    if not math.isfinite(x) or x != int(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    return int(x)
+
+
+def need_fraction(answer: Any, what: str = "an exact Fraction") -> Fraction:
+    """An exact value: an int or a Fraction (a float is refused: the exercise wants exact)."""
+    if isinstance(answer, bool) or not isinstance(answer, (int, Fraction)):
+        raise WrongKind(f"expected {what} (e.g. Fraction(3, 8)), got {type(answer).__name__} {answer!r}")
+    return Fraction(answer)
+
+
+def need_interval(answer: Any, what: str = "an interval (low, high)") -> tuple[float, float]:
+    """A pair (low, high) of numbers with low <= high."""
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    lo, hi = need_number(answer[0], what), need_number(answer[1], what)
+    if lo > hi:
+        raise WrongKind(f"expected {what} with low <= high, got {answer!r}")
+    return lo, hi
+
+
+def need_choice(answer: Any, allowed: tuple[str, ...]) -> str:
+    """One of a few words (case and surrounding spaces ignored)."""
+    if not isinstance(answer, str) or answer.strip().lower() not in allowed:
+        raise WrongKind(f"expected one of {', '.join(repr(a) for a in allowed)}, got {answer!r}")
+    return answer.strip().lower()
+
+
+# Lessons 1-7's checkers follow in the section below.
