@@ -149,9 +149,9 @@ def _drive(page, shots):
 
 
 def test_the_bonus_lesson_draws_its_widgets_and_charts(lab, shots, page_for):
-    """Lesson 01 as a student opens it: the Stepper, the Explorer and both charts appear;
+    """Lesson 13 (timing) as a student opens it: the Stepper, the Explorer and both charts appear;
     clicking "Run every value" fills the chart with one point per bonus value."""
-    url = lab + "/lab/workspaces/lesson01/tree/01_bucket_brigade_bonus.ipynb"
+    url = lab + "/lab/workspaces/lesson13/tree/13_timing.ipynb"
     with page_for(url, "lesson01", 1400, 1100) as page:
         _run_all(page, ".meeple-explorer")
         explorer = page.locator(".meeple-explorer")
