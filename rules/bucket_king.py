@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, player_count_alias
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -207,6 +207,19 @@ class Config(RuleConfig):
             "two-players": cls(players=2),
             "six-players": cls(players=6),
             "six-three-left": cls(players=6, end_rule="three-left"),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for numbers inside the per-player-count tables (BK-3)."""
+        return {
+            "buckets": player_count_alias("buckets_per_colour", MIN_PLAYERS, "buckets of each colour per player (BK-3)"),
+            "pyramid_base": Alias(
+                "the bottom row of the pyramid for the configured player count (BK-3); setting it builds "
+                "a whole pyramid k, k-1, ..., 1",
+                get=lambda c: c.pyramid_rows[c.players - MIN_PLAYERS][0],
+                put=lambda c, k: {"pyramid_rows": _with_pyramid(c.pyramid_rows, c.players - MIN_PLAYERS, k)},
+            ),
         }
 
     @property
@@ -457,6 +470,13 @@ def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config 
     hand = tuple(sorted(Card(*c) for c in hand))
     need_more = to_beat - base
     return any(total > need_more for _, total in _plays(hand, colour, cfg))
+
+
+def _with_pyramid(pyramids: tuple, k: int, base: int) -> tuple:
+    """pyramid_rows with the pyramid for player-count index k rebuilt as base, base-1, ..., 1."""
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise ValueError(f"pyramid_base={base!r} is not allowed: a bottom row of 1 to 12 buckets")
+    return pyramids[:k] + (tuple(range(base, 0, -1)),) + pyramids[k + 1:]
 
 
 # --- state ------------------------------------------------------------------
@@ -1148,17 +1168,30 @@ def _play_cost(a: PlayCards, draws: int) -> float:
     return sum(c.value + CARD_WORTH for c in spent) - draws * (4.5 + CARD_WORTH)
 
 
-def _best_loss(obs: Observation, legal) -> tuple[LoseBucket | None, int]:
+def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tuple[LoseBucket | None, int]:
+    """The bucket whose loss costs fewest buckets, the highest row among equals;
+    still tied, `rng` picks (None: the first)."""
     rows = obs.config.rows
     index = _layout(rows).index
     standing = _standing(obs.pyramids[obs.player])
-    best, dmg = None, 0
+    best, key = [], None
     for a in legal:
         if type(a) is LoseBucket:
-            d = _damage(rows, standing, index[a.position])
-            if best is None or d < dmg or (d == dmg and a.position[0] > best.position[0]):
-                best, dmg = a, d
-    return best, dmg
+            k = (_damage(rows, standing, index[a.position]), -a.position[0])
+            if key is None or k < key:
+                best, key = [a], k
+            elif k == key:
+                best.append(a)
+    if not best:
+        return None, 0
+    return _pick(best, rng), key[0]
+
+
+def _pick(tied: list, rng: random.Random | None):
+    """One of equally good actions: the bot's rng decides, never the listing order."""
+    if len(tied) == 1 or rng is None:
+        return tied[0]
+    return tied[rng.randrange(len(tied))]
 
 
 def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
@@ -1171,7 +1204,11 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     if type(first) is Place:
         plan = _setup_plan(cfg.rows, cfg.colours, cfg.buckets_each, obs.hand)
         want = plan[_layout(cfg.rows).index[first.position]]
-        return next((a for a in legal if a.colour == want), first)
+        # colours as strong as the planned one may take its place (the plan ranks
+        # ties by colour order; any of them fills the same block of positions)
+        strength = _strengths(obs.hand)
+        level = strength.get(want, 0)
+        return _pick([a for a in legal if strength.get(a.colour, 0) == level] or [first], rng)
     if type(first) is Direction:
         n = cfg.players
         me = obs.player
@@ -1181,21 +1218,26 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
             while obs.out[q]:
                 q = (q + d) % n
             return q
-        return legal[0] if obs.buckets[neighbour(1)] >= obs.buckets[neighbour(-1)] else legal[1]
+        right, left = obs.buckets[neighbour(1)], obs.buckets[neighbour(-1)]
+        return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
     if type(first) is KeepPart:
-        return max(legal, key=lambda a: a.size)
+        most = max(a.size for a in legal)
+        return _pick([a for a in legal if a.size == most], rng)
     if obs.phase == LEAD and obs.hand:
         strength = _strengths(obs.hand)
-        colour = max(strength, key=strength.get)
+        top = max(strength.values())
+        colour = _pick([c for c, v in strength.items() if v == top], rng)
         single = (max(c for c in obs.hand if c.colour == colour),)
         return next(a for a in legal if a.cards == single and not a.extras)
     plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
-    loss, dmg = _best_loss(obs, legal)
+    loss, dmg = _best_loss(obs, legal, rng)
     if not plays:
         return loss if loss is not None else legal[0]
     draws = cfg.draw_per_turn
-    cheapest = min(plays, key=lambda a: (_play_cost(a, draws + len(a.extras)), a.total))
-    cost = _play_cost(cheapest, draws + len(cheapest.extras))
+    keys = [(_play_cost(a, draws + len(a.extras)), a.total) for a in plays]
+    low = min(keys)
+    cheapest = _pick([a for a, k in zip(plays, keys) if k == low], rng)
+    cost = low[0]
     if dmg >= obs.buckets[obs.player] or cost < BUCKET_WORTH * dmg:
         return cheapest
     return loss

@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -148,6 +148,18 @@ class Config(RuleConfig):
             "kleine-fische": cls(minus_one="discard"),
             "short": cls(rounds=1),
             "race-to-77": cls(end="target", target=77),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for numbers of the die (DDB-7)."""
+        return {
+            "best_face": Alias(
+                "the die's best face, the most a thief can steal (DDB-6, DDB-7); setting it changes every "
+                "face that shows it",
+                get=lambda c: max(c.die),
+                put=lambda c, v: {"die": tuple(v if f == max(c.die) else f for f in c.die)},
+            ),
         }
 
     def deck(self) -> tuple[Card, ...]:
@@ -862,9 +874,10 @@ def _removal_loss(nest) -> int:
     return sum(high - below for high, k, below in top.values() if k == 1)
 
 
-def steal_choice(obs: Observation, legal: list) -> Steal:
+def steal_choice(obs: Observation, legal: list, rng: random.Random | None = None) -> Steal:
     """A rule-of-thumb steal: value a random card of each nest by what it adds
-    to mine plus what it costs its owner, weigh by the die, decline if nothing pays."""
+    to mine plus what it costs its owner, weigh by the die, decline if nothing pays.
+    Equally good steals (two nests alike): `rng` picks (None: the first listed)."""
     cfg = obs.config
     nests = obs.nests
     mine = nests[obs.player]
@@ -886,8 +899,12 @@ def steal_choice(obs: Observation, legal: list) -> Steal:
         size = len(nests[a.target])
         value = (win[a.count] * min(a.count, size) * per_card[a.target] if size else 0.0) - backfire * my_loss
         if best_value is None or value > best_value:
-            best, best_value = a, value
-    return NO_STEAL if best is None else best
+            best, best_value = [a], value
+        elif value == best_value and best is not None:
+            best.append(a)
+    if best is None:
+        return NO_STEAL
+    return best[0] if len(best) == 1 or rng is None else best[rng.randrange(len(best))]
 
 
 def threshold_bot(k: int):
@@ -895,7 +912,7 @@ def threshold_bot(k: int):
 
     def bot(obs: Observation, legal: list, rng: random.Random):
         if obs.phase == STEAL:
-            return steal_choice(obs, legal)
+            return steal_choice(obs, legal, rng)
         return STOP if len(obs.row) >= k else FLIP
 
     bot.__name__ = f"threshold-{k}"
@@ -921,7 +938,7 @@ def heuristic_bot(level: float = 0.35):
 
     def bot(obs: Observation, legal: list, rng: random.Random):
         if obs.phase == STEAL:
-            return steal_choice(obs, legal)
+            return steal_choice(obs, legal, rng)
         return STOP if _bust_chance(obs) > level else FLIP
 
     bot.__name__ = f"heuristic-{level}"
@@ -931,7 +948,7 @@ def heuristic_bot(level: float = 0.35):
 def exact_greedy_bot(obs: Observation, legal: list, rng: random.Random):
     """Flip only when one more flip raises the expected nest score (best_stop)."""
     if obs.phase == STEAL:
-        return steal_choice(obs, legal)
+        return steal_choice(obs, legal, rng)
     unseen = _unseen_counts(obs).elements()
     return STOP if best_stop(obs.row, unseen, obs.config, obs.nests[obs.player]) else FLIP
 
@@ -943,7 +960,7 @@ def lookahead_bot(depth: int = 2, tempo: float = 0.35):
 
     def bot(obs: Observation, legal: list, rng: random.Random):
         if obs.phase == STEAL:
-            return steal_choice(obs, legal)
+            return steal_choice(obs, legal, rng)
         unseen = _unseen_counts(obs).elements()
         stop, flip = _values(obs.row, unseen, obs.nests[obs.player], depth, float, tempo)
         return FLIP if flip > stop + 1e-9 else STOP

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, player_count_alias
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -160,6 +160,14 @@ class Config(RuleConfig):
             "long-track": cls(sections=(3,) * 8),
             "no-extension": cls(extensions=(0,) * 6),
             "extend-instead": cls(extend_timing=INSTEAD),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for the per-player-count tables (PB-2, PB-12)."""
+        return {
+            "piglets_per_player": player_count_alias("piglets_each", MIN_PLAYERS, "piglets each player runs (PB-2)"),
+            "extensions_per_player": player_count_alias("extensions", MIN_PLAYERS, "extensions each player may use (PB-12)"),
         }
 
     @property
@@ -791,14 +799,17 @@ def heuristic_bot(obs: Observation, legal: list[Action], rng: random.Random) -> 
             return ROLL_AGAIN
         return STOP if _good_ride(obs) else ROLL_AGAIN
     if obs.phase == CHOOSE:
-        best, best_value = legal[0], None
+        best, best_value = [], None
         steps = cfg.faces[obs.face]
         for a in legal:
             stacks, where, _, _, _ = _move(obs.stacks, obs.where, a.piglet, steps)
             v = _value(cfg, stacks, where, obs.player)
             if best_value is None or v > best_value:
-                best, best_value = a, v
-        return best
+                best, best_value = [a], v
+            elif v == best_value:
+                best.append(a)
+        # equal values (e.g. two piglets before the start): the bot's rng decides, not the listing order
+        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
     if obs.phase == TURN:
         if cfg.extend_timing == BEFORE and max(obs.where) >= 0:
             mine = max(w for q, w in enumerate(obs.where) if cfg.owner(q) == obs.player)
