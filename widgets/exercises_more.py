@@ -7,4 +7,67 @@ at the top; import the engine inside a checker.
 
 from __future__ import annotations
 
-from .exercises import exercise, need_fraction, need_interval, need_number, need_whole  # noqa: F401
+from collections import Counter
+from fractions import Fraction
+
+from .exercises import WrongKind, exercise, need_choice, need_fraction, need_interval, need_number, need_whole  # noqa: F401
+
+
+def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
+    if answer == right:
+        return True, f"{what} is {right} (about {float(right):.1%})." if 0 <= right <= 1 else f"{what} is {right}."
+    return False, hint
+
+
+# --- lesson 8: push your luck (Duck, Duck, Bruce) ------------------------------------
+
+def _ddb_unseen(config, *gone) -> list:
+    left = Counter(config.deck())
+    for cards in gone:
+        left.subtract(cards)
+    return list(left.elements())
+
+
+def _ddb_nest_position():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = ddb.Config()
+    nest = [ddb.Duck("red", 4)]
+    row = [ddb.Duck("red", 2), ddb.Duck("green", 2), ddb.Duck("yellow", 2)]
+    return ddb, row, _ddb_unseen(config, row, nest), nest
+
+
+@exercise("08.five_ducks", "the exact bust chance as a Fraction")
+def _five_ducks(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = ddb.Config()
+    row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
+    right = ddb.bust_probability(row, _ddb_unseen(config, row))
+    return _same(need_fraction(answer), right, "The chance",
+                 "count the cards that end the turn (every Bruce, and every other duck of the five "
+                 "suits in the row) over the cards still face down.")
+
+
+@exercise("08.nest_bust", "the exact bust chance as a Fraction")
+def _nest_bust(answer):
+    ddb, row, left, _nest = _ddb_nest_position()
+    right = ddb.bust_probability(row, left)
+    return _same(need_fraction(answer), right, "The chance",
+                 "the nest's red 4 is face down in your nest, not in the pile: take it out of the unseen "
+                 "cards as well as the row, then count Bruces and ducks of the row's suits.")
+
+
+@exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
+def _nest_gain(answer):
+    ddb, row, left, nest = _ddb_nest_position()
+    stop, flip = ddb.flip_values(row, left, nest)
+    a = need_fraction(answer)
+    if a == flip - stop:
+        return True, f"one more flip gains {a} ≈ {float(a):+.2f} points on average, so {'flip' if a > 0 else 'stop'}."
+    if a == stop - flip:
+        return False, "check the sign: the gain is the expected score if you flip minus the score if you stop."
+    empty_stop, empty_flip = ddb.flip_values(row, left)
+    if a == empty_flip - empty_stop:
+        return False, "that is the gain with an empty nest: pass the nest as flip_values' third argument."
+    return False, "use flip_values(row, unseen cards, nest): it returns (stop, flip); subtract stop from flip."

@@ -1,0 +1,57 @@
+"""The self-checks of lessons 8-14 (widgets/exercises_more.py): each accepts the answer
+the engine computes (worked out here independently where the maths is short), refuses a
+near miss with a hint, and refuses an answer of the wrong kind with a message."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+from meeple.widgets import exercises as ex
+from meeple.rules import duck_duck_bruce as ddb
+
+
+def _run(key, answer, capsys):
+    ok = ex.check(key, answer)
+    return ok, capsys.readouterr().out
+
+
+def test_08_five_ducks_is_a_count_over_a_count(capsys):
+    # DDB-5, DDB-6: with five suits in the row, the Bruces and the other ducks of those suits end the turn
+    cfg = ddb.Config()
+    others = len(cfg.numbers) - 1
+    right = Fraction(cfg.bruce_cards + 5 * others, len(cfg.deck()) - 5)
+    assert _run("08.five_ducks", right, capsys)[0]
+    ok, out = _run("08.five_ducks", right + Fraction(1, 61), capsys)
+    assert not ok and "Not yet" in out
+    ok, out = _run("08.five_ducks", float(right), capsys)
+    assert not ok and "right kind" in out
+
+
+def test_08_nest_answers(capsys):
+    cfg = ddb.Config()
+    nest = [ddb.Duck("red", 4)]
+    row = [ddb.Duck("red", 2), ddb.Duck("green", 2), ddb.Duck("yellow", 2)]
+    left = Counter(cfg.deck())
+    left.subtract(row + nest)
+    unseen = list(left.elements())
+    enders = sum(1 for c in unseen if isinstance(c, ddb.Bruce) or c.suit in {"red", "green", "yellow"})
+    assert _run("08.nest_bust", Fraction(enders, len(unseen)), capsys)[0]
+    assert not _run("08.nest_bust", ddb.bust_probability(row, Counter(cfg.deck()) - Counter(row)), capsys)[0]
+    # DDB-10: the red 2 adds nothing to a nest with a red 4; brute force over the next card
+    def score_after(card):
+        if isinstance(card, ddb.Bruce):
+            return ddb.nest_score(nest)
+        if card.suit in {"red", "green", "yellow"}:
+            before = row[: [d.suit for d in row].index(card.suit)]
+            return ddb.nest_score(nest + before)
+        return ddb.nest_score(nest + row + [card])
+    flip = Fraction(sum(score_after(c) for c in unseen), len(unseen))
+    gain = flip - ddb.nest_score(nest + row)
+    assert _run("08.nest_gain", gain, capsys)[0]
+    ok, out = _run("08.nest_gain", -gain, capsys)
+    assert not ok and "sign" in out
+    ok, out = _run("08.nest_gain", "flip", capsys)
+    assert not ok and "right kind" in out
