@@ -142,6 +142,139 @@ def longest_colour_at_least(config, k: int) -> Fraction:
     return sum((p for counts, p in colour_split(config).items() if max(counts[:n], default=0) >= k), Fraction(0))
 
 
+# --- dice and races (Piggyback Brigade; any die given as its faces) ---------------
+
+def die(faces: Iterable[int]) -> dict[int, Fraction]:
+    """{value: P} of one roll of a fair die with these faces (repeats count twice)."""
+    faces = list(faces)
+    if not faces:
+        raise ValueError("a die needs at least one face")
+    for v in faces:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError(f"die faces must be whole numbers, got {v!r}")
+    return {v: Fraction(c, len(faces)) for v, c in sorted(Counter(faces).items())}
+
+
+def _goes_on(config, last: bool) -> list[bool]:
+    # PB-6/PB-7: a face rerolls if its rule is "yes", or "if-last" and the piglet was last before the roll
+    return [r == "yes" or (r == "if-last" and last) for r in config.rerolls]
+
+
+def chase_turn_mean(config, gap: int) -> Fraction:
+    """Expected spaces one piglet moves in a turn when it rerolls whenever allowed and
+    last place is judged before every roll (PB-7), chasing the only other piglet,
+    which stands `gap` spaces ahead (0: the same space; a piglet on the same space is
+    not behind it, so it is still last). Ignores the finish. With `config.max_rerolls`
+    the turn stops after that many rerolls; without, rerolls are unlimited (and a die
+    whose every face rerolls when ahead is refused: its turn never ends)."""
+    if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
+        raise ValueError(f"gap must be a whole number of spaces >= 0, got {gap!r}")
+    faces, n = config.faces, len(config.faces)
+    cap = config.max_rerolls
+    ahead_on, behind_on = _goes_on(config, False), _goes_on(config, True)
+    if cap is None:
+        p_on = Fraction(sum(ahead_on), n)
+        if p_on == 1:
+            raise ValueError("every face rerolls even when the piglet is ahead: the turn never ends")
+        # ahead for good: a geometric number of rolls, each worth the mean face
+        ahead_mean = Fraction(sum(faces), n) / (1 - p_on)
+    memo: dict[tuple[int, int], Fraction] = {}
+
+    def rest(g: int, used: int) -> Fraction:
+        """Expected distance still to come, about to roll, `g` spaces behind (g < 0: ahead),
+        after `used` rerolls."""
+        if g < 0 and cap is None:
+            return ahead_mean
+        key = (g, used)
+        if key not in memo:
+            on = behind_on if g >= 0 else ahead_on
+            total = Fraction(0)
+            for v, more in zip(faces, on):
+                total += v
+                if more and (cap is None or used < cap):
+                    total += rest(g - v, used + 1)
+            memo[key] = total / n
+        return memo[key]
+
+    return rest(gap, 0)
+
+
+def time_trial_turns(config, spaces: int | None = None) -> dict[int, Fraction]:
+    """{t: P(a piglet crosses the finish on its t-th turn)} for one piglet that is never
+    last (black faces end its turn, PB-7), rerolls whenever allowed, and meets no other
+    piglet, on a track of `spaces` spaces (default: the config's track). An absorbing
+    Markov chain on the spaces covered: every roll moves at least one space, so the
+    race ends within `spaces + 1` turns and the distribution is finite."""
+    spaces = config.spaces if spaces is None else spaces
+    if isinstance(spaces, bool) or not isinstance(spaces, int) or spaces < 1:
+        raise ValueError(f"spaces must be a whole number >= 1, got {spaces!r}")
+    if min(config.faces) < 1:
+        raise ValueError("every face must move at least one space")
+    n, on = len(config.faces), _goes_on(config, False)
+    cap = config.max_rerolls
+    finish = spaces + 1  # PB-13: past the last space
+    # one turn from covered distance x: {new x or "done": P}; rolling state (x, rerolls used)
+    def turn(x: int) -> dict[int, Fraction]:
+        out: dict[int, Fraction] = {}
+        stack = [(x, 0, Fraction(1))]
+        while stack:
+            y, used, p = stack.pop()
+            for v, more in zip(config.faces, on):
+                q, z = p / n, y + v
+                if z >= finish:
+                    out[finish] = out.get(finish, 0) + q
+                elif more and (cap is None or used < cap):
+                    stack.append((z, used + 1, q))
+                else:
+                    out[z] = out.get(z, 0) + q
+        return out
+
+    where = {0: Fraction(1)}
+    dist: dict[int, Fraction] = {}
+    t = 0
+    while where:
+        t += 1
+        nxt: dict[int, Fraction] = {}
+        for x, p in where.items():
+            for z, q in turn(x).items():
+                nxt[z] = nxt.get(z, 0) + p * q
+        done = nxt.pop(finish, Fraction(0))
+        if done:
+            dist[t] = done
+        where = nxt
+    return dist
+
+
+# --- flips without replacement (Duck, Duck, Bruce) -------------------------------
+
+def fresh_flips(row_suits: Iterable[str], remaining: Mapping[str | None, int], flips: int) -> Fraction:
+    """P(the next `flips` flips all show ducks of suits not yet in the row: no double,
+    DDB-5, and no Bruce, DDB-6), drawing without replacement. `row_suits`: the suits
+    in the row; `remaining`: {suit: ducks still face down, None: Bruces face down}."""
+    counts = dict(remaining)
+    for s, c in counts.items():
+        if isinstance(c, bool) or not isinstance(c, int) or c < 0:
+            raise ValueError(f"remaining[{s!r}] must be a whole number >= 0, got {c!r}")
+    if isinstance(flips, bool) or not isinstance(flips, int) or flips < 0:
+        raise ValueError(f"flips must be a whole number >= 0, got {flips!r}")
+    if flips > sum(counts.values()):
+        raise ValueError(f"cannot flip {flips} cards: only {sum(counts.values())} remain")
+    seen = frozenset(row_suits)
+
+    def go(seen: frozenset, counts: tuple, k: int) -> Fraction:
+        if k == 0:
+            return Fraction(1)
+        total = sum(c for _, c in counts)
+        p = Fraction(0)
+        for i, (s, c) in enumerate(counts):
+            if c and s is not None and s not in seen:
+                rest = counts[:i] + ((s, c - 1),) + counts[i + 1:]
+                p += Fraction(c, total) * go(seen | {s}, rest, k - 1)
+        return p
+
+    return go(seen, tuple(counts.items()), flips)
+
+
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
 from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
@@ -150,5 +283,6 @@ from .piggyback_brigade import exact_turn_distance  # noqa: E402
 __all__ = [
     "hypergeometric", "at_least", "at_most", "mean", "variance", "hand_composition", "count_dist",
     "colour_in_hand", "colour_at_least", "colour_split", "longest_colour_at_least",
+    "die", "chase_turn_mean", "time_trial_turns", "fresh_flips",
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]

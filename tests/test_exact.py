@@ -130,3 +130,98 @@ def test_game_modules_exact_helpers_are_reexported():
     assert exact.exact_turn_distance is GAMES["piggyback-brigade"].exact_turn_distance
     for name in ("bust_probability", "steal_expectation", "best_stop"):
         assert getattr(exact, name) is getattr(GAMES["duck-duck-bruce"], name)
+
+
+# --- dice, chases and time trials (Piggyback Brigade), flips (Duck, Duck, Bruce) ------------
+
+from meeple.rules import piggyback_brigade as pb  # noqa: E402
+
+
+def test_die_is_each_face_equally_likely():
+    d = exact.die((1, 2, 3, 4, 1, 3))  # PB-5's die
+    assert d == {1: Fraction(2, 6), 2: Fraction(1, 6), 3: Fraction(2, 6), 4: Fraction(1, 6)}
+    faces = pb.Config().faces
+    assert exact.mean(d) == Fraction(sum(faces), len(faces))
+    assert exact.variance(d) == Fraction(sum(v * v for v in faces), len(faces)) - exact.mean(d) ** 2
+    with pytest.raises(ValueError, match="at least one face"):
+        exact.die(())
+
+
+def brute_chase(config, gap):
+    """Every face sequence of one turn, stepped roll by roll with the game's own is_last (PB-7)."""
+    faces, rules, cap = config.faces, config.rerolls, config.max_rerolls
+    total = Fraction(0)
+
+    def go(me, other, used, p, moved):
+        nonlocal total
+        for v, rule in zip(faces, rules):
+            q = p / len(faces)
+            last = pb.is_last((me, other), 0)  # judged before this roll
+            more = rule == pb.YES or (rule == pb.IF_LAST and last)
+            if more and used < cap:
+                go(me + v, other, used + 1, q, moved + v)
+            else:
+                total += q * (moved + v)
+
+    go(0, gap, 0, Fraction(1), 0)
+    return total
+
+
+@pytest.mark.parametrize("gap", [0, 1, 3, 6])
+def test_chase_turn_mean_equals_every_face_sequence(gap):
+    """PB-7: last place is judged before every roll, so a black face rerolls until the piglet passes."""
+    for cap in (0, 1, 3, 5):
+        cfg = pb.Config(max_rerolls=cap)
+        assert exact.chase_turn_mean(cfg, gap) == brute_chase(cfg, gap)
+    # without a cap the answer is the limit of the capped ones (the tail shrinks like (5/6)^cap at worst)
+    free, capped = exact.chase_turn_mean(pb.Config(), gap), exact.chase_turn_mean(pb.Config(max_rerolls=60), gap)
+    assert 0 <= free - capped < Fraction(1, 10**3)
+    assert free > exact.exact_turn_distance(pb.Config(), from_last=False).mean()  # a chaser goes further
+
+
+def brute_trial(config, spaces):
+    """Every roll sequence until the piglet crosses: {turns: P}."""
+    out: dict[int, Fraction] = {}
+    on = [r == pb.YES for r in config.rerolls]  # never last: if-last faces end the turn
+
+    def go(x, turns, used, p):
+        for v, more in zip(config.faces, on):
+            q = p / len(config.faces)
+            if x + v > spaces:
+                out[turns] = out.get(turns, 0) + q
+            elif more and (config.max_rerolls is None or used < config.max_rerolls):
+                go(x + v, turns, used + 1, q)
+            else:
+                go(x + v, turns + 1, 0, q)
+
+    go(0, 1, 0, Fraction(1))
+    return out
+
+
+@pytest.mark.parametrize("spaces", [1, 2, 5, 8])
+def test_time_trial_equals_every_roll_sequence(spaces):
+    for cfg in (pb.Config(), pb.Config(max_rerolls=1), pb.Config.presets()["published-die"]):
+        d = exact.time_trial_turns(cfg, spaces)
+        assert d == brute_trial(cfg, spaces)
+        assert sum(d.values()) == 1
+
+
+def brute_fresh(row, deck, flips):
+    """Every ordered draw of `flips` cards from `deck` (cards told apart by position)."""
+    good = total = 0
+    for draw in itertools.permutations(range(len(deck)), flips):
+        total += 1
+        suits = [deck[i] for i in draw]
+        good += None not in suits and len(set(suits)) == flips and not set(suits) & set(row)
+    return Fraction(good, total)
+
+
+def test_fresh_flips_equals_every_ordered_draw():
+    """DDB-5/DDB-6: a duck of a suit already in the row, or a Bruce, ends the run of fresh flips."""
+    remaining = {"red": 2, "blue": 3, "green": 1, None: 2}
+    deck = [s for s, n in remaining.items() for _ in range(n)]
+    for row in ((), ("red",), ("red", "blue")):
+        for flips in range(0, 4):
+            assert exact.fresh_flips(row, remaining, flips) == brute_fresh(row, deck, flips)
+    with pytest.raises(ValueError, match="only 8 remain"):
+        exact.fresh_flips((), remaining, 9)
