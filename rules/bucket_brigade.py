@@ -211,11 +211,11 @@ def _hand_order(colours: tuple[str, ...]):
     return key
 
 
-def new_game(config: Config | None = None, seed: int = 0) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
     config = Config() if config is None else config
     state = State(
         config=config,
-        chance=Chance(check_seed(seed)),
+        chance=Chance(check_seed(seed)) if chance is None else chance,
         round=0,
         start_player=0,
         current_player=0,

@@ -305,7 +305,6 @@ def _poke_falls(present, k: int, lay: _Layout, p: float, chance: Chance) -> tupl
     decided row by row upwards, left to right (so the chance stream is fixed)."""
     fall = {k}
     below = lay.below
-    threshold = int(p * 2**64)
     for j in range(k + 1, len(present)):
         b = below[j]
         if not present[j] or not b:
@@ -317,8 +316,8 @@ def _poke_falls(present, k: int, lay: _Layout, p: float, chance: Chance) -> tupl
         if left == 0:
             fall.add(j)
         else:
-            x, chance = chance.bits()
-            if x < threshold:
+            falls, chance = chance.happens(p)
+            if falls:
                 fall.add(j)
     return sorted(fall), chance
 
@@ -568,10 +567,10 @@ def _next(state, p: int, d: int) -> int:
     return q
 
 
-def new_game(config: Config | None = None, seed: int = 0) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
     """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4)."""
     cfg = Config() if config is None else config
-    deck, chance = Chance(check_seed(seed)).shuffled(cfg.deck())
+    deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(cfg.deck())
     n, h = cfg.players, cfg.hand_size
     hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(n))
     size = sum(cfg.rows)

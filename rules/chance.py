@@ -65,6 +65,14 @@ class Chance:
         x, nxt = self.bits()
         return (x * n) >> 64, nxt
 
+    def happens(self, p: float) -> tuple[bool, "Chance"]:
+        """True with probability p (one 64-bit draw below p * 2**64) and the next Chance.
+
+        A yes/no event says its probability, so an explicit-chance wrapper
+        (OpenSpiel) can show it as a two-outcome chance node."""
+        x, nxt = self.bits()
+        return x < int(p * 2**64), nxt
+
     def choice(self, items: Sequence[T]) -> tuple[T, "Chance"]:
         i, nxt = self.below(len(items))
         return items[i], nxt

@@ -362,12 +362,12 @@ def is_last(where, piglet: int) -> bool:
 
 # --- the game -----------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
     config = Config() if config is None else config
     n = config.players * config.piglets_per_player
     state = State(
         config=config,
-        chance=Chance(check_seed(seed)),
+        chance=Chance(check_seed(seed)) if chance is None else chance,
         current_player=config.players - 1,  # _play_on starts the next seat: Player 1 (PB-3)
         phase=TURN,
         face=-1,
