@@ -275,6 +275,77 @@ def fresh_flips(row_suits: Iterable[str], remaining: Mapping[str | None, int], f
     return go(seen, tuple(counts.items()), flips)
 
 
+# --- winning, not scoring: a last gamble (lesson 9) ------------------------------
+
+def win_chance(swing: Mapping[Any, Fraction], lead) -> Fraction:
+    """P(win) for a player `lead` points ahead of their only rival before a last gamble
+    that changes the lead by `swing` ({change: P}): ending ahead wins, level shares
+    the win (counts 1/2), behind loses."""
+    total = Fraction(0)
+    for change, p in swing.items():
+        after = lead + change
+        total += p if after > 0 else p / 2 if after == 0 else 0
+    return total
+
+
+def steal_swing(declared: int, config) -> dict[int, Fraction]:
+    """How one steal changes the thief's lead over the victim, {change: P}, counting
+    each card as a point and assuming both nests are large enough (Duck, Duck, Bruce):
+    a roll at least the claim moves `declared` cards from victim to thief (+2 x declared,
+    DDB-7); a -1 costs the thief a card, which the victim gains under `steal-back` (-2)
+    or which is discarded (-1, DDB-8); any other roll changes nothing. `declared=0`
+    is declining (no roll: no change)."""
+    if isinstance(declared, bool) or not isinstance(declared, int):
+        raise ValueError(f"declared must be a whole number of cards, got {declared!r}")
+    if declared == 0:
+        return {0: Fraction(1)}
+    if not config.min_steal <= declared <= config.max_steal:
+        raise ValueError(f"declared={declared} is not allowed: 0 (decline) or {config.min_steal} to {config.max_steal} cards")
+    backfire = -2 if config.minus_one == "steal-back" else -1
+    out: dict[int, Fraction] = {}
+    for face in config.die:
+        change = 2 * declared if face >= declared else backfire if face == -1 else 0
+        out[change] = out.get(change, 0) + Fraction(1, len(config.die))
+    return dict(sorted(out.items()))
+
+
+# --- what a bid reveals: Bayes' rule on a dealt hand (lesson 10) ------------------
+
+def posterior(prior: Mapping[Hashable, Fraction], likelihood: Callable[[Any], Fraction]) -> dict:
+    """Bayes' rule: {h: P(h | evidence)} from {h: P(h)} and P(evidence | h) = likelihood(h).
+    Hypotheses the evidence rules out are dropped."""
+    joint = {h: p * Fraction(likelihood(h)) for h, p in prior.items()}
+    total = sum(joint.values(), Fraction(0))
+    if total == 0:
+        raise ValueError("the evidence is impossible under every hypothesis")
+    return {h: q / total for h, q in joint.items() if q}
+
+
+def lead_likelihood(config, colour: str) -> dict[int, Fraction]:
+    """{k: P(a leader holding k cards of `colour` leads it)} for a leader that leads a
+    colour it holds most cards of, ties broken at random (the hand otherwise freshly
+    dealt). Colourless cards (jokers) never count as a colour to lead."""
+    _check_colour(config, colour)
+    n = len(config.colours)
+    at = config.colours.index(colour)
+    joint: dict[int, Fraction] = {}
+    prior: dict[int, Fraction] = {}
+    for counts, p in colour_split(config).items():
+        top = max(counts[:n])
+        k = counts[at]
+        prior[k] = prior.get(k, 0) + p
+        if k == top:
+            joint[k] = joint.get(k, 0) + p / sum(1 for c in counts[:n] if c == top)
+    return {k: joint.get(k, Fraction(0)) / prior[k] for k in sorted(prior)}
+
+
+def led_colour_count(config, colour: str) -> dict[int, Fraction]:
+    """{k: P(the leader holds k cards of `colour` | it led `colour`)}: Bayes' rule with
+    the hand's `colour_in_hand` as prior and `lead_likelihood` as likelihood."""
+    like = lead_likelihood(config, colour)
+    return posterior(colour_in_hand(config, colour), like.__getitem__)
+
+
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
 from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
@@ -286,3 +357,4 @@ __all__ = [
     "die", "chase_turn_mean", "time_trial_turns", "fresh_flips",
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
+__all__ += ["win_chance", "steal_swing", "posterior", "lead_likelihood", "led_colour_count"]

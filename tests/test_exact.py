@@ -225,3 +225,91 @@ def test_fresh_flips_equals_every_ordered_draw():
             assert exact.fresh_flips(row, remaining, flips) == brute_fresh(row, deck, flips)
     with pytest.raises(ValueError, match="only 8 remain"):
         exact.fresh_flips((), remaining, 9)
+
+
+# --- a last gamble (lesson 9): win_chance and steal_swing against the engine -------------
+
+def _steal_position(config):
+    """A seeded Duck, Duck, Bruce state at a steal (DDB-6) where the thief and some
+    opponent both hold at least three cards."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    for seed in range(100):
+        s = ddb.new_game(config, seed)
+        while not s.is_over:
+            if s.phase == ddb.STEAL:
+                p = s.current_player
+                big = [t for t in range(config.players) if t != p and len(s.nests[t]) >= 3]
+                if len(s.nests[p]) >= 3 and big:
+                    return s, p, big[0]
+                s = ddb.apply(s, ddb.NO_STEAL)
+                continue
+            s = ddb.apply(s, ddb.FLIP if len(s.row) < 3 else ddb.STOP)
+    raise AssertionError("no steal position found")
+
+
+@pytest.mark.parametrize("minus_one", ["steal-back", "discard"])
+def test_steal_swing_is_what_the_engine_does_for_every_face(minus_one):
+    """DDB-7, DDB-8: replay the same steal with many chance streams; each face the die
+    shows moves the lead (thief's cards minus victim's) by what steal_swing says."""
+    import dataclasses
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules.chance import Chance
+
+    config = ddb.Config(minus_one=minus_one)
+    state, thief, victim = _steal_position(config)
+    lead = len(state.nests[thief]) - len(state.nests[victim])
+    for declared in (1, 2, 3):
+        by_face = {}
+        for k in range(200):
+            after = ddb.apply(dataclasses.replace(state, chance=Chance(k, 0)), ddb.Steal(victim, declared))
+            face = int(next(e for e in reversed(after.events) if " rolls " in e).split(" rolls ")[1].split(":")[0].split(".")[0])
+            by_face[face] = len(after.nests[thief]) - len(after.nests[victim]) - lead
+        assert set(by_face) == set(config.die)
+        brute = {}
+        for face in config.die:
+            brute[by_face[face]] = brute.get(by_face[face], 0) + Fraction(1, len(config.die))
+        assert exact.steal_swing(declared, config) == brute
+        assert exact.mean(brute) == (2 if minus_one == "steal-back" else 1) * ddb.steal_expectation(declared, config) + (
+            0 if minus_one == "steal-back" else declared * Fraction(sum(f >= declared for f in config.die), len(config.die))
+        )
+    assert exact.steal_swing(0, config) == {0: 1}
+    with pytest.raises(ValueError, match="declared"):
+        exact.steal_swing(4, config)
+
+
+def test_win_chance_counts_ahead_level_and_behind():
+    swing = {-2: Fraction(1, 6), 0: Fraction(1, 2), 6: Fraction(1, 3)}
+    for lead in range(-8, 5):
+        brute = sum((p if lead + c > 0 else p / 2 if lead + c == 0 else 0) for c, p in swing.items())
+        assert exact.win_chance(swing, lead) == brute
+    assert exact.win_chance(swing, 2) == Fraction(1, 2) + Fraction(1, 3) + Fraction(1, 12)
+
+
+# --- what a bid reveals (lesson 10): Bayes on a dealt hand, against listing every hand ----
+
+def test_led_colour_count_equals_listing_every_hand():
+    """A leader leads a colour it holds most of (ties at random): list every hand of a small
+    Bucket King deck and weigh each by the chance it leads red."""
+    from meeple.rules import bucket_king as bk
+
+    cfg = bk.Config(players=2, colours=("red", "blue", "green"), values=(1, 2, 3), copies=1, hand_size=4,
+                    pyramid_rows=((3, 2, 1),) * 5)
+    deck = list(cfg.deck())
+    joint, prior = Counter(), Counter()
+    hands = list(itertools.combinations(range(len(deck)), cfg.hand_size))
+    for combo in hands:
+        held = Counter(deck[i].colour for i in combo)
+        top = max(held[c] for c in cfg.colours)
+        longest = [c for c in cfg.colours if held[c] == top]
+        prior[held["red"]] += 1
+        if "red" in longest:
+            joint[held["red"]] += Fraction(1, len(longest))
+    like = exact.lead_likelihood(cfg, "red")
+    assert like == {k: Fraction(joint[k]) / prior[k] for k in prior}
+    total = sum(joint.values())
+    assert exact.led_colour_count(cfg, "red") == {k: Fraction(v) / total for k, v in joint.items() if v}
+    assert exact.posterior({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"a": 1, "b": 0}.__getitem__) == {"a": 1}
+    with pytest.raises(ValueError, match="impossible"):
+        exact.posterior({"a": Fraction(1)}, lambda h: 0)
