@@ -14,8 +14,12 @@ from pathlib import Path
 
 from .chance import check_seed
 from .core import game_module, play, replay, resolve_bots
+from .simulate import MAX_GAMES, MAX_WORKERS
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what `yes | head -c 1` leaves in the shell
+MAX_READ = 64 * 2**20  # a record or notebook larger than this is not one of ours (and /dev/zero never ends)
 
 
 class CliError(Exception):
@@ -66,27 +70,131 @@ def game_setup(args):
     return mod, config, names
 
 
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write text or bytes to a temp file beside `path`, then rename: never half a file."""
-    path = Path(path)
-    if not path.parent.exists():
-        raise CliError(f"cannot write {path}: folder {path.parent} does not exist")
-    if path.is_dir():
-        raise CliError(f"cannot write {path}: it is a folder")
+def _umask() -> int:
+    """The process umask (Linux reads it without changing it; elsewhere set and restore)."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    old = os.umask(0o022)
+    os.umask(old)
+    return old
+
+
+def _name_error(path: Path, e: OSError) -> CliError:
+    return CliError(f"cannot write {_short(path)}: {e.strerror or e}")
+
+
+def _short(path) -> str:
+    """A path for a one-line message: a 300-character name is cut in the middle."""
+    text = str(path)
+    return text if len(text) <= 120 else text[:60] + "..." + text[-50:]
+
+
+def whole(text: str, option: str, low: int, high: int) -> int:
+    """A whole-number option from low to high, or CliError naming the option and the range."""
+    try:
+        value = int(text, 10)
+    except (TypeError, ValueError):
+        value = None
+    if value is None or not low <= value <= high:
+        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}")
+    return value
+
+
+def check_writable(path: str | None, option: str) -> Path | None:
+    """A file name the command will write, checked before any game is played."""
+    if path is None:
+        return None
+    if not path.strip():
+        raise CliError(f"{option} needs a file name, got an empty one")
+    out = Path(path)
+    try:
+        limit = os.pathconf(out.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        limit = 255
+    if len(os.fsencode(out.name)) > limit:
+        raise CliError(f"cannot write {_short(out)}: the file name is longer than {limit} bytes")
+    try:
+        if not out.parent.is_dir():
+            raise CliError(f"cannot write {_short(out)}: folder {_short(out.parent)} does not exist")
+        if out.is_dir():
+            raise CliError(f"cannot write {_short(out)}: it is a folder")
+    except OSError as e:  # a name longer than the system allows, a loop of links, ...
+        raise _name_error(out, e) from None
+    return out
+
+
+def read_capped(path: Path, what: str) -> str:
+    """A UTF-8 text file of at most MAX_READ bytes, or CliError in one line."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_READ + 1)
     except OSError as e:
-        raise CliError(f"cannot write {path}: {e.strerror}") from None
+        raise CliError(f"cannot read {_short(path)}: {e.strerror or e}") from None
+    if len(data) > MAX_READ:
+        raise CliError(f"{_short(path)} is larger than {MAX_READ // 2**20} MiB, the most a {what} may be")
     try:
-        with os.fdopen(fd, "wb" if isinstance(data, bytes) else "w") as f:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CliError(f"{_short(path)} is not UTF-8 text (byte {e.start} is not): not a {what}") from None
+
+
+def _stage(path: Path, data: str | bytes) -> str:
+    """`data` in a temp file beside `path`, with the mode `path` should get; returns its name.
+
+    A new file gets the mode the umask gives (0644 under the usual 022); a
+    replaced file keeps its mode. (mkstemp alone would leave 0600.)
+    """
+    if not str(path).strip():
+        raise CliError("the file name is empty")
+    try:
+        if not path.parent.exists():
+            raise CliError(f"cannot write {_short(path)}: folder {_short(path.parent)} does not exist")
+        if path.is_dir():
+            raise CliError(f"cannot write {_short(path)}: it is a folder")
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
+    except OSError as e:
+        raise _name_error(path, e) from None
+    try:
+        with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), mode)
             f.write(data)
-        os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
-        raise CliError(f"cannot write {path}: {e.strerror}") from None
+        raise _name_error(path, e) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
+
+
+def write_atomic(path: str | Path, data: str | bytes) -> None:
+    """Write text or bytes to a temp file beside `path`, then rename: never half a file."""
+    write_all({Path(path): data})
+
+
+def write_all(files: dict[Path, str | bytes]) -> None:
+    """Write several files all or none: every temp file first, then the renames."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files.items():
+            staged.append((_stage(path, data), path))
+        for tmp, path in staged:
+            try:
+                os.replace(tmp, path)
+            except OSError as e:
+                raise _name_error(path, e) from None
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def _print_record(rec, out=None) -> None:
@@ -101,26 +209,24 @@ def _print_record(rec, out=None) -> None:
 def cmd_play(args) -> int:
     mod, config, names = game_setup(args)
     seed = parse_seed(args.seed)
+    record = check_writable(args.record, "--record")
     rec = play(mod, config, names, seed)
-    if args.record:
-        write_atomic(args.record, rec.to_json())
+    if record is not None:
+        write_atomic(record, rec.to_json())
     print(f"{mod.TITLE}, seed {seed}, rules: {config.describe()}")
     _print_record(rec)
-    if args.record:
-        print(f"Record saved to {args.record}")
+    if record is not None:
+        print(f"Record saved to {record}")
     return 0
 
 
 def cmd_replay(args) -> int:
     path = Path(args.file)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror}") from None
+    text = read_capped(path, "game record")
     try:
         rec = replay(text)
     except ValueError as e:
-        raise CliError(f"{path}: {e}") from None
+        raise CliError(f"{_short(path)}: {e}") from None
     mod = game_module(rec.game)
     print(f"{mod.TITLE}, seed {rec.seed}, rules: {rec.config.describe()}")
     _print_record(rec)
@@ -154,49 +260,104 @@ def cmd_duel(args) -> int:
         resolve_bots(mod, [args.bot], 1)  # validates the name
     except ValueError as e:
         raise CliError(str(e)) from None
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, got {args.games}")
-    r = head_to_head(mod, config, args.bot, args.others, args.games, parse_seed(args.seed))
+    games = whole(args.games, "--games", 1, MAX_GAMES)
+    r = head_to_head(mod, config, args.bot, args.others, games, parse_seed(args.seed), progress=sys.stderr.isatty())
+    if not r["games"]:
+        print(f"meeple: interrupted: no game of {games} finished", file=sys.stderr)
+        return EXIT_INTERRUPTED
     low, high = r["ci95"]
+    part = f" (interrupted: {r['games']} of {games})" if r["games"] < games else ""
     print(
         f"{mod.TITLE} ({config.describe()}): {args.bot} vs {args.others} x{config.players - 1}, "
-        f"{args.games} games, seat-balanced: win share {r['win_share']:.3f} "
+        f"{r['games']} games{part}, seat-balanced: win share {r['win_share']:.3f} "
         f"(95% CI {low:.3f}-{high:.3f}; fair share {r['fair_share']:.3f})"
     )
+    if part:
+        print(f"meeple: interrupted: results of the {r['games']} finished games of {games}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0
 
 
 def scrub_notebook(text: str, name: str = "notebook") -> tuple[str, int]:
-    """A notebook's JSON with every cell tagged "solution" removed (and outputs cleared)."""
+    """A notebook's JSON with every cell tagged "solution" removed (and outputs cleared).
+
+    Anything that is not an nbformat 4 notebook (JSON object, a list of cells,
+    each an object with a cell_type and a source) is a CliError naming the
+    first thing wrong; nothing is written for it.
+    """
     import json
 
     try:
         nb = json.loads(text)
-        cells = nb["cells"]
-    except (ValueError, KeyError, TypeError):
-        raise CliError(f"{name} is not a notebook (no JSON with a 'cells' list)") from None
+    except RecursionError:
+        raise CliError(f"{name} is not a notebook: its JSON is nested too deeply") from None
+    except ValueError as e:
+        raise CliError(f"{name} is not a notebook: not JSON ({e})") from None
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
+        raise CliError(f"{name} is not a notebook: no JSON object with a 'cells' list")
+    cells = nb["cells"]
+    for i, c in enumerate(cells):
+        problem = None
+        if not isinstance(c, dict):
+            problem = f"is {type(c).__name__}, not an object"
+        elif not isinstance(c.get("cell_type"), str):
+            problem = "has no 'cell_type' text"
+        elif "source" not in c:
+            problem = "has no 'source'"
+        elif not (isinstance(c["source"], str) or isinstance(c["source"], list) and all(isinstance(s, str) for s in c["source"])):
+            problem = "has a 'source' that is neither text nor a list of lines"
+        elif not isinstance(c.get("metadata", {}), dict):
+            problem = "has 'metadata' that is not an object"
+        elif not isinstance(c.get("metadata", {}).get("tags", []), list):
+            problem = "has 'tags' that are not a list"
+        if problem:
+            raise CliError(f"{name} is not a notebook: cell {i + 1} {problem}")
     kept = [c for c in cells if "solution" not in c.get("metadata", {}).get("tags", [])]
     for c in kept:
-        if c.get("cell_type") == "code":
+        if c["cell_type"] == "code":
             c["outputs"], c["execution_count"] = [], None
     nb["cells"] = kept
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n", len(cells) - len(kept)
 
 
 def cmd_scrub(args) -> int:
-    """Copy lessons for students: the cells tagged "solution" are left out."""
+    """Copy lessons for students: the cells tagged "solution" are left out.
+
+    Every notebook is read and checked, and every target checked, before the
+    first file is written; the copies are then renamed into place together."""
     src, out = Path(args.lessons), Path(args.out)
     if not src.is_dir():
-        raise CliError(f"{src} is not a folder of notebooks")
-    books = sorted(src.glob("*.ipynb"))
+        raise CliError(f"{_short(src)} is not a folder of notebooks")
+    books = sorted(b for b in src.glob("*.ipynb"))
     if not books:
-        raise CliError(f"{src} holds no .ipynb notebooks")
-    if out.resolve() == src.resolve():
+        raise CliError(f"{_short(src)} holds no .ipynb notebooks")
+    try:
+        same = out.resolve() == src.resolve()
+    except (OSError, RuntimeError) as e:
+        raise CliError(f"cannot use {_short(out)} for the copies: {e}") from None
+    if same:
         raise CliError("the student copy must go to another folder than the lessons")
-    scrubbed = [(b, *scrub_notebook(b.read_text(), b.name)) for b in books]  # all checked before writing
-    out.mkdir(parents=True, exist_ok=True)
-    for book, text, removed in scrubbed:
-        write_atomic(out / book.name, text)
+    scrubbed = [(b, *scrub_notebook(read_capped(b, "notebook"), b.name)) for b in books]  # all checked first
+    try:
+        if out.exists() and not out.is_dir():
+            raise CliError(f"cannot write the copies to {_short(out)}: it is a file, not a folder")
+        for book, _, _ in scrubbed:
+            if (out / book.name).is_dir():
+                raise CliError(f"cannot write {_short(out / book.name)}: it is a folder")
+        made = not out.exists()
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"cannot make the folder {_short(out)}: {e.strerror or e}") from None
+    try:
+        write_all({out / book.name: text for book, text, _ in scrubbed})
+    except BaseException:
+        if made:
+            try:
+                out.rmdir()  # only if we made it and it is still empty
+            except OSError:
+                pass
+        raise
+    for book, _, removed in scrubbed:
         print(f"{book.name}: {removed} solution cell(s) removed")
     return 0
 
@@ -218,7 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--bot", required=True, help="the bot measured")
     p.add_argument("--others", default="random", help="the bot in every other seat")
-    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--games", default="400", help="games to play (default 400; at most 10,000,000)")
     p.add_argument("--seed", default="0")
     p.add_argument("--preset", default=None)
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE")
@@ -242,13 +403,24 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
     except CliError as e:
         print(f"meeple: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("meeple: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader (`| head`) has gone: stop quietly, as Unix tools do; point stdout at
+        # /dev/null so Python's own flush at exit does not complain again
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

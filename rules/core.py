@@ -149,9 +149,18 @@ def apply_text(mod, state, text: str):
 
 def replay(json_text: str) -> Record:
     """Rebuild a Record from its JSON, replaying every action; raises ValueError if it does not fit."""
+    if not isinstance(json_text, (str, bytes, bytearray)):
+        raise ValueError(f"not a meeple record: expected its JSON text, got {type(json_text).__name__}")
+    try:
+        return _replay(json_text)
+    except RecursionError:  # json nests deeper than Python's stack; no record nests more than 3 levels
+        raise ValueError("not a meeple record: the JSON is nested too deeply") from None
+
+
+def _replay(json_text) -> Record:
     try:
         data = json.loads(json_text)
-    except (json.JSONDecodeError, TypeError) as e:
+    except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as e:
         raise ValueError(f"not a meeple record: malformed JSON ({e})") from None
     if not isinstance(data, dict):
         raise ValueError("not a meeple record: expected a JSON object")

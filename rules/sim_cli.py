@@ -16,69 +16,101 @@ output files are written whole or not at all. Ctrl-C prints what finished
 
 from __future__ import annotations
 
+import math
 import sys
 import typing
 from pathlib import Path
 
-from .cli import CliError, add_game_options, game_setup, parse_seed, write_atomic
+from .cli import (
+    EXIT_INTERRUPTED,
+    MAX_WORKERS,
+    CliError,
+    _short,
+    add_game_options,
+    check_writable,
+    game_setup,
+    parse_seed,
+    whole,
+    write_atomic,
+)
 from .config import _split_optional
 from .simulate import MAX_GAMES, _ci_pct, _fmt_table, _num, _pct, balance_report, simulate, sweep
 
 TABLE_FORMATS = (".csv", ".parquet", ".json")
-EXIT_INTERRUPTED = 130
-
-
-def _whole(text: str, option: str, low: int, high: int) -> int:
-    try:
-        value = int(text, 10)
-    except (TypeError, ValueError):
-        value = None
-    if value is None or not low <= value <= high:
-        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}")
-    return value
 
 
 def _run_options(p, formats: tuple[str, ...], games: str = "1000") -> None:
-    p.add_argument("--games", default=games, help=f"games to play (default {games})")
-    p.add_argument("--workers", default=None, help="processes to use (default: every core; 1 = this process)")
-    p.add_argument("--out", default=None, metavar="FILE", help="also save the results: " + ", ".join(formats))
+    p.add_argument("--games", default=games, help=f"games to play (default {games}; at most {MAX_GAMES:,})")
+    p.add_argument(
+        "--workers", default=None,
+        help=f"processes to use, 1 to {MAX_WORKERS} (default: every core; 1 = this process); "
+             "never more processes are started than there are games",
+    )
+    p.add_argument("--out", default=None, metavar="FILE", help="also save the results: " + ", ".join(formats)
+                   + ". An interrupted run never replaces an existing file: its partial results go to "
+                   "FILE.partial.EXT (a CSV starts with a '# partial: ...' line)")
 
 
 def _checked_out(path: str | None, formats: tuple[str, ...]) -> Path | None:
     """The output path, checked before any game is played."""
-    if path is None:
-        return None
-    out = Path(path)
-    if out.suffix.lower() not in formats:
-        raise CliError(f"--out must end in {', '.join(formats)}; got {path!r}")
-    if not out.parent.is_dir():
-        raise CliError(f"cannot write {out}: folder {out.parent} does not exist")
-    if out.is_dir():
-        raise CliError(f"cannot write {out}: it is a folder")
-    return out
+    if path is not None and Path(path).suffix.lower() not in formats:
+        raise CliError(f"--out must end in {', '.join(formats)}; got {_short(path)!r}")
+    return check_writable(path, "--out")
 
 
 def _workers(args) -> int | None:
     if args.workers is None:
         return None
-    return _whole(args.workers, "--workers", 1, 512)
+    return whole(args.workers, "--workers", 1, MAX_WORKERS)
 
 
-def _table_data(table, path: Path, json_text=None) -> str | bytes:
+def partial_note(done: int, asked: int) -> str:
+    return f"partial: {done} of {asked} games, interrupted"
+
+
+def _table_data(table, path: Path, json_text=None, note: str | None = None) -> str | bytes:
+    """A table as the bytes of a .csv, .parquet or .json file. A partial table is marked in
+    each: a first line `# partial: ...` in CSV (read it with `pandas.read_csv(path,
+    comment="#")`), `attrs["partial"]` in Parquet, `"partial"` in JSON."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        return table.to_csv(index=False)
+        return (f"# {note}\n" if note else "") + table.to_csv(index=False)
     if suffix == ".parquet":
+        table = table.copy()
+        table.attrs = {k: v for k, v in table.attrs.items() if isinstance(v, (str, int, float, bool))}
+        table.attrs["partial"] = note or False
         return table.to_parquet(index=False)
     return json_text() if json_text else table.to_json(orient="records", indent=1)
+
+
+def _save(out: Path | None, data, done: int, asked: int, partial: bool, what: str) -> str | None:
+    """Write `data(path)` to `out` unless that would lose something; the line saying where it went.
+
+    Nothing finished: nothing is written. An interrupted run never replaces an
+    existing file (a good table with fewer games): it writes FILE.partial.EXT.
+    """
+    if out is None or not done:
+        return None
+    target, kept = out, ""
+    if partial and out.exists():
+        target = out.with_name(f"{out.stem}.partial{out.suffix}")
+        kept = f"; {out} kept as it was"
+    write_atomic(target, data(target))
+    part = f" ({partial_note(done, asked)})" if partial else ""
+    return f"{what}{part} saved to {target}{kept}"
 
 
 def _progress() -> bool:
     return sys.stderr.isatty()
 
 
-def _interrupted(done: int, asked: int) -> int:
-    print(f"meeple: interrupted: results of the {done} finished games of {asked}", file=sys.stderr)
+def _interrupted(done: int, asked: int, out: Path | None = None) -> int:
+    if done:
+        print(f"meeple: interrupted: results of the {done} finished games of {asked}", file=sys.stderr)
+    else:
+        kept = f" ({out} kept as it was)" if out is not None and out.exists() else ""
+        nothing = f"; nothing written{kept}" if out is not None else ""
+        print(f"meeple: interrupted before any of the {asked} games finished{nothing}", file=sys.stderr)
     return EXIT_INTERRUPTED
 
 
@@ -95,7 +127,7 @@ class _Run(typing.NamedTuple):
 def _run_setup(args, formats) -> _Run:
     """What simulate, sweep and balance all read first; every option checked before any game."""
     mod, config, names = game_setup(args)
-    return _Run(mod, config, names, parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES),
+    return _Run(mod, config, names, parse_seed(args.seed), whole(args.games, "--games", 1, MAX_GAMES),
                 _workers(args), _checked_out(args.out, formats))
 
 
@@ -104,11 +136,14 @@ def _run_setup(args, formats) -> _Run:
 def cmd_simulate(args) -> int:
     mod, config, names, seed, games, workers, out = _run_setup(args, TABLE_FORMATS)
     res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
+    note = partial_note(res.completed, games) if res.partial else None
+    # the file first: a reader that goes away (`| head`) must not cost the table
+    saved = _save(out, lambda p: _table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
+                  f"Table of {len(res.table)} rows (one per game and seat)")
     print(res.summary())
-    if out is not None:
-        write_atomic(out, _table_data(res.table, out, res.to_json))
-        print(f"Table of {len(res.table)} rows (one per game and seat) saved to {out}")
-    return _interrupted(res.completed, games) if res.partial else 0
+    if saved:
+        print(saved)
+    return _interrupted(res.completed, games, out) if res.partial else 0
 
 
 # --- sweep --------------------------------------------------------------------
@@ -155,14 +190,24 @@ def cmd_sweep(args) -> int:
                 if done else ["n/a"] * 5
             )
         )
+    partial = bool(table.attrs.get("partial"))
+    done = int(table.drop_duplicates("point")["games"].sum()) if len(table) else 0
+    asked = games * math.prod(len(v) for v in grid.values())  # a point with no finished game has no rows
+    note = partial_note(done, asked) if partial else None
+
+    def sweep_json():
+        import json
+
+        return json.dumps({"format": "meeple-sweep/1", "game": mod.NAME, "config": config.to_dict(), "seed": seed,
+                           "games": games, "completed": done, "partial": partial,
+                           "rows": json.loads(table.to_json(orient="records"))}, indent=1)
+
+    saved = _save(out, lambda p: _table_data(table, p, sweep_json, note), done, asked, partial,
+                  f"Table of {len(table)} rows (one per point and seat)")
     print(_fmt_table(fields + ["seat", "bot", "games", "win rate", "95% CI", "mean score", "95% CI", "turns"], rows))
-    if out is not None:
-        write_atomic(out, _table_data(table, out))
-        print(f"Table of {len(table)} rows (one per point and seat) saved to {out}")
-    if table.attrs.get("partial"):
-        done = int(table.drop_duplicates("point")["games"].sum()) if len(table) else 0
-        return _interrupted(done, games * table["point"].nunique() if len(table) else 0)
-    return 0
+    if saved:
+        print(saved)
+    return _interrupted(done, asked, out) if partial else 0
 
 
 # --- balance ------------------------------------------------------------------
@@ -180,11 +225,12 @@ def cmd_balance(args) -> int:
         report = balance_report(mod, config, names, games, seed, progress=_progress(), workers=workers, skill=skill)
     except ValueError as e:
         raise CliError(str(e)) from None
+    saved = _save(out, lambda p: json.dumps(report.to_dict(), indent=1, default=str), report.games, games,
+                  report.partial, "Report")
     print(report)
-    if out is not None:
-        write_atomic(out, json.dumps(report.to_dict(), indent=1, default=str))
-        print(f"Report saved to {out}")
-    return _interrupted(report.games, games) if report.partial else 0
+    if saved:
+        print(saved)
+    return _interrupted(report.games, games, out) if report.partial else 0
 
 
 def register(sub) -> None:

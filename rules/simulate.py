@@ -43,6 +43,7 @@ import math
 import os
 import signal
 import sys
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from types import ModuleType
 from typing import Any, Mapping, NamedTuple, Sequence
@@ -55,6 +56,7 @@ from .stats import binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, 
 
 CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
 MAX_GAMES = 10_000_000
+MAX_WORKERS = 64  # local worker processes a run may ask for (each is a Python interpreter, ~20 MB)
 _BLIND = (_bots.random_bot,)  # bots that never read their observation: skip building it
 _MAX_CHUNK = 250  # games per task: a Ctrl-C loses at most one chunk per worker
 
@@ -191,9 +193,53 @@ def _executor_slots(executor: Executor) -> int:
     return max(1, int(slots))
 
 
-def _ignore_sigint() -> None:
-    """Worker processes leave Ctrl-C to the main process, which keeps what is done."""
+def _worker_init(parent: int, same_thread: bool) -> None:
+    """Set up a worker process: it leaves Ctrl-C to the main process (which keeps
+    what is done) and dies with it, however the main process ends (SIGTERM,
+    SIGHUP, SIGKILL: nothing of ours can run then, so the worker must notice).
+
+    Linux: the kernel sends SIGKILL when the parent goes (PR_SET_PDEATHSIG). It
+    fires when the *thread* that forked the worker ends, so it is set only when
+    that thread is the main thread (`same_thread`); everywhere, a watcher thread
+    also polls the parent id and ends the worker within a second of an orphaning.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if same_thread and sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass  # no libc to ask: the watcher below still ends the worker
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+    import threading
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A local process pool whose workers ignore Ctrl-C and die with this process."""
+    import threading
+
+    return ProcessPoolExecutor(
+        workers, initializer=_worker_init,
+        initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+    )
+
+
+def _check_workers(workers) -> int | None:
+    if workers is None:
+        return None
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
+    return workers
 
 
 class _Job(NamedTuple):
@@ -230,18 +276,16 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                     bar.update(1)
         else:
             own = executor is None
+            chunks = [(job, a, b) for job in jobs for a, b in _chunks(job.games, workers)]
             if own:
                 _check_picklable(jobs)
-                executor = ProcessPoolExecutor(workers, initializer=_ignore_sigint)
+                executor = worker_pool(min(workers, len(chunks)))  # never more processes than tasks
             futures = {}
             kept = set()
             try:
-                for job in jobs:
-                    for a, b in _chunks(job.games, workers):
-                        fut = executor.submit(
-                            play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate
-                        )
-                        futures[fut] = job.key
+                for job, a, b in chunks:
+                    fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate)
+                    futures[fut] = job.key
                 for fut in as_completed(futures):
                     done = fut.result()
                     out[futures[fut]].extend(done)
@@ -640,6 +684,7 @@ def simulate(
     mod, config, refs = _setup(game, config, bots)
     games = _check_games(games)
     seed = check_seed(seed)
+    workers = _check_workers(workers)
     job = _Job(0, mod, config, refs, seed, games, rotate)
     out, interrupted = _run([job], executor, workers, progress, mod.TITLE)
     return Results(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
@@ -730,6 +775,7 @@ def sweep(
         raise ValueError(f"base_config must be a {mod.NAME} Config, got {type(base).__name__}")
     games = _check_games(games)
     seed = check_seed(seed)
+    workers = _check_workers(workers)
     points = _grid_points(mod, base, grid, bots)
     jobs = [_Job(k, mod, cfg, refs, seed, games, rotate) for k, (point, cfg, refs) in enumerate(points)]
     out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} sweep")
