@@ -41,6 +41,7 @@ from . import duck_duck_bruce
 from . import piggyback_brigade
 from .core import Record, play, replay
 from .simulate import Results, balance_report, simulate, sweep  # noqa: E402  (shadows the module name on purpose)
+from .workbench import compare, tune
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade
@@ -48,4 +49,4 @@ GAMES[bucket_king.NAME] = bucket_king
 GAMES[duck_duck_bruce.NAME] = duck_duck_bruce
 GAMES[piggyback_brigade.NAME] = piggyback_brigade
 
-__all__ = ["GAMES", "Record", "Results", "balance_report", "play", "replay", "simulate", "sweep"]
+__all__ = ["GAMES", "Record", "Results", "balance_report", "compare", "play", "replay", "simulate", "sweep", "tune"]

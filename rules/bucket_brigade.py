@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, player_count_alias
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"
@@ -105,6 +105,17 @@ class Config(RuleConfig):
             "base": cls(),
             "advanced": cls(advanced=True, bonus=6),
             "honeybears": cls(advanced=True, bonus=6, track=HONEYBEARS_TRACK),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for numbers inside the tables (see seeds/bucket_brigade.md)."""
+        return {
+            "hand_size": player_count_alias("hand_sizes", MIN_PLAYERS, "the hand dealt (BB-2)"),
+            "start_value": Alias("the value of Start, track[0] (judgement call 2: Honeybears counts it -1)",
+                                 path=lambda c: "track[0]"),
+            "last_space_value": Alias("the value of the last space, where a hedgehog ends the round (BB-3, BB-8)",
+                                      path=lambda c: f"track[{len(c.track) - 1}]"),
         }
 
     @property

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, player_count_alias
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -207,6 +207,19 @@ class Config(RuleConfig):
             "two-players": cls(players=2),
             "six-players": cls(players=6),
             "six-three-left": cls(players=6, end_rule="three-left"),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for numbers inside the per-player-count tables (BK-3)."""
+        return {
+            "buckets": player_count_alias("buckets_per_colour", MIN_PLAYERS, "buckets of each colour per player (BK-3)"),
+            "pyramid_base": Alias(
+                "the bottom row of the pyramid for the configured player count (BK-3); setting it builds "
+                "a whole pyramid k, k-1, ..., 1",
+                get=lambda c: c.pyramid_rows[c.players - MIN_PLAYERS][0],
+                put=lambda c, k: {"pyramid_rows": _with_pyramid(c.pyramid_rows, c.players - MIN_PLAYERS, k)},
+            ),
         }
 
     @property
@@ -456,6 +469,13 @@ def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config 
     hand = tuple(sorted(Card(*c) for c in hand))
     need_more = to_beat - base
     return any(total > need_more for _, total in _plays(hand, colour, cfg))
+
+
+def _with_pyramid(pyramids: tuple, k: int, base: int) -> tuple:
+    """pyramid_rows with the pyramid for player-count index k rebuilt as base, base-1, ..., 1."""
+    if isinstance(base, bool) or not isinstance(base, int) or base < 1:
+        raise ValueError(f"pyramid_base={base!r} is not allowed: a bottom row of 1 to 12 buckets")
+    return pyramids[:k] + (tuple(range(base, 0, -1)),) + pyramids[k + 1:]
 
 
 # --- state ------------------------------------------------------------------

@@ -8,9 +8,16 @@ field's annotated type, never `eval`ed; anything else is a clear ValueError.
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import re
+import sys
+import tempfile
+import tomllib
 import types
 import typing
-from typing import Any, Mapping
+from pathlib import Path
+from typing import Any, Callable, Mapping, NamedTuple
 
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -178,6 +185,75 @@ def _tupled(value):
     return tuple(_tupled(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
+# --- parameter paths and aliases ----------------------------------------------
+#
+# Every number of a config is addressable by name: a field (`bonus`), an
+# element of a tuple field (`hand_sizes[1]`, `pyramid_rows[2][0]`), or an
+# alias a game declares for a number the rules derive (Bucket Brigade's
+# `hand_size`: the hand for the configured player count). with_text,
+# with_values, sweep, the Explorer and the CLI all go through here.
+
+_PATH = re.compile(r"([A-Za-z_]\w*)((?:\[\d+\])*)")
+
+
+@dataclasses.dataclass(frozen=True)
+class Alias:
+    """A designer's name for a number of the rules that is not a field itself.
+
+    `path(config)` gives the element it stands for in that config (e.g.
+    "hand_sizes[1]" when players=4); or, for a number that moves several
+    values at once, `get(config)` reads it and `put(config, value)` returns
+    {field: new value}. `config` may be a namespace of the field values only
+    (no properties), so an alias reads fields, never derived properties.
+    """
+
+    doc: str
+    path: Callable[[Any], str] | None = None
+    get: Callable[[Any], Any] | None = None
+    put: Callable[[Any, Any], dict] | None = None
+    kind: Any = int
+
+
+def player_count_alias(field: str, low: int, what: str) -> Alias:
+    """An alias for `field[players - low]`: a per-player-count table's entry for the configured count."""
+    return Alias(f"{what} for the configured player count ({field}[players - {low}])",
+                 path=lambda c: f"{field}[{c.players - low}]")
+
+
+def split_path(name: str) -> tuple[str, tuple[int, ...]]:
+    """("hand_sizes", (1,)) from "hand_sizes[1]"; ValueError if it is not a path."""
+    m = _PATH.fullmatch(name.strip()) if isinstance(name, str) else None
+    if not m:
+        raise ValueError(f"{name!r} is not a parameter name (a field, field[i] or field[i][j])")
+    return m.group(1), tuple(int(i) for i in re.findall(r"\d+", m.group(2)))
+
+
+def _element_hint(hint: Any, i: int) -> Any:
+    hint, _ = _split_optional(hint)
+    args = typing.get_args(hint)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return args[0]
+    return args[i]
+
+
+def _is_tuple(hint: Any) -> bool:
+    return typing.get_origin(_split_optional(hint)[0]) is tuple
+
+
+def _set_in(value: tuple, indices: tuple[int, ...], new: Any) -> tuple:
+    i, rest = indices[0], indices[1:]
+    item = _set_in(value[i], rest, new) if rest else new
+    return value[:i] + (item,) + value[i + 1:]
+
+
+class _Target(NamedTuple):
+    shown: str  # the name as the reader gave it, with the path an alias stands for
+    field: str | None
+    indices: tuple[int, ...]
+    hint: Any
+    alias: Alias | None
+
+
 class RuleConfig:
     """Mixin for frozen dataclass configs: presets, text and JSON round trips.
 
@@ -221,23 +297,202 @@ class RuleConfig:
         values = {k: from_json_value(types_[k], v, k) for k, v in data.items()}
         return cls(**values)
 
+    # --- every number by name: fields, field[i], aliases -------------------------
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names for numbers the rules derive ({name: Alias}); a game's Config adds its own."""
+        return {}
+
+    @classmethod
+    def game_name(cls) -> str:
+        """The game this Config belongs to ("bucket-brigade")."""
+        return sys.modules[cls.__module__].NAME
+
+    def _fields(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def _unknown(cls, name) -> str:
+        types_ = cls.field_types()
+        lists = sorted((f for f, h in types_.items() if _is_tuple(h)), key=lambda f: _element_hint(types_[f], 0) is str)
+        text = f"unknown parameter {name!r}; allowed: {', '.join(types_)}"
+        if lists:
+            text += f"; an element of a list field, e.g. {lists[0]}[0]"
+        if cls.aliases():
+            text += f"; or a named number: {', '.join(cls.aliases())}"
+        return text
+
+    @classmethod
+    def _target(cls, values: Mapping[str, Any], name: Any) -> _Target:
+        """What `name` reaches in a config with these field values; ValueError naming what is allowed."""
+        if not isinstance(name, str):
+            raise TypeError(f"a parameter name must be text such as 'bonus' or 'hand_sizes[1]', got {name!r}")
+        name = name.strip()
+        alias = cls.aliases().get(name)
+        if alias is not None:
+            if alias.path is None:
+                return _Target(name, None, (), alias.kind, alias)
+            path = alias.path(types.SimpleNamespace(**values))
+            shown = f"{name} ({path})"
+        else:
+            path, shown = name, name
+        types_ = cls.field_types()
+        try:
+            field, indices = split_path(path)
+        except ValueError:
+            raise ValueError(cls._unknown(name)) from None
+        if field not in types_:
+            raise ValueError(cls._unknown(name))
+        hint, value, at = types_[field], values[field], field
+        for i in indices:
+            if not isinstance(value, tuple):
+                raise ValueError(f"{shown}: {at} is a single value, not a list; set {at} itself")
+            if i >= len(value):
+                last = f"{at}[{len(value) - 1}]" if value else "none"
+                raise ValueError(f"{shown}: index {i} is out of range: {at} has {len(value)} values ({at}[0] to {last})")
+            hint, value, at = _element_hint(hint, i), value[i], f"{at}[{i}]"
+        return _Target(shown, field, indices, hint, None)
+
+    def get(self, name: str) -> Any:
+        """The value of a field, `field[i]` or alias in this config."""
+        t = self._target(self._fields(), name)
+        if t.alias is not None:
+            return t.alias.get(self)
+        value = getattr(self, t.field)
+        for i in t.indices:
+            value = value[i]
+        return value
+
+    def kind(self, name: str) -> Any:
+        """The type of the value at `name` (int, float, bool, str, a tuple type)."""
+        return self._target(self._fields(), name).hint
+
+    def parameters(self, numbers_only: bool = False) -> list[str]:
+        """Every name a value can be set by: fields, each element of a list field
+        (`hand_sizes[0]`, `pyramid_rows[2][0]`), then the aliases. `numbers_only`:
+        only those holding one number or switch (what a slider can move)."""
+        out = []
+
+        def walk(hint, value, at):
+            plain = _split_optional(hint)[0]
+            if not numbers_only or plain in (int, float, bool):
+                out.append(at)
+            if isinstance(value, tuple):
+                for i, v in enumerate(value):
+                    walk(_element_hint(hint, i), v, f"{at}[{i}]")
+
+        for field, hint in self.field_types().items():
+            walk(hint, getattr(self, field), field)
+        for name, alias in self.aliases().items():
+            if not numbers_only or alias.kind in (int, float, bool):
+                out.append(name)
+        return out
+
+    def value_for(self, name: str, value: Any) -> Any:
+        """`value` checked against the type at `name` (text parsed strictly,
+        numbers as numbers); ValueError naming the path, the value and the type."""
+        hint = self.kind(name)
+        if isinstance(value, str) and _split_optional(hint)[0] is not str:
+            return parse_text(hint, value, name)
+        if hasattr(value, "item") and not isinstance(value, (tuple, list)):
+            value = value.item()  # a numpy number from a table
+        return from_json_value(hint, to_json_value(_tupled(value)), name)
+
+    def _apply(self, settings: Mapping[str, Any], convert) -> "RuleConfig":
+        """Set every name at once: whole fields first, then elements and aliases
+        (read against the new values), then one construction runs the game's checks."""
+        values = self._fields()
+        types_ = self.field_types()
+        order = sorted(settings.items(), key=lambda kv: not (isinstance(kv[0], str) and kv[0].strip() in types_))
+        by_path = []
+        for name, raw in order:
+            t = self._target(values, name)
+            value = convert(t.hint, raw, t.shown)
+            if t.alias is not None:
+                values.update(t.alias.put(types.SimpleNamespace(**values), value))
+            elif t.indices:
+                values[t.field] = _set_in(values[t.field], t.indices, value)
+            else:
+                values[t.field] = value
+                continue
+            name = name.strip()
+            by_path.append(f"{name}={_show(value)}" + (f" ({t.shown[len(name) + 2:-1]})" if t.shown != name else ""))
+        try:
+            return dataclasses.replace(self, **values)
+        except ValueError as e:
+            if by_path:  # name what the reader set, then what the rules refuse
+                raise ValueError(f"{', '.join(by_path)}: {e}") from None
+            raise
+
+    def with_values(self, settings: Mapping[str, Any]) -> "RuleConfig":
+        """A new config with fields, `field[i]` elements or aliases set to Python values (type-checked)."""
+        if not isinstance(settings, Mapping):
+            raise TypeError(f"with_values takes a {{name: value}} mapping, got {type(settings).__name__}")
+
+        def convert(hint, raw, name):
+            if hasattr(raw, "item") and not isinstance(raw, (tuple, list)):
+                raw = raw.item()
+            if isinstance(raw, str) and _split_optional(hint)[0] is not str:
+                return parse_text(hint, raw, name)
+            return from_json_value(hint, to_json_value(_tupled(raw)), name)
+
+        return self._apply(settings, convert)
+
     def with_text(self, settings: Mapping[str, str] | list[str]):
-        """A new config with `field=value` texts applied (strictly parsed)."""
+        """A new config with `name=value` texts applied (strictly parsed).
+
+        A name is a field (`bonus`), an element of a list field
+        (`hand_sizes[1]`) or an alias (`hand_size`); see `parameters()`.
+        """
+        if isinstance(settings, (str, bytes)) or not isinstance(settings, (Mapping, list, tuple)):
+            raise TypeError(f"with_text takes a {{name: text}} mapping or a list of 'name=value' texts, got {settings!r}")
         if not isinstance(settings, Mapping):
             pairs = {}
             for item in settings:
+                if not isinstance(item, str):
+                    raise TypeError(f"with_text: {item!r} is not a 'name=value' text")
                 name, sep, text = item.partition("=")
                 if not sep or not name.strip():
                     raise ValueError(f"setting {item!r} is not of the form field=value")
                 pairs[name.strip()] = text
             settings = pairs
-        types_ = self.field_types()
-        changes = {}
         for name, text in settings.items():
-            if name not in types_:
-                raise ValueError(f"unknown parameter {name!r}; allowed: {', '.join(types_)}")
-            changes[name] = parse_text(types_[name], text, name)
-        return dataclasses.replace(self, **changes)
+            if not isinstance(text, str):
+                raise TypeError(
+                    f"with_text takes text values: {name}={text!r} is {type(text).__name__}; "
+                    f"write {{{name!r}: {_show(text)!r}}}, or use with_values for Python values"
+                )
+        return self._apply(settings, parse_text)
+
+    # --- variant files ------------------------------------------------------------
+
+    def differences(self) -> dict[str, Any]:
+        """{field: JSON value} for every field that differs from the game's defaults."""
+        base = type(self)()
+        return {k: to_json_value(v) for k, v in self._fields().items() if v != getattr(base, k)}
+
+    def save(self, path, name: str | None = None) -> Path:
+        """Write this config as a variant file (.json or .toml): the game, a
+        name, and only the numbers that differ from the defaults. Whole or not at all."""
+        path = Path(path)
+        kind = path.suffix.lower()
+        if kind not in VARIANT_SUFFIXES:
+            raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
+        name = name or path.stem
+        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name, "set": self.differences()}
+        text = json.dumps(data, indent=1) + "\n" if kind == ".json" else _toml_text(data)
+        _write_whole(path, text)
+        return path
+
+    @classmethod
+    def load(cls, path) -> "RuleConfig":
+        """The config a variant file describes; ValueError (one line, naming the file) if it is bad
+        or names another game."""
+        game, _name, settings = read_variant(path)
+        if game != cls.game_name():
+            raise ValueError(f"{path}: the file is a {game} variant, not {cls.game_name()}")
+        return _variant_config(cls, path, settings)
 
     def describe(self) -> str:
         """One line per field that differs from the default config."""
@@ -248,3 +503,99 @@ class RuleConfig:
             if getattr(self, f.name) != getattr(base, f.name)
         ]
         return ", ".join(diffs) or "defaults"
+
+
+# --- variant files (JSON or TOML) ------------------------------------------------
+
+VARIANT_FORMAT = "meeple-variant/1"
+VARIANT_SUFFIXES = (".json", ".toml")
+_VARIANT_KEYS = ("format", "game", "name", "set")
+
+
+def read_variant(path) -> tuple[str, str, dict]:
+    """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
+    path = Path(path)
+    kind = path.suffix.lower()
+    if kind not in VARIANT_SUFFIXES:
+        raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file (UTF-8)") from None
+    try:
+        data = json.loads(text) if kind == ".json" else tomllib.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: not valid TOML ({str(e).splitlines()[0]})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a variant file holds an object with {', '.join(_VARIANT_KEYS)}")
+    unknown = sorted(set(data) - set(_VARIANT_KEYS))
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(_VARIANT_KEYS)}")
+    if data.get("format", VARIANT_FORMAT) != VARIANT_FORMAT:
+        raise ValueError(f"{path}: format {data['format']!r} is not {VARIANT_FORMAT!r}")
+    game = data.get("game")
+    if not isinstance(game, str):
+        raise ValueError(f"{path}: name the game, e.g. game = \"bucket-brigade\"")
+    name = data.get("name", path.stem)
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{path}: name must be text, got {name!r}")
+    settings = data.get("set", {})
+    if not isinstance(settings, dict):
+        raise ValueError(f"{path}: 'set' must map parameter names to values, got {type(settings).__name__}")
+    return game, name, settings
+
+
+def load_variant(path) -> tuple[str, RuleConfig]:
+    """(name, config) from a variant file of any game."""
+    from . import GAMES  # the game list lives in the package, which imports this module
+
+    game, name, settings = read_variant(path)
+    if game not in GAMES:
+        raise ValueError(f"{path}: unknown game {game!r}; known games: {', '.join(GAMES)}")
+    return name, _variant_config(GAMES[game].Config, path, settings)
+
+
+def _variant_config(cls, path, settings: dict) -> RuleConfig:
+    try:  # a file's values are typed: "5" where a number belongs is refused, not parsed
+        return cls()._apply(settings, from_json_value)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{path}: {' '.join(str(e).split())}") from None
+
+
+def _toml_value(v: Any) -> str:
+    if v is None:
+        raise ValueError("TOML has no 'none' value: save this variant as .json")
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a valid TOML basic string
+    return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+
+
+def _toml_text(data: dict) -> str:
+    lines = [f"{k} = {_toml_value(data[k])}" for k in ("format", "game", "name")]
+    lines += ["", "[set]"]
+    lines += [f"{json.dumps(k) if not k.isidentifier() else k} = {_toml_value(v)}" for k, v in data["set"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Temp file beside `path`, then rename: never half a file."""
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot write {path}: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise ValueError(f"cannot write {path}: it is a folder")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

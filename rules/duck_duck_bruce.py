@@ -22,7 +22,7 @@ from typing import Iterable, NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -148,6 +148,18 @@ class Config(RuleConfig):
             "kleine-fische": cls(minus_one="discard"),
             "short": cls(rounds=1),
             "race-to-77": cls(end="target", target=77),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for numbers of the die (DDB-7)."""
+        return {
+            "best_face": Alias(
+                "the die's best face, the most a thief can steal (DDB-6, DDB-7); setting it changes every "
+                "face that shows it",
+                get=lambda c: max(c.die),
+                put=lambda c, v: {"die": tuple(v if f == max(c.die) else f for f in c.die)},
+            ),
         }
 
     def deck(self) -> tuple[Card, ...]:

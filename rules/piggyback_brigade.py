@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from . import bots as _bots
 from .chance import Chance, check_seed
-from .config import RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, player_count_alias
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -160,6 +160,14 @@ class Config(RuleConfig):
             "long-track": cls(sections=(3,) * 8),
             "no-extension": cls(extensions=(0,) * 6),
             "extend-instead": cls(extend_timing=INSTEAD),
+        }
+
+    @classmethod
+    def aliases(cls) -> dict[str, Alias]:
+        """Names a designer uses for the per-player-count tables (PB-2, PB-12)."""
+        return {
+            "piglets_per_player": player_count_alias("piglets_each", MIN_PLAYERS, "piglets each player runs (PB-2)"),
+            "extensions_per_player": player_count_alias("extensions", MIN_PLAYERS, "extensions each player may use (PB-12)"),
         }
 
     @property

@@ -50,7 +50,6 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from . import bots as _bots
 from .chance import check_seed, derive
-from .config import from_json_value, parse_text, to_json_value
 from .core import MAX_STEPS, bot_rng, game_module, resolve_bots
 from .stats import binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
 
@@ -695,11 +694,12 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
     checked first: one ValueError names every bad field, value and point."""
     if not isinstance(grid, Mapping) or not grid:
         raise ValueError("the sweep grid must be a non-empty {field: [values, ...]} mapping")
-    types_ = mod.Config.field_types()
     problems, axes = [], {}
     for name, values in grid.items():
-        if name not in types_:
-            problems.append(f"unknown parameter {name!r} (allowed: {', '.join(types_)})")
+        try:
+            base.kind(name)  # a field, field[i] or alias (Config.parameters())
+        except (ValueError, TypeError) as e:
+            problems.append(str(e))
             continue
         if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not len(values):
             problems.append(f"{name}: give a non-empty list of values, got {values!r}")
@@ -707,11 +707,7 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
         typed = []
         for v in values:
             try:
-                hint = types_[name]
-                if isinstance(v, str) and hint is not str:
-                    typed.append(parse_text(hint, v, name))
-                else:
-                    typed.append(from_json_value(hint, to_json_value(v), name))
+                typed.append(base.value_for(name, v))
             except ValueError as e:
                 problems.append(str(e))
         axes[name] = typed
@@ -719,7 +715,7 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
     built, bad = [], 0
     for point in points:
         try:
-            cfg = dataclasses.replace(base, **point)
+            cfg = base.with_values(point)
             built.append((point, cfg, _bot_refs(mod, bots, cfg.players)))
         except (ValueError, TypeError) as e:
             bad += 1
@@ -806,6 +802,39 @@ def _sweep_rows(res: Results, point: dict, k: int):
         for j, suffix in enumerate(("", "_low", "_high")):
             rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])
     return rows
+
+
+def measures(game, config=None) -> dict[str, str]:
+    """{column: what it means} for every measure a sweep table carries with a
+    95% interval (`column`, `column_low`, `column_high`): win rate and mean
+    score per seat, game length and lead changes per game, and mean_<name>
+    for each of the game's own game_stats / score_sources columns. The
+    Explorer, compare and tune let the reader pick any of them."""
+    mod = game_module(game)
+    config = mod.Config() if config is None else config
+    out = {
+        "win_rate": "win rate per seat (a shared win counts 1/k)",
+        "score": "mean final score per seat",
+        "turns": "turns per game",
+        "rounds": "rounds per game",
+        "lead_changes": "lead changes per game (turn by turn)",
+    }
+    names, funcs = resolve_bots(mod, "random", config.players)
+    one = play_game(mod, config, names, funcs, 0, 0)  # one quick game names the game's own columns
+    for k, v in one.stats.items():
+        if isinstance(v, (int, float)) or (isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) for x in v)):
+            out[f"mean_{k}"] = f"{k}: the game's own figure (game_stats), mean per seat" + (
+                "" if isinstance(v, (list, tuple)) else " (one value per game)")
+    for k in dict.fromkeys(k for d in one.sources or () for k in d):
+        out[f"mean_points_{k}"] = f"points from {k} per seat (score_sources)"
+    return out
+
+
+def measure_columns(measure: str) -> tuple[str, str, str]:
+    """The sweep table's (value, low, high) columns for a measure from `measures()`."""
+    if measure == "win_rate":
+        return ("win_rate", "win_low", "win_high")
+    return (measure, f"{measure}_low", f"{measure}_high")
 
 
 # --- balance ------------------------------------------------------------------
@@ -1010,4 +1039,4 @@ def balance_report(
                          skill_out, res.partial)
 
 
-__all__ = ["simulate", "sweep", "balance_report", "Results", "Summary", "BalanceReport", "GameResult", "play_game"]
+__all__ = ["simulate", "sweep", "balance_report", "measures", "measure_columns", "Results", "Summary", "BalanceReport", "GameResult", "play_game"]

@@ -166,3 +166,64 @@ def need_choice(answer: Any, allowed: tuple[str, ...]) -> str:
 
 
 # Lessons 1-7's checkers follow in the section below.
+
+
+# --- lesson 1: first interval (Bucket Brigade) ---------------------------------------------------
+
+ENDER_GAMES, ENDER_SEED = 800, 2026  # the engine's own estimate for 01.ender
+
+
+def ender_win_rate(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> tuple[int, int]:
+    """(rounds the ender won, rounds with an ender) in one-round Bucket Brigade games, four
+    random bots. Cached: the lesson and its checker ask the same question."""
+    return _ender_cached(bonus, games, seed)
+
+
+def _ender_cached(bonus, games, seed, _memo={}):
+    key = (bonus, games, seed)
+    if key not in _memo:
+        from meeple.rules import simulate
+        from meeple.rules.bucket_brigade import Config
+
+        res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
+                       progress=False)
+        enders = res.table[res.table["rounds_ended"] == 1]
+        _memo[key] = (int(enders["won"].sum()), len(enders))
+    return _memo[key]
+
+
+@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
+def _wilson_7_of_10(answer):
+    from meeple.rules.stats import Z95, wilson
+
+    lo, hi = need_interval(answer)
+    want = wilson(7, 10)
+    if abs(lo - want[0]) < 0.003 and abs(hi - want[1]) < 0.003:
+        return True, f"{lo:.3f} to {hi:.3f}. Seven of ten is a weak clue: the interval is wide."
+    wald = (0.7 - Z95 * math.sqrt(0.21 / 10), 0.7 + Z95 * math.sqrt(0.21 / 10))
+    if abs(lo - wald[0]) < 0.003 and abs(hi - wald[1]) < 0.003:
+        return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
+    if hi > 1.0 or lo < 0.0:
+        return False, "a proportion's interval lies between 0 and 1 (write 0.25, not 25)."
+    if not lo < 0.7 < hi:
+        return False, "the interval should contain the observed proportion 7/10."
+    return False, "use `stats.wilson(successes, trials)` with 7 successes in 10 trials."
+
+
+@exercise("01.ender", expects="your 95% interval (low, high) for the ender's win rate at bonus 6")
+def _ender_bonus_6(answer):
+    from meeple.rules.stats import wilson
+
+    lo, hi = need_interval(answer)
+    if hi > 1.0 or lo < 0.0:
+        return False, "a win rate's interval lies between 0 and 1 (write 0.25, not 25)."
+    if hi - lo > 0.15:
+        return False, f"your interval is {hi - lo:.2f} wide: play more games (a few hundred) to narrow it."
+    won, n = ender_win_rate(6)
+    elo, ehi = wilson(won, n)
+    if hi < elo or lo > ehi:
+        return False, ("your interval misses the engine's own estimate: one-round games "
+                       "(`Config(rounds=1, bonus=6)`), four random bots, and count only the seat with rounds_ended == 1.")
+    verdict = "above" if lo > 0.25 else "not clearly above"
+    return True, (f"the engine's {n} rounds give {won / n:.1%} ({elo:.1%} to {ehi:.1%}); your interval overlaps it. "
+                  f"It lies {verdict} the fair share 1/4: at bonus 6 the ender {'is' if lo > 0.25 else 'may not be'} favoured.")

@@ -1,0 +1,470 @@
+"""The designer's workbench: variants side by side, and one number tuned to a target.
+
+    compare("bucket-brigade", {"base": bb.Config(), "bonus 6": bb.Config(bonus=6)}, "heuristic", 1000, 1)
+    tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "heuristic", 400, 1, values=range(0, 13))
+
+Both play every variant (every value) on the same game seeds: game i of each
+variant is dealt from `derive(seed, "game", i)` and its bots draw from the
+same streams (common random numbers). A difference between two variants is
+then measured game by game, and its interval is much narrower than the
+difference of two independent runs would give. pandas is imported only when
+a table is made, so `meeple.rules` stays importable without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from concurrent.futures import Executor
+from os import PathLike
+from typing import Any, Callable, Mapping, Sequence
+
+from .chance import check_seed
+from .config import load_variant
+from .core import game_module, play
+from .simulate import Results, _bot_refs, _check_games, _Job, _pd, _rate_row, _run, _show_value, measures
+from .stats import mean_ci, wilson
+
+__all__ = ["compare", "tune", "Tuning", "MEASURES", "measure_names"]
+
+
+# --- compare ------------------------------------------------------------------
+
+def _variant_configs(mod, variants) -> dict[str, Any]:
+    """{name: Config}; a value may be a Config or a variant file's path."""
+    if not isinstance(variants, Mapping) or len(variants) < 2:
+        raise ValueError("variants must be a {name: Config} mapping with a baseline and at least one variant")
+    out = {}
+    for name, cfg in variants.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"a variant needs a name (text), got {name!r}")
+        if isinstance(cfg, (str, PathLike)):
+            cfg = mod.Config.load(cfg)
+        if cfg is None:
+            cfg = mod.Config()
+        if not isinstance(cfg, mod.Config):
+            raise ValueError(f"variant {name!r} must be a {mod.NAME} Config (or a variant file), got {type(cfg).__name__}")
+        out[name] = cfg
+    return out
+
+
+def lineup(mod, bots, players: int) -> tuple:
+    """Bots for `players` seats: one name for every seat, one per seat, or two
+    names "A,B" for A in seat 1 against B in every other seat (as the Explorer)."""
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if len(names) == 2 and players > 2:
+        names = [names[0]] + [names[1]] * (players - 1)
+    return _bot_refs(mod, names, players)
+
+
+def _per_game(table, by: str):
+    """{key: DataFrame indexed by game with share and score}: a seat's (or a bot's, averaged
+    over the seats it holds) win share and score in each game."""
+    g = table.groupby([by, "game"], sort=True).agg(share=("win_share", "mean"), score=("score", "mean"))
+    return {k: part.droplevel(0) for k, part in g.groupby(level=0, sort=True)}
+
+
+def _paired(values, base) -> tuple[float, float, float]:
+    """Mean difference over the games both played, with its 95% interval."""
+    both = values.index.intersection(base.index)
+    if not len(both):
+        return (math.nan,) * 3
+    return mean_ci((values.loc[both] - base.loc[both]).tolist())
+
+
+def compare(
+    game,
+    variants: Mapping[str, Any],
+    bots="random",
+    games: int = 1000,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    workers: int | None = None,
+    rotate: bool = False,
+    by: str = "seat",
+):
+    """Play every variant on the same game seeds and put them side by side.
+
+    `variants`: {name: Config or variant file}, the first is the baseline.
+    One row per variant and seat (`by="bot"`: per bot, averaged over the
+    seats it holds): games, win_rate, win_low, win_high (Wilson), score,
+    score_low, score_high; the paired difference from the baseline, game by
+    game, with its 95% interval: diff_win_rate, diff_win_low, diff_win_high,
+    diff_score, diff_score_low, diff_score_high; game length (turns, rounds
+    and diff_turns, each with _low/_high); first_seat_adv: seat 1's win rate
+    minus the fair share 1/players, with first_seat_adv_low/_high (with
+    different bots in the seats this mixes seat and bot: pass rotate=True).
+    `changes`: what the variant sets, relative to the rules' defaults.
+    """
+    pd = _pd()
+    mod = game_module(game)
+    configs = _variant_configs(mod, variants)
+    games = _check_games(games)
+    seed = check_seed(seed)
+    if by not in ("seat", "bot"):
+        raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
+    refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
+    jobs = [_Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
+    out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
+    results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
+               for name, cfg in configs.items()}
+    baseline = next(iter(results))
+    base_games = _per_game(results[baseline].table, by) if results[baseline].completed else {}
+    base_turns = results[baseline].games.set_index("game")["turns"]
+    rows = []
+    for name, res in results.items():
+        if not res.completed:
+            continue
+        t, g = res.table, res.games.set_index("game")
+        n = res.config.players
+        turns = mean_ci(g["turns"].tolist())
+        rounds = mean_ci(g["rounds"].tolist())
+        dturns = _paired(g["turns"], base_turns)
+        first = t[t["seat"] == 0]["win_share"].tolist()
+        rate0, lo0, hi0 = _rate_row(first)
+        for key, part in _per_game(t, by).items():
+            rate, lo, hi = _rate_row(part["share"].tolist())
+            score = mean_ci(part["score"].tolist())
+            base = base_games.get(key)
+            dwin = _paired(part["share"], base["share"]) if base is not None else (math.nan,) * 3
+            dscore = _paired(part["score"], base["score"]) if base is not None else (math.nan,) * 3
+            bot = ",".join(t[t[by] == key]["bot"].unique()) if by == "seat" else key
+            rows.append({
+                "variant": name, "baseline": name == baseline, "changes": res.config.describe(),
+                "seat": key if by == "seat" else None, "bot": bot, "games": len(part),
+                "win_rate": rate, "win_low": lo, "win_high": hi,
+                "score": score[0], "score_low": score[1], "score_high": score[2],
+                "diff_win_rate": dwin[0], "diff_win_low": dwin[1], "diff_win_high": dwin[2],
+                "diff_score": dscore[0], "diff_score_low": dscore[1], "diff_score_high": dscore[2],
+                "turns": turns[0], "turns_low": turns[1], "turns_high": turns[2],
+                "diff_turns": dturns[0], "diff_turns_low": dturns[1], "diff_turns_high": dturns[2],
+                "rounds": rounds[0], "rounds_low": rounds[1], "rounds_high": rounds[2],
+                "first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n, "first_seat_adv_high": hi0 - 1 / n,
+            })
+    table = pd.DataFrame(rows)
+    if by == "bot" and len(table):
+        table = table.drop(columns="seat")
+    table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
+                       bots=", ".join(results[baseline].bots))
+    return table
+
+
+def format_comparison(table) -> str:
+    """The compare table as text, one line per variant and seat (or bot)."""
+    from .simulate import _ci_pct, _fmt_table, _num, _pct
+
+    a = table.attrs
+    by = a.get("by", "seat")
+    lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
+             f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
+    rows = []
+    for r in table.to_dict(orient="records"):
+        who = f"Player {int(r['seat']) + 1} ({r['bot']})" if by == "seat" else r["bot"]
+        base = r["baseline"]
+        rows.append([
+            r["variant"], who, _pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
+            "baseline" if base else f"{100 * r['diff_win_rate']:+.1f} ({100 * r['diff_win_low']:+.1f} to {100 * r['diff_win_high']:+.1f})",
+            f"{_num(r['score'])} ({_num(r['score_low'])} to {_num(r['score_high'])})",
+            "baseline" if base else f"{r['diff_score']:+.2f} ({r['diff_score_low']:+.2f} to {r['diff_score_high']:+.2f})",
+        ])
+    lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (points)",
+                             "mean score", "vs baseline"], rows))
+    per = table.drop_duplicates("variant")
+    lines.append("Game length and first-seat advantage (seat 1's win rate minus the fair share):")
+    lines.append(_fmt_table(
+        ["variant", "changes", "turns", "vs baseline", "first seat"],
+        [[r["variant"], r["changes"], f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})",
+          "baseline" if r["baseline"] else f"{r['diff_turns']:+.1f} ({r['diff_turns_low']:+.1f} to {r['diff_turns_high']:+.1f})",
+          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) points"]
+         for r in per.to_dict(orient="records")],
+    ))
+    if a.get("partial"):
+        lines.append("Interrupted: the figures cover only the games that finished.")
+    return "\n".join(lines)
+
+
+# --- measures -----------------------------------------------------------------
+
+def _ender_rounds(mod, res: Results) -> list[float]:
+    """For each round a player ended (Bucket Brigade, BB-8): 1 if the ender scored the most
+    that round (1/k when k tied for most), else 0. The games are replayed from their
+    seeds (the simulation keeps no per-round detail), so this measure costs a second run."""
+    out = []
+    for g in res.records:
+        state = play(mod, res.config, list(g.bots), g.seed).state
+        for points, ender in zip(state.history, state.enders):
+            if ender is None:
+                continue
+            best = max(points)
+            top = [s for s, p in enumerate(points) if p == best]
+            out.append(1 / len(top) if ender in top else 0.0)
+    return out
+
+
+def _bot_shares(res: Results, bot: str) -> list[float]:
+    t = res.table
+    part = t[t["bot"] == bot]
+    if not len(part):
+        raise ValueError(f"bot {bot!r} is not in the lineup {', '.join(dict.fromkeys(res.bots))}")
+    return part.groupby("game")["win_share"].mean().tolist()
+
+
+MEASURES = {
+    "ender_win_rate": "Bucket Brigade: share of the rounds a player ended in which the ender scored the most",
+    "win_rate": "seat `seat`'s win rate (a shared win counts 1/k)",
+    "seat1_advantage": "seat 1's win rate minus the fair share 1/players",
+    "bot_win_rate": "bot `bot`'s win rate, averaged over the seats it holds",
+    "score": "seat `seat`'s mean final score",
+    "turns": "mean game length in turns",
+    "rounds": "mean game length in rounds",
+}
+
+
+def measure_names(game) -> dict[str, str]:
+    """Every measure tune knows for this game: MEASURES plus the game's own columns (mean_<column>)."""
+    mod = game_module(game)
+    out = {k: v for k, v in MEASURES.items() if k != "ender_win_rate" or mod.NAME == "bucket-brigade"}
+    for k, v in measures(mod).items():
+        out.setdefault(k, v)
+    return out
+
+
+def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable]:
+    """(label, function Results -> (value, low, high))."""
+    if callable(measure):
+        def custom(res):
+            v = measure(res)
+            return tuple(v) if isinstance(v, (tuple, list)) else (float(v), float(v), float(v))
+
+        return getattr(measure, "__name__", "custom measure"), custom
+    known = measure_names(mod)
+    if measure not in known:
+        raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(known)}, or a function of the Results")
+    if measure == "ender_win_rate":
+        def ender(res):
+            wins = _ender_rounds(mod, res)
+            lo, hi = wilson(sum(wins), len(wins))
+            return (sum(wins) / len(wins) if wins else math.nan, lo, hi)
+
+        return "the round-ender's win rate", ender
+    if measure in ("win_rate", "score"):
+        def per_seat(res):
+            part = res.table[res.table["seat"] == seat]
+            return _rate_row(part["win_share"].tolist()) if measure == "win_rate" else mean_ci(part["score"].tolist())
+
+        return f"Player {seat + 1}'s {'win rate' if measure == 'win_rate' else 'mean score'}", per_seat
+    if measure == "seat1_advantage":
+        def advantage(res):
+            fair = 1 / res.config.players
+            v, lo, hi = _rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
+            return (v - fair, lo - fair, hi - fair)
+
+        return "seat 1's advantage over the fair share", advantage
+    if measure == "bot_win_rate":
+        if bot is None:
+            raise ValueError("measure='bot_win_rate' needs bot=NAME (the bot whose win rate is tuned)")
+
+        def bot_rate(res):
+            return _rate_row(_bot_shares(res, bot))
+
+        return f"{bot}'s win rate", bot_rate
+    if measure in ("turns", "rounds", "lead_changes"):
+        return f"mean {measure} per game", lambda res: mean_ci(res.games[measure].tolist())
+    column = measure[len("mean_"):]
+
+    def own(res):  # a game is the independent unit: its seats' mean, then the interval over games
+        return mean_ci(res.table.groupby("game")[column].mean().dropna().tolist())
+
+    return f"{column} (mean per seat and game)", own
+
+
+# --- tune ---------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Tuning:
+    """What tune found: the value whose measure came closest to the target, the
+    interval there and at the neighbours, and whether the data tells them apart."""
+
+    game: str
+    field: str
+    measure: str
+    target: float
+    answer: Any
+    value: float
+    low: float
+    high: float
+    table: Any  # DataFrame: <field>, value, low, high, distance (every value measured, in order)
+    neighbours: list  # the measured values either side of the answer
+    tied: list  # neighbours whose interval overlaps the answer's: the data cannot tell them apart
+    games: int
+    seed: int
+    method: str
+
+    @property
+    def message(self) -> str:
+        def fmt(x):
+            return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
+
+        lines = [
+            f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+            f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
+            f"{self.seed}, {self.method})."
+        ]
+        for r in self.table.to_dict(orient="records"):
+            if r[self.field] in self.neighbours:
+                lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
+                             f"(95% CI {fmt(r['low'])} to {fmt(r['high'])})")
+        if self.tied:
+            lines.append(
+                f"  The data cannot tell {self.field} = {_show_value(self.answer)} from "
+                f"{' or '.join(str(_show_value(v)) for v in self.tied)}: their intervals overlap. Play more games to decide."
+            )
+        elif self.neighbours:
+            lines.append("  The neighbours' intervals do not overlap the answer's: the data tells them apart.")
+        if not self.low <= self.target <= self.high and not self.table.empty:
+            side = "above" if self.value < self.target else "below"
+            lines.append(f"  No value tried reaches the target; the answer's interval lies {side} it.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(str(self))
+
+
+def _candidates(config, field: str, values) -> list:
+    """The values tune may try, each a valid config, in increasing order."""
+    kind = config.kind(field)
+    if kind is not int:
+        raise ValueError(f"tune moves one whole number; {field} is {getattr(kind, '__name__', kind)}")
+    explicit = values is not None
+    if not explicit:
+        here = config.get(field)
+        values = range(here - 10, here + 11)
+    out = []
+    for v in values:
+        try:
+            config.with_values({field: v})
+        except ValueError as e:
+            if explicit:  # the reader asked for it: say why it cannot be tried
+                raise ValueError(f"values: {e}") from None
+            continue
+        out.append(config.value_for(field, v))
+    out = sorted(set(out))
+    if len(out) < 2:
+        raise ValueError(f"tune needs at least two valid values of {field}, got {out!r}")
+    return out
+
+
+def tune(
+    game,
+    config=None,
+    field: str = "bonus",
+    measure: str | Callable = "win_rate",
+    target: float = 0.5,
+    bots="heuristic",
+    games: int = 500,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    values: Sequence[int] | None = None,
+    method: str = "grid",
+    seat: int = 0,
+    bot: str | None = None,
+    workers: int | None = None,
+    rotate: bool = False,
+) -> Tuning:
+    """The value of one whole number (`field`: a field, `field[i]` or alias)
+    whose `measure` comes closest to `target`.
+
+    `measure`: a name from `measure_names(game)` (the round-ender's win rate
+    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`,
+    `bot_win_rate` of `bot`, `turns`, `rounds`, any mean_<column> of the
+    game's own figures), or a function Results -> value or (value, low, high).
+    `values`: the values to try (default: valid values within 10 of the
+    current one). `method="grid"` measures every value; `"bisect"` assumes
+    the measure moves one way as the value grows and halves the range,
+    measuring about log2(len(values)) + 3 values. Every value plays the same
+    game seeds. The answer's neighbours are measured too; where their
+    intervals overlap the answer's, the report says the data cannot tell them apart.
+    """
+    pd = _pd()
+    mod = game_module(game)
+    if isinstance(config, (str, PathLike)):
+        config = mod.Config.load(config)
+    config = mod.Config() if config is None else config
+    if not isinstance(config, mod.Config):
+        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
+        raise ValueError(f"target={target!r} is not allowed: a finite number")
+    if method not in ("grid", "bisect"):
+        raise ValueError(f"method={method!r} is not allowed: 'grid' or 'bisect'")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
+        raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
+    label, fn = _measure_fn(mod, measure, seat, bot)
+    games = _check_games(games)
+    seed = check_seed(seed)
+    candidates = _candidates(config, field, values)
+    lineup(mod, bots, config.players)  # bad bots stop before any game
+    if bot is not None:
+        _bot_refs(mod, [bot], 1)
+    seen: dict[Any, tuple[float, float, float]] = {}
+
+    def measure_at(todo) -> None:
+        todo = [v for v in dict.fromkeys(todo) if v not in seen]
+        if not todo:
+            return
+        cfgs = {v: config.with_values({field: v}) for v in todo}
+        jobs = [_Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate) for v, c in cfgs.items()]
+        out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
+        if interrupted:
+            raise KeyboardInterrupt
+        for job in jobs:
+            res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
+            seen[job.key] = tuple(float(x) for x in fn(res))
+
+    if method == "grid":
+        measure_at(candidates)
+    else:
+        lo, hi = 0, len(candidates) - 1
+        measure_at([candidates[lo], candidates[hi]])
+        rising = seen[candidates[hi]][0] >= seen[candidates[lo]][0]
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            measure_at([candidates[mid]])
+            below = seen[candidates[mid]][0] < target
+            if below == rising:
+                lo = mid
+            else:
+                hi = mid
+    measured = [v for v in candidates if v in seen]
+    best = min(measured, key=lambda v: (abs(seen[v][0] - target), candidates.index(v)))
+    k = candidates.index(best)
+    neighbours = [candidates[j] for j in (k - 1, k + 1) if 0 <= j < len(candidates)]
+    measure_at(neighbours)
+    best = min((v for v in candidates if v in seen), key=lambda v: (abs(seen[v][0] - target), candidates.index(v)))
+    k = candidates.index(best)
+    neighbours = [candidates[j] for j in (k - 1, k + 1) if 0 <= j < len(candidates)]
+    measure_at(neighbours)  # the answer may have moved to a value whose neighbour is new
+    value, low, high = seen[best]
+    tied = [v for v in neighbours if seen[v][1] <= high and low <= seen[v][2]]
+    rows = [{field: v, "value": seen[v][0], "low": seen[v][1], "high": seen[v][2],
+             "distance": abs(seen[v][0] - target)} for v in candidates if v in seen]
+    table = pd.DataFrame(rows)
+    return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
+                  seed, "every value measured" if method == "grid" else "bisection (a monotone measure)")
+
+
+def load_variants(paths: Sequence) -> dict[str, Any]:
+    """{name: Config} from variant files (their own names), in order."""
+    out = {}
+    for p in paths:
+        name, cfg = load_variant(p)
+        if name in out:
+            raise ValueError(f"{p}: two variants are named {name!r}")
+        out[name] = cfg
+    return out

@@ -1,0 +1,273 @@
+"""The designer's workbench (issue 10): every number by name, variants side by
+side with paired intervals, tuning one number to a target, variant files."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from meeple.rules import GAMES, compare, sweep, tune
+from meeple.rules import bucket_brigade as bb
+from meeple.rules import bucket_king as bk
+from meeple.rules import duck_duck_bruce as ddb
+from meeple.rules import piggyback_brigade as pb
+from meeple.rules.config import load_variant
+from meeple.rules.simulate import measure_columns, measures
+from meeple.rules.workbench import format_comparison, measure_names
+
+
+# --- paths and aliases ----------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "config, name, text, field, expected",
+    [
+        (bb.Config(), "hand_sizes[1]", "12", "hand_sizes", (15, 12, 11)),  # BB-2's table, 4 players
+        (bb.Config(), "track[0]", "-1", "track", (-1,) + bb.Config().track[1:]),  # Start's value (call 2)
+        (bb.Config(players=3), "hand_size", "10", "hand_sizes", (10, 13, 11)),  # alias: 3 players -> [0]
+        (bb.Config(), "last_space_value", "5", "track", bb.Config().track[:-1] + (5,)),
+        (ddb.Config(), "die[0]", "0", "die", (0,) + ddb.Config().die[1:]),
+        (ddb.Config(), "numbers[5]", "5", "numbers", ddb.Config().numbers[:5] + (5,)),
+        (ddb.Config(), "best_face", "4", "die", (-1, 1, 1, 2, 4, 4)),  # DDB-7: every best face moves
+        (bk.Config(), "pyramid_rows[2][0]", "5", "pyramid_rows", bk.Config().pyramid_rows),  # nested, unchanged
+        (bk.Config(players=5), "pyramid_base", "3", "pyramid_rows",
+         bk.Config().pyramid_rows[:3] + ((3, 2, 1),) + bk.Config().pyramid_rows[4:]),
+        (bk.Config(players=6), "buckets", "3", "buckets_per_colour", (3, 3, 3, 2, 3)),  # BK-3
+        (pb.Config(players=3), "extensions_per_player", "1", "extensions", (2, 1, 1, 1, 1, 1)),  # PB-12
+    ],
+)
+def test_a_path_or_alias_sets_one_number_and_reads_back(config, name, text, field, expected):
+    new = config.with_text({name: text})
+    assert getattr(new, field) == expected
+    assert str(new.get(name)) == text
+    assert config.with_values({name: int(text)}) == new  # the Python value and the text agree
+
+
+def test_every_parameter_a_config_lists_reads_and_round_trips_through_with_text():
+    for mod in GAMES.values():
+        cfg = mod.Config()
+        names = cfg.parameters(numbers_only=True)
+        assert set(cfg.aliases()) <= set(names)
+        for name in names:
+            value = cfg.get(name)
+            text = "none" if value is None else str(value).lower()
+            assert cfg.with_text({name: text}) == cfg, (mod.NAME, name)
+
+
+def test_an_alias_follows_the_player_count_set_with_it():
+    # whole fields are set first, so hand_size means the hand for the new count
+    assert bb.Config().with_text({"hand_size": "9", "players": "5"}).hand_sizes == (15, 13, 9)
+
+
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ("hand_sizes[3]=1", "hand_sizes[3]: index 3 is out of range: hand_sizes has 3 values (hand_sizes[0] to hand_sizes[2])"),
+        ("bonus[0]=1", "bonus[0]: bonus is a single value, not a list"),
+        ("hand_sizes[1]=x", "hand_sizes[1]: 'x' is not a whole number"),
+        ("hand_sizes[1]=40", "hand_sizes[1]=40: hand_sizes=15,40,11 is not allowed: for 4 players a hand of 1 to 13"),
+        ("hand_size=40", "hand_size=40 (hand_sizes[1]): hand_sizes=15,40,11 is not allowed"),
+        ("wings=1", "unknown parameter 'wings'; allowed: players, "),
+        ("hand_sizes[a]=1", "unknown parameter 'hand_sizes[a]'"),
+    ],
+)
+def test_bad_paths_name_the_path_the_value_and_what_is_allowed(setting, message):
+    with pytest.raises(ValueError) as e:
+        bb.Config().with_text([setting])
+    assert message in str(e.value)
+    assert "hand_size" in str(e.value) or "index" in str(e.value) or "bonus" in str(e.value) or "x" in str(e.value)
+
+
+def test_with_text_refuses_a_python_value_with_a_type_error():
+    with pytest.raises(TypeError, match=r"with_text takes text values: players=3 is int; write \{'players': '3'\}"):
+        bb.Config().with_text({"players": 3})
+    with pytest.raises(TypeError, match="with_text takes"):
+        bb.Config().with_text("bonus=3")
+
+
+def test_sweep_takes_paths_and_aliases_and_names_them_in_the_table():
+    t = sweep("bucket-brigade", None, {"hand_size": [9, 13], "track[13]": [3, 5]}, "random", 12, 1,
+              progress=False, workers=1)
+    assert list(t.columns[:3]) == ["hand_size", "track[13]", "point"]
+    assert sorted(set(zip(t["hand_size"], t["track[13]"]))) == [(9, 3), (9, 5), (13, 3), (13, 5)]
+    with pytest.raises(ValueError, match=r"hand_sizes\[5\]: index 5 is out of range"):
+        sweep("bucket-brigade", None, {"hand_sizes[5]": [1]}, "random", 5, 1, progress=False, workers=1)
+
+
+def test_measures_name_every_column_a_sweep_carries_with_an_interval():
+    t = sweep("duck-duck-bruce", None, {"die[0]": [-1, 0]}, "random", 12, 1, progress=False, workers=1)
+    for column in measures("duck-duck-bruce"):
+        assert set(measure_columns(column)) <= set(t.columns), column
+    assert "mean_steals_tried" in measures("duck-duck-bruce")  # issue 15 item 6: what moves with the die
+
+
+# --- compare ----------------------------------------------------------------------
+
+def test_identical_variants_differ_by_exactly_nothing_game_by_game():
+    """Common random numbers: the same rules on the same seeds play the same games,
+    so every paired difference is 0 with an interval of width 0."""
+    t = compare("bucket-brigade", {"base": bb.Config(), "copy": bb.Config()}, "heuristic,random", 60, 4,
+                progress=False, workers=1)
+    copy = t[t["variant"] == "copy"]
+    for col in ("diff_win", "diff_score"):
+        assert (copy[f"{col}_low"] <= 0).all() and (copy[f"{col}_high"] >= 0).all()
+    assert (copy["diff_score_high"] - copy["diff_score_low"]).max() == 0
+
+
+def test_paired_differences_are_narrower_than_unpaired_ones():
+    """A real change (bonus 3 -> 4): the paired interval of each seat's score
+    difference is narrower than the interval two independent runs would give
+    (half-widths added in quadrature)."""
+    t = compare("bucket-brigade", {"base": bb.Config(), "bonus 4": bb.Config(bonus=4)}, "heuristic,random", 150, 2,
+                progress=False, workers=1)
+    base, var = t[t["baseline"]].set_index("seat"), t[~t["baseline"]].set_index("seat")
+    for s in range(4):
+        unpaired = math.hypot(base.score_high[s] - base.score[s], var.score_high[s] - var.score[s])
+        paired = (var.diff_score_high[s] - var.diff_score_low[s]) / 2
+        assert paired < unpaired / 2, s  # measured: about 0.45 against 1.9 points
+        unpaired_win = math.hypot(base.win_high[s] - base.win_low[s], var.win_high[s] - var.win_low[s]) / 2
+        assert (var.diff_win_high[s] - var.diff_win_low[s]) / 2 < unpaired_win, s
+        assert var.diff_score_low[s] <= var.diff_score[s] <= var.diff_score_high[s]
+    assert set(t["first_seat_adv"].round(6)) == {round(v - 0.25, 6) for v in t[t["seat"] == 0]["win_rate"]}
+    assert "paired" in format_comparison(t) and "bonus=4" in format_comparison(t)
+
+
+def test_compare_refuses_a_single_variant_and_a_wrong_config():
+    with pytest.raises(ValueError, match="a baseline and at least one variant"):
+        compare("bucket-brigade", {"base": bb.Config()}, "random", 10, 1)
+    with pytest.raises(ValueError, match="variant 'x' must be a bucket-brigade Config"):
+        compare("bucket-brigade", {"base": bb.Config(), "x": ddb.Config()}, "random", 10, 1)
+
+
+# --- tune ---------------------------------------------------------------------------
+
+def planted(res):
+    """A synthetic measure with a known answer: 0.1 per point of bonus, exact."""
+    return res.config.bonus / 10
+
+
+@pytest.mark.parametrize("method", ["grid", "bisect"])
+def test_tune_finds_a_planted_target_on_a_synthetic_measure(method):
+    """Synthetic: measure = bonus / 10, target 0.7, so the answer is bonus 7;
+    an exact measure tells every neighbour apart."""
+    r = tune("bucket-brigade", None, "bonus", planted, 0.7, "random", 10, 1, values=range(0, 13), method=method,
+             progress=False, workers=1)
+    assert r.answer == 7 and r.value == pytest.approx(0.7) and r.neighbours == [6, 8] and r.tied == []
+    if method == "bisect":
+        assert len(r.table) < 13  # bisection measured fewer values than the grid
+
+
+def test_tune_finds_a_planted_target_on_a_real_measure():
+    """Real: the ender-bonus points per seat and game (score_sources, BB-9)
+    grow by about one a bonus point (a round floored at 0 keeps no bonus,
+    BB-11). Plant the target as the figure measured at bonus 5 on other
+    seeds; tune (bisection) must come back to bonus 5, and tell it from 4 and 6."""
+    plant = sweep("bucket-brigade", None, {"bonus": [5]}, "heuristic", 100, 99, progress=False, workers=1)
+    target = float(plant["mean_points_ender_bonus"].mean())  # every game counts once for every seat
+    assert 4.5 < target <= 5
+    r = tune("bucket-brigade", None, "bonus", "mean_points_ender_bonus", target, "heuristic", 100, 3,
+             values=range(0, 13), method="bisect", progress=False, workers=1)
+    assert r.answer == 5 and r.tied == [] and r.neighbours == [4, 6]
+    assert "tells them apart" in str(r)
+
+
+def test_tune_says_when_the_data_cannot_tell_neighbours_apart():
+    r = tune("bucket-brigade", None, "bonus", "win_rate", 0.25, "random", 20, 1, values=[2, 3, 4],
+             progress=False, workers=1)
+    assert r.tied and "cannot tell" in str(r)
+
+
+def test_the_round_enders_win_rate_is_a_share_that_grows_with_the_bonus():
+    r = tune("bucket-brigade", None, "bonus", "ender_win_rate", 1.0, "heuristic", 30, 1, values=[3, 12],
+             progress=False, workers=1)
+    low, high = r.table.set_index("bonus")["value"]
+    assert 0 <= low < high <= 1 and r.answer == 12  # BB-9: a big enough bonus wins the round it ends
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"field": "advanced"}, "tune moves one whole number; advanced is bool"),
+        ({"measure": "happiness"}, "measure='happiness' is not allowed: one of ender_win_rate"),
+        ({"measure": "bot_win_rate"}, "needs bot=NAME"),
+        ({"values": [1, -1]}, "values: bonus=-1 is not allowed: 0 to 99"),
+        ({"target": float("nan")}, "target=nan is not allowed"),
+        ({"seat": 4}, "seat=4 is not allowed: 0 to 3"),
+        ({"method": "guess"}, "method='guess' is not allowed"),
+    ],
+)
+def test_tune_refuses_bad_requests_before_playing(kwargs, message):
+    with pytest.raises(ValueError, match=re_escape(message)):
+        tune("bucket-brigade", **{"games": 10, "progress": False, "workers": 1, **kwargs})
+
+
+def re_escape(text):
+    import re
+
+    return re.escape(text)
+
+
+def test_every_game_offers_its_own_columns_as_measures():
+    for name in GAMES:
+        names = measure_names(name)
+        assert {"win_rate", "seat1_advantage", "turns", "bot_win_rate"} <= set(names)
+        assert any(k.startswith("mean_points_") for k in names), name
+    assert "ender_win_rate" in measure_names("bucket-brigade") and "ender_win_rate" not in measure_names("bucket-king")
+
+
+# --- variant files ----------------------------------------------------------------
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_variant_file_round_trips_and_holds_only_the_differences(tmp_path, suffix):
+    cfg = bb.Config().with_text({"hand_sizes[1]": "12", "bonus": "5", "rounds": "2"})
+    path = cfg.save(tmp_path / f"big{suffix}")
+    assert bb.Config.load(path) == cfg
+    name, again = load_variant(path)
+    assert name == "big" and again == cfg
+    text = path.read_text()
+    assert "bucket-brigade" in text and "hand_sizes" in text and "track" not in text and "colours" not in text
+
+
+def test_a_variant_file_may_name_paths_and_aliases(tmp_path):
+    p = tmp_path / "v.toml"
+    p.write_text('game = "bucket-brigade"\n[set]\nhand_size = 12\n"track[0]" = -1\n')
+    cfg = bb.Config.load(p)
+    assert cfg.hand_sizes == (15, 12, 11) and cfg.track[0] == -1
+
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        ("a.json", "{", "a.json: not valid JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
+        ("a.toml", "game = ", "a.toml: not valid TOML (Invalid value (at end of document))"),
+        ("a.json", "[1]", "a.json: a variant file holds an object"),
+        ("a.json", '{"game": "chess"}', "a.json: unknown game 'chess'"),
+        ("a.json", '{"set": {}}', "a.json: name the game"),
+        ("a.json", '{"game": "bucket-brigade", "set": {"bonus": "5"}}', "a.json: bonus: 'x'"),
+        ("a.json", '{"game": "bucket-brigade", "set": {"wings": 1}}', "a.json: unknown parameter 'wings'"),
+        ("a.json", '{"game": "bucket-brigade", "set": {"bonus": -1}}', "a.json: bonus=-1 is not allowed: 0 to 99"),
+        ("a.json", '{"game": "bucket-brigade", "colour": 1}', "a.json: unknown key(s) colour"),
+        ("a.yaml", "game: x", "a.yaml: a variant file must end in .json or .toml"),
+        ("gone.json", None, "cannot read"),
+    ],
+)
+def test_a_bad_variant_file_is_one_line_naming_the_file(tmp_path, name, text, message):
+    path = tmp_path / name
+    if text is not None:
+        path.write_text(text)
+    with pytest.raises(ValueError) as e:
+        load_variant(path)
+    got = str(e.value)
+    assert "\n" not in got
+    if message == "a.json: bonus: 'x'":  # a JSON text where a number belongs is refused, not parsed
+        assert got.startswith(f"{path}: bonus") and "expected int" in got
+    else:
+        assert message in got
+
+
+def test_a_variant_of_another_game_is_refused_by_name(tmp_path):
+    path = ddb.Config(rounds=1).save(tmp_path / "short.json")
+    with pytest.raises(ValueError, match="is a duck-duck-bruce variant, not bucket-brigade"):
+        bb.Config.load(path)
+    assert json.loads(path.read_text())["set"] == {"rounds": 1}
