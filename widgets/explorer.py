@@ -17,7 +17,7 @@ import pandas as pd
 from meeple.rules.core import game_module
 from meeple.rules.simulate import sweep
 
-from . import charts
+from . import charts, site_charts
 
 MAX_GAMES = 20_000
 
@@ -110,6 +110,11 @@ class Explorer(W.VBox):
             self.numbers,
         ])
         self.show(self.slider.value)
+        if site_charts.building_site():  # the course site: every value run, a chart whose slider needs no Python
+            self.show_all()
+            site_charts.attach(self, self.table, field, list(values), self.slider.value, games, seed, {
+                "game": mod.NAME, "config": self._config.to_dict(), "field": field, "values": list(values),
+                "bots": list(self._bots), "games": games, "seed": seed})
 
     # --- what the reader does ------------------------------------------------
 

@@ -1,5 +1,8 @@
 // meeple Stepper: draws the `view` the Python side computes; sends clicks back.
 // No rules here: the buttons offered are exactly the legal actions Python listed.
+// One front end, two transports: in JupyterLab `model` is the anywidget model of
+// meeple.widgets.Stepper; on the course site, meeple-live.js hands this same
+// `render` a model fed by Python running in a Web Worker (StepperSession).
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -113,6 +116,7 @@ function render({ model, el }) {
     const v = model.get("view");
     root.replaceChildren();
     if (!v || !v.title) return;
+    root.dataset.meepleStep = v.step;  // for tests and for the site's live adapter
     const head = h("div", "meeple-head");
     head.appendChild(h("span", "meeple-title", v.title));
     head.appendChild(h("span", "meeple-sub", ` · round ${v.round} · step ${v.step} · ${v.subtitle}`));
@@ -167,6 +171,7 @@ function render({ model, el }) {
     mk(v.watching ? "Play the round ▶▶" : "Play to my turn ▶▶", "meeple-fast", { do: "to-my-turn" }, !v.over && !v.your_turn);
     mk("Undo", "meeple-undo", { do: "undo" }, v.can_undo);
     mk("New game", "meeple-restart", { do: "restart" }, true);
+    mk("Save record", "meeple-save", { do: "record" }, true);
     root.appendChild(bar);
 
     const log = h("ol", "meeple-events");
@@ -177,9 +182,27 @@ function render({ model, el }) {
     log.scrollTop = log.scrollHeight;  // the newest events are the ones to read
   }
 
+  // Python answers {do: "record"} with the game as JSON: offer it as a file.
+  function save(msg) {
+    if (!msg || typeof msg.record !== "string") return;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([msg.record], { type: "application/json" }));
+    a.download = msg.name || "meeple-record.json";
+    a.className = "meeple-download";
+    a.textContent = "download the record";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
   model.on("change:view", draw);
   model.on("change:error", draw);
+  model.on("msg:custom", save);
   draw();
+  // On the course site (no kernel) the page's live runtime offers "Play live".
+  const live = globalThis.meepleLive;
+  if (live && !model.meepleLive) live.offerStepper({ model, el, root, render });
 }
 
 export default { render };

@@ -1,0 +1,126 @@
+"""The widgets' site side without a browser: the Stepper's plain session, what the
+Web Worker calls, and the Explorer's no-Python chart (issue 12; issue 15 item 7)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from meeple.rules import bucket_brigade as bb
+from meeple.rules import replay
+from meeple.rules.simulate import sweep
+from meeple.widgets import Stepper, live, site_charts
+from meeple.widgets.session import StepperSession
+
+
+def test_the_session_and_the_worker_api_import_without_jupyter_altair_pandas_or_numpy():
+    """Pyodide in the browser has none of them: importing them must not be needed to play."""
+    code = (
+        "import sys\n"
+        "for name in ('altair', 'pandas', 'numpy', 'ipywidgets', 'anywidget', 'traitlets', 'IPython'):\n"
+        "    sys.modules[name] = None  # any import of these now fails\n"
+        "import json\n"
+        "from meeple.widgets import live\n"
+        "from meeple.widgets.session import StepperSession\n"
+        "s = StepperSession('bucket-brigade', seed=1, seat=None)\n"
+        "s.handle({'do': 'to-my-turn'})\n"
+        "first = json.loads(live.stepper_new(json.dumps(s.setup())))\n"
+        "print(s.view['step'], first['view']['step'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    steps = done.stdout.split()
+    assert int(steps[0]) > 0 and steps[1] == "0"
+
+
+@pytest.mark.parametrize("game, seat", [("bucket-brigade", 0), ("duck-duck-bruce", 0), ("bucket-king", None),
+                                        ("piggyback-brigade", 1)])
+def test_a_stepper_rebuilt_from_its_saved_setup_plays_the_same_game(game, seat):
+    """Same seed, same game: the setup a Stepper saves in the page rebuilds it exactly."""
+    w = Stepper(game, seed=11, bots="random", seat=seat)
+    rebuilt = StepperSession.from_setup(json.loads(json.dumps(w.setup)))
+    assert rebuilt.view == w.view
+    for _ in range(6):
+        for target in (w, rebuilt):
+            if target.waiting_for_you():
+                target.act(target.view["actions"][-1])
+            elif not target.state.is_over:
+                target.step()
+    assert rebuilt.view == w.view and rebuilt.state == w.state
+
+
+def test_the_worker_answers_stepper_messages_and_saves_a_record_that_replays():
+    first = json.loads(live.stepper_new(json.dumps(Stepper("bucket-brigade", bb.Config(rounds=1), seed=2026, seat=0).setup)))
+    sid = first["id"]
+    move = first["view"]["actions"][0]
+    after = json.loads(live.stepper_do(sid, json.dumps({"do": "act", "action": move})))
+    assert after["view"]["step"] == 1 and after["error"] == ""
+    refused = json.loads(live.stepper_do(sid, json.dumps({"do": "act", "action": "purple +7"})))
+    assert "not your turn" in refused["error"] and refused["view"]["step"] == 1
+    saved = json.loads(live.stepper_do(sid, json.dumps({"do": "record"})))["answer"]
+    rec = replay(saved["record"])
+    assert list(rec.actions) == [move] and saved["name"].endswith(".json")
+
+
+def test_a_custom_bot_is_not_offered_to_the_browser():
+    def mine(obs, legal, rng):
+        return legal[0]
+
+    w = Stepper("bucket-brigade", seed=1, bots=[mine, "random", "random"], seat=0)
+    assert w.setup["portable"] is False
+
+
+@pytest.mark.parametrize(
+    "setup, value",
+    [
+        ({"game": "bucket-brigade", "config": bb.Config().to_dict(), "field": "bonus",
+          "bots": ["heuristic", "random", "random", "random"], "seed": 1}, 6),
+        ({"game": "piggyback-brigade", "config": None, "field": "players", "bots": ["heuristic"] * 4, "seed": 3}, 3),
+    ],
+)
+def test_a_value_simulated_in_the_browser_has_the_numbers_of_sweep(setup, value):
+    """One formula: the worker's summary (no pandas) equals CPython's sweep, digit for digit."""
+    from meeple.rules import GAMES
+
+    mod = GAMES[setup["game"]]
+    setup = {**setup, "config": setup["config"] or mod.Config().to_dict()}
+    rows = json.loads(live.simulate_point(json.dumps(setup), json.dumps(value), 40))
+    bots = setup["bots"][0] if len(set(setup["bots"])) == 1 else setup["bots"]
+    table = sweep(setup["game"], mod.Config.from_dict(setup["config"]), {setup["field"]: [value]}, bots, 40,
+                  setup["seed"], progress=False, workers=1)
+    assert len(rows) == len(table)
+    for row, (_, want) in zip(rows, table.iterrows()):
+        for k in ("seat", "bot", "games", "win_rate", "win_low", "win_high", "score", "score_low", "score_high"):
+            assert row[k] == want[k], k
+
+
+def test_the_site_slider_is_a_range_for_even_whole_steps_and_a_select_otherwise():
+    assert site_charts.even_steps([2, 3, 4, 5, 6]) == 1
+    assert site_charts.even_steps([0, 1, 2, 3, 4, 6, 8, 10]) is None
+    assert site_charts.even_steps([0.0, 0.25, 0.5]) is None
+    even = site_charts.slider("players", [2, 3, 4], 3).param.to_dict()
+    assert even["bind"]["input"] == "range" and (even["bind"]["min"], even["bind"]["max"], even["bind"]["step"]) == (2, 4, 1)
+    uneven = site_charts.slider("bonus", [0, 1, 2, 3, 4, 6, 8, 10], 3).param.to_dict()
+    assert uneven["bind"]["input"] == "select" and uneven["bind"]["options"] == [0, 1, 2, 3, 4, 6, 8, 10]
+
+
+def test_on_the_site_an_explorer_runs_every_value_and_binds_its_chart_to_a_slider(monkeypatch):
+    """Issue 15 item 7: the site's Explorer shows all its values, not the ones the lesson visited."""
+    from meeple.widgets import Explorer
+
+    monkeypatch.setenv(site_charts.ENV, "1")
+    e = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
+    assert sorted(e.table["bonus"].unique()) == [0, 3, 6]
+    chart, setup_html = e.children[1], e.children[2]
+    spec = chart.chart.to_dict()
+    assert [p["name"] for p in spec["params"]] == [site_charts.PARAM]
+    assert spec["params"][0]["value"] == 3
+    text = json.dumps(spec)
+    assert f'datum[\\"bonus\\"] == {site_charts.PARAM}' in text  # the ring and the numbers follow the slider
+    assert "data-meeple-setup" in setup_html.value and "meeple-site" in e._dom_classes
+    monkeypatch.delenv(site_charts.ENV)
+    plain = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
+    assert sorted(plain.table["bonus"].unique()) == [3]  # in JupyterLab only what the reader visits
