@@ -55,3 +55,38 @@ def test_08_nest_answers(capsys):
     assert not ok and "sign" in out
     ok, out = _run("08.nest_gain", "flip", capsys)
     assert not ok and "right kind" in out
+
+
+def test_09_claim3_variance_from_the_faces(capsys):
+    die = ddb.Config().die
+    net = [3 if f >= 3 else -1 if f == -1 else 0 for f in die]  # DDB-7, DDB-8
+    m = Fraction(sum(net), len(net))
+    var = sum((Fraction(x) - m) ** 2 for x in net) / len(net)
+    assert _run("09.claim3_variance", var, capsys)[0]
+    ok, out = _run("09.claim3_variance", Fraction(sum(x * x for x in net), len(net)), capsys)
+    assert not ok and "E[X²]" in out
+    assert not _run("09.claim3_variance", "big", capsys)[0]
+
+
+def test_09_leader_and_trailer(capsys):
+    # the last steal, two players, steal-back: brute force over the faces (lead change +2d / -2 / 0)
+    die = ddb.Config().die
+
+    def chance(claim, lead):
+        total = Fraction(0)
+        for f in die:
+            after = lead + (0 if claim == 0 else 2 * claim if f >= claim else -2 if f == -1 else 0)
+            total += Fraction(1 if after > 0 else 0) / len(die) + (Fraction(1, 2 * len(die)) if after == 0 else 0)
+        return total
+
+    behind = {c: chance(c, -4) for c in range(4)}
+    assert _run("09.trailer", max(behind.values()), capsys)[0]
+    ok, out = _run("09.trailer", behind[2], capsys)
+    assert not ok and "best" in out
+    ahead = {c: chance(c, 2) for c in range(4)}
+    best = [c for c in ahead if ahead[c] == max(ahead.values())]
+    assert best == [0]
+    assert _run("09.leader", 0, capsys)[0]
+    assert not _run("09.leader", 3, capsys)[0]
+    ok, out = _run("09.leader", 7, capsys)
+    assert not ok and "right kind" in out

@@ -71,3 +71,56 @@ def _nest_gain(answer):
     if a == empty_flip - empty_stop:
         return False, "that is the gain with an empty nest: pass the nest as flip_values' third argument."
     return False, "use flip_values(row, unseen cards, nest): it returns (stop, flip); subtract stop from flip."
+
+
+# --- lesson 9: risk (Duck, Duck, Bruce's steal) ---------------------------------------
+
+def _net_cards(claim: int, die) -> dict[int, Fraction]:
+    outcome = Counter(claim if face >= claim else -1 if face == -1 else 0 for face in die)
+    return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
+
+
+@exercise("09.claim3_variance", "the variance as an exact Fraction")
+def _claim3_variance(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    dist = _net_cards(3, ddb.Config().die)
+    a, right = need_fraction(answer), exact.variance(dist)
+    if a == right:
+        return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
+    if a == sum(x * x * p for x, p in dist.items()):
+        return False, "that is E[X²]; the variance is E[X²] − E[X]² (subtract the squared mean)."
+    return False, "list the net cards of each face (3, 0 or −1), then average the squared distance from the mean."
+
+
+def _last_steal(lead: int) -> dict[int, Fraction]:
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    config = ddb.Config()
+    return {c: exact.win_chance(exact.steal_swing(c, config), lead)
+            for c in [0, *range(config.min_steal, config.max_steal + 1)]}
+
+
+@exercise("09.trailer", "the best win chance as an exact Fraction")
+def _trailer(answer):
+    chances = _last_steal(-4)
+    a, best = need_fraction(answer), max(chances.values())
+    if a == best:
+        return True, f"{best}: only a swing past the leader wins, and only the boldest claim can give one."
+    if a in chances.values():
+        return False, "that is the win chance of one choice, but not of the best one: compare every claim."
+    return False, "use exact.win_chance(exact.steal_swing(claim, config), -4) for each claim and decline (0)."
+
+
+@exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
+def _leader(answer):
+    chances = _last_steal(2)
+    a = need_whole(answer, "a choice: 0 (decline), 1, 2 or 3")
+    if a not in chances:
+        raise WrongKind(f"expected 0 (decline), 1, 2 or 3, got {answer!r}")
+    best = max(chances.values())
+    if chances[a] == best:
+        return True, f"win chance {best}: the leader already wins if nothing happens."
+    return False, "which choice can never cost you the lead? Compare the win chances, not the expected cards."
