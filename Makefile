@@ -1,31 +1,70 @@
-# Two commands a reader needs: `make lab` and `make test`. Both create .venv on first use.
+# Two commands a reader needs: `make lab` and `make test`. Both create .venv on first use;
+# `make test` also finds (or installs) a Chromium and npm first: tests/machine.py.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.meeple-installed
+# `make lab` opens a copy of the lessons, so running and saving them never changes lessons/
+# (which `make test` checks and git tracks). Teachers edit lessons/ itself with `make lab-edit`.
+LESSONS_COPY ?= $(HOME)/meeple-lessons
+# JupyterLab settings shipped with every `make lab`: start the notebook's own kernel (python3)
+# without a "Select Kernel" dialog, and no news or update pop-ups.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings/overrides.json
 # JupyterLab refuses to run as root without this flag (containers, CI).
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root,)
+# More JupyterLab options, e.g. `make lab LAB_ARGS=--no-browser`.
+LAB_ARGS ?=
+# The git filter `make lab-edit` installs: outputs, counts and per-machine metadata never reach git.
+STRIP := "$(abspath $(BIN))/python" -m nbstripout --keep-id
 
-.PHONY: lab test bench site clean
+.PHONY: lab lab-edit git-filter test bench site clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,site]'
 	@touch $(STAMP)
 
-lab: $(STAMP)
-	$(BIN)/jupyter lab --notebook-dir=lessons $(LAB_FLAGS)
+$(LAB_SETTINGS): Makefile $(STAMP)
+	@mkdir -p $(dir $@)
+	@echo '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true},' \
+	  '"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
+
+# Lessons already in the copy are kept (they hold the reader's work); new ones are added.
+lab: $(STAMP) $(LAB_SETTINGS)
+	@mkdir -p "$(LESSONS_COPY)"
+	@for f in lessons/*.ipynb; do c="$(LESSONS_COPY)/$${f##*/}"; \
+	  if [ ! -e "$$c" ]; then cp "$$f" "$$c"; \
+	  elif [ "$$f" -nt "$$c" ]; then echo "make lab: $$f has changed; delete $$c to get the new version"; fi; \
+	done
+	@echo "make lab: opening your copy of the lessons in $(LESSONS_COPY) (lessons/ itself is not changed)"
+	$(BIN)/jupyter lab --notebook-dir="$(LESSONS_COPY)" $(LAB_FLAGS) $(LAB_ARGS)
+
+# For teachers: lessons/ itself, with the git filter, so git stores what you wrote, not what ran.
+lab-edit: $(STAMP) $(LAB_SETTINGS) git-filter
+	$(BIN)/jupyter lab --notebook-dir=lessons $(LAB_FLAGS) $(LAB_ARGS)
+
+# nbstripout as a git filter for the notebooks named in lessons/.gitattributes (this clone only).
+git-filter: $(STAMP)
+	@git config filter.nbstripout.clean '$(STRIP)'
+	@git config filter.nbstripout.smudge cat
+	@git config filter.nbstripout.extrakeys 'metadata.language_info cell.metadata.jp-MarkdownHeadingCollapsed'
+	@git config diff.ipynb.textconv '$(STRIP) -t'
 
 test: $(STAMP)
+	@$(BIN)/python tests/machine.py chromium npm
 	$(BIN)/python -m pytest --nbval-lax -q
 
 # Long measurements live here, never in `make test`: games/s per game and bot, written into BENCHMARKS.md.
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_simulate.py --update BENCHMARKS.md
 
-# The course as a static HTML site (Jupyter Book 1; runs every lesson; widget JS from npm) -> lessons/_build/html
+# The course as a static HTML site (Jupyter Book 1; runs every lesson; widget JS and Pyodide from npm,
+# hashes checked) -> lessons/_build/html, the folder to copy to any static host.
+# `make site SOLUTIONS=no` leaves the cells tagged "solution" out (a graded class).
+SOLUTIONS ?= yes
 site: $(STAMP)
-	$(BIN)/python lessons/build_site.py
+	@$(BIN)/python tests/machine.py npm
+	$(BIN)/python lessons/build_site.py $(if $(filter no,$(SOLUTIONS)),--no-solutions,)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache lessons/_build

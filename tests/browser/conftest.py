@@ -1,7 +1,8 @@
-"""What the browser tests share: Debian's Chromium, a free port, a screenshot folder."""
+"""What the browser tests share: a Chromium (found by tests/machine.py), a free port, a screenshot folder."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import signal
 import socket
@@ -13,7 +14,17 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
+
+def _machine():
+    """tests/machine.py: the one place that knows where a Chromium is (and how to get one)."""
+    path = Path(__file__).resolve().parents[1] / "machine.py"
+    spec = importlib.util.spec_from_file_location("meeple_test_machine", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MACHINE = _machine()
 # As root, headless, and quiet: without the background-networking flags Chromium keeps
 # trying hosts this offline machine cannot reach.
 CHROMIUM_ARGS = [
@@ -72,15 +83,22 @@ def free_port():
     return pick
 
 
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The Chromium to drive (`make test` installs one first where it can: tests/machine.py)."""
+    path = MACHINE.find_chromium()
+    if path is None:
+        pytest.fail(MACHINE.advice("chromium"), pytrace=False)
+    return path
+
+
 @pytest.fixture(scope="module")
-def browser():
-    """One Chromium per test module (Playwright drives Debian's build: its own download is offline)."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
+def browser(chromium):
+    """One Chromium per test module, driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
