@@ -318,3 +318,68 @@ def test_workers_never_outnumber_the_games(monkeypatch):
     assert res.completed == 2 and started and max(started) <= 2
     with pytest.raises(ValueError, match="workers must be a whole number from 1 to 64"):
         SIM.simulate(BB, None, "random", games=2, seed=1, workers=512, progress=False)
+
+
+# --- 9.3: worker processes die with the main process -----------------------------
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(k) for k in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its exit status waits to be read
+
+
+def _wait_for(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
+
+# the pool is made in a thread that is not the main one: no PDEATHSIG, so the parent watch must do it
+IN_A_THREAD = (
+    "import threading; from meeple.rules import simulate; "
+    "t = threading.Thread(target=simulate, args=('bucket-brigade', None, 'random', 1_000_000, 1), "
+    "kwargs={'workers': 2, 'progress': False}); t.start(); t.join()"
+)
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    "sig, argv",
+    [(signal.SIGTERM, None), (signal.SIGHUP, None), (signal.SIGKILL, None), (signal.SIGKILL, IN_A_THREAD)],
+    ids=["SIGTERM", "SIGHUP", "SIGKILL", "SIGKILL-pool-made-in-a-thread"],
+)
+def test_property_workers_never_outlive_the_main_process(sig, argv):
+    """However the main process ends (what a kernel restart or a closed terminal does),
+    its worker processes end too, within a couple of seconds."""
+    cmd = MEEPLE + ["simulate", BB, "--games", "1000000", "--workers", "2"] if argv is None else [sys.executable, "-c", argv]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 60, "two workers start")
+        time.sleep(0.2)  # let the workers finish their set-up (the initializer runs first)
+        proc.send_signal(sig)
+        proc.wait(timeout=30)
+        _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for w in _children(proc.pid):
+            os.kill(w, signal.SIGKILL)
