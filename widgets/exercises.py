@@ -227,3 +227,51 @@ def _ender_bonus_6(answer):
     verdict = "above" if lo > 0.25 else "not clearly above"
     return True, (f"the engine's {n} rounds give {won / n:.1%} ({elo:.1%} to {ehi:.1%}); your interval overlaps it. "
                   f"It lies {verdict} the fair share 1/4: at bonus 6 the ender {'is' if lo > 0.25 else 'may not be'} favoured.")
+
+
+# --- lesson 2: one die (Piggyback Brigade) -------------------------------------------------------
+
+def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4, 1, 3)") -> tuple[int, ...]:
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    faces = tuple(need_whole(v, what) for v in answer)
+    if not 1 <= len(faces) <= 20 or not all(1 <= v <= 9 for v in faces):
+        raise WrongKind(f"expected {what}: 1 to 20 faces, each 1 to 9 (the game's limits), got {answer!r}")
+    return faces
+
+
+PRACTICE_DIE = (1, 1, 2, 2, 3, 3)
+
+
+@exercise("02.moments", expects="a pair (mean, variance) of Fractions")
+def _moments(answer):
+    from meeple.rules import exact
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
+    m, v = need_fraction(answer[0], "an exact mean"), need_fraction(answer[1], "an exact variance")
+    d = exact.die(PRACTICE_DIE)
+    want_m, want_v = exact.mean(d), exact.variance(d)
+    if m != want_m:
+        return False, "the mean is each face's value times its chance, added up (a repeated face counts twice)."
+    if v == exact.mean({x: p for x, p in ((x * x, p) for x, p in d.items())}):
+        return False, "the mean is right; that variance is the mean of the squares: subtract the squared mean."
+    if v != want_v:
+        return False, "the mean is right; the variance is the mean of (face − mean)², each face with its chance."
+    return True, f"mean {m}, variance {v}: a standard deviation of √({v}) ≈ {float(v) ** 0.5:.2f} spaces."
+
+
+@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)")
+def _die_mean_2_5_var_1(answer):
+    from meeple.rules import exact
+
+    faces = _need_faces(answer)
+    d = exact.die(faces)
+    m, v = exact.mean(d), exact.variance(d)
+    if m == Fraction(5, 2) and v == 1:
+        return True, f"{len(faces)} faces {faces}: mean exactly 5/2, variance exactly 1."
+    hint = f"your die has mean {m} and variance {v}; the target is mean 5/2 and variance 1."
+    if len(faces) % 4:
+        hint += (f" Can any die with {len(faces)} whole-number faces do it? Work out what the sum of "
+                 "the faces and the sum of their squares would have to be.")
+    return False, hint
