@@ -21,7 +21,7 @@ STRIP := "$(abspath $(BIN))/python" -m nbstripout --keep-id
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,site]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,site,openspiel]'
 	@touch $(STAMP)
 
 $(LAB_SETTINGS): Makefile $(STAMP)

@@ -35,6 +35,8 @@ PROTOCOL (names every game module exposes)
                             at least "random", "heuristic", "lookahead"
 """
 
+import importlib.util
+
 from . import bucket_brigade
 from . import bucket_king
 from . import duck_duck_bruce
@@ -48,5 +50,24 @@ GAMES[bucket_brigade.NAME] = bucket_brigade
 GAMES[bucket_king.NAME] = bucket_king
 GAMES[duck_duck_bruce.NAME] = duck_duck_bruce
 GAMES[piggyback_brigade.NAME] = piggyback_brigade
+
+
+def _ismcts(mod):
+    """OpenSpiel's ISMCTS (100 simulations a move) as a meeple bot; OpenSpiel is
+    imported on the bot's first move, so `import meeple.rules` stays light."""
+    made = []
+
+    def ismcts(observation, legal, rng):
+        if not made:
+            from .openspiel import ismcts_bot
+            made.append(ismcts_bot(mod, simulations=100))
+        return made[0](observation, legal, rng)
+
+    return ismcts
+
+
+if importlib.util.find_spec("pyspiel") is not None:  # the optional extra meeple[openspiel]
+    for _mod in GAMES.values():
+        _mod.BOTS.setdefault("ismcts", _ismcts(_mod))
 
 __all__ = ["GAMES", "Record", "Results", "balance_report", "compare", "play", "replay", "simulate", "sweep", "tune"]
