@@ -30,10 +30,15 @@ from meeple.rules.simulate import simulate
 
 FIXTURE = Path(__file__).parent / "data" / "records.json"
 SEED = 20261130
-# (bots, games per preset, games pytest plays per preset); lookahead is slow (seconds a game for the card games)
+# label: (bot in seat 1, bot in the other seats, games per preset, games pytest plays per preset).
+# Lookahead takes seconds a game in the card games: a few games per preset, and pytest plays
+# only the base preset's first game (the script checks them all).
 LINEUPS = {
-    "random": ("random", 300, 25),
+    "random": ("random", "random", 300, 20),
+    "heuristic": ("heuristic", "heuristic", 300, 5),
+    "lookahead": ("lookahead", "random", 4, 1),
 }
+PYTEST_PRESETS = {"lookahead": ("base",)}
 FULL_RECORDS = 1  # whole records kept per game and line-up (the first game of the base preset)
 
 
@@ -53,7 +58,8 @@ def stats_hash(mod, state) -> str:
 def _sets():
     for name, mod in GAMES.items():
         for preset, config in mod.Config.presets().items():
-            for label, (bots, games, _check) in LINEUPS.items():
+            for label, (first, others, games, _check) in LINEUPS.items():
+                bots = ",".join([first] + [others] * (config.players - 1))
                 yield name, mod, preset, config, label, bots, games
 
 
@@ -66,7 +72,7 @@ def generate(only_lineups=None) -> dict:
         for i in range(games):
             rec = play(mod, config, bots, derive(SEED, "game", i))
             hashes.append(f"{game_hash(rec)} {stats_hash(mod, rec.state)}")
-            if preset == "base" and i < FULL_RECORDS:
+            if preset == "base" and i < FULL_RECORDS and label != "lookahead":
                 full.append({"lineup": label, "record": rec.to_dict(), "events": list(rec.events)})
         sets.append({"game": name, "preset": preset, "lineup": label, "bots": bots, "seed": SEED, "hashes": hashes})
         print(f"{name} {preset} {label}: {games} games", file=sys.stderr)
@@ -95,7 +101,10 @@ def _check_set(entry: dict, games: int) -> None:
 def _cases():
     if not FIXTURE.exists():
         return []
-    return [(e, LINEUPS[e["lineup"]][2]) for e in _load()["sets"] if e["lineup"] in LINEUPS]
+    return [
+        (e, LINEUPS[e["lineup"]][3]) for e in _load()["sets"]
+        if e["lineup"] in LINEUPS and e["preset"] in PYTEST_PRESETS.get(e["lineup"], (e["preset"],))
+    ]
 
 
 @pytest.mark.parametrize(
@@ -109,7 +118,7 @@ def test_every_game_preset_and_lineup_is_stored():
     stored = {(e["game"], e["preset"], e["lineup"]) for e in _load()["sets"]}
     wanted = {(name, preset, label) for name, _m, preset, _c, label, _b, _g in _sets()}
     assert wanted <= stored, f"not in {FIXTURE.name}: {sorted(wanted - stored)}"
-    assert all(len(e["hashes"]) >= 100 for e in _load()["sets"])
+    assert all(len(e["hashes"]) >= min(100, LINEUPS[e["lineup"]][2]) for e in _load()["sets"])
 
 
 def test_whole_records_replay_to_the_same_json_and_events():
