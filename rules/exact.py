@@ -160,6 +160,19 @@ def _goes_on(config, last: bool) -> list[bool]:
     return [r == "yes" or (r == "if-last" and last) for r in config.rerolls]
 
 
+def turn_mean(config, from_last: bool = False) -> Fraction:
+    """Expected spaces of a turn that rerolls whenever allowed, with no cap on rerolls
+    and no other piglet or finish in the way: the mean roll times the expected number
+    of rolls, a geometric 1 / P(a roll ends the turn). `from_last`: "if-last" faces
+    reroll (the piglet stays last all turn). This is also what the option to reroll
+    is worth: after a reroll face the rest of the turn is a fresh turn."""
+    on = _goes_on(config, from_last)
+    stop = Fraction(len(on) - sum(on), len(on))
+    if stop == 0:
+        raise ValueError("every face rerolls: the turn never ends (set max_rerolls and use exact_turn_distance)")
+    return Fraction(sum(config.faces), len(config.faces)) / stop
+
+
 def chase_turn_mean(config, gap: int) -> Fraction:
     """Expected spaces one piglet moves in a turn when it rerolls whenever allowed and
     last place is judged before every roll (PB-7), chasing the only other piglet,
@@ -354,7 +367,7 @@ from .piggyback_brigade import exact_turn_distance  # noqa: E402
 __all__ = [
     "hypergeometric", "at_least", "at_most", "mean", "variance", "hand_composition", "count_dist",
     "colour_in_hand", "colour_at_least", "colour_split", "longest_colour_at_least",
-    "die", "chase_turn_mean", "time_trial_turns", "fresh_flips",
+    "die", "turn_mean", "chase_turn_mean", "time_trial_turns", "fresh_flips",
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
 __all__ += ["win_chance", "steal_swing", "posterior", "lead_likelihood", "led_colour_count"]

@@ -313,3 +313,15 @@ def test_led_colour_count_equals_listing_every_hand():
     assert exact.posterior({"a": Fraction(1, 2), "b": Fraction(1, 2)}, {"a": 1, "b": 0}.__getitem__) == {"a": 1}
     with pytest.raises(ValueError, match="impossible"):
         exact.posterior({"a": Fraction(1)}, lambda h: 0)
+
+
+@pytest.mark.parametrize("preset", ["base", "published-die"])
+def test_turn_mean_is_the_limit_of_capped_turns(preset):
+    """The uncapped mean is the limit of exact_turn_distance's capped means (tail (2/3)^cap at most)."""
+    cfg = pb.Config.presets()[preset]
+    free = exact.turn_mean(cfg)
+    capped = exact.exact_turn_distance(cfg, from_last=False, max_rerolls=60).mean()
+    assert 0 <= free - capped < Fraction(1, 10**6)
+    assert exact.turn_mean(pb.Config()) == 7  # 7/3 a roll over a 1/3 chance to stop
+    if preset == "base":  # every base face rerolls when last: a chaser on the same space rolls once, then is ahead
+        assert exact.chase_turn_mean(cfg, 0) == exact.mean(exact.die(cfg.faces)) + exact.turn_mean(cfg)
