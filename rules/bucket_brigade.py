@@ -18,6 +18,7 @@ from typing import NamedTuple
 from . import bots as _bots
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .core import check_seat, own_config
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"
@@ -223,7 +224,7 @@ def _hand_order(colours: tuple[str, ...]):
 
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
-    config = Config() if config is None else config
+    config = own_config(Config, config, NAME)
     state = State(
         config=config,
         chance=Chance(check_seed(seed)) if chance is None else chance,
@@ -414,6 +415,7 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 
 def observation(state: State, player: int) -> Observation:
+    player = check_seat(state.config, player)
     return Observation(
         player=player,
         config=state.config,

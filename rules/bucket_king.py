@@ -22,6 +22,7 @@ from typing import NamedTuple
 from . import bots as _bots
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .core import check_seat, own_config
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -589,7 +590,7 @@ def _next(state, p: int, d: int) -> int:
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
     """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4)."""
-    cfg = Config() if config is None else config
+    cfg = own_config(Config, config, NAME)
     deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(cfg.deck())
     n, h = cfg.players, cfg.hand_size
     hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(n))
@@ -1046,7 +1047,7 @@ def game_stats(state: State) -> dict:
 
 
 def observation(state: State, player: int) -> Observation:
-    s = state
+    s, player = state, check_seat(state.config, player)
     return Observation(  # positional, in the order of Observation's fields (built on every step)
         player, s.config, s.phase, s.round, s.start_player, s.current_player, s.direction,
         s.hands[player], tuple(map(len, s.hands)), len(s.draw), s.discard, s.fronts,

@@ -9,7 +9,9 @@ so a saved game is readable and a tampered one fails loudly.
 from __future__ import annotations
 
 import json
+import operator
 import random
+import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Sequence
@@ -20,6 +22,34 @@ RECORD_FORMAT = "meeple-record/1"
 MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
 
 Bot = Callable[[Any, list, random.Random], Any]
+
+
+def check_seat(config, player) -> int:
+    """`player` if it is a seat of this game (0 to players - 1), else a ValueError saying so.
+
+    Every game's observation() calls it: a seat of -1 must not quietly mean the last one."""
+    if type(player) is int and 0 <= player < config.players:
+        return player  # the usual case, kept cheap: bots ask for an observation on every move
+    if not isinstance(player, bool):
+        try:
+            seat = operator.index(player)  # numpy integers are seats too
+        except TypeError:
+            seat = None
+        if seat is not None and 0 <= seat < config.players:
+            return seat
+    raise ValueError(f"seat {player!r} is not allowed: seats are 0 to {config.players - 1} ({config.players} players)")
+
+
+def own_config(cls, config, game: str):
+    """`config` (or the default `cls()` for None) if it is this game's Config, else a ValueError
+    naming the game it belongs to: new_game must not play one game by another's rules."""
+    if config is None:
+        return cls()
+    if isinstance(config, cls):
+        return config
+    other = getattr(sys.modules.get(type(config).__module__), "NAME", None)
+    got = f"a {other} Config" if other and other != game else f"{type(config).__name__} {config!r}"[:120]
+    raise ValueError(f"{game} needs a {game} Config (or None for the defaults), got {got}")
 
 
 def game_module(game: str | ModuleType) -> ModuleType:

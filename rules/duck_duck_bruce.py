@@ -23,6 +23,7 @@ from typing import Iterable, NamedTuple
 from . import bots as _bots
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range
+from .core import check_seat, own_config
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -463,7 +464,7 @@ def best_stop(row, remaining, config: Config | None = None, nest=()) -> bool:
 # --- playing ---------------------------------------------------------------------
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
-    config = Config() if config is None else config
+    config = own_config(Config, config, NAME)
     n = config.players
     state = State(
         config=config,
@@ -778,6 +779,7 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 
 def observation(state: State, player: int) -> Observation:
+    player = check_seat(state.config, player)
     return Observation(
         player=player,
         config=state.config,

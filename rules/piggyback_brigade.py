@@ -23,6 +23,7 @@ from typing import NamedTuple
 from . import bots as _bots
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .core import check_seat, own_config
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -371,7 +372,7 @@ def is_last(where, piglet: int) -> bool:
 # --- the game -----------------------------------------------------------------
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
-    config = Config() if config is None else config
+    config = own_config(Config, config, NAME)
     n = config.players * config.piglets_per_player
     state = State(
         config=config,
@@ -613,6 +614,7 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 
 def observation(state: State, player: int) -> Observation:
+    player = check_seat(state.config, player)
     return Observation(
         player, state.config, state.current_player, state.phase, state.face, state.piglet,
         state.rerolls, state.pending, state.order, state.stacks, state.where,

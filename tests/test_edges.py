@@ -383,3 +383,41 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
             proc.wait()
         for w in _children(proc.pid):
             os.kill(w, signal.SIGKILL)
+
+
+# --- 9.9: the Python API refuses what it cannot mean --------------------------------
+
+from meeple.rules import GAMES  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_observation_refuses_a_seat_that_is_not_in_the_game(name):
+    mod = GAMES[name]
+    state = mod.new_game(None, 3)
+    n = state.config.players
+    for bad in (n, 99, -1, -n, True, None, 1.0, "0"):
+        with pytest.raises(ValueError, match=rf"seat .* is not allowed: seats are 0 to {n - 1} \({n} players\)"):
+            mod.observation(state, bad)
+    assert mod.observation(state, n - 1).player == n - 1
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_new_game_refuses_another_games_config(name):
+    mod = GAMES[name]
+    for other in GAMES.values():
+        if other is not mod:
+            with pytest.raises(ValueError, match=f"{name} needs a {name} Config .* got a {other.NAME} Config"):
+                mod.new_game(other.Config(), 1)
+    with pytest.raises(ValueError, match=f"{name} needs a {name} Config"):
+        mod.new_game({"players": 3}, 1)
+    assert mod.new_game(None, 1).config == mod.Config()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_with_text_refuses_values_that_are_not_text(name):
+    cfg = GAMES[name].Config()
+    with pytest.raises(TypeError, match="text"):
+        cfg.with_text({"players": 3})
+    with pytest.raises(TypeError):
+        cfg.with_text("players=3")  # one string, not a list of them
+    assert cfg.with_text({"players": "3"}).players == 3
