@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
@@ -21,6 +21,7 @@ from operator import attrgetter
 from typing import Iterable, NamedTuple
 
 from . import bots as _bots
+from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range
 from .core import check_seat, own_config
@@ -196,9 +197,29 @@ class State:
     history: tuple[tuple[int, ...], ...]  # points of each finished round
     # Bookkeeping for statistics (game_stats, score_sources); no rule reads it:
     taken: tuple[tuple[int, ...], ...]  # per seat: where in its nest the cards taken from other nests lie
-    facts: tuple[tuple[int, str, int], ...]  # (seat, one of FACTS, cards), oldest first
     is_over: bool = False
-    events: tuple[str, ...] = field(default=())
+    # Logs shared with the states before and after this one (see rules/log.py): O(1) appends.
+    _events: list | None = field(default_factory=list, compare=False, repr=False)
+    _n_events: int = field(default=0, compare=False, repr=False)
+    _facts: list = field(default_factory=list, compare=False, repr=False)
+    _n_facts: int = field(default=0, compare=False, repr=False)
+
+    events = _log.events_property()
+
+    @property
+    def facts(self) -> tuple[tuple[int, str, int], ...]:
+        """(seat, one of FACTS, cards), oldest first: statistics bookkeeping no rule reads."""
+        return tuple(self._facts[: self._n_facts])
+
+    @facts.setter
+    def facts(self, value) -> None:
+        self._facts = list(value)
+        self._n_facts = len(self._facts)
+
+    def __eq__(self, other):
+        if other.__class__ is not State:
+            return NotImplemented
+        return _compared(self) == _compared(other) and self.facts == other.facts and self.events == other.events
 
     def _copy(self) -> "State":
         new = _new_state(State)
@@ -215,13 +236,25 @@ class State:
         new.totals = self.totals
         new.history = self.history
         new.taken = self.taken
-        new.facts = self.facts
         new.is_over = self.is_over
-        new.events = self.events
+        new._events = self._events
+        new._n_events = self._n_events
+        new._facts = self._facts
+        new._n_facts = self._n_facts
         return new
 
 
 _new_state = object.__new__
+_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
+
+
+def _fact(s: State, p: int, what: str, cards: int) -> None:
+    """Note (seat, one of FACTS, cards) for the statistics (appended as rules/log.py does)."""
+    items, n = s._facts, s._n_facts
+    if len(items) != n:  # an older state than the list's newest: branch off
+        items = s._facts = items[:n]
+    items.append((p, what, cards))
+    s._n_facts = n + 1
 
 # State.facts notes, for statistics, each (seat, fact, cards): what tallies() counts from it.
 FACTS = {
@@ -463,7 +496,8 @@ def best_stop(row, remaining, config: Config | None = None, nest=()) -> bool:
 
 # --- playing ---------------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
+    """A new game; `events=False` keeps no event text (simulate's own states, never shown)."""
     config = own_config(Config, config, NAME)
     n = config.players
     state = State(
@@ -480,14 +514,16 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         totals=(0,) * n,
         history=(),
         taken=((),) * n,
-        facts=(),
     )
+    if not events:
+        state._events = None
     _deal(state, 0, 0, "")
+    _flip(state, 0)
     return state
 
 
 def _deal(s: State, round_: int, starter: int, why: str) -> None:
-    """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first."""
+    """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
     cfg = s.config
     pile, s.chance = s.chance.shuffled(cfg.deck())
     s.pile = tuple(pile)
@@ -497,8 +533,7 @@ def _deal(s: State, round_: int, starter: int, why: str) -> None:
     s.round = round_
     s.start_player = starter
     s.current_player = starter
-    s.events += (f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.",)
-    _flip(s, starter)
+    _log.say(s, f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.")
 
 
 def _to_nest(s: State, p: int, cards: tuple[Duck, ...]) -> None:
@@ -507,9 +542,37 @@ def _to_nest(s: State, p: int, cards: tuple[Duck, ...]) -> None:
     s.nests = tuple(nests)
 
 
+# Event sentences, rendered only when state.events is read (rules/log.py).
+def _said_flip(p: int, card) -> str:
+    return f"{_SEATS[p]} flips {_TEXTS[card]}."
+
+
+def _said_bruce(p: int, row, last: bool) -> str:
+    if row:
+        text = f"{_SEATS[p]} flips Bruce! Bruce and the row ({_cards(row)}) go to the discard pile."
+    else:
+        text = f"{_SEATS[p]} flips Bruce! Bruce goes to the discard pile."
+    return text + " That was the last card." if last else text
+
+
+def _said_double(p: int, card, lost, kept) -> str:
+    text = f"{_SEATS[p]} flips {_TEXTS[card]}, a second {card.suit} duck: {_cards(lost)} go to the discard pile"
+    return f"{text}; {_cards(kept)} go to the nest." if kept else f"{text}; nothing goes to the nest."
+
+
+def _said_last(p: int, card, row) -> str:
+    return f"{_SEATS[p]} flips {_TEXTS[card]}, the last card, and takes the row ({_cards(row)}) into the nest."
+
+
+def _said_stop(p: int, row) -> str:
+    return f"{_SEATS[p]} stops and puts {_cards(row)} in the nest."
+
+
 def _flip(s: State, p: int) -> None:
     """Reveal the top card for seat p and resolve it (DDB-3 to DDB-6, DDB-9);
-    a turn that ends passes play on, flipping the next player's first card."""
+    a turn that ends passes play on, flipping the next player's first card.
+    Rounds that end without a decision are scored and dealt in this same loop
+    (never by recursion: a one-card deck and a high target play thousands)."""
     while True:
         pile = s.pile
         card = pile[-1]
@@ -519,12 +582,8 @@ def _flip(s: State, p: int) -> None:
             s.discard += row + (card,)
             s.row = ()
             s.phase = STEAL
-            s.facts += ((p, "bruce", len(row)),)
-            if row:
-                text = f"{_SEATS[p]} flips Bruce! Bruce and the row ({_cards(row)}) go to the discard pile."
-            else:
-                text = f"{_SEATS[p]} flips Bruce! Bruce goes to the discard pile."
-            s.events += (text if pile else text + " That was the last card.",)
+            _fact(s, p, "bruce", len(row))
+            _log.say(s, _said_bruce, p, row, not pile)
             return
         suit = card.suit
         for i, c in enumerate(row):
@@ -533,65 +592,68 @@ def _flip(s: State, p: int) -> None:
                 lost = row[i:] + (card,)
                 s.discard += lost
                 s.row = ()
-                s.facts += ((p, "double", len(row) - i),)
-                text = f"{_SEATS[p]} flips {_TEXTS[card]}, a second {suit} duck: {_cards(lost)} go to the discard pile"
+                _fact(s, p, "double", len(row) - i)
                 if kept:
                     _to_nest(s, p, kept)
-                    s.events += (f"{text}; {_cards(kept)} go to the nest.",)
-                else:
-                    s.events += (f"{text}; nothing goes to the nest.",)
+                _log.say(s, _said_double, p, card, lost, kept)
                 break
         else:
             if pile:
                 s.row = row + (card,)
                 s.phase = DECIDE
-                s.events += (f"{_SEATS[p]} flips {_TEXTS[card]}.",)
+                _log.say(s, _said_flip, p, card)
                 return
             # DDB-9: the last card is revealed; the turn finishes by taking the row
             row = row + (card,)
             _to_nest(s, p, row)
             s.row = ()
-            s.events += (f"{_SEATS[p]} flips {_TEXTS[card]}, the last card, and takes the row ({_cards(row)}) into the nest.",)
-        if not pile:
-            _end_round(s)  # deals the next round and flips its first card, or ends the game
-            return
-        p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
-        s.current_player = p  # DDB-3: the next turn opens with a forced flip
+            _log.say(s, _said_last, p, card, row)
+        if pile:
+            p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
+            s.current_player = p  # DDB-3: the next turn opens with a forced flip
+        elif _end_round(s):  # the next round is dealt: its starter flips first
+            p = s.start_player
+        else:
+            return  # the game is over
 
 
 def _end_turn(s: State, p: int) -> None:
     if s.pile:
         p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
         s.current_player = p
-        _flip(s, p)  # DDB-3: the next turn opens with a forced flip
+    elif _end_round(s):
+        p = s.start_player
     else:
-        _end_round(s)
+        return
+    _flip(s, p)  # DDB-3: the next turn opens with a forced flip
 
 
-def _end_round(s: State) -> None:
-    """DDB-10 to DDB-12: score the nests; deal again or end the game."""
+def _end_round(s: State) -> bool:
+    """DDB-10 to DDB-12: score the nests; deal again (True) or end the game (False)."""
     cfg = s.config
     split = [_nest_points(nest, taken) for nest, taken in zip(s.nests, s.taken)]
     points = tuple(total for total, _ in split)
-    s.facts += tuple((p, "taken points", total - own) for p, (total, own) in enumerate(split) if total > own)
+    for p, (total, own) in enumerate(split):
+        if total > own:
+            _fact(s, p, "taken points", total - own)
     s.totals = tuple(t + x for t, x in zip(s.totals, points))
     s.history += (points,)
-    s.events += (
-        f"Round {s.round + 1} scores: " + ", ".join(f"{_seat(i)} {x}" for i, x in enumerate(points)) + ".",
-    )
+    if s._events is not None:
+        _log.say(s, f"Round {s.round + 1} scores: " + ", ".join(f"{_seat(i)} {x}" for i, x in enumerate(points)) + ".")
     if (len(s.history) >= cfg.rounds) if cfg.end == "rounds" else (max(s.totals) >= cfg.target):
         s.is_over = True
         s.current_player = None
         s.phase = OVER
         w = winners(s)
-        s.events += ("Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."),)
-        return
+        _log.say(s, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
+        return False
     key = points if cfg.next_start == "lowest-round" else s.totals
     low = min(key)
     n = cfg.players
     starter = next(q % n for q in range(s.start_player, s.start_player + n) if key[q % n] == low)
     why = " (lowest round score)" if cfg.next_start == "lowest-round" else " (lowest total)"
     _deal(s, s.round + 1, starter, why)
+    return True
 
 
 def legal_actions(state: State) -> list:
@@ -622,35 +684,42 @@ def _illegal(state: State, action) -> ValueError:
 
 
 def apply(state: State, action) -> State:
-    """One decision: flip or stop (DDB-4), or a steal after a Bruce (DDB-6 to DDB-8)."""
+    """One decision: flip or stop (DDB-4), or a steal after a Bruce (DDB-6 to DDB-8).
+
+    A copy of `state` with `step` done on it; `state` itself never changes."""
     phase = state.phase
-    p = state.current_player
     if phase == DECIDE:
         if action is not FLIP and action is not STOP and (type(action) is not Turn or type(action.flip) is not bool):
             raise _illegal(state, action)
-        s = state._copy()
-        if action.flip:
-            _flip(s, p)
-        else:
-            row = s.row
-            _to_nest(s, p, row)
-            s.row = ()
-            s.events += (f"{_SEATS[p]} stops and puts {_cards(row)} in the nest.",)
-            _end_turn(s, p)
-        return s
-    if phase == OVER:
+    elif phase == OVER:
         raise ValueError("the game is over; no more actions")
-    if type(action) is not Steal or action not in _steal_actions(state.config, p):
+    elif type(action) is not Steal or action not in _steal_actions(state.config, state.current_player):
         raise _illegal(state, action)
     s = state._copy()
-    if action.target is None:
-        s.events += (f"{_SEATS[p]} does not try to steal.",)
-        s.facts += ((p, "declined", 0),)
+    step(s, action)
+    return s
+
+
+def step(s: State, action) -> None:
+    """Play a legal `action` on `s` in place: apply's work without the copy and
+    without checking the action (simulate's own states, whose actions come from
+    legal_actions). Everything else holds a state only through apply."""
+    p = s.current_player
+    if s.phase == DECIDE:
+        if action.flip:
+            _flip(s, p)
+            return
+        row = s.row
+        _to_nest(s, p, row)
+        s.row = ()
+        _log.say(s, _said_stop, p, row)
+    elif action.target is None:
+        _log.say(s, f"{_SEATS[p]} does not try to steal.")
+        _fact(s, p, "declined", 0)
     else:
         face, s.chance = s.chance.choice(s.config.die)
         _resolve_steal(s, p, action, face)
     _end_turn(s, p)
-    return s
 
 
 def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
@@ -691,32 +760,32 @@ def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
     said = f"{thief} tries to steal {d} from {victim} and rolls {face}"
     if face == PENALTY_FACE:
         if not s.nests[p]:
-            s.facts += ((p, "backfire", 0),)
+            _fact(s, p, "backfire", 0)
             text = f"{said}: backfire, but {thief}'s nest is empty."
         elif s.config.minus_one == "steal-back":
             lost = _take_random(s, p, 1)
             _receive(s, t, lost)
-            s.facts += ((p, "backfire", 1),)
+            _fact(s, p, "backfire", 1)
             text = f"{said}: backfire! {victim} takes {_TEXTS[lost[0]]} from {thief}'s nest."
         else:
             lost = _take_random(s, p, 1)
             s.discard += lost
-            s.facts += ((p, "backfire", 1),)
+            _fact(s, p, "backfire", 1)
             text = f"{said}: backfire! {_TEXTS[lost[0]]} from {thief}'s nest is discarded."
     elif face >= d:
         k = min(d, len(s.nests[t]))
-        s.facts += ((p, "stole", k),)
+        _fact(s, p, "stole", k)
         if k:
             got = _take_random(s, t, k)
             _receive(s, p, got)
-            s.facts += ((t, "robbed", k),)
+            _fact(s, t, "robbed", k)
             text = f"{said}: takes {_cards(got)}." if k == d else f"{said}: takes {_cards(got)} (all {victim} had)."
         else:
             text = f"{said}: success, but {victim}'s nest is empty."
     else:
-        s.facts += ((p, "missed", 0),)
+        _fact(s, p, "missed", 0)
         text = f"{said}: too low, nothing happens."
-    s.events += (text,)
+    _log.say(s, text)
 
 
 def scores(state: State) -> list[int]:
@@ -815,7 +884,6 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         totals=obs.totals,
         history=obs.history,
         taken=((),) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
-        facts=(),
         is_over=obs.phase == OVER,
     )
 

@@ -674,3 +674,42 @@ def test_simulate_table_has_the_stats_and_sources():
         assert col in t.columns
     assert (t["points_flipped"] + t["points_taken"] == t["score"]).all()
     assert t["bruces"].sum() == 12 * 3 * 6  # every Bruce of every round was flipped by someone
+
+
+# --- long games (issue 9, items 4 and 5) ---------------------------------------
+
+def test_rounds_that_end_by_themselves_do_not_recurse():
+    """DDB-9, DDB-12: a one-card deck ends every round on its first flip, with no
+    decision; a target of 1,000 plays thousands of such rounds (one point each)
+    inside new_game. It used to recurse once per round and die with RecursionError."""
+    cfg = Config(suits=("a",), numbers=(1,), bruce_cards=0, end="target", target=1000)
+    rec = play("duck-duck-bruce", cfg, "random", seed=3)
+    assert rec.finished and max(rec.scores) == 1000 and rec.actions == ()
+    assert len(rec.round_scores) == sum(rec.scores) >= 1000 and rec.events[-1].startswith("Game over")
+
+
+def test_events_and_facts_are_appended_in_place_and_never_change_an_older_state():
+    """Appending an event costs O(1): the new state shares the log and adds to it
+    (it used to copy the whole tuple on every move). An older state still shows
+    only its own events, and a second move from it branches off its own copy."""
+    a = ddb.new_game(Config(players=3), 5)
+    while a.phase != DECIDE:
+        a = ddb.apply(a, NO_STEAL)
+    before, facts = a.events, a.facts
+    b = ddb.apply(a, FLIP)
+    assert b._events is a._events and len(b.events) > len(before)  # shared list, appended in place
+    assert a.events == before and a.facts == facts  # a's view did not change
+    c = ddb.apply(a, STOP)  # a branch from the older state
+    assert c._events is not a._events and c.events[: len(before)] == before
+    assert c.events[len(before)].startswith("Player") and "stops" in c.events[len(before)]
+    assert a.events == before and b.events[: len(before)] == before and b.events != c.events
+
+
+def test_a_long_game_keeps_every_event_once():
+    """A race to 3,000 with a small deck: thousands of moves, every event kept once, in order."""
+    cfg = Config(suits=("a", "b"), numbers=(1, 2), bruce_cards=1, end="target", target=3000, players=2)
+    rec = play("duck-duck-bruce", cfg, "heuristic", seed=1)
+    rounds = [e for e in rec.events if " scores: " in e]
+    assert len(rounds) == len(rec.round_scores) > 1000
+    assert [int(e.split()[1]) for e in rounds] == list(range(1, len(rounds) + 1))
+    assert replay(rec.to_json()).events == rec.events
