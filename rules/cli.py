@@ -41,6 +41,14 @@ def add_game_options(p: argparse.ArgumentParser) -> None:
         "--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE",
         help="change one rule number, e.g. --set bonus=6 (repeatable)",
     )
+    p.add_argument("--config", default=None, metavar="FILE", help="a variant file (.toml/.json, `meeple variant save`) to start from")
+
+
+def variant_file(mod, args):
+    """The config a --config file holds (not with --preset: one starting point)."""
+    if args.preset is not None:
+        raise CliError("give --preset or --config, not both")
+    return mod.Config.load(args.config)
 
 
 def parse_seed(text: str) -> int:
@@ -57,7 +65,7 @@ def game_setup(args):
         presets = mod.Config.presets()
         if args.preset is not None and args.preset not in presets:
             raise CliError(f"unknown preset {args.preset!r} for {mod.NAME}; known: {', '.join(presets)}")
-        config = presets[args.preset or "base"]
+        config = presets[args.preset or "base"] if getattr(args, "config", None) is None else variant_file(mod, args)
         settings = list(args.settings)
         bots = [b.strip() for b in args.bots.split(",")]
         if len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings):
@@ -210,7 +218,12 @@ def cmd_play(args) -> int:
     mod, config, names = game_setup(args)
     seed = parse_seed(args.seed)
     record = check_writable(args.record, "--record")
-    rec = play(mod, config, names, seed)
+    bar = _move_counter(mod)
+    try:
+        rec = play(mod, config, names, seed, on_move=None if bar is None else (lambda state: bar.update(1)))
+    finally:
+        if bar is not None:
+            bar.close()
     if record is not None:
         write_atomic(record, rec.to_json())
     print(f"{mod.TITLE}, seed {seed}, rules: {config.describe()}")
@@ -218,6 +231,15 @@ def cmd_play(args) -> int:
     if record is not None:
         print(f"Record saved to {record}")
     return 0
+
+
+def _move_counter(mod):
+    """A tqdm counter of moves on a terminal's stderr (lookahead games take seconds), else None."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(desc=f"{mod.TITLE}: playing", unit=" moves", leave=False)
 
 
 def cmd_replay(args) -> int:
@@ -397,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .sim_cli import register  # simulate, sweep, balance
 
     register(sub)
+    __import__("meeple.rules.workbench_cli", fromlist=["register"]).register(sub)  # compare, tune, variant
     return parser
 
 

@@ -159,7 +159,7 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
         name = name.strip()
         if not sep or not name:
             raise CliError(f"--vary {item!r} is not of the form FIELD=V1,V2,...")
-        hint = mod.Config().kind(name) if name in mod.Config().parameters() else None  # fields, field[i], aliases
+        hint = types_.get(name) or (mod.Config().kind(name) if name in mod.Config().parameters() else None)  # field[i], aliases
         is_tuple = hint is not None and typing.get_origin(_split_optional(hint)[0]) is tuple
         values = text.split(";") if is_tuple else text.replace(";", ",").split(",")
         grid.setdefault(name, []).extend(values)

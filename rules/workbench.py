@@ -169,7 +169,7 @@ def format_comparison(table) -> str:
             f"{_num(r['score'])} ({_num(r['score_low'])} to {_num(r['score_high'])})",
             "baseline" if base else f"{r['diff_score']:+.2f} ({r['diff_score_low']:+.2f} to {r['diff_score_high']:+.2f})",
         ])
-    lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (points)",
+    lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
                              "mean score", "vs baseline"], rows))
     per = table.drop_duplicates("variant")
     lines.append("Game length and first-seat advantage (seat 1's win rate minus the fair share):")
@@ -177,7 +177,7 @@ def format_comparison(table) -> str:
         ["variant", "changes", "turns", "vs baseline", "first seat"],
         [[r["variant"], r["changes"], f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})",
           "baseline" if r["baseline"] else f"{r['diff_turns']:+.1f} ({r['diff_turns_low']:+.1f} to {r['diff_turns_high']:+.1f})",
-          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) points"]
+          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) % points"]
          for r in per.to_dict(orient="records")],
     ))
     if a.get("partial"):

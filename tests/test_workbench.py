@@ -271,3 +271,63 @@ def test_a_variant_of_another_game_is_refused_by_name(tmp_path):
     with pytest.raises(ValueError, match="is a duck-duck-bruce variant, not bucket-brigade"):
         bb.Config.load(path)
     assert json.loads(path.read_text())["set"] == {"rounds": 1}
+
+
+# --- the command line -----------------------------------------------------------
+
+from meeple.rules.cli import main  # noqa: E402
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_set_and_vary_take_paths_and_aliases(capsys):
+    code, out, _ = run(capsys, "play", "bucket-brigade", "--seed", "2", "--set", "hand_size=9", "--set", "track[0]=-1")
+    assert code == 0 and "rules: hand_sizes=15,9,11, track=-1,-1,-1" in out
+    code, out, _ = run(capsys, "sweep", "bucket-brigade", "--vary", "hand_sizes[1]=9,13", "--games", "6", "--workers", "1")
+    assert code == 0 and "sweep over hand_sizes[1]" in out and "\n  9 " in out and "\n  13 " in out
+
+
+def test_cli_variant_save_then_every_command_reads_it(capsys, tmp_path):
+    path = tmp_path / "small.toml"
+    code, out, _ = run(capsys, "variant", "save", "small", "--game", "bucket-brigade", "--set", "hand_size=10",
+                       "--set", "bonus=5", "--out", str(path))
+    assert code == 0 and "saved to" in out
+    assert bb.Config.load(path) == bb.Config(hand_sizes=(15, 10, 11), bonus=5)
+    code, out, _ = run(capsys, "play", "bucket-brigade", "--config", str(path))
+    assert code == 0 and "rules: hand_sizes=15,10,11, bonus=5" in out
+    code, out, _ = run(capsys, "variant", "show", str(path))
+    assert out == "bucket-brigade variant 'small': hand_sizes=15,10,11, bonus=5\n"
+    code, out, _ = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", str(path),
+                       "--variant", "flat:track=0,0,0,0,0,0,0,0,0,1,1,2,2,3,bonus=4", "--games", "8", "--workers", "1")
+    assert code == 0 and "paired" in out and "small" in out and "track=0,0,0,0,0,0,0,0,0,1,1,2,2,3, bonus=4" in out
+
+
+def test_cli_tune_prints_the_answer_and_its_neighbours(capsys):
+    code, out, _ = run(capsys, "tune", "duck-duck-bruce", "--field", "rounds", "--measure", "rounds", "--target", "4",
+                       "--values", "1..6", "--bisect", "--games", "5", "--workers", "1")
+    assert code == 0 and "rounds = 4 brings mean rounds per game closest to 4" in out  # DDB-12: rounds is exact
+    assert "neighbour rounds = 3" in out and "neighbour rounds = 5" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["compare", "bucket-brigade", "--variant", "a:"], "compare needs a baseline and at least one more"),
+        (["compare", "bucket-brigade", "--variant", "a:", "--variant", "b:bonsu=1"], "--variant b: unknown parameter 'bonsu'"),
+        (["compare", "bucket-brigade", "--variant", "a:", "--variant", "a:bonus=1"], "two variants are named 'a'"),
+        (["compare", "bucket-brigade", "--variant", "a:", "--variant", "nofile.toml"], "cannot read nofile.toml"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "x"], "--target must be a number"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--values", "3..1"], "must go up"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--seat", "9"], "--seat must be a whole number from 1 to 4"),
+        (["variant", "save", "x"], "name the game: --game GAME"),
+        (["variant", "save", "x", "--game", "bucket-brigade", "--out", "x.yaml"], "--out must end in .json or .toml"),
+        (["play", "bucket-brigade", "--config", "x.json", "--preset", "advanced"], "give --preset or --config, not both"),
+    ],
+)
+def test_cli_workbench_mistakes_are_one_line(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and message in err, err

@@ -1,0 +1,224 @@
+"""`meeple compare`, `meeple tune` and `meeple variant`: the designer's workbench.
+
+    meeple variant save big-hands --game bucket-brigade --set hand_size=15 --out big-hands.toml
+    meeple compare bucket-brigade --variant base: --variant big-hands.toml --variant 'bonus6:bonus=6' --games 500
+    meeple tune bucket-brigade --field bonus --measure ender_win_rate --target 0.5 --values 0..8 --games 300
+
+A `--variant` is `NAME:field=value,field=value` (any field, `field[i]` or
+alias; a tuple's commas stay with its value: `flat:track=0,0,0,1,1,2,3`),
+`NAME:` for the common rules unchanged, or a variant file (.json/.toml).
+The first variant is the baseline. `--preset`, `--config` and `--set`
+give the common rules every variant starts from. Bad input stops before
+any game is played, with one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
+from .config import VARIANT_SUFFIXES, read_variant
+from .sim_cli import TABLE_FORMATS, _checked_out, _progress, _run_options, _workers
+from .simulate import MAX_GAMES
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
+
+
+def _settings(text: str) -> list[str]:
+    """'bonus=6,track=0,0,1,2' -> ['bonus=6', 'track=0,0,1,2']: a piece without '=' belongs to the value before it."""
+    out: list[str] = []
+    for piece in text.split(","):
+        if "=" in piece or not out:
+            out.append(piece)
+        else:
+            out[-1] += "," + piece
+    return [s for s in out if s.strip()]
+
+
+def parse_variants(items: list[str], mod, base) -> dict:
+    """{name: Config} from --variant options; CliError on the first bad one."""
+    if len(items) < 2:
+        raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
+    out = {}
+    for item in items:
+        if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
+            try:
+                game, name, _ = read_variant(item)
+                if game != mod.NAME:
+                    raise ValueError(f"{item}: the file is a {game} variant, not {mod.NAME}")
+                config = mod.Config.load(item)
+            except ValueError as e:
+                raise CliError(str(e)) from None
+        else:
+            name, sep, text = item.partition(":")
+            name = name.strip()
+            if not sep or not _NAME.fullmatch(name):
+                raise CliError(f"--variant {item!r} is not NAME:field=value,... or a .json/.toml variant file")
+            try:
+                config = base.with_text(_settings(text)) if text.strip() else base
+            except ValueError as e:
+                raise CliError(f"--variant {name}: {e}") from None
+        if name in out:
+            raise CliError(f"two variants are named {name!r}")
+        out[name] = config
+    return out
+
+
+def cmd_compare(args) -> int:
+    from .workbench import compare, format_comparison
+
+    mod, base, names = game_setup(args)
+    seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
+    workers, out = _workers(args), _checked_out(args.out, TABLE_FORMATS)
+    variants = parse_variants(args.variant, mod, base)
+    bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
+    try:
+        table = compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
+                        by=args.by)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    print(format_comparison(table))
+    if out is not None:
+        write_atomic(out, table.to_csv(index=False) if out.suffix.lower() == ".csv" else
+                     table.to_parquet(index=False) if out.suffix.lower() == ".parquet" else
+                     table.to_json(orient="records", indent=1))
+        print(f"Table of {len(table)} rows (one per variant and {args.by}) saved to {out}")
+    return 130 if table.attrs.get("partial") else 0
+
+
+def parse_values(text: str | None) -> list[int] | None:
+    """'0..8' or '0,2,4' or '0..4,8' -> whole numbers; None when not given."""
+    if text is None:
+        return None
+    out = []
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(-?\d+)\s*(?:\.\.\s*(-?\d+)\s*)?", part)
+        if not m:
+            raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; got {text!r}")
+        a, b = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
+        if b < a or b - a > 1000:
+            raise CliError(f"--values range {part.strip()!r} must go up, by at most 1,000 values")
+        out.extend(range(a, b + 1))
+    return out
+
+
+def _number(text: str, option: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise CliError(f"{option} must be a number, got {text!r}")
+    return value
+
+
+def cmd_tune(args) -> int:
+    from .workbench import tune
+
+    mod, config, names = game_setup(args)
+    seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
+    workers, out = _workers(args), _checked_out(args.out, (".csv",))
+    target = _number(args.target, "--target")
+    seat = _whole(args.seat, "--seat", 1, config.players) - 1
+    try:
+        result = tune(mod, config, args.field, args.measure, target, names, games, seed, progress=_progress(),
+                      values=parse_values(args.values), method="bisect" if args.bisect else "grid", seat=seat,
+                      bot=args.bot, workers=workers, rotate=args.rotate)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
+    print(result)
+    print(result.table.to_string(index=False))
+    if out is not None:
+        write_atomic(out, result.table.to_csv(index=False))
+        print(f"Table saved to {out}")
+    return 0
+
+
+def cmd_variant_save(args) -> int:
+    name = args.name.strip()
+    if not _NAME.fullmatch(name):
+        raise CliError(f"variant name {args.name!r}: use letters, digits, '.', '_', '-', '+' and spaces")
+    if args.game is None:
+        if args.config is None:
+            raise CliError("name the game: --game GAME (or start from a variant file with --config FILE)")
+        try:
+            args.game = read_variant(args.config)[0]
+        except ValueError as e:
+            raise CliError(str(e)) from None
+    mod, config, _ = game_setup(args)
+    out = Path(args.out) if args.out else Path(re.sub(r"[^A-Za-z0-9._+-]+", "-", name) + ".toml")
+    if out.suffix.lower() not in VARIANT_SUFFIXES:
+        raise CliError(f"--out must end in {' or '.join(VARIANT_SUFFIXES)}; got {str(out)!r}")
+    try:
+        text = _variant_text(config, name, out)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    write_atomic(out, text)
+    print(f"{mod.TITLE} variant {name!r} ({config.describe()}) saved to {out}")
+    return 0
+
+
+def _variant_text(config, name: str, out: Path) -> str:
+    """The file's text, made exactly as Config.save makes it (so the CLI can write it with write_atomic)."""
+    import json
+
+    from .config import VARIANT_FORMAT, _toml_text
+
+    data = {"format": VARIANT_FORMAT, "game": config.game_name(), "name": name, "set": config.differences()}
+    return json.dumps(data, indent=1) + "\n" if out.suffix.lower() == ".json" else _toml_text(data)
+
+
+def cmd_variant_show(args) -> int:
+    from .config import load_variant
+
+    try:
+        name, config = load_variant(args.file)
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    print(f"{config.game_name()} variant {name!r}: {config.describe()}")
+    return 0
+
+
+def register(sub) -> None:
+    """Add compare, tune and variant to the `meeple` command's subparsers."""
+    p = sub.add_parser("compare", help="variants side by side on the same game seeds, with paired 95%% CIs")
+    add_game_options(p)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME:FIELD=VALUE,...",
+                   help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
+                        "or a .json/.toml variant file; repeat")
+    _run_options(p, TABLE_FORMATS, games="500")
+    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
+    add_game_options(p)
+    p.add_argument("--field", required=True, help="the whole number to move: a field, field[i] or alias (e.g. bonus)")
+    p.add_argument("--measure", default="win_rate",
+                   help="ender_win_rate, win_rate, score, seat1_advantage, bot_win_rate, turns, rounds, or any "
+                        "mean_<column> of the game's own figures (default win_rate)")
+    p.add_argument("--target", required=True, help="the value the measure should reach")
+    p.add_argument("--values", default=None, help="values to try: 0..8, or 0,2,4 (default: within 10 of the current)")
+    p.add_argument("--bisect", action="store_true", help="halve the range (for a measure that moves one way)")
+    p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
+    p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
+    _run_options(p, (".csv",), games="300")
+    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    p.set_defaults(func=cmd_tune)
+
+    p = sub.add_parser("variant", help="save a variant as a file (JSON or TOML), or show one")
+    vsub = p.add_subparsers(dest="variant_command", required=True, parser_class=type(p))
+    v = vsub.add_parser("save", help="write the numbers that differ from the defaults to NAME.toml (or --out)")
+    v.add_argument("name", help="the variant's name")
+    v.add_argument("--game", default=None, help="the game (or take it from --config)")
+    v.add_argument("--preset", default=None, help="a named edition to start from")
+    v.add_argument("--config", default=None, metavar="FILE", help="a variant file to start from")
+    v.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change one number: a field, field[i] or alias (repeatable)")
+    v.add_argument("--out", default=None, metavar="FILE", help="the file to write (.toml or .json)")
+    v.set_defaults(func=cmd_variant_save, bots="random", seed="0")
+    v = vsub.add_parser("show", help="print what a variant file changes")
+    v.add_argument("file")
+    v.set_defaults(func=cmd_variant_show)
