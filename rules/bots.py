@@ -104,7 +104,7 @@ def lookahead(mod: ModuleType, samples: int = 8, policy=random_bot, to: str = "r
     return bot
 
 
-def head_to_head(game, config, bot: str, others: str, games: int, seed: int, progress: bool = False) -> dict:
+def head_to_head(game, config, bot: str, others: str, games: int, seed: int, progress: bool = True) -> dict:
     """Win share of one `bot` against `others` in every other seat.
 
     The tested bot sits in each seat equally often (game g puts it in seat

@@ -218,7 +218,12 @@ def cmd_play(args) -> int:
     mod, config, names = game_setup(args)
     seed = parse_seed(args.seed)
     record = check_writable(args.record, "--record")
-    rec = play(mod, config, names, seed)
+    bar = _move_counter(mod)
+    try:
+        rec = play(mod, config, names, seed, on_move=None if bar is None else (lambda state: bar.update(1)))
+    finally:
+        if bar is not None:
+            bar.close()
     if record is not None:
         write_atomic(record, rec.to_json())
     print(f"{mod.TITLE}, seed {seed}, rules: {config.describe()}")
@@ -226,6 +231,15 @@ def cmd_play(args) -> int:
     if record is not None:
         print(f"Record saved to {record}")
     return 0
+
+
+def _move_counter(mod):
+    """A tqdm counter of moves on a terminal's stderr (lookahead games take seconds), else None."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(desc=f"{mod.TITLE}: playing", unit=" moves", leave=False)
 
 
 def cmd_replay(args) -> int:

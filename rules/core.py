@@ -143,8 +143,12 @@ def _record(mod, config, seed, names, actions, state) -> Record:
     )
 
 
-def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: int = 0) -> Record:
-    """Play one whole game with bots and return its Record."""
+def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: int = 0,
+         on_move: Callable[[Any], None] | None = None) -> Record:
+    """Play one whole game with bots and return its Record.
+
+    `on_move(state)` is called after every action (the CLI counts moves with it:
+    a game of lookahead bots can take a while)."""
     mod = game_module(game)
     config = mod.Config() if config is None else config
     if not isinstance(config, mod.Config):
@@ -164,6 +168,8 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
             raise ValueError(f"bot {names[p]!r} chose {action!r}, which is not legal here")
         actions.append(str(action))
         state = mod.apply(state, action)
+        if on_move is not None:
+            on_move(state)
     return _record(mod, config, seed, names, actions, state)
 
 

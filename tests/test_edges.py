@@ -421,3 +421,56 @@ def test_with_text_refuses_values_that_are_not_text(name):
     with pytest.raises(TypeError):
         cfg.with_text("players=3")  # one string, not a list of them
     assert cfg.with_text({"players": "3"}).players == 3
+
+
+# --- issue 15.4: long work shows progress and stops cleanly on Ctrl-C -------------------
+
+def test_duel_ctrl_c_prints_the_finished_games_share_and_exits_130(capsys, monkeypatch):
+    import meeple.rules.core as core
+
+    real, calls = core.play, {"n": 0}
+
+    def play(*a, **k):
+        if calls["n"] >= 6:
+            raise KeyboardInterrupt
+        calls["n"] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(core, "play", play)
+    code, out, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "40")
+    assert code == 130 and "6 games (interrupted: 6 of 40)" in out and "win share" in out
+    assert err == "meeple: interrupted: results of the 6 finished games of 40\n"
+    calls["n"] = 99
+    code, out, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "40")
+    assert code == 130 and out == "" and err == "meeple: interrupted: no game of 40 finished\n"
+
+
+@pytest.mark.parametrize(
+    "argv, bar",
+    [
+        (["duel", BB, "--bot", "heuristic", "--games", "3"], "heuristic vs random"),
+        (["sweep", BB, "--vary", "bonus=0,3", "--games", "2", "--workers", "1"], "Bucket Brigade sweep"),
+        (["balance", BB, "--games", "3", "--workers", "1"], "Bucket Brigade"),
+        (["simulate", BB, "--games", "3", "--workers", "1"], "Bucket Brigade"),
+        (["play", BB, "--bots", "random"], "moves"),
+    ],
+)
+def test_every_long_command_shows_a_progress_bar_on_a_terminal(capsys, monkeypatch, argv, bar):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and bar in err and "Traceback" not in err
+    assert "\r" in err or "it/s" in err or "game" in err or "moves" in err
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(capsys):
+    code, _, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "3")
+    assert code == 0 and err == ""
+
+
+def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsys):
+    from meeple.rules.bots import head_to_head
+
+    r = head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1)
+    assert r["games"] == 4 and "heuristic vs random" in capsys.readouterr().err
+    head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
