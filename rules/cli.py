@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from .chance import check_seed
-from .core import game_module, play, replay, resolve_bots
+from .core import file_mode, game_module, play, replay, resolve_bots
 from .simulate import MAX_GAMES, MAX_WORKERS
 
 EXIT_USAGE = 2
@@ -76,20 +76,6 @@ def game_setup(args):
     except ValueError as e:
         raise CliError(str(e)) from None
     return mod, config, names
-
-
-def _umask() -> int:
-    """The process umask (Linux reads it without changing it; elsewhere set and restore)."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    old = os.umask(0o022)
-    os.umask(old)
-    return old
 
 
 def _name_error(path: Path, e: OSError) -> CliError:
@@ -164,10 +150,7 @@ def _stage(path: Path, data: str | bytes) -> str:
             raise CliError(f"cannot write {_short(path)}: folder {_short(path.parent)} does not exist")
         if path.is_dir():
             raise CliError(f"cannot write {_short(path)}: it is a folder")
-        try:
-            mode = path.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
+        mode = file_mode(path)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
     except OSError as e:
         raise _name_error(path, e) from None

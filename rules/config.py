@@ -19,6 +19,8 @@ import typing
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
+from .core import file_mode
+
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
     """Raise ValueError naming the field, the value and what is allowed."""
@@ -594,6 +596,7 @@ def _write_whole(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
+            os.fchmod(f.fileno(), file_mode(path))  # the old file's mode, or the umask's: not mkstemp's 0600
             f.write(text)
         os.replace(tmp, path)
     except BaseException:

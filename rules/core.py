@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import operator
+import os
 import random
 import sys
 from dataclasses import dataclass, field
@@ -50,6 +51,26 @@ def own_config(cls, config, game: str):
     other = getattr(sys.modules.get(type(config).__module__), "NAME", None)
     got = f"a {other} Config" if other and other != game else f"{type(config).__name__} {config!r}"[:120]
     raise ValueError(f"{game} needs a {game} Config (or None for the defaults), got {got}")
+
+
+def file_mode(path) -> int:
+    """The mode a file written at `path` should have: the old file's when it is replaced,
+    else what the umask gives a new file (0644 under the usual 022). A temp file from
+    mkstemp is 0600; writers chmod it to this before renaming it into place."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        pass
+    try:  # Linux reads the umask without changing it
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def game_module(game: str | ModuleType) -> ModuleType:

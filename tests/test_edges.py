@@ -180,6 +180,15 @@ def test_new_files_get_the_umask_mode_and_replaced_files_keep_theirs(capsys, tmp
     assert _mode(private) == 0o600
 
 
+def test_variant_files_get_the_umask_mode_and_keep_a_replaced_files_mode(capsys, tmp_path, umask_022):
+    path = tmp_path / "big.toml"
+    assert run(capsys, "variant", "save", "big", "--game", BB, "--set", "bonus=6", "--out", path)[0] == 0
+    assert _mode(path) == 0o644
+    path.chmod(0o664)
+    assert run(capsys, "variant", "save", "big", "--game", BB, "--set", "bonus=7", "--out", path)[0] == 0
+    assert _mode(path) == 0o664 and "7" in path.read_text()
+
+
 def test_scrub_copies_get_the_umask_mode(capsys, tmp_path, umask_022):
     lessons = tmp_path / "lessons"
     lessons.mkdir()
