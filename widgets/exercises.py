@@ -275,3 +275,56 @@ def _die_mean_2_5_var_1(answer):
         hint += (f" Can any die with {len(faces)} whole-number faces do it? Work out what the sum of "
                  "the faces and the sum of their squares would have to be.")
     return False, hint
+
+
+# --- lesson 3: rerolls (Piggyback Brigade) ---------------------------------------------------
+
+CHASE_GAP = 4
+
+
+@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
+def _chase(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    x = need_fraction(answer)
+    cfg = pb.Config()
+    want = exact.chase_turn_mean(cfg, CHASE_GAP)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f} spaces: more than a piglet that is not last, far less than a capped run."
+    if x == exact.turn_mean(cfg):
+        return False, "that is the turn of a piglet that is never last; this one is last until it passes the other."
+    if x == exact.exact_turn_distance(cfg, from_last=True, max_rerolls=12).mean():
+        return False, "that reads 'last' as last all turn; last place is judged again before every roll."
+    return False, ("write the expected rest of the turn as a function of the gap still to close; "
+                   "while the gap is 0 or more every face rerolls, after that black faces stop.")
+
+
+SEAT_GAMES, SEAT_SEED = 2000, 1
+
+
+def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):
+    """(wins, games, low, high) of Player 1 in 4-player games of heuristic bots (cached)."""
+    key = (games, seed)
+    if key not in _memo:
+        from meeple.rules import simulate
+        from meeple.rules import piggyback_brigade as pb
+        from meeple.rules.stats import wilson
+
+        res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
+        first = res.table[res.table["seat"] == 0]
+        wins = float(first["win_share"].sum())
+        _memo[key] = (wins, games, *wilson(wins, games))
+    return _memo[key]
+
+
+@exercise("03.seat", expects="'yes', 'no' or 'cannot tell'")
+def _seat_one(answer):
+    verdict = need_choice(answer, ("yes", "no", "cannot tell"))
+    wins, games, lo, hi = seat_one_at_four()
+    truth = "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+    if verdict == truth:
+        return True, (f"{games} games give Player 1 {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair 25%.")
+    if verdict == "cannot tell":
+        return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/4?"
+    return False, "compare the whole interval, not only the win rate, with the fair share 1/4."
