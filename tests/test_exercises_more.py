@@ -90,3 +90,44 @@ def test_09_leader_and_trailer(capsys):
     assert not _run("09.leader", 3, capsys)[0]
     ok, out = _run("09.leader", 7, capsys)
     assert not ok and "right kind" in out
+
+
+def test_10_three_red_by_counting_hands(capsys):
+    from math import comb
+
+    from meeple.rules import bucket_brigade as bb
+
+    cfg = bb.Config()
+    deck = cfg.deck()
+    n, red, hand = len(deck), sum(c.colour == "red" for c in deck), cfg.hand_size  # BB-1, BB-2
+    right = Fraction(sum(comb(red, k) * comb(n - red, hand - k) for k in range(3, hand + 1)), comb(n, hand))
+    assert _run("10.three_red", right, capsys)[0]
+    exactly_three = Fraction(comb(red, 3) * comb(n - red, hand - 3), comb(n, hand))
+    ok, out = _run("10.three_red", exactly_three, capsys)
+    assert not ok and "3 or more" in out
+    assert not _run("10.three_red", float(right), capsys)[0]
+    # the sampled interval: right when it is narrow and covers the truth
+    p = float(right)
+    assert _run("10.three_red_sampled", (p - 0.03, p + 0.03), capsys)[0]
+    ok, out = _run("10.three_red_sampled", (p - 0.2, p + 0.2), capsys)
+    assert not ok and "deal more" in out
+    ok, out = _run("10.three_red_sampled", (p + 0.01, p + 0.05), capsys)
+    assert not ok and "misses" in out
+    assert not _run("10.three_red_sampled", (0.6, 0.4), capsys)[0]
+
+
+def test_10_led_five_is_bayes_over_every_split(capsys):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    king = bk.Config()
+    # P(>= 5 red | red led) = P(red led and >= 5 red) / P(red led); by symmetry P(red led) = 1/colours
+    joint = Fraction(0)
+    for counts, p in exact.colour_split(king).items():
+        top = max(counts)
+        if counts[0] == top and counts[0] >= 5:
+            joint += p / counts.count(top)
+    right = joint * len(king.colours)
+    assert _run("10.led_five", right, capsys)[0]
+    ok, out = _run("10.led_five", exact.colour_at_least(king, "red", 5), capsys)
+    assert not ok and "prior" in out

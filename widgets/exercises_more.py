@@ -124,3 +124,60 @@ def _leader(answer):
     if chances[a] == best:
         return True, f"win chance {best}: the leader already wins if nothing happens."
     return False, "which choice can never cost you the lead? Compare the win chances, not the expected cards."
+
+
+# --- lesson 10: hands (Bucket Brigade, Bucket King) ---------------------------------
+
+def _three_red() -> Fraction:
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+
+    return exact.colour_at_least(bb.Config(), "red", 3)
+
+
+@exercise("10.three_red", "the chance as an exact Fraction")
+def _three_red_check(answer):
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+
+    a, right = need_fraction(answer), _three_red()
+    if a == right:
+        return True, f"{right}, about {float(right):.1%}."
+    reds = exact.colour_in_hand(bb.Config(), "red")
+    if a == reds.get(3):
+        return False, "that is exactly 3 reds; the question is 3 or more (add 4, 5, ...)."
+    if a == exact.at_least(reds, 4):
+        return False, "that is 4 or more; at least 3 includes exactly 3."
+    return False, "take colour_in_hand(brigade, 'red') and add the chances of 3, 4, 5, ... reds."
+
+
+@exercise("10.three_red_sampled", "a 95% interval (low, high) from your deals")
+def _three_red_sampled(answer):
+    low, high = need_interval(answer)
+    if not (0 <= low and high <= 1):
+        raise WrongKind(f"a chance lies between 0 and 1, got {answer!r}")
+    right = float(_three_red())
+    width = high - low
+    if width > 0.07:
+        return False, f"your interval is {width:.3f} wide: deal more games (at least 1000) to narrow it."
+    if width == 0:
+        return False, "an interval from a sample has a width: use wilson(hits, deals)."
+    if low <= right <= high:
+        return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
+    return False, ("your interval misses the exact answer. That happens 1 time in 20 by luck; "
+                   "if it happens again with other seeds, check how you count the reds.")
+
+
+@exercise("10.led_five", "the chance as an exact Fraction")
+def _led_five(answer):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    king = bk.Config()
+    a = need_fraction(answer)
+    right = exact.at_least(exact.led_colour_count(king, "red"), 5)
+    if a == right:
+        return True, f"{right}, about {float(right):.1%}."
+    if a == exact.at_least(exact.colour_in_hand(king, "red"), 5):
+        return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
+    return False, "add the posterior's chances of 5, 6, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), 5)."
