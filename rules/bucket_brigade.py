@@ -140,6 +140,26 @@ class Config(RuleConfig):
         return cards + [Card(None, 1)] * self.joker_one_step + [Card(None, 2)] * self.joker_two_step
 
 
+# What each Config number means and the rule it comes from (seeds/bucket_brigade.md): one source
+# for `meeple rules`, the Explorer and the docs (a test checks every field has one).
+PARAMETERS = {
+    "players":             ("players at the table, 3 to 5", "BB-2"),
+    "colours":             ("the hedgehogs' colours; each colour has its own cards", "BB-1"),
+    "one_step_cards":      ("one-step cards of each colour", "BB-1"),
+    "two_step_cards":      ("two-step cards of each colour", "BB-1"),
+    "joker_one_step":      ("one-step rainbow jokers (move any hedgehog)", "BB-1, BB-7"),
+    "joker_two_step":      ("two-step rainbow jokers", "BB-1, BB-7"),
+    "hand_sizes":          ("hands for 3, 4, 5 players (the rest is set aside unseen)", "BB-2"),
+    "track":               ("value of each space, Start first; the last space ends the round", "BB-3, BB-8"),
+    "bonus":               ("points for the player who ends the round", "BB-9"),
+    "advanced":            ("advanced scoring: pairs and two-step cards multiply the space value", "BB-10"),
+    "pair_multiplier":     ("a pair of one-step cards scores this many times its space (advanced)", "BB-10"),
+    "two_step_multiplier": ("a two-step card scores this many times its space (advanced)", "BB-10"),
+    "floor_zero":          ("a negative round total counts as 0", "BB-11"),
+    "rounds":              ("rounds in a game; none = one per player", "BB-12"),
+}
+
+
 @dataclass(slots=True)
 class State:
     """The whole game at one moment, hidden hands included."""

@@ -247,6 +247,28 @@ class Config(RuleConfig):
 # first, left to right). The pure helpers below are cached by (rows, mask,
 # position): a game meets the same few hundred pyramids over and over.
 
+# What each Config number means and the rule it comes from (seeds/bucket_king.md): one source
+# for `meeple rules`, the Explorer and the docs (a test checks every field has one).
+PARAMETERS = {
+    "players":             ("players at the table, 2 to 6", "BK-2"),
+    "colours":             ("the colours (animals) of cards and buckets", "BK-1"),
+    "values":              ("card values in each colour", "BK-1"),
+    "copies":              ("copies of each colour and value", "BK-1"),
+    "hand_size":           ("cards dealt to each player", "BK-2"),
+    "draw_per_turn":       ("cards drawn after each play", "BK-8"),
+    "max_cards":           ("most cards of the required colour in one play", "BK-6, BK-7"),
+    "buckets_per_colour":  ("buckets of each colour a player builds, for 2, 3, 4, 5, 6 players", "BK-3"),
+    "pyramid_rows":        ("pyramid rows, bottom row first, for 2, 3, 4, 5, 6 players", "BK-3"),
+    "fall_model":          ("what falls with a bucket taken away: exact (all it supports) or poke (by chance)", "BK-10, BK-11"),
+    "fall_probability":    ("chance that a bucket which lost one support falls (poke model)", "BK-11"),
+    "end_rule":            ("when the game ends: rulebook, three-left or first-out", "BK-15, BK-16"),
+    "special_one":         ("variant Special One: each 1 allows an extra card of another colour", "BK-17"),
+    "special_one_max":     ("most cards in one play under Special One", "BK-17"),
+    "backfiring_discard":  ("variant Backfiring Discard: one more card discarded reverses the direction", "BK-18"),
+    "multi_card_reverses": ("Kosmos 3D rule: beating the sum with two or more cards reverses the direction", "BK-19"),
+}
+
+
 class _Layout(NamedTuple):
     """Positions of a pyramid, flat-indexed bottom row first, left to right."""
 

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from .chance import check_seed
-from .core import file_mode, game_module, play, replay, resolve_bots
+from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots
 from .simulate import MAX_GAMES, MAX_WORKERS
 
 EXIT_USAGE = 2
@@ -239,18 +239,45 @@ def cmd_replay(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    """List a game's parameters, defaults and presets."""
+    """List a game's parameters (each with what it is and its rule number), presets and bots."""
     try:
         mod = game_module(args.game)
     except ValueError as e:
         raise CliError(str(e)) from None
     base = mod.Config()
-    print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE):")
-    for name, value in base.to_dict().items():
-        print(f"  {name} = {value}")
+    rows = []
+    for name in base.to_dict():
+        what, rule = parameter_info(mod, name)
+        rows.append((name, _value_text(getattr(base, name)), f"{what} ({rule})"))
+    aliases = mod.Config.aliases() if hasattr(mod.Config, "aliases") else {}
+    named = [(name, _value_text(base.get(name)), parameter_info(mod, name)[0]) for name in aliases]
+    print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE; rule numbers as in seeds/{mod.__name__.rsplit('.', 1)[1]}.md):")
+    _print_parameters(rows)
+    if named:
+        print("Named numbers (set with --set NAME=VALUE too):")
+        _print_parameters(named)
     print("Presets: " + ", ".join(mod.Config.presets()))
     print("Bots: " + ", ".join(mod.BOTS))
     return 0
+
+
+def _value_text(value) -> str:
+    """A value as --set takes it: 15,13,11 / true / none."""
+    from .simulate import _show_value
+
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(_show_value(value))
+
+
+def _print_parameters(rows) -> None:
+    """`name = value   what it is (rule)`, names and short values in columns."""
+    width = max(len(n) for n, _, _ in rows)
+    value_width = min(24, max(len(str(v)) for _, v, _ in rows))
+    for name, value, text in rows:
+        print(f"  {name:<{width}} = {str(value):<{value_width}}   {text}")
 
 
 def cmd_duel(args) -> int:

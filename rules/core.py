@@ -12,6 +12,7 @@ import json
 import operator
 import os
 import random
+import re
 import sys
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -82,6 +83,22 @@ def game_module(game: str | ModuleType) -> ModuleType:
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
     return GAMES[game]
+
+
+def parameter_info(game, name: str) -> tuple[str, str]:
+    """(what it is, its rule numbers) for a Config parameter: a field (`bonus`), an
+    element of a list field (`hand_sizes[1]`: the field's text) or a named number
+    (an alias: its own text). From the game module's PARAMETERS, next to its Config;
+    the CLI (`meeple rules`), the Explorer and the docs all read it here."""
+    mod = game_module(game)
+    name = name.strip()
+    alias = mod.Config.aliases().get(name) if hasattr(mod.Config, "aliases") else None
+    if alias is not None:
+        return alias.doc, ", ".join(re.findall(r"\b[A-Z]+-\d+\b", alias.doc))
+    field = name.split("[", 1)[0].strip()
+    if field not in mod.PARAMETERS:
+        raise ValueError(f"unknown parameter {name!r} for {mod.NAME}; allowed: {', '.join(mod.PARAMETERS)}")
+    return mod.PARAMETERS[field]
 
 
 def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int):

@@ -169,6 +169,25 @@ class Config(RuleConfig):
         return _deck(self.suits, self.numbers, self.bruce_cards)
 
 
+# What each Config number means and the rule it comes from (seeds/duck_duck_bruce.md): one source
+# for `meeple rules`, the Explorer and the docs (a test checks every field has one).
+PARAMETERS = {
+    "players":     ("players at the table, 2 to 5", "DDB-1"),
+    "suits":       ("the duck suits (colours)", "DDB-1"),
+    "numbers":     ("the ducks' numbers in every suit", "DDB-1"),
+    "bruce_cards": ("Bruce cards in the deck", "DDB-1, DDB-6"),
+    "die":         ("the steal die's faces; -1 backfires", "DDB-7, DDB-8"),
+    "minus_one":   ("what a -1 does: steal-back (the opponent takes a card) or discard", "DDB-8"),
+    "min_steal":   ("fewest cards a thief may declare", "DDB-6"),
+    "max_steal":   ("most cards a thief may declare", "DDB-6"),
+    "may_decline": ("a thief may decline to steal", "DDB-6"),
+    "end":         ("how the game ends: after a number of rounds, or at a target total", "DDB-12"),
+    "rounds":      ("rounds in a game (end=rounds)", "DDB-12"),
+    "target":      ("total that ends the game (end=target)", "DDB-12"),
+    "next_start":  ("who starts the next round: lowest-round or lowest-total", "DDB-11"),
+}
+
+
 @lru_cache(maxsize=64)
 def _deck(suits, numbers, bruce_cards) -> tuple[Card, ...]:
     return tuple(Duck(s, n) for s in suits for n in numbers) + (BRUCE,) * bruce_cards
@@ -601,7 +620,8 @@ def _flip(s: State, p: int) -> None:
             if pile:
                 s.row = row + (card,)
                 s.phase = DECIDE
-                _log.say(s, _said_flip, p, card)
+                if s._events is not None:  # the commonest move: skip even the call when no one keeps events
+                    _log.say(s, _said_flip, p, card)
                 return
             # DDB-9: the last card is revealed; the turn finishes by taking the row
             row = row + (card,)

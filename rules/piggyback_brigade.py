@@ -190,6 +190,22 @@ class Config(RuleConfig):
         return f"{self.face_colours[face]} {self.faces[face]}"
 
 
+# What each Config number means and the rule it comes from (seeds/piggyback_brigade.md): one source
+# for `meeple rules`, the Explorer and the docs (a test checks every field has one).
+PARAMETERS = {
+    "players":       ("players at the table, 2 to 7", "PB-2"),
+    "piglets":       ("piglet figures in the box", "PB-2"),
+    "piglets_each":  ("piglets each player runs, for 2, 3, 4, 5, 6, 7 players", "PB-2, PB-11"),
+    "sections":      ("spaces in each track section, in track order", "PB-1"),
+    "faces":         ("the die's faces: spaces moved", "PB-4, PB-5"),
+    "face_colours":  ("each face's colour, white or black", "PB-5"),
+    "rerolls":       ("after each face: reroll yes, no, or if-last (only when the piglet was last)", "PB-6, PB-7"),
+    "max_rerolls":   ("rerolls per piglet per turn; none = no limit", "PB-8"),
+    "extensions":    ("times each player may move the first section to the end, for 2 to 7 players", "PB-12"),
+    "extend_timing": ("an extension comes before the roll, or instead of the whole turn", "PB-12"),
+}
+
+
 @dataclass(slots=True)
 class State:
     """The whole race at one moment (nothing is hidden but the future rolls)."""

@@ -78,7 +78,8 @@ def test_a_failed_play_writes_no_record(capsys, tmp_path):
 
 def test_rules_lists_parameters_presets_and_bots(capsys):
     code, out, _ = run(capsys, "rules", "bucket-brigade")
-    assert code == 0 and "bonus = 3" in out and "honeybears" in out and "lookahead" in out
+    assert code == 0 and "honeybears" in out and "lookahead" in out
+    assert any(ln.split()[:3] == ["bonus", "=", "3"] for ln in out.splitlines())
 
 
 def test_duel_reports_a_share_with_its_interval(capsys):
