@@ -131,3 +131,29 @@ def test_10_led_five_is_bayes_over_every_split(capsys):
     assert _run("10.led_five", right, capsys)[0]
     ok, out = _run("10.led_five", exact.colour_at_least(king, "red", 5), capsys)
     assert not ok and "prior" in out
+
+
+def test_11_none_colour_places_and_second_row(capsys):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+    top = len(rows) - 1
+    assert _run("11.none_colour", [(top, 0), (top - 1, 0), (top - 1, 1)], capsys)[0]
+    # a chain up the left edge works too: lose the highest first (BK-9 lets you choose)
+    assert _run("11.none_colour", [(top, 0), (top - 1, 0), (top - 2, 0)], capsys)[0]
+    # but (2, 0) carries (3, 0) and the top, so a purple set low on the left costs more
+    assert not _run("11.none_colour", [(0, 0), (1, 0), (2, 0)], capsys)[0]
+    ok, out = _run("11.none_colour", [(0, 1), (0, 2), (0, 3)], capsys)
+    assert not ok and "best order" in out
+    ok, out = _run("11.none_colour", [(5, 0), (0, 0), (0, 1)], capsys)
+    assert not ok and "not a place" in out
+    ok, out = _run("11.none_colour", "the top", capsys)
+    assert not ok and "right kind" in out
+    assert not _run("11.none_colour", [(4, 0), (4, 0), (3, 0)], capsys)[0]
+    # BK-11 at p = 1/2 for (1, 1): fall_distribution's mean; the exact rule (p = 1) is refused
+    right = exact.mean(bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)))
+    assert right < len(bk.falling_buckets(rows, (), (1, 1)))
+    assert _run("11.second_row", right, capsys)[0]
+    ok, out = _run("11.second_row", Fraction(len(bk.falling_buckets(rows, (), (1, 1)))), capsys)
+    assert not ok and "exact rule" in out

@@ -181,3 +181,63 @@ def _led_five(answer):
     if a == exact.at_least(exact.colour_in_hand(king, "red"), 5):
         return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
     return False, "add the posterior's chances of 5, 6, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), 5)."
+
+
+# --- lesson 11: cascades (Bucket King) ------------------------------------------------
+
+def _cost_of_losing(rows, places) -> int:
+    """Fewest buckets lost (exact rule, BK-10, before any split) until every bucket at
+    `places` is gone, choosing the order of the losses (BK-9)."""
+    from itertools import permutations
+
+    from meeple.rules import bucket_king as bk
+
+    best = None
+    for order in permutations(places):
+        gone: set = set()
+        for q in order:
+            if q not in gone:
+                gone |= bk.falling_buckets(rows, tuple(gone), q)
+        best = len(gone) if best is None else min(best, len(gone))
+    return best
+
+
+@exercise("11.none_colour", "three positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+def _none_colour(answer):
+    from meeple.rules import bucket_king as bk
+
+    config = bk.Config()
+    rows = config.rows
+    need = config.buckets_per_colour[config.players - 2]
+    try:
+        places = [tuple(int(v) for v in q) for q in answer]
+    except (TypeError, ValueError):
+        raise WrongKind(f"expected {need} positions (row, slot), got {answer!r}") from None
+    valid = {(r, i) for r, n in enumerate(rows) for i in range(n)}
+    if len(places) != need or any(len(q) != 2 for q in places):
+        raise WrongKind(f"expected {need} positions (row, slot), got {answer!r}")
+    bad = [q for q in places if q not in valid]
+    if bad:
+        raise WrongKind(f"{bad[0]} is not a place in the pyramid: rows 0 (bottom, {rows[0]} slots) to {len(rows) - 1} (top, 1 slot)")
+    if len(set(places)) != need:
+        return False, "two of your buckets share a place: each place holds one bucket."
+    cost = _cost_of_losing(rows, places)
+    if cost == need:
+        return True, f"losing all {need} costs only {need} buckets: each goes alone."
+    return False, (f"in the best order, losing them takes {cost} buckets with them counted. "
+                   "Could every purple bucket have nothing resting on it when you give it up?")
+
+
+@exercise("11.second_row", "the expected loss as an exact Fraction")
+def _second_row(answer):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+    right = exact.mean(bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)))
+    a = need_fraction(answer)
+    if a == right:
+        return True, f"{right} ≈ {float(right):.3f} buckets, against {len(bk.falling_buckets(rows, (), (1, 1)))} under the exact rule."
+    if a == len(bk.falling_buckets(rows, (), (1, 1))):
+        return False, "that is the exact rule (p = 1); use fall_distribution with p = Fraction(1, 2)."
+    return False, "take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)); row 2 is row 1 in code."
