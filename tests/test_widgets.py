@@ -136,15 +136,26 @@ def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
     assert ((t["win_low"] <= t["win_rate"]) & (t["win_rate"] <= t["win_high"])).all()
     assert "95% CI" in e.numbers.value and "2 of 2 values simulated" in e.status.value
     spec = e.win_chart.chart.to_dict()
-    kinds = [layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"] for layer in spec["layer"]]
-    assert kinds == ["errorbar", "line", "rule"]
+    kinds = [_mark(layer) for layer in spec["layer"]]
+    assert kinds == ["layer", "errorbar", "line", "rule", "point"]  # baseline rule behind, current value ringed
+
+
+def _rows(spec, layer):
+    """The rows a layer draws (its own data, else the chart's)."""
+    return spec["datasets"][(layer.get("data") or spec["data"])["name"]]
+
+
+def _mark(layer):
+    if "layer" in layer:
+        return "layer"
+    return layer["mark"]["type"] if isinstance(layer["mark"], dict) else layer["mark"]
 
 
 def test_explorer_can_vary_the_number_of_players():
     e = Explorer("bucket-brigade", field="players", values=[3, 5], bots="random", games=20, seed=1, workers=1)
     e.show_all()
     assert e.table.groupby("players")["seat"].nunique().to_dict() == {3: 3, 5: 5}
-    fair = e.win_chart.chart.to_dict()["layer"][2]
+    fair = e.win_chart.chart.to_dict()["layer"][3]  # after the baseline rule, the bars and the lines
     assert fair["mark"]["type"] == "line"  # the fair share follows the player count
     rows = e.win_chart.chart.to_dict()["datasets"][fair["data"]["name"]]
     assert [(r["players"], round(r["fair"], 4)) for r in rows] == [(3, 0.3333), (5, 0.2)]
@@ -160,6 +171,10 @@ def test_explorer_numbers_are_reproducible_by_seed():
     "kwargs, error",
     [
         ({"field": "colours"}, "field='colours' is not allowed: one of"),
+        ({"field": "hand_sizes[7]"}, r"field='hand_sizes\[7\]' is not allowed: one of .*hand_sizes\[2\].*hand_size"),
+        ({"field": ("bonus", "bonus")}, "a pair of two different numbers"),
+        ({"field": ("bonus", "hand_size"), "values": [1, 2]}, "values for two fields: a pair of lists"),
+        ({"measure": "joy"}, "measure='joy' is not allowed: one of win_rate, score, turns"),
         ({"field": "wings"}, "field='wings' is not allowed"),
         ({"values": [3, -1]}, "value -1 for bonus is not allowed"),
         ({"values": []}, "non-empty list"),
@@ -253,3 +268,131 @@ def test_watching_shows_every_hand_and_playing_shows_only_yours(name):
     assert len(watch.view["board"]["hands"]) == watch._config.players
     play = Stepper(name, seed=2, bots="random", seat=0)
     assert play.view["board"]["hands"] is None
+
+
+# --- the designer's workbench in the Explorer (issue 10 items 1, 3, 6; issue 15 item 6) -------------
+
+def test_explorer_moves_a_path_or_alias_and_keeps_the_baseline_drawn():
+    """BB-2: hand_size is the hand for the configured player count (hand_sizes[1] with 4 players)."""
+    e = Explorer("bucket-brigade", field="hand_size", values=[11, 13], bots="heuristic,random", games=10, seed=2,
+                 workers=1)
+    assert e.slider.value == 13  # the baseline's own hand size is on the slider: it starts there
+    e.show(11)
+    t = e.table
+    assert list(t.columns[:2]) == ["hand_size", "point"] and sorted(t["hand_size"].unique()) == [11, 13]
+    spec = e.win_chart.chart.to_dict()
+    baseline = spec["layer"][0]
+    assert baseline["layer"][0]["mark"]["type"] == "rule"
+    assert spec["datasets"][baseline["data"]["name"]] == [{"hand_size": 13, "label": "baseline"}]
+    ring = spec["layer"][-1]
+    assert {r["hand_size"] for r in spec["datasets"][ring["data"]["name"]]} == {11}  # the current value
+    p = Explorer("bucket-brigade", field="hand_sizes[1]", values=[11, 13], bots="heuristic,random", games=10, seed=2,
+                 workers=1)
+    p.show(11)  # the alias and the path it stands for play the same games
+    assert p.table[p.table["hand_sizes[1]"] == 11]["win_rate"].tolist() == e.table[e.table["hand_size"] == 11]["win_rate"].tolist()
+    assert p.win_chart.chart.to_dict()["layer"][1]["encoding"]["x"]["field"] == "hand_sizes\\[1\\]"  # escaped for Vega
+
+
+def test_explorer_default_stops_for_elements_and_aliases_are_valid_neighbours():
+    from meeple.widgets.explorer import candidate_values
+
+    assert candidate_values(bb, bb.Config(), "hand_size") == list(range(8, 14))  # 4 players: at most 55 // 4 = 13
+    assert candidate_values(bb, bb.Config(), "track[0]") == list(range(-5, 6))
+    assert candidate_values(bb, bb.Config(), "rounds") == [None] + list(range(1, 11))
+
+
+def test_explorer_shows_the_measure_the_reader_picks_with_its_interval():
+    e = Explorer("duck-duck-bruce", field="die[0]", values=[-1, 0], bots="random", games=10, seed=1, workers=1,
+                 measure="mean_steals_tried")
+    e.show_all()
+    spec = e.score_chart.chart.to_dict()
+    line = [layer for layer in spec["layer"] if _mark(layer) == "line"][0]
+    assert line["encoding"]["y"]["field"] == "mean_steals_tried"
+    assert "mean_steals_tried" in e.numbers.value
+    e.measure.value = "turns"  # one number per game: one line for every seat
+    spec = e.score_chart.chart.to_dict()
+    bars = [layer for layer in spec["layer"] if _mark(layer) == "errorbar"][0]
+    assert bars["encoding"]["y2"]["field"] == "turns_high"
+    assert {r["who"] for r in spec["datasets"][bars["data"]["name"]]} == {"every seat"}
+
+
+def test_explorer_numbers_copy_as_csv():
+    import io
+
+    import pandas as pd
+
+    e = Explorer("bucket-brigade", field="bonus", values=[0, 3], games=10, seed=1, workers=1)
+    e.show_all()
+    back = pd.read_csv(io.StringIO(e.table_csv()))
+    assert back[["bonus", "seat", "win_rate", "win_low", "win_high"]].equals(
+        e.table[["bonus", "seat", "win_rate", "win_low", "win_high"]].reset_index(drop=True))
+    e.csv_button.click()
+    assert e.csv.layout.display == "block" and e.csv.value == e.table_csv()
+    e.csv_button.click()
+    assert e.csv.layout.display == "none"
+
+
+def test_explorer_takes_a_variant_file(tmp_path):
+    path = bb.Config(bonus=5).save(tmp_path / "five.toml")
+    e = Explorer("bucket-brigade", field="hand_size", values=[13], config=str(path), games=10, seed=1, workers=1)
+    assert "bonus=5" in e.children[0].value
+
+
+def test_explorer_on_two_fields_draws_a_map_with_the_current_cell_marked():
+    e = Explorer("bucket-brigade", field=("bonus", "hand_size"), values=([0, 3], [11, 13]), bots="heuristic,random",
+                 games=10, seed=1, workers=1)
+    assert e.current == (3, 13)  # the baseline cell
+    e.show((0, 11))
+    assert "2 of 4 cells simulated" in e.status.value and "bonus = 0, hand_size = 11" in e.numbers.value
+    e.show_all()
+    assert sorted(set(zip(e.table["bonus"], e.table["hand_size"]))) == [(0, 11), (0, 13), (3, 11), (3, 13)]
+    spec = e.map_chart.chart.to_dict()
+    value_map, width_map = spec["hconcat"]
+    cells, _labels, baseline, current = value_map["layer"]
+    assert cells["mark"]["type"] == "rect" and cells["encoding"]["color"]["field"] == "win_rate"
+    assert width_map["layer"][0]["encoding"]["color"]["field"] == "width"
+    assert spec["datasets"][current["data"]["name"]][0]["bonus"] == 0  # the current cell outlined
+    assert spec["datasets"][baseline["data"]["name"]][0]["hand_size"] == 13  # the baseline cell, dashed
+    e.measure.value = "turns"
+    assert e.map_chart.chart.to_dict()["hconcat"][0]["layer"][0]["encoding"]["color"]["field"] == "turns"
+
+
+def test_heat_map_shows_the_value_and_its_interval_width():
+    from meeple.rules import sweep
+
+    t = sweep("bucket-brigade", None, {"bonus": [0, 6], "players": [3, 4]}, "heuristic", 10, 1, progress=False, workers=1)
+    spec = charts.heatmap_chart(t, "bonus", "players", "win_rate", seat=0, current=(6, 4)).to_dict()
+    values, widths = spec["hconcat"]
+    rows = spec["datasets"][values["layer"][0]["data"]["name"]]
+    assert len(rows) == 4 and all(r["seat"] == 0 for r in rows)
+    assert all(abs(r["width"] - (r["win_high"] - r["win_low"])) < 1e-12 for r in rows)
+    assert spec["resolve"]["scale"]["color"] == "independent"
+
+
+def test_a_chart_of_a_two_field_sweep_never_joins_points_of_another_field():
+    """Issue 15 item 6: sweep over bonus x players drawn against bonus is one line per seat
+    and per player count, never one line zig-zagging through both."""
+    from meeple.rules import sweep
+
+    t = sweep("bucket-brigade", None, {"bonus": [0, 6], "players": [3, 4]}, "random", 10, 1, progress=False, workers=1)
+    for chart in (charts.win_rate_chart(t, "bonus"), charts.score_chart(t, "bonus"), charts.measure_chart(t, "bonus", "turns")):
+        spec = chart.to_dict()
+        line = [layer for layer in spec["layer"] if _mark(layer) == "line"][0]
+        rows = _rows(spec, line)
+        by_line = {}
+        for r in rows:
+            by_line.setdefault(r["who"], set()).add(r["players"])
+        assert all(len(players) == 1 for players in by_line.values()), by_line
+
+
+def test_compare_chart_draws_each_variants_paired_difference():
+    from meeple.rules import compare
+
+    t = compare("bucket-brigade", {"base": bb.Config(), "six": bb.Config(bonus=6)}, "random", 10, 1, progress=False,
+                workers=1)
+    spec = charts.compare_chart(t).to_dict()
+    win, score = spec["hconcat"]
+    assert win["layer"][1]["encoding"]["x2"]["field"] == "diff_win_high"
+    assert score["layer"][2]["encoding"]["x"]["field"] == "diff_score"
+    rows = spec["datasets"][win["layer"][1]["data"]["name"]]
+    assert {r["variant"] for r in rows} == {"six"} and len(rows) == 4

@@ -11,6 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
+import re
+
 import altair as alt
 import pandas as pd
 
@@ -29,20 +31,43 @@ def _who(table: pd.DataFrame) -> pd.Series:
     return "Player " + (table["seat"] + 1).astype(str) + " (" + table["bot"].astype(str) + ")"
 
 
-def _x(table: pd.DataFrame, field: str) -> alt.X:
+def _col(field: str) -> str:
+    """A column name Vega reads as one name: `hand_sizes[1]` would be read as an element of
+    `hand_sizes`, so brackets and dots are escaped."""
+    return re.sub(r"([\[\].\\])", r"\\\1", field)
+
+
+def _x(table: pd.DataFrame, field: str, title: str | None = None) -> alt.X:
     col = table[field]
-    title = field.replace("_", " ")
+    title = title or field.replace("_", " ")
     if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
-        return alt.X(f"{field}:O", title=title)
+        return alt.X(f"{_col(field)}:O", title=title)
     whole = pd.api.types.is_integer_dtype(col)
     axis = alt.Axis(tickMinStep=1, format="d") if whole else alt.Axis()
-    return alt.X(f"{field}:Q", title=title, axis=axis, scale=alt.Scale(zero=False))
+    return alt.X(f"{_col(field)}:Q", title=title, axis=axis, scale=alt.Scale(zero=False))
 
 
-def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
+def _varied(table: pd.DataFrame) -> list[str]:
+    """The fields a sweep table varies: its columns before `point`."""
+    cols = list(table.columns)
+    return cols[: cols.index("point")] if "point" in cols else []
+
+
+def _lines(table: pd.DataFrame, field: str) -> pd.DataFrame:
+    """The table with `who`: one line per seat and, in a sweep over several fields, per value
+    of each other field (never one line through points that differ in another field)."""
+    who = _who(table)
+    for other in (f for f in _varied(table) if f != field):
+        who = who + ", " + other + "=" + table[other].astype(str)
+    return table.assign(who=who)
+
+
+def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *, baseline=None,
+                   current=None) -> alt.LayerChart:
     """Win rate of each seat as `field` changes (a sweep table), with 95% Wilson intervals
-    and a dashed line at the fair share 1/players."""
-    data = table.assign(who=_who(table))
+    and a dashed line at the fair share 1/players. `baseline`: the value the reader started
+    from, a grey rule behind the lines; `current`: the value under the slider, ringed."""
+    data = _lines(table, field)
     fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(
@@ -52,7 +77,7 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None) ->
         y="win_rate:Q",
         tooltip=[
             alt.Tooltip("who:N", title="seat"),
-            alt.Tooltip(f"{field}", title=field),
+            alt.Tooltip(_col(field), title=field),
             alt.Tooltip("win_rate:Q", format=".1%", title="win rate"),
             alt.Tooltip("win_low:Q", format=".1%", title="95% CI from"),
             alt.Tooltip("win_high:Q", format=".1%", title="to"),
@@ -63,17 +88,22 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None) ->
         fair = alt.Chart(fair_share[["fair"]].head(1)).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
     else:  # the player count varies along x: the fair share 1/players follows it
         fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=_x(fair_share, field), y="fair:Q")
-    return (bars + line + fair).properties(width=WIDTH, height=HEIGHT, title=title or f"Win rate as {field} changes")
+    layers = [bars, line, fair]
+    if baseline is not None:
+        layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa"))
+    if current is not None:
+        layers.append(_ring(data, field, current, "win_rate"))
+    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT, title=title or f"Win rate as {field} changes")
 
 
 def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
     """Mean final score of each seat as `field` changes, with 95% intervals."""
-    data = table.assign(who=_who(table))
+    data = _lines(table, field)
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(y=alt.Y("score_low:Q", title="mean score (95% CI)"), y2="score_high:Q")
     line = base.mark_line(point=True).encode(
         y="score:Q",
-        tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(f"{field}"), alt.Tooltip("score:Q", format=".2f"),
+        tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(_col(field), title=field), alt.Tooltip("score:Q", format=".2f"),
                  alt.Tooltip("score_low:Q", format=".2f", title="95% CI from"), alt.Tooltip("score_high:Q", format=".2f", title="to")],
     )
     return (bars + line).properties(width=WIDTH, height=HEIGHT, title=title or f"Mean score as {field} changes")
@@ -108,3 +138,127 @@ def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exac
         )
         .properties(width=WIDTH, height=HEIGHT, title=title)
     )
+
+
+# --- the designer's workbench -------------------------------------------------------
+
+def _per_game(table: pd.DataFrame, measure: str) -> bool:
+    """True when a measure is one number per game (every seat's row holds the same value)."""
+    keys = _varied(table) or ["point"]
+    return bool((table.groupby(keys, dropna=False)[measure].nunique(dropna=False) <= 1).all())
+
+
+def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *, label: str | None = None,
+                  baseline=None, current=None, title: str | None = None) -> alt.LayerChart:
+    """Any measure of a sweep table (`meeple.rules.simulate.measures`) as `field` changes,
+    with its 95% interval: one line per seat, or one line when the measure is one number
+    per game (turns, rounds). `baseline`: the value the reader started from, drawn as a grey
+    rule behind everything; `current`: the value under the slider, ringed."""
+    from meeple.rules.simulate import measure_columns
+
+    value, low, high = measure_columns(measure)
+    label = label or measure.replace("_", " ")
+    data = _lines(table, field)
+    if _per_game(table, measure):
+        keys = _varied(table) or [field]
+        data = data.drop_duplicates(keys).assign(who="every seat" if len(keys) == 1 else data["who"].str.split(", ", n=1).str[1])
+    fmt = ".1%" if measure == "win_rate" else ".2f"
+    base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
+    bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=f"{label} (95% CI)", scale=alt.Scale(zero=False),
+                                                         axis=alt.Axis(format="%") if measure == "win_rate" else alt.Axis()),
+                                                 y2=f"{high}:Q")
+    line = base.mark_line(point=True).encode(
+        y=f"{value}:Q",
+        tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(_col(field), title=field),
+                 alt.Tooltip(f"{value}:Q", format=fmt, title=label),
+                 alt.Tooltip(f"{low}:Q", format=fmt, title="95% CI from"), alt.Tooltip(f"{high}:Q", format=fmt, title="to")],
+    )
+    layers = []
+    if baseline is not None:
+        layers.append(_rule_at(field, baseline, "baseline", "#aaa"))
+    layers += [bars, line]
+    if current is not None:
+        layers.append(_ring(data, field, current, value))
+    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT, title=title or f"{label} as {field} changes")
+
+
+def _ring(data: pd.DataFrame, field: str, current, y: str) -> alt.Chart:
+    """A ring round each line's point at the value under the slider."""
+    at = data[data[field] == current]
+    return alt.Chart(at).mark_point(size=160, filled=False, color="#111", strokeWidth=2).encode(
+        x=_x(data, field), y=f"{y}:Q")
+
+
+def _rule_at(field: str, value, text: str, colour: str) -> alt.LayerChart:
+    """A vertical rule with a label at x = value (the baseline behind the current curve)."""
+    marker = pd.DataFrame({field: [value], "label": [text]})
+    x = _x(marker, field)
+    rule = alt.Chart(marker).mark_rule(color=colour, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
+    label = alt.Chart(marker).mark_text(align="left", dx=4, dy=-4, color="#777", baseline="top").encode(
+        x=x, y=alt.value(0), text="label:N")
+    return alt.layer(rule, label)
+
+
+def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate", seat: int | None = 0, *,
+                  label: str | None = None, current=None, baseline=None, title: str | None = None) -> alt.HConcatChart:
+    """Two numbers at once: a sweep over fields `x` and `y` as two maps side by side, the
+    measure's value (labelled in each cell) and its 95% interval's width (how sure each cell
+    is). `seat`: whose value for a per-seat measure (0 = Player 1; ignored for per-game
+    measures). `current`: the (x, y) cell to outline in black; `baseline`: the cell the
+    reader started from, outlined dashed (when it is on the map)."""
+    from meeple.rules.simulate import measure_columns
+
+    value, low, high = measure_columns(measure)
+    label = label or measure.replace("_", " ")
+    data = table if _per_game(table, measure) or seat is None else table[table["seat"] == seat]
+    who = "" if _per_game(table, measure) or seat is None else f", Player {seat + 1}"
+    data = data.drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
+    fmt = ".0%" if measure == "win_rate" else ".1f"
+    ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " ")), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
+    tips = [alt.Tooltip(_col(x), title=x), alt.Tooltip(_col(y), title=y), alt.Tooltip(f"{value}:Q", format=fmt, title=label),
+            alt.Tooltip(f"{low}:Q", format=fmt, title="95% CI from"), alt.Tooltip(f"{high}:Q", format=fmt, title="to")]
+
+    def panel(colour: str, scheme: str, text: str, heading: str):
+        base = alt.Chart(data).encode(x=ex, y=ey)
+        cells = base.mark_rect().encode(color=alt.Color(f"{colour}:Q", scale=alt.Scale(scheme=scheme),
+                                                        legend=alt.Legend(title=text, format=fmt)), tooltip=tips)
+        mid = (data[colour].min() + data[colour].max()) / 2
+        dark = f"datum[{colour!r}] {'<' if scheme == 'viridis' else '>'} {mid!r}"  # viridis is dark low, greys high
+        labels = base.mark_text(fontSize=11).encode(text=alt.Text(f"{colour}:Q", format=fmt),
+                                                    color=alt.condition(dark, alt.value("white"), alt.value("black")))
+        layers = [cells, labels]
+        for cell, dash in ((baseline, [5, 3]), (current, [])):
+            if cell is not None:
+                mark = data[(data[x] == cell[0]) & (data[y] == cell[1])]
+                layers.append(alt.Chart(mark).mark_rect(fill=None, stroke="#111" if not dash else "#e45756",
+                                                        strokeWidth=3, strokeDash=dash).encode(x=ex, y=ey))
+        return alt.layer(*layers).properties(width=WIDTH * 0.8, height=HEIGHT, title=heading)
+
+    return alt.hconcat(
+        panel(value, "viridis", label, f"{label}{who}"),
+        panel("width", "greys", "CI width", "width of its 95% interval"),
+    ).resolve_scale(color="independent").properties(title=title or f"{label} over {x} and {y}")
+
+
+def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatChart:
+    """`meeple.rules.compare`'s table: each variant's paired difference from the baseline in
+    win rate and in mean score, per seat (or bot), with 95% intervals and a rule at 0."""
+    data = table[~table["baseline"]].copy()
+    data["who"] = _who(data) if "seat" in data.columns else data["bot"].astype(str)
+    base_name = table.attrs.get("baseline") or table.loc[table["baseline"], "variant"].iloc[0]
+
+    def panel(diff: str, lo: str, hi: str, heading: str, fmt: str):
+        base = alt.Chart(data).encode(y=alt.Y("variant:N", title=None, sort=None), yOffset="who:N",
+                                      color=alt.Color("who:N", legend=LEGEND))
+        bars = base.mark_errorbar(ticks=True).encode(x=alt.X(f"{lo}:Q", title=heading), x2=f"{hi}:Q")
+        dots = base.mark_point(filled=True, size=50).encode(
+            x=f"{diff}:Q", tooltip=["variant:N", alt.Tooltip("who:N", title="seat"), alt.Tooltip(f"{diff}:Q", format=fmt),
+                                    alt.Tooltip(f"{lo}:Q", format=fmt, title="95% CI from"),
+                                    alt.Tooltip(f"{hi}:Q", format=fmt, title="to")])
+        zero = alt.Chart(pd.DataFrame({"zero": [0]})).mark_rule(color="#777", strokeDash=[4, 4]).encode(x="zero:Q")
+        return alt.layer(zero, bars, dots).properties(width=WIDTH, height=max(HEIGHT // 2, 40 * data["variant"].nunique()))
+
+    return alt.hconcat(
+        panel("diff_win_rate", "diff_win_low", "diff_win_high", "win rate minus the baseline's (95% CI)", "+.1%"),
+        panel("diff_score", "diff_score_low", "diff_score_high", "mean score minus the baseline's (95% CI)", "+.2f"),
+    ).properties(title=title or f"Each variant against {base_name!r}, game by game on the same seeds")

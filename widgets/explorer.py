@@ -1,116 +1,166 @@
-"""Explorer: move one rule number and watch win rates and scores shift, with 95% intervals.
+"""Explorer: move a rule number (or two) and watch the game shift, with 95% intervals.
 
 Each value the reader visits is simulated once (seeded, so the same value
 always gives the same numbers) and joins the chart; "Run every value"
-fills in the rest. The rules module does all the playing; this only asks
-and draws.
+fills in the rest. Any number of the rules can go on the slider: a field
+(`bonus`), an element of a list (`hand_sizes[1]`, `track[0]`) or a name a
+game gives a derived number (`hand_size`). The value the reader started
+from stays drawn behind the current one; the second chart shows whichever
+measure the reader picks (the game's own figures too); two fields at once
+give a heat map with the current cell outlined. The rules module does all
+the playing; this only asks and draws.
 """
 
 from __future__ import annotations
 
 import html
+import itertools
+from os import PathLike
 
 import altair as alt
 import ipywidgets as W
 import pandas as pd
 
 from meeple.rules.core import game_module
-from meeple.rules.simulate import sweep
+from meeple.rules.simulate import measures, sweep
 
 from . import charts, site_charts
 
 MAX_GAMES = 20_000
 
 
-def _numeric_fields(mod) -> dict[str, type]:
-    out = {}
-    for name, hint in mod.Config.field_types().items():
-        if hint in (int, float, bool):
-            out[name] = hint
-    return out
+def _numbers(config) -> list[str]:
+    """Every name of one number or switch in this config (fields, field[i], aliases)."""
+    return config.parameters(numbers_only=True)
 
 
 def candidate_values(mod, config, field: str) -> list:
     """Values near the current one that make a valid config (for the slider)."""
-    kind = _numeric_fields(mod).get(field)
-    current = getattr(config, field)
+    kind = config.kind(field)
+    current = config.get(field)
     if kind is bool:
         return [False, True]
-    step = 1 if kind is int else max(abs(current) / 5, 0.05)
-    raw = [current + step * k for k in range(-5, 6)]
-    if kind is float:
-        raw = [round(v, 4) for v in raw]
+    if current is None:  # an optional number left at "none" (e.g. rounds = as many as players)
+        raw = [None] + list(range(1, 11))
+    else:
+        step = 1 if kind is int else max(abs(current) / 5, 0.05)
+        raw = [current + step * k for k in range(-5, 6)]
+        if kind is float:
+            raw = [round(v, 4) for v in raw]
     ok = []
     for v in raw:
         try:
-            config.with_text({field: str(v).lower()})
+            config.with_values({field: v})
         except ValueError:
             continue
         ok.append(v)
     return ok
 
 
-class Explorer(W.VBox):
-    """One rule number on a slider; charts of what it does to the game.
+def _label(value) -> str:
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
-    game, field: which game and which Config field to vary (int, float or bool).
-    values: the values on the slider (default: valid values near the current one).
-    bots: one per seat (or one for all); games: games per value; seed: same seed, same numbers.
+
+class Explorer(W.VBox):
+    """One rule number on a slider (or two, as a map); charts of what it does to the game.
+
+    game, field: which game and which number: a field, `field[i]` or an alias
+    (`config.parameters(numbers_only=True)` lists them), or a pair of them for
+    a heat map. values: the values on the slider (a pair of lists for two
+    fields; default: valid values near the current one). config: the rules to
+    start from (a Config or a variant file's path): the baseline drawn behind
+    the current value. bots: one per seat (or one for all, or "A,B": A in
+    seat 1 against B); games: games per value; seed: same seed, same numbers.
+    measure: what the second chart (the map, for two fields) shows; any
+    column of `meeple.rules.simulate.measures(game)`, chosen again in the widget.
     """
 
     def __init__(self, game="bucket-brigade", field="bonus", values=None, config=None, bots="heuristic,random",
-                 games: int = 300, seed: int = 0, workers: int | None = None, executor=None):
+                 games: int = 300, seed: int = 0, workers: int | None = None, executor=None, measure: str | None = None):
         self._mod = mod = game_module(game)
+        if isinstance(config, (str, PathLike)):
+            config = mod.Config.load(config)
         self._config = mod.Config() if config is None else config
         if not isinstance(self._config, mod.Config):
-            raise ValueError(f"config must be a {mod.NAME} Config, got {type(self._config).__name__}")
-        fields = _numeric_fields(mod)
-        if field not in fields:
-            raise ValueError(f"field={field!r} is not allowed: one of {', '.join(fields)} (numbers and switches)")
-        self._field = field
+            raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {type(self._config).__name__}")
+        fields = (field,) if isinstance(field, str) else tuple(field) if isinstance(field, (tuple, list)) else (field,)
+        allowed = _numbers(self._config)
+        if not 1 <= len(fields) <= 2 or len(set(fields)) != len(fields):
+            raise ValueError(f"field={field!r} is not allowed: one number, or a pair of two different numbers")
+        for f in fields:
+            if f not in allowed:
+                raise ValueError(f"field={f!r} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
+        self._fields = fields
+        self._field = fields[0]  # the 1-D Explorer's field (the site's chart reads it)
         self._bots = self._lineup(bots)
-        if field == "players" and len(set(self._bots)) > 1:
+        if "players" in fields and len(set(self._bots)) > 1:
             raise ValueError("bots: when players varies, name one bot for every seat (e.g. bots='heuristic')")
-        values = candidate_values(mod, self._config, field) if values is None else list(values)
-        if not values:
-            raise ValueError(f"values for {field} must be a non-empty list")
-        for v in values:  # every slider stop must be a valid config
-            try:
-                self._config.with_text({field: str(v).lower()})
-            except ValueError as e:
-                raise ValueError(f"value {v!r} for {field} is not allowed: {e}") from None
+        axes = self._stops = self._axes(values)
         self._check_games(games)
         self._seed, self._workers, self._executor = seed, workers, executor
-        self._points: dict = {}  # value -> sweep rows
+        self._points: dict = {}  # cell (a tuple of values) -> sweep rows
+        self._baseline = tuple(self._config.get(f) for f in fields)
+        self._measures = measures(mod, self._config)
+        measure = measure or ("score" if len(fields) == 1 else "win_rate")
+        if measure not in self._measures:
+            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self._measures)}")
         alt.JupyterChart.enable_offline()  # Vega from the vl-convert wheel, not a CDN
 
-        start = getattr(self._config, field)
-        self.slider = W.SelectionSlider(options=values, value=start if start in values else values[0],
-                                        description=field, continuous_update=False,
-                                        layout=W.Layout(width="420px"), style={"description_width": "initial"})
+        self.sliders = []
+        for f, vs, start in zip(fields, axes, self._baseline):
+            self.sliders.append(W.SelectionSlider(
+                options=[(_label(v), v) for v in vs], value=start if start in vs else vs[0], description=f,
+                continuous_update=False, layout=W.Layout(width="420px"), style={"description_width": "initial"}))
+        self.slider = self.sliders[0]
         # a plain IntText, checked below: a bounded box would silently clamp what the reader typed
         self.games = W.IntText(value=games, step=100, description="games per value",
                                style={"description_width": "initial"}, layout=W.Layout(width="200px"))
         self._games = games
+        self.measure = W.Dropdown(options=[(f"{k}: {v}", k) for k, v in self._measures.items()], value=measure,
+                                  description="measure", layout=W.Layout(width="420px"))
+        self.seat = W.Dropdown(options=[(f"Player {s + 1} ({b})", s) for s, b in enumerate(self._bots)], value=0,
+                               description="seat", layout=W.Layout(width="240px"))
         self.run_all = W.Button(description="Run every value", icon="play")
+        self.csv_button = W.Button(description="Numbers as CSV", icon="copy",
+                                   tooltip="show every simulated value's numbers as CSV, to select and copy")
+        self.csv = W.Textarea(layout=W.Layout(width="95%", height="140px", display="none"))
         self.status = W.HTML()
         self.numbers = W.HTML()
-        self.win_chart = alt.JupyterChart(self._empty("win rate"))
-        self.score_chart = alt.JupyterChart(self._empty("mean score"))
-        self.slider.observe(lambda change: self.show(change["new"]), names="value")
+        self._moving = False
+        if len(fields) == 1:
+            self.win_chart = alt.JupyterChart(self._empty("win rate"))
+            self.score_chart = alt.JupyterChart(self._empty("the chosen measure"))
+            charts_box = W.HBox([self.win_chart, self.score_chart], layout=W.Layout(flex_flow="row wrap"))
+            pickers = [self.measure]
+        else:
+            self.map_chart = alt.JupyterChart(self._empty("the chosen measure"))
+            charts_box = W.HBox([self.map_chart])
+            pickers = [self.measure, self.seat]
+        self.measure_chart = self.score_chart if len(fields) == 1 else self.map_chart
+        for s in self.sliders:
+            s.observe(lambda change: self._slid(), names="value")
         self.games.observe(self._games_changed, names="value")
+        self.measure.observe(lambda change: self._redraw(), names="value")
+        self.seat.observe(lambda change: self._redraw(), names="value")
         self.run_all.on_click(lambda _b: self.show_all())
+        self.csv_button.on_click(lambda _b: self._toggle_csv())
         self.add_class("meeple-explorer")
+        what = " and ".join(f"<code>{html.escape(f)}</code>" for f in fields)
         super().__init__([
-            W.HTML(f"<b>{html.escape(mod.TITLE)}</b>: how does <code>{html.escape(field)}</code> change the game? "
-                   f"Bots: {html.escape(', '.join(self._bots))}; rules otherwise: {html.escape(self._config.describe())}."),
-            W.HBox([self.slider, self.games, self.run_all], layout=W.Layout(flex_flow="row wrap")),
+            W.HTML(f"<b>{html.escape(mod.TITLE)}</b>: how {'does' if len(fields) == 1 else 'do'} {what} change the game? "
+                   f"Bots: {html.escape(', '.join(self._bots))}; rules otherwise: {html.escape(self._config.describe())} "
+                   f"(the baseline, {html.escape(self._cell_text(self._baseline))}, stays drawn)."),
+            W.HBox([*self.sliders, self.games, self.run_all], layout=W.Layout(flex_flow="row wrap")),
+            W.HBox(pickers, layout=W.Layout(flex_flow="row wrap")),
             self.status,
-            W.HBox([self.win_chart, self.score_chart], layout=W.Layout(flex_flow="row wrap")),
+            charts_box,
             self.numbers,
+            W.HBox([self.csv_button]),
+            self.csv,
         ])
-        self.show(self.slider.value)
-        if site_charts.building_site():  # the course site: every value run, a chart whose slider needs no Python
+        self.show(self.current)
+        if len(fields) == 1 and site_charts.building_site():  # the course site: every value run, a chart whose slider needs no Python
+            values = axes[0]
             self.show_all()
             site_charts.attach(self, self.table, field, list(values), self.slider.value, games, seed, {
                 "game": mod.NAME, "config": self._config.to_dict(), "field": field, "values": list(values),
@@ -118,31 +168,77 @@ class Explorer(W.VBox):
 
     # --- what the reader does ------------------------------------------------
 
+    @property
+    def current(self):
+        """The value under the slider (a pair of values for two fields)."""
+        cell = tuple(s.value for s in self.sliders)
+        return cell[0] if len(cell) == 1 else cell
+
     def show(self, value) -> None:
-        """Simulate `value` (unless done already), move the slider there, and redraw."""
-        if value not in self.slider.options:
-            raise ValueError(f"{self._field}={value!r} is not on the slider; allowed: {', '.join(map(str, self.slider.options))}")
-        self._simulate([value])
-        if self.slider.value != value:
-            self.slider.value = value  # its observer redraws
-        else:
-            self._draw(value)
+        """Simulate `value` (a pair for two fields) unless done already, move the slider(s) there, and redraw."""
+        cell = (value,) if len(self._fields) == 1 else tuple(value) if isinstance(value, (tuple, list)) else None
+        if cell is None or len(cell) != len(self._fields):
+            raise ValueError(f"show takes a pair of values, one for {self._fields[0]} and one for {self._fields[1]}")
+        for f, offered, v in zip(self._fields, self._stops, cell):
+            if v not in offered:
+                raise ValueError(f"{f}={v!r} is not on the slider; allowed: {', '.join(map(_label, offered))}")
+        self._simulate([cell])
+        self._moving = True  # one redraw for the whole move, not one per slider
+        try:
+            for s, v in zip(self.sliders, cell):
+                s.value = v
+        finally:
+            self._moving = False
+        self._redraw()
 
     def show_all(self) -> None:
-        """Simulate every value on the slider."""
-        self._simulate(list(self.slider.options))
-        self._draw(self.slider.value)
+        """Simulate every value on the slider (every cell of the map)."""
+        self._simulate(self._cells())
+        self._redraw()
 
     @property
     def table(self) -> pd.DataFrame:
         """Every visited value, one row per value x seat, with 95% intervals."""
         if not self._points:
             return pd.DataFrame()
-        order = {v: i for i, v in enumerate(self.slider.options)}
-        frames = [rows.assign(point=order[v]) for v, rows in self._points.items()]
+        order = {c: i for i, c in enumerate(self._cells())}
+        frames = [rows.assign(point=order[c]) for c, rows in self._points.items()]
         return pd.concat(frames, ignore_index=True).sort_values(["point", "seat"], ignore_index=True)
 
+    def table_csv(self) -> str:
+        """Every simulated value's numbers as CSV (what the "Numbers as CSV" button shows)."""
+        return self.table.to_csv(index=False)
+
     # --- plumbing --------------------------------------------------------------
+
+    def _axes(self, values) -> list[list]:
+        """The slider stops for each field, each a valid config."""
+        n = len(self._fields)
+        if values is None:
+            axes = [candidate_values(self._mod, self._config, f) for f in self._fields]
+        elif n == 1:
+            axes = [list(values)]
+        elif isinstance(values, dict):
+            axes = [list(values.get(f, candidate_values(self._mod, self._config, f))) for f in self._fields]
+        elif isinstance(values, (tuple, list)) and len(values) == 2 and all(isinstance(v, (tuple, list, range)) for v in values):
+            axes = [list(v) for v in values]
+        else:
+            raise ValueError(f"values for two fields: a pair of lists or a dict {{field: values}}, got {values!r}")
+        for f, vs in zip(self._fields, axes):
+            if not vs:
+                raise ValueError(f"values for {f} must be a non-empty list")
+            for v in vs:  # every slider stop must be a valid config
+                try:
+                    self._config.with_values({f: v})
+                except (ValueError, TypeError) as e:
+                    raise ValueError(f"value {v!r} for {f} is not allowed: {e}") from None
+        return axes
+
+    def _cells(self) -> list[tuple]:
+        return list(itertools.product(*self._stops))
+
+    def _cell_text(self, cell) -> str:
+        return ", ".join(f"{f} = {_label(v)}" for f, v in zip(self._fields, cell))
 
     def _lineup(self, bots) -> list[str]:
         names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
@@ -174,39 +270,80 @@ class Explorer(W.VBox):
             return
         self._games = change["new"]
         self._points.clear()  # every point must use the same number of games
-        self.show(self.slider.value)
+        self.show(self.current)
 
-    def _simulate(self, values) -> None:
-        todo = [v for v in values if v not in self._points]
+    def _slid(self) -> None:
+        if not self._moving:
+            self.show(self.current)
+
+    def _simulate(self, cells) -> None:
+        todo = [c for c in dict.fromkeys(cells) if c not in self._points]
         if not todo:
             return
-        self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(self._field)}…"
+        what = " and ".join(self._fields)
+        self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(what)}…"
         # one name for every seat lets the lineup follow a varying player count
         bots = self._bots[0] if len(set(self._bots)) == 1 else self._bots
-        table = sweep(self._mod, self._config, {self._field: todo}, bots, self._games, self._seed,
-                      executor=self._executor, progress=False, workers=self._workers)
-        for k, v in enumerate(todo):
-            self._points[v] = table[table["point"] == k].reset_index(drop=True)
-        self.status.value = f"<span class='meeple-done'>{len(self._points)} of {len(self.slider.options)} values simulated.</span>"
+        groups: dict = {}  # cells sharing their first value: one sweep (a grid) each
+        for c in todo:
+            groups.setdefault(c[:-1], []).append(c[-1])
+        for head, lasts in groups.items():
+            grid = {f: [v] for f, v in zip(self._fields, head)}
+            grid[self._fields[-1]] = lasts
+            table = sweep(self._mod, self._config, grid, bots, self._games, self._seed,
+                          executor=self._executor, progress=False, workers=self._workers)
+            for k, v in enumerate(lasts):
+                self._points[head + (v,)] = table[table["point"] == k].reset_index(drop=True)
+        total = len(self._cells())
+        noun = "values" if len(self._fields) == 1 else "cells"
+        self.status.value = f"<span class='meeple-done'>{len(self._points)} of {total} {noun} simulated.</span>"
 
     def _empty(self, what: str) -> alt.Chart:
         return alt.Chart(pd.DataFrame({"x": []})).mark_point().properties(title=f"{what}: nothing simulated yet")
 
-    def _draw(self, current) -> None:
-        table = self.table
-        self.win_chart.chart = charts.win_rate_chart(table, self._field)
-        self.score_chart.chart = charts.score_chart(table, self._field)
-        rows = self._points[current]
+    def _toggle_csv(self) -> None:
+        shown = self.csv.layout.display != "none"
+        self.csv.value = "" if shown else self.table_csv()
+        self.csv.layout.display = "none" if shown else "block"
+        self.csv_button.description = "Numbers as CSV" if shown else "Hide the CSV"
+
+    def _redraw(self) -> None:
+        cell = tuple(s.value for s in self.sliders)
+        if cell not in self._points:
+            return
+        table, measure = self.table, self.measure.value
+        label = self._measures[measure].split(" (")[0]
+        if len(self._fields) == 1:
+            f, base, now = self._fields[0], self._baseline[0], cell[0]
+            self.win_chart.chart = charts.win_rate_chart(table, f, baseline=base, current=now)
+            self.score_chart.chart = charts.measure_chart(table, f, measure, label=label, baseline=base, current=now)
+        else:
+            x, y = self._fields
+            self.map_chart.chart = charts.heatmap_chart(table, x, y, measure, self.seat.value, label=label,
+                                                        current=cell, baseline=self._baseline)
+        if self.csv.layout.display != "none":
+            self.csv.value = self.table_csv()
+        self._numbers(cell, measure)
+
+    def _numbers(self, cell, measure: str) -> None:
+        from meeple.rules.simulate import measure_columns
+
+        rows = self._points[cell]
+        extra = measure not in ("win_rate", "score")
+        value, low, high = measure_columns(measure)
+        head = f"<th>{html.escape(measure)}</th><th>95% CI</th>" if extra else ""
         cells = "".join(
-            f"<tr><td>Player {r.seat + 1} ({html.escape(str(r.bot))})</td>"
-            f"<td>{r.win_rate:.1%}</td><td>{r.win_low:.1%} to {r.win_high:.1%}</td>"
-            f"<td>{r.score:.2f}</td><td>{r.score_low:.2f} to {r.score_high:.2f}</td></tr>"
-            for r in rows.itertuples()
+            f"<tr><td>Player {r['seat'] + 1} ({html.escape(str(r['bot']))})</td>"
+            f"<td>{r['win_rate']:.1%}</td><td>{r['win_low']:.1%} to {r['win_high']:.1%}</td>"
+            f"<td>{r['score']:.2f}</td><td>{r['score_low']:.2f} to {r['score_high']:.2f}</td>"
+            + (f"<td>{r[value]:.2f}</td><td>{r[low]:.2f} to {r[high]:.2f}</td>" if extra else "")
+            + "</tr>"
+            for r in rows.to_dict(orient="records")
         )
         self.numbers.value = (
-            f"<div class='meeple-numbers'><b>{html.escape(self._field)} = {html.escape(str(current))}</b>, "
+            f"<div class='meeple-numbers'><b>{html.escape(self._cell_text(cell))}</b>, "
             f"{self._games} games, seed {self._seed}"
-            "<table><tr><th>seat</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>95% CI</th></tr>"
+            f"<table><tr><th>seat</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>95% CI</th>{head}</tr>"
             f"{cells}</table></div>"
         )
 
