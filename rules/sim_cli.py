@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import sys
+import textwrap
 import typing
 from pathlib import Path
 
@@ -133,14 +134,52 @@ def _run_setup(args, formats) -> _Run:
 
 # --- simulate -----------------------------------------------------------------
 
+def _measures(args, mod) -> list[str] | None:
+    """The --measure names, each checked (and given its measures() name) before any game."""
+    if not args.measure:
+        return None
+    from .simulate import measure_name, measures
+
+    known = list(measures(mod))
+    try:
+        return [measure_name(known, m) for m in args.measure]
+    except ValueError:
+        bad = next(m for m in args.measure if m.strip() not in known and f"mean_{m.strip()}" not in known)
+        names = ", ".join(m.removeprefix("mean_") for m in known)
+        raise CliError(f"unknown measure {bad!r} for {mod.NAME}; known: {names}") from None
+
+
+def _measure_help(p) -> None:
+    """--measure, and a help page that lists every game's measures (computed only when shown)."""
+    p.add_argument(
+        "--measure", action="append", default=[], metavar="NAME",
+        help="show this measure with its 95%% CI (repeatable): win_rate, score, turns, rounds, "
+             "lead_changes, or one of the game's own figures listed below",
+    )
+    plain = p.format_help
+
+    def format_help():
+        from . import GAMES
+        from .simulate import measures
+
+        lines = ["", "measures (--measure NAME; the game's own figures, as columns of the table):"]
+        for name, mod in GAMES.items():
+            own = [m.removeprefix("mean_") for m in measures(mod) if m.startswith("mean_")]
+            lines.append(textwrap.fill(", ".join(own), 100, initial_indent=f"  {name}: ", subsequent_indent="    "))
+        return plain() + "\n".join(lines) + "\n"
+
+    p.format_help = format_help
+
+
 def cmd_simulate(args) -> int:
     mod, config, names, seed, games, workers, out = _run_setup(args, TABLE_FORMATS)
+    chosen = _measures(args, mod)
     res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
     note = partial_note(res.completed, games) if res.partial else None
     # the file first: a reader that goes away (`| head`) must not cost the table
     saved = _save(out, lambda p: _table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
                   f"Table of {len(res.table)} rows (one per game and seat)")
-    print(res.summary())
+    print(res.summary(chosen))
     if saved:
         print(saved)
     return _interrupted(res.completed, games, out) if res.partial else 0
@@ -169,6 +208,7 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
 def cmd_sweep(args) -> int:
     mod, config, names, seed, games, workers, out = _run_setup(args, TABLE_FORMATS)
     grid = parse_vary(args.vary, mod)
+    chosen = _measures(args, mod) or []
     bots = [b.strip() for b in args.bots.split(",")]  # one name fits every player count a sweep may try
     try:
         table = sweep(mod, config, grid, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
@@ -176,20 +216,39 @@ def cmd_sweep(args) -> int:
         raise CliError(str(e)) from None
     fields = list(grid)
     print(f"{mod.TITLE} sweep over {', '.join(fields)}: {games} games a point, seed {seed}, rules: {config.describe()}")
-    print("Win rate and mean score per seat, turns per game: each with its 95% CI")
     rows = []
-    for r in table.to_dict(orient="records"):
-        done = int(r["games"])
-        rows.append(
-            [str(r[f]) for f in fields]
-            + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
-            + (
-                [_pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
-                 _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}",
-                 f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})"]
-                if done else ["n/a"] * 5
+    if chosen:
+        from .simulate import measure_columns
+
+        print("Each measure per seat: mean (95% CI)")
+        heads = [m.removeprefix("mean_") for m in chosen]
+        for r in table.to_dict(orient="records"):
+            done = int(r["games"])
+            cells = []
+            for m in chosen:
+                value, low, high = (r.get(c) for c in measure_columns(m))
+                if not done or value is None:
+                    cells.append("n/a")
+                elif m == "win_rate":
+                    cells.append(f"{_pct(value)} ({_ci_pct(low, high)})")
+                else:
+                    cells.append(f"{_num(value)} ({_num(low)} to {_num(high)})")
+            rows.append([str(r[f]) for f in fields] + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)] + cells)
+    else:
+        print("Win rate and mean score per seat, turns per game: each with its 95% CI")
+        heads = ["win rate", "95% CI", "mean score", "95% CI", "turns"]
+        for r in table.to_dict(orient="records"):
+            done = int(r["games"])
+            rows.append(
+                [str(r[f]) for f in fields]
+                + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
+                + (
+                    [_pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
+                     _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}",
+                     f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})"]
+                    if done else ["n/a"] * 5
+                )
             )
-        )
     partial = bool(table.attrs.get("partial"))
     done = int(table.drop_duplicates("point")["games"].sum()) if len(table) else 0
     asked = games * math.prod(len(v) for v in grid.values())  # a point with no finished game has no rows
@@ -204,7 +263,7 @@ def cmd_sweep(args) -> int:
 
     saved = _save(out, lambda p: _table_data(table, p, sweep_json, note), done, asked, partial,
                   f"Table of {len(table)} rows (one per point and seat)")
-    print(_fmt_table(fields + ["seat", "bot", "games", "win rate", "95% CI", "mean score", "95% CI", "turns"], rows))
+    print(_fmt_table(fields + ["seat", "bot", "games", *heads], rows))
     if saved:
         print(saved)
     return _interrupted(done, asked, out) if partial else 0
@@ -239,6 +298,7 @@ def register(sub) -> None:
     add_game_options(p)
     _run_options(p, TABLE_FORMATS)
     p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    _measure_help(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("sweep", help="simulate a grid of rule values and print one table")
@@ -249,6 +309,7 @@ def register(sub) -> None:
     )
     _run_options(p, TABLE_FORMATS)
     p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    _measure_help(p)
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("balance", help="seat advantage, length, decisiveness, point sources, skill vs luck")

@@ -474,8 +474,11 @@ class Results:
         part = f", partial: {self.completed} of {self.requested}" if self.partial else ""
         return f"<Results {self.game}: {self.completed} games, seed {self.seed}, bots {_lineup_text(self.bots)}{part}>"
 
-    def summary(self) -> "Summary":
-        return Summary.of(self)
+    def summary(self, measures: Sequence[str] | None = None) -> "Summary":
+        """Win rates, scores and game length with 95% intervals; `measures` (names
+        from `measures(game)`, e.g. "steals_tried" or "mean_steals_tried", "turns")
+        picks which of the game's figures to show, each with its interval."""
+        return Summary.of(self, measures)
 
     def describe(self) -> str:
         """One line: game, games played, seed, bots and rules."""
@@ -574,9 +577,10 @@ class Summary:
     length: Any  # DataFrame: measure, mean, low, high, min, p10, median, p90, max
     partial: bool = False
     columns: Any = None  # DataFrame: column, mean, low, high: the game's own columns, per seat and game
+    measures: Any = None  # DataFrame: measure, seat (<NA>: per game or all seats), mean, low, high (chosen ones)
 
     @classmethod
-    def of(cls, res: Results) -> "Summary":
+    def of(cls, res: Results, measures: Sequence[str] | None = None) -> "Summary":
         pd = _pd()
         t = res.table
         n_games = res.completed
@@ -610,7 +614,10 @@ class Summary:
         # a game is the independent unit: average its seats first, then the interval over games
         own = [[c, *mean_ci(t.groupby("game")[c].mean().dropna().tolist())] for c in _own_columns(t)] if n_games else []
         columns = pd.DataFrame(own, columns=["column", "mean", "low", "high"])
-        return cls(res.describe(), n_games, seats, bots, length, res.partial, columns)
+        chosen = None
+        if measures is not None:
+            chosen = _chosen_measures(res, seats, [measure_name(_table_measures(t), m) for m in measures] if n_games else [])
+        return cls(res.describe(), n_games, seats, bots, length, res.partial, columns, chosen)
 
     def __str__(self) -> str:
         lines = [self.heading]
@@ -640,7 +647,18 @@ class Summary:
                 )
             )
         lines += _length_lines(self.length)
-        if self.columns is not None and len(self.columns):
+        if self.measures is not None:
+            lines.append("Chosen measures (mean with 95% CI; 'all': per game, or every seat's mean in a game):")
+            lines.append(
+                _fmt_table(
+                    ["measure", "seat", "mean", "95% CI"],
+                    [[r.measure.removeprefix("mean_"), "all" if _pd().isna(r.seat) else _seat(int(r.seat)),
+                      *((_pct(r.mean), _ci_pct(r.low, r.high)) if r.measure == "win_rate"
+                        else (_num(r.mean), f"{_num(r.low)} to {_num(r.high)}"))]
+                     for r in self.measures.itertuples()],
+                )
+            )
+        elif self.columns is not None and len(self.columns):
             lines.append("The game's own figures (mean per seat and game, 95% CI; per seat in results.table):")
             lines.append(
                 _fmt_table(
@@ -827,6 +845,56 @@ def measures(game, config=None) -> dict[str, str]:
                 "" if isinstance(v, (list, tuple)) else " (one value per game)")
     for k in dict.fromkeys(k for d in one.sources or () for k in d):
         out[f"mean_points_{k}"] = f"points from {k} per seat (score_sources)"
+    return out
+
+
+_PER_GAME = {
+    "turns": "turns per game",
+    "rounds": "rounds per game",
+    "lead_changes": "lead changes per game (turn by turn)",
+}
+
+
+def measure_name(known: Sequence[str], name: str) -> str:
+    """The name `measures()` uses for `name` ("steals_tried" -> "mean_steals_tried"),
+    or a ValueError listing the known ones."""
+    if not isinstance(name, str):
+        raise ValueError(f"a measure is a name such as 'turns', got {name!r}")
+    name = name.strip()
+    if name in known:
+        return name
+    if f"mean_{name}" in known:
+        return f"mean_{name}"
+    raise ValueError(f"unknown measure {name!r}; known: {', '.join(known)}")
+
+
+def _table_measures(table) -> list[str]:
+    """What measures() would list, read from a results table (no game played)."""
+    return ["win_rate", "score", *_PER_GAME, *(f"mean_{c}" for c in _own_columns(table))]
+
+
+def _chosen_measures(res: Results, seats, names: list[str]):
+    """One row per chosen measure and seat (or one for a per-game figure), each with a 95% CI.
+    A game is the independent unit: 'all' averages a game's seats first."""
+    pd = _pd()
+    rows = []
+    t, g = res.table, res.games
+    for name in dict.fromkeys(names):
+        if name in ("win_rate", "score"):
+            low, high = ("win_low", "win_high") if name == "win_rate" else ("score_low", "score_high")
+            rows += [[name, int(r["seat"]), r[name], r[low], r[high]] for _, r in seats.iterrows()]
+        elif name in _PER_GAME:
+            rows.append([name, None, *mean_ci(g[name].tolist())])
+        else:
+            col = name[len("mean_"):]
+            per_seat = col.startswith("points_") or any(
+                isinstance(r.stats.get(col), (list, tuple)) for r in res.records[:1])
+            if per_seat:
+                for s, part in t.groupby("seat", sort=True)[col]:
+                    rows.append([name, int(s), *mean_ci(part.dropna().tolist())])
+            rows.append([name, None, *mean_ci(t.groupby("game")[col].mean().dropna().tolist())])
+    out = pd.DataFrame(rows, columns=["measure", "seat", "mean", "low", "high"])
+    out["seat"] = out["seat"].astype("Int64")
     return out
 
 

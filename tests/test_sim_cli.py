@@ -149,3 +149,79 @@ def test_help_prints_and_exits_zero(capsys, command):
     with pytest.raises(SystemExit) as e:
         main([command, "--help"])
     assert e.value.code == 0 and "--games" in capsys.readouterr().out
+
+
+# --- issue 15.6: pick any measure the game records, each with its 95% CI ----------------
+
+DDB = "duck-duck-bruce"
+BB = "bucket-brigade"
+
+
+def test_simulate_measure_shows_each_chosen_figure_per_seat_and_overall_with_an_interval(capsys):
+    code, out, err = run(capsys, "simulate", DDB, "--games", "12", "--workers", "1", "--bots", "heuristic",
+                         "--measure", "steals_tried", "--measure", "mean_backfires", "--measure", "turns")
+    assert code == 0 and err == ""
+    section = out.split("Chosen measures")[1].splitlines()[2:]
+    seats = [ln.split()[0:3] for ln in section]
+    assert seats[:5] == [["steals_tried", "Player", "1"], ["steals_tried", "Player", "2"], ["steals_tried", "Player", "3"],
+                         ["steals_tried", "Player", "4"], ["steals_tried", "all", section[4].split()[2]]]
+    assert [ln.split()[0] for ln in section] == ["steals_tried"] * 5 + ["backfires"] * 5 + ["turns"]
+    assert all(" to " in ln for ln in section)  # every figure with its interval
+    assert "The game's own figures" not in out  # the chosen ones replace the full list
+
+
+def test_sweep_measure_puts_the_chosen_figures_in_the_table(capsys):
+    code, out, _ = run(capsys, "sweep", DDB, "--vary", "max_steal=2,3", "--games", "6", "--workers", "1",
+                       "--measure", "cards_stolen", "--measure", "win_rate")
+    assert code == 0
+    header = next(ln for ln in out.splitlines() if ln.strip().startswith("max_steal"))
+    assert header.split() == ["max_steal", "seat", "bot", "games", "cards_stolen", "win_rate"]
+    rows = [ln for ln in out.splitlines() if ln.strip()[:1] in ("2", "3") and "Player" in ln]
+    assert len(rows) == 8 and all(ln.count(" to ") == 2 for ln in rows)
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_an_unknown_measure_is_one_line_before_any_game(capsys, monkeypatch, command):
+    def no_games(*a, **k):
+        raise AssertionError("a game was played despite bad input")
+
+    extra = ["--vary", "bonus=1,2"] if command == "sweep" else []
+    known = SIM.measures(BB)  # it plays one probe game to name the game's columns: before play_game is blocked
+    monkeypatch.setattr(SIM, "measures", lambda game, config=None: known)
+    monkeypatch.setattr(SIM, "play_game", no_games)
+    code, out, err = run(capsys, command, BB, *extra, "--measure", "wings", "--workers", "1")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "unknown measure 'wings' for bucket-brigade; known: win_rate, score, turns" in err and "points_hand" in err
+
+
+def test_simulate_help_lists_every_games_measures(capsys):
+    from meeple.rules import GAMES
+    from meeple.rules.simulate import measures
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert "--measure NAME" in out
+    for name, mod in GAMES.items():
+        assert f"  {name}: " in out
+        for m in measures(mod):
+            if m.startswith("mean_"):
+                assert m.removeprefix("mean_") in out
+
+
+def test_summary_measures_carry_intervals_and_refuse_unknown_names():
+    from meeple.rules.simulate import simulate
+    from meeple.rules.stats import mean_ci
+
+    res = simulate(DDB, None, "heuristic", 10, 2, workers=1, progress=False)
+    m = res.summary(["turns", "cards_stolen", "win_rate"]).measures
+    turns = m[m["measure"] == "turns"].iloc[0]
+    assert (turns["mean"], turns["low"], turns["high"]) == mean_ci(res.games["turns"].tolist())
+    stolen = m[m["measure"] == "mean_cards_stolen"]
+    assert len(stolen) == 5 and stolen["seat"].isna().sum() == 1 and (stolen["low"] <= stolen["mean"]).all()
+    seat0 = res.table[res.table["seat"] == 0]["cards_stolen"].tolist()
+    assert tuple(stolen.iloc[0][["mean", "low", "high"]]) == mean_ci(seat0)
+    assert len(m[m["measure"] == "win_rate"]) == 4
+    with pytest.raises(ValueError, match="unknown measure 'wings'; known: win_rate, score"):
+        res.summary(["wings"])
+    assert res.summary().measures is None
