@@ -229,19 +229,22 @@ def time_trial_turns(config, spaces: int | None = None) -> dict[int, Fraction]:
     # one turn from covered distance x: {new x or "done": P}; rolling state (x, rerolls used)
     def turn(x: int) -> dict[int, Fraction]:
         out: dict[int, Fraction] = {}
-        stack = [(x, 0, Fraction(1))]
-        while stack:
-            y, used, p = stack.pop()
-            for v, more in zip(config.faces, on):
-                q, z = p / n, y + v
-                if z >= finish:
-                    out[finish] = out.get(finish, 0) + q
-                elif more and (cap is None or used < cap):
-                    stack.append((z, used + 1, q))
-                else:
-                    out[z] = out.get(z, 0) + q
+        # about to roll at y after `used` rerolls; every roll moves forward, so sweep y upwards
+        rolling: dict[int, dict[int, Fraction]] = {x: {0: Fraction(1)}}
+        for y in range(x, finish):
+            for used, p in rolling.pop(y, {}).items():
+                for v, more in zip(config.faces, on):
+                    q, z = p / n, y + v
+                    if z >= finish:
+                        out[finish] = out.get(finish, 0) + q
+                    elif more and (cap is None or used < cap):
+                        at = rolling.setdefault(z, {})
+                        at[used + 1] = at.get(used + 1, 0) + q
+                    else:
+                        out[z] = out.get(z, 0) + q
         return out
 
+    turns = {x: turn(x) for x in range(finish)}  # the chain's transition rows, one per space covered
     where = {0: Fraction(1)}
     dist: dict[int, Fraction] = {}
     t = 0
@@ -249,7 +252,7 @@ def time_trial_turns(config, spaces: int | None = None) -> dict[int, Fraction]:
         t += 1
         nxt: dict[int, Fraction] = {}
         for x, p in where.items():
-            for z, q in turn(x).items():
+            for z, q in turns[x].items():
                 nxt[z] = nxt.get(z, 0) + p * q
         done = nxt.pop(finish, Fraction(0))
         if done:
