@@ -157,3 +157,49 @@ def test_11_none_colour_places_and_second_row(capsys):
     assert _run("11.second_row", right, capsys)[0]
     ok, out = _run("11.second_row", Fraction(len(bk.falling_buckets(rows, (), (1, 1)))), capsys)
     assert not ok and "exact rule" in out
+
+
+def test_12_p_five_brackets_the_exact_crossing(capsys):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+
+    def loss(p):  # BK-11: the exact expected loss grows with p
+        return exact.mean(bk.fall_distribution(rows, (), (0, 2), p))
+
+    # find the hundredth where the loss crosses 5 by scanning, independently of the bisection
+    hundredths = [Fraction(k, 100) for k in range(101)]
+    cross = next(p for p in hundredths if loss(p) >= 5)
+    before = cross - Fraction(1, 100)
+    nearest = cross if loss(cross) - 5 < 5 - loss(before) else before
+    assert _run("12.p_five", float(nearest), capsys)[0]
+    ok, out = _run("12.p_five", float(nearest) - 0.05, capsys)
+    assert not ok and "wobblier" in out
+    ok, out = _run("12.p_five", float(nearest) + 0.05, capsys)
+    assert not ok and "steadier" in out
+    assert not _run("12.p_five", 5, capsys)[0]
+
+
+def test_12_ender_bonus_reads_a_tuning(capsys):
+    import pandas as pd
+
+    from meeple.rules.workbench import Tuning
+
+    def tuning(**change):
+        fields = dict(game="bucket-brigade", field="bonus", measure="the round-ender's win rate", target=0.5,
+                      answer=4, value=0.52, low=0.48, high=0.56, table=pd.DataFrame(), neighbours=[3, 5],
+                      tied=[], games=150, seed=1, method="bisection")
+        fields.update(change)
+        return Tuning(**fields)
+
+    ok, out = _run("12.ender_bonus", tuning(), capsys)
+    assert ok and "bonus of 4" in out
+    ok, out = _run("12.ender_bonus", tuning(target=2 / 3), capsys)
+    assert not ok and "0.5" in out
+    ok, out = _run("12.ender_bonus", tuning(measure="Player 1's win rate"), capsys)
+    assert not ok and "ender_win_rate" in out
+    ok, out = _run("12.ender_bonus", tuning(games=50), capsys)
+    assert not ok and "150" in out
+    ok, out = _run("12.ender_bonus", 4, capsys)
+    assert not ok and "right kind" in out

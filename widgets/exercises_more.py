@@ -241,3 +241,57 @@ def _second_row(answer):
     if a == len(bk.falling_buckets(rows, (), (1, 1))):
         return False, "that is the exact rule (p = 1); use fall_distribution with p = Fraction(1, 2)."
     return False, "take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)); row 2 is row 1 in code."
+
+
+# --- lesson 12: design to a target ------------------------------------------------------
+
+def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
+    """Bisection on the exact expected loss of Bucket King's bottom-middle knock (BK-11),
+    which grows with p: the interval [low, high] of p that brackets `target`."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+    middle = (0, rows[0] // 2)
+    low, high = Fraction(0), Fraction(1)
+    for _ in range(steps):
+        mid = (low + high) / 2
+        if exact.mean(bk.fall_distribution(rows, (), middle, mid)) < target:
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+@exercise("12.p_five", "p as a number between 0 and 1, to two decimals")
+def _p_five(answer):
+    a = need_number(answer, "p as a number between 0 and 1")
+    if not 0 <= a <= 1:
+        raise WrongKind(f"p is a probability, between 0 and 1; got {answer!r}")
+    low, high = _p_for_loss(5)
+    p = float(low + high) / 2
+    if abs(a - p) <= 0.005 + 1e-9:
+        return True, f"p ≈ {p:.4f}; to two decimals {p:.2f}."
+    if a < p:
+        return False, "at that p the knock costs less than 5 buckets on average: make the pyramid wobblier."
+    return False, "at that p the knock costs more than 5 buckets on average: make the pyramid steadier."
+
+
+@exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
+def _ender_bonus(answer):
+    from meeple.rules.workbench import Tuning
+
+    if not isinstance(answer, Tuning):
+        raise WrongKind(f"pass what tune(...) returns, got {type(answer).__name__}")
+    if answer.game != "bucket-brigade" or answer.field != "bonus":
+        return False, "tune Bucket Brigade's `bonus` (game 'bucket-brigade', field 'bonus')."
+    if "round-ender" not in answer.measure:
+        return False, "the measure is the round-ender's win rate: measure='ender_win_rate'."
+    if abs(answer.target - 0.5) > 1e-9:
+        return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
+    if answer.games < 150:
+        return False, f"{answer.games} games per value give wide intervals: use at least 150."
+    words = (f"the data cannot tell it from {' or '.join(map(str, answer.tied))}"
+             if answer.tied else "its neighbours' intervals do not overlap it")
+    return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
+                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
