@@ -325,6 +325,15 @@ def steal_swing(declared: int, config) -> dict[int, Fraction]:
     return dict(sorted(out.items()))
 
 
+def beat_chance(a: Mapping[Any, Fraction], b: Mapping[Any, Fraction]) -> Fraction:
+    """P(A beats B) for independent A and B given as {value: P} (e.g. two `die(...)`s):
+    P(A > B) plus half of P(A = B), a tie counting as half a win (lesson 14's payoff matrices)."""
+    total = Fraction(0)
+    for x, p in a.items():
+        for y, q in b.items():
+            total += p * q if x > y else p * q / 2 if x == y else 0
+    return total
+
 # --- what a bid reveals: Bayes' rule on a dealt hand (lesson 10) ------------------
 
 def posterior(prior: Mapping[Hashable, Fraction], likelihood: Callable[[Any], Fraction]) -> dict:
@@ -373,4 +382,4 @@ __all__ = [
     "die", "turn_mean", "chase_turn_mean", "time_trial_turns", "fresh_flips",
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
-__all__ += ["win_chance", "steal_swing", "posterior", "lead_likelihood", "led_colour_count"]
+__all__ += ["win_chance", "steal_swing", "beat_chance", "posterior", "lead_likelihood", "led_colour_count"]

@@ -325,3 +325,15 @@ def test_turn_mean_is_the_limit_of_capped_turns(preset):
     assert exact.turn_mean(pb.Config()) == 7  # 7/3 a roll over a 1/3 chance to stop
     if preset == "base":  # every base face rerolls when last: a chaser on the same space rolls once, then is ahead
         assert exact.chase_turn_mean(cfg, 0) == exact.mean(exact.die(cfg.faces)) + exact.turn_mean(cfg)
+
+
+
+def test_beat_chance_equals_rolling_every_pair_of_faces():
+    """Efron-style dice: every pair of faces listed; a tie counts half."""
+    a, b, c = (2, 2, 4, 4, 9, 9), (1, 1, 6, 6, 8, 8), (3, 3, 5, 5, 7, 7)
+    for x, y in itertools.permutations([a, b, c, (1, 2, 3, 4, 5, 6)], 2):
+        pairs = list(itertools.product(x, y))
+        brute = sum((Fraction(1) if i > j else Fraction(1, 2) if i == j else Fraction(0)) for i, j in pairs) / len(pairs)
+        assert exact.beat_chance(exact.die(x), exact.die(y)) == brute
+    assert exact.beat_chance(exact.die(a), exact.die(b)) == exact.beat_chance(exact.die(b), exact.die(c)) == Fraction(5, 9)
+    assert exact.beat_chance(exact.die(c), exact.die(a)) == Fraction(5, 9)  # a cycle: intransitive
