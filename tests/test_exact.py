@@ -327,7 +327,6 @@ def test_turn_mean_is_the_limit_of_capped_turns(preset):
         assert exact.chase_turn_mean(cfg, 0) == exact.mean(exact.die(cfg.faces)) + exact.turn_mean(cfg)
 
 
-
 def test_beat_chance_equals_rolling_every_pair_of_faces():
     """Efron-style dice: every pair of faces listed; a tie counts half."""
     a, b, c = (2, 2, 4, 4, 9, 9), (1, 1, 6, 6, 8, 8), (3, 3, 5, 5, 7, 7)
