@@ -560,7 +560,7 @@ def _rate_row(share_per_game: list[float]) -> tuple[float, float, float]:
     n = len(share_per_game)
     if n == 0:
         return (math.nan, 0.0, 1.0)
-    total = sum(share_per_game)
+    total = math.fsum(share_per_game)  # exactly rounded: the same on every Python (stats.mean_ci)
     lo, hi = wilson(total, n)
     return (total / n, lo, hi)
 

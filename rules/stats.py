@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
 
-Z95 = NormalDist().inv_cdf(0.975)
+# NormalDist().inv_cdf(0.975) on CPython (x86-64, glibc), written out: computing it calls the
+# C library's log and sqrt, whose last bit differs between platforms (Pyodide's WebAssembly
+# libm gave intervals one bit off), and an interval must have the same digits in the
+# reader's browser as in JupyterLab.
+Z95 = 1.9599639845400536
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -24,10 +27,12 @@ def mean_ci(values, z: float = Z95) -> tuple[float, float, float]:
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
-    m = sum(values) / n
+    # math.fsum: exactly rounded, so the same digits on every Python (3.12 changed sum() of
+    # floats to a compensated sum; the course site's browser runs 3.14, JupyterLab may not)
+    m = math.fsum(values) / n
     if n == 1:
         return (m, -math.inf, math.inf)
-    var = sum((v - m) ** 2 for v in values) / (n - 1)
+    var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
     half = z * math.sqrt(var / n)
     return (m, m - half, m + half)
 
@@ -98,10 +103,10 @@ def ratio_ci(numerators, denominators, z: float = Z95) -> tuple[float, float, fl
     n = len(num)
     if n == 0 or sum(den) == 0:
         return (math.nan, math.nan, math.nan)
-    r = sum(num) / sum(den)
+    r = math.fsum(num) / math.fsum(den)  # fsum: the same digits on every Python (see mean_ci)
     if n == 1:
         return (r, -math.inf, math.inf)
-    mean_den = sum(den) / n
-    resid = sum((a - r * b) ** 2 for a, b in zip(num, den)) / (n - 1)
+    mean_den = math.fsum(den) / n
+    resid = math.fsum((a - r * b) ** 2 for a, b in zip(num, den)) / (n - 1)
     half = z * math.sqrt(resid / n) / abs(mean_den)
     return (r, r - half, r + half)

@@ -124,3 +124,12 @@ def test_on_the_site_an_explorer_runs_every_value_and_binds_its_chart_to_a_slide
     monkeypatch.delenv(site_charts.ENV)
     plain = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
     assert sorted(plain.table["bonus"].unique()) == [3]  # in JupyterLab only what the reader visits
+
+
+def test_the_95_percent_z_is_the_same_number_everywhere():
+    """Z95 is written out (Pyodide's libm differs in the last bit); it is CPython's inv_cdf."""
+    from statistics import NormalDist
+
+    from meeple.rules.stats import Z95
+
+    assert Z95 == NormalDist().inv_cdf(0.975)

@@ -1,17 +1,18 @@
 """The course as a static site (`make site`), read the way a student reads it.
 
-Builds the site once (lessons/build_site.py: Jupyter Book 1, every lesson run top to
-bottom) into a tmp folder, serves it with `python -m http.server` on a free port, and
-opens its pages in Debian's Chromium through Playwright. Every request a page makes is
-recorded, and any that leaves this machine is refused and fails the test: the widgets
-and charts must draw from the saved widget state with JavaScript the site serves itself.
+Builds the site once per test session (tests/browser/site_build.py: Jupyter Book 1, the
+lessons with widgets run top to bottom) into pytest's tmp folder, serves it with
+`python -m http.server` on a free port, and opens its pages in Chromium through
+Playwright. Every request a page makes is recorded, and any that leaves this machine is
+refused and fails the test: the widgets and charts must draw from the saved widget state
+with JavaScript the site serves itself. What the widgets do live (sliders, Play live,
+simulating in the browser) is tested in test_site_live.py.
 Screenshots go to $MEEPLE_SCREENSHOTS (default: pytest's tmp dir) so a person can look.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import urllib.request
 from dataclasses import dataclass, field
@@ -19,10 +20,10 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from site_build import ROOT, Site, build, lessons_with, local, site_lessons
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
+LESSONS = site_lessons()  # the lessons the test build runs (site_build.py says which)
 WIDGET_VIEW = "script[type='application/vnd.jupyter.widget-view+json']"
 # Every widget view was drawn by the HTML manager (it puts a .widget-subarea before the
 # view's script tag) and every Vega chart has its svg or canvas.
@@ -48,28 +49,19 @@ def _title(lesson: str) -> str:
     raise AssertionError(f"{lesson} has no '# ' title")
 
 
-@dataclass
-class Site:
-    url: str
-    html: Path
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory, free_port, server):
-    """Build the site into a tmp folder (once), serve it in its own process group, stop it after."""
-    out = tmp_path_factory.mktemp("site")
-    log = out / "build.log"
-    with open(log, "w") as fh:
-        build = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out)],
-                               stdout=fh, stderr=subprocess.STDOUT, timeout=900)
-    if build.returncode:
-        pytest.fail("the site did not build:\n" + log.read_text()[-4000:])
-    html = out / "html"
+    """The site, built once per session (site_build.py), served in its own process group."""
+    base = tmp_path_factory.getbasetemp()
+    try:
+        html, lessons, log = build(base)
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
-        yield Site(url, html)
+    with server(cmd, url + "/index.html", base / f"http-{port}.log", "http.server", 10):
+        yield Site(url, html, lessons, log)
 
 
 @dataclass
@@ -81,13 +73,6 @@ class Visit:
     requests: int = 0
 
 
-def _local(url: str) -> bool:
-    parts = urlsplit(url)
-    if parts.scheme in ("data", "blob", "about"):
-        return True
-    return parts.scheme in ("http", "https") and parts.hostname in ("127.0.0.1", "localhost")
-
-
 def _open(browser, site: Site, page_name: str, width: int = 1300):
     """Open a page with every request recorded; requests leaving this machine are refused."""
     context = browser.new_context(viewport={"width": width, "height": 1000})
@@ -96,7 +81,7 @@ def _open(browser, site: Site, page_name: str, width: int = 1300):
 
     def route(r):
         visit.requests += 1
-        if _local(r.request.url):
+        if local(r.request.url):
             r.continue_()
         else:
             visit.outside.append(r.request.url)
@@ -138,9 +123,21 @@ def _check(visit: Visit):
     assert not visit.failed, f"failed loads: {visit.failed}"
 
 
+def test_the_build_names_the_folder_it_leaves(site):
+    """Issue 15 item 7: the build's last words name the site folder it kept, never the
+    temporary folder Jupyter Book built in (which the build deletes)."""
+    log = site.log.read_text()
+    assert "The HTML pages are in" not in log and "Your book's HTML pages are here" not in log
+    assert f"the site is the folder {site.html}" in log
+    assert not (site.html.parent / "work" / "_build").exists() and (site.html / "index.html").exists()
+    # Python for the browser: the pinned Pyodide, checked, and the wheel built with the site
+    info = json.loads((site.html / "_static" / "meeple-site.json").read_text())
+    assert (site.html / "_static" / info["wheel"]).exists() and info["pyodide"]
+
+
 def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
-    """The front page lists every lesson in order, links to each page, and says plainly that
-    the widgets need a kernel to respond; its formula is typeset by the site's own MathJax."""
+    """The front page lists every lesson in order, links to each page, says what is live
+    and how to publish the course; its formula is typeset by the site's own MathJax."""
     context, page, visit = _open(browser, site, "intro")
     try:
         _settle(page, visit)
@@ -149,8 +146,10 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         assert [p for p in linked if p in LESSONS] == LESSONS, f"sidebar: {linked}"
         listed = page.locator("article .toctree-wrapper a").all_inner_texts()
         assert listed == [_title(lesson) for lesson in LESSONS]
-        assert "buttons and sliders do nothing here" in page.locator("article").inner_text()
-        assert "do nothing without a Python kernel" in page.locator(".bd-header-announcement").inner_text()
+        article = page.locator("article").inner_text()
+        assert "Play live" in article and "lessons/_build/html" in article and "any static web host" in article
+        banner = page.locator(".bd-header-announcement").inner_text()
+        assert "Play live" in banner and "13 MB" in banner and "seconds" in banner
         assert page.locator("article mjx-container").count() >= 1
         page.screenshot(path=str(shots / "site-intro.png"), full_page=True)
         _check(visit)
@@ -172,7 +171,8 @@ def test_each_lesson_page_draws_its_widgets_offline(site, browser, shots, lesson
         assert page.locator("article h1").first.inner_text().strip().rstrip("#").strip() == _title(lesson)
         views = page.locator(WIDGET_VIEW).count()
         explorers = page.locator(".meeple-explorer").count()
-        assert page.locator(".vega-embed").count() >= 2 * explorers
+        assert page.locator(".meeple-explorer.meeple-site .vega-embed").count() == explorers  # the site's chart
+        assert page.locator(".meeple-explorer.meeple-site .vega-bindings").count() == explorers  # and its slider
         assert page.locator(".widget-subarea:has-text('Error')").count() == 0, "a widget shows an error"
         stderr = page.locator(".cell_output .output.stderr, .cell_output .output.traceback")
         assert stderr.count() == 0, stderr.first.inner_text()
@@ -188,43 +188,70 @@ def test_each_lesson_page_draws_its_widgets_offline(site, browser, shots, lesson
         context.close()
 
 
-def test_lesson_01_shows_the_stepper_and_explorer_from_saved_state(site, browser, shots):
-    """Lesson 01 without a kernel: the Stepper shows the seeded opening position (four
-    hedgehogs at the start, the reader's hand as buttons) and the Explorer shows the two
-    values the build simulated, drawn as charts with intervals and a table of numbers.
-    A click changes nothing and breaks nothing (there is no Python behind the page)."""
-    lesson = next(p for p in LESSONS if p.startswith("01_"))
+def _page_with_both(site) -> str:
+    both = [n for n in lessons_with("Stepper", site.lessons) if n in lessons_with("Explorer", site.lessons)]
+    if not both:
+        pytest.skip("no lesson has both a Stepper and an Explorer")  # the lessons are being rewritten
+    return both[0]
+
+
+def test_a_page_shows_the_stepper_and_every_explorer_value_from_saved_state(site, browser, shots):
+    """Before any Python starts: the Stepper shows the seeded opening position (the reader's
+    hand as buttons, "Play live" offered) and the Explorer shows every value of its slider
+    (issue 15 item 7: not just those the lesson visited), with intervals and numbers.
+    A click on the static Stepper changes nothing and breaks nothing."""
+    lesson = _page_with_both(site)
     context, page, visit = _open(browser, site, lesson, width=1400)
     try:
         _settle(page, visit)
-        stepper = page.locator(".meeple-stepper")
-        assert stepper.count() == 1
-        assert "seed 2026" in stepper.locator(".meeple-sub").inner_text()
+        stepper = page.locator(".meeple-stepper").first
+        assert stepper.get_attribute("data-meeple-live") == "static"
+        assert stepper.get_attribute("data-meeple-step") == "0"
+        assert "seed " in stepper.locator(".meeple-sub").inner_text()
         assert "Your turn" in stepper.locator(".meeple-status").inner_text()
-        assert stepper.locator(".meeple-token").count() == 4
-        assert stepper.locator(".meeple-action").count() >= 5
-        assert "Player 1 starts" in stepper.locator(".meeple-events").inner_text()
+        assert stepper.locator(".meeple-action").count() >= 2
+        assert page.locator(".meeple-play-live").count() == page.locator(".meeple-stepper").count()
         stepper.scroll_into_view_if_needed()
-        stepper.screenshot(path=str(shots / "site-lesson01-stepper.png"))
+        stepper.screenshot(path=str(shots / "site-stepper-static.png"))
 
-        explorer = page.locator(".meeple-explorer")
-        assert explorer.count() == 1
-        text = explorer.inner_text()
-        assert "2 of 8 values simulated." in text  # bonus 0 and the default 3, as the lesson ran
-        assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
-        charts = explorer.locator(".vega-embed")
-        assert charts.count() == 2
-        assert "Win rate as bonus changes" in text and "Mean score as bonus changes" in text
-        assert "nothing simulated yet" not in text
-        for k in range(2):  # one point per seat (4) and simulated value (2)
-            assert charts.nth(k).locator("g.mark-symbol.role-mark > path").count() == 8
+        explorer = page.locator(".meeple-explorer.meeple-site").first
+        setup = json.loads(explorer.locator("[data-meeple-setup]").get_attribute("data-meeple-setup"))
+        chart = explorer.locator(".vega-embed").first
+        points_per_line = len(setup["values"])
+        seats = chart.locator("g.mark-symbol.role-mark").first.locator("path").count()
+        assert seats == points_per_line * len(setup["bots"])  # every value, every seat
+        text = chart.locator("svg.marks").text_content()
+        assert "95% CI" in text and f"{setup['games']} games per value" in text
         explorer.scroll_into_view_if_needed()
-        explorer.screenshot(path=str(shots / "site-lesson01-explorer.png"))
+        explorer.screenshot(path=str(shots / "site-explorer.png"))
 
         before = stepper.inner_text()
         stepper.locator(".meeple-action").first.click()
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(300)  # nothing is expected to happen: there is nothing to wait for
         assert stepper.inner_text() == before
+        _check(visit)
+    finally:
+        context.close()
+
+
+def test_solutions_are_folded_behind_show_solution(site, browser):
+    """Cells tagged `solution` are on the page, folded: "Show solution" opens them."""
+    tagged = {}
+    for lesson in site.lessons:
+        cells = json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text())["cells"]
+        tagged[lesson] = sum("solution" in c.get("metadata", {}).get("tags", []) for c in cells)
+    lesson = next((n for n, k in tagged.items() if k), None)
+    if lesson is None:
+        pytest.skip("no built lesson has a solution cell")
+    context, page, visit = _open(browser, site, lesson)
+    try:
+        _settle(page, visit)
+        folds = page.locator("details:has(summary:has-text('Show solution'))")
+        assert folds.count() == tagged[lesson]
+        first = folds.first
+        assert not first.evaluate("d => d.open")
+        first.locator("summary").first.click()
+        page.wait_for_function("d => d.open", arg=first.element_handle())
         _check(visit)
     finally:
         context.close()

@@ -1,0 +1,258 @@
+"""The course site's widgets are live in the reader's browser, offline (issue 12).
+
+On the site built once per session (site_build.py), in Chromium, with every request
+that would leave the loopback host refused and recorded:
+- each Explorer's slider redraws its chart with no Python at all (no Pyodide file is
+  even requested);
+- "Play live" starts Python (Pyodide, from the site) in a Web Worker and hands the
+  Stepper to the reader: Next raises data-meeple-step, a move is accepted, Save record
+  downloads a record that CPython replays, and a seeded game played to the end has
+  CPython's scores;
+- one value re-simulated in the browser has CPython's numbers (`sweep`).
+Tests wait on conditions (data-meeple-live, data-meeple-step), never fixed sleeps;
+the deadlines are generous because Python's first start takes 10-20 s on a busy machine.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from site_build import Site, build, lessons_with, local
+
+from meeple.rules import replay
+from meeple.rules.simulate import sweep
+from meeple.widgets.session import StepperSession
+
+pytestmark = pytest.mark.browser
+START = 240_000  # ms: Python's first start in the browser (measured 8-20 s; a busy CI machine is slower)
+STEP = 60_000  # ms: one move, a bot's turn, a round
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, free_port, server):
+    base = tmp_path_factory.getbasetemp()
+    try:
+        html, lessons, log = build(base)
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
+    with server(cmd, url + "/index.html", base / f"http-live-{port}.log", "http.server", 10):
+        yield Site(url, html, lessons, log)
+
+
+class Visit:
+    def __init__(self):
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+        self.urls: list[str] = []
+
+    def check(self):
+        assert not self.outside, f"requests left this machine: {self.outside}"
+        assert not self.errors, f"JavaScript errors: {self.errors}"
+
+
+@pytest.fixture
+def open_page(browser, site, shots):
+    """`page, visit = open_page(lesson)`: every request recorded, outside ones refused; the
+    worker's requests too (the context routes them). Screenshot on failure."""
+    opened = []
+
+    def go(lesson: str):
+        context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+        visit = Visit()
+
+        def route(r):
+            visit.urls.append(r.request.url)
+            if local(r.request.url):
+                r.continue_()
+            else:
+                visit.outside.append(r.request.url)
+                r.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on("pageerror", lambda e: visit.errors.append(f"uncaught: {e}"))
+        page.on("console", lambda m: visit.errors.append(f"console: {m.text}")
+                if m.type == "error" and not m.location.get("url", "").endswith("/favicon.ico") else None)
+        page.on("worker", lambda w: w.on("console", lambda m: visit.errors.append(f"worker: {m.text}")
+                                         if m.type == "error" else None))
+        page.goto(f"{site.url}/{lesson}.html")
+        opened.append((context, page, lesson))
+        return page, visit
+
+    yield go
+    for context, page, lesson in opened:
+        try:
+            page.screenshot(path=str(shots / f"site-live-{lesson}.png"), full_page=True)
+        finally:
+            context.close()
+
+
+def _explorer_lessons(site: Site) -> list[str]:
+    return lessons_with("Explorer", site.lessons)
+
+
+def _chart_text(explorer) -> str:
+    return explorer.locator(".vega-embed svg.marks").first.text_content()
+
+
+def test_every_explorer_slider_redraws_its_chart_without_python(site, open_page):
+    """On every page with an Explorer, moving the chart's slider to each end changes what the
+    chart shows (the numbers table and its heading), and no Python file is fetched."""
+    pages = _explorer_lessons(site)
+    if not pages:
+        pytest.skip("no built lesson has an Explorer")
+    for lesson in pages:
+        page, visit = open_page(lesson)
+        explorers = page.locator(".meeple-explorer.meeple-site")
+        page.wait_for_function("n => document.querySelectorAll('.meeple-explorer.meeple-site .vega-bindings').length >= n",
+                               arg=1, timeout=60_000)
+        for k in range(explorers.count()):
+            explorer = explorers.nth(k)
+            setup = json.loads(explorer.locator("[data-meeple-setup]").get_attribute("data-meeple-setup"))
+            control = explorer.locator(".vega-bindings select, .vega-bindings input[type=range]").first
+            explorer.locator(".vega-embed svg.marks text").first.wait_for(timeout=30_000)
+            for target in (setup["values"][0], setup["values"][-1]):
+                if target == setup["start"]:
+                    continue
+                before = _chart_text(explorer)
+                if control.evaluate("e => e.tagName") == "SELECT":
+                    control.select_option(index=setup["values"].index(target))
+                else:
+                    control.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", target)
+                heading = f"{setup['field']} = "
+                page.wait_for_function("([el, old]) => el.textContent !== old",
+                                       arg=[explorer.locator(".vega-embed svg.marks").first.element_handle(), before], timeout=10_000)
+                after = _chart_text(explorer)
+                assert heading in after and after != before, lesson
+        assert not any("/pyodide/" in u for u in visit.urls), "the slider must not need Python"
+        assert page.evaluate("globalThis.meepleLive.started") is None
+        visit.check()
+
+
+def _stepper_lesson(site: Site) -> str:
+    pages = lessons_with("Stepper", site.lessons)
+    if not pages:
+        pytest.skip("no built lesson has a Stepper")
+    # prefer a game where the reader moves often (Bucket Brigade), else the first
+    for name in pages:
+        if "bucket-brigade" in (site.html / f"{name}.html").read_text():
+            return name
+    return pages[0]
+
+
+def _step(stepper) -> int:
+    return int(stepper.get_attribute("data-meeple-step"))
+
+
+def _wait_step(page, above: int):
+    page.wait_for_function(
+        "n => { const s = document.querySelector('.meeple-stepper[data-meeple-live=live]');"
+        " return s && Number(s.dataset.meepleStep) > n; }", arg=above, timeout=STEP)
+
+
+def test_play_live_hands_the_reader_the_same_game_as_cpython(site, open_page, tmp_path):
+    """Play live: Python starts in a Web Worker (progress shown meanwhile), the Stepper becomes
+    playable; a reader's move is accepted, Next raises the step, Undo takes back, Save record
+    gives a record CPython replays, and the seeded game played to its end has CPython's scores."""
+    lesson = _stepper_lesson(site)
+    page, visit = open_page(lesson)
+    page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
+    bar = page.locator(".meeple-stepper-bar").first
+    setup = json.loads(bar.get_attribute("data-meeple-setup"))
+    page.locator(".meeple-play-live").first.click()
+    page.wait_for_selector(".meeple-stepper[data-meeple-live=loading]", timeout=10_000)
+    status = bar.locator(".meeple-live-status")
+    assert "Python" in status.inner_text()  # the reader is told what is happening, with the seconds so far
+    page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=START)
+    live = page.locator(".meeple-stepper[data-meeple-live=live]")
+    assert "Live" in status.inner_text() and _step(live) == 0
+
+    # The reader always takes the first legal move; bots play on to the reader's turn. A
+    # detour on the way: Next (one bot move), then Undo back to the reader's last choice.
+    def first_move():
+        n = _step(live)
+        live.locator(".meeple-action").first.click()
+        _wait_step(page, n)
+
+    first_move()  # a reader's move is accepted
+    assert live.locator(".meeple-events li.new").first.inner_text().startswith(f"Player {setup['seat'] + 1}")
+    while live.locator(".meeple-action").count():  # games where a turn has several choices
+        first_move()
+    assert live.locator(".meeple-next").is_enabled()
+    before_next = _step(live)
+    live.locator(".meeple-next").click()
+    _wait_step(page, before_next)
+    assert _step(live) == before_next + 1  # Next: one bot move
+    live.locator(".meeple-undo").click()
+    page.wait_for_function(
+        "n => { const s = document.querySelector('.meeple-stepper[data-meeple-live=live]');"
+        " return Number(s.dataset.meepleStep) < n && s.querySelector('.meeple-action'); }",
+        arg=before_next, timeout=STEP)
+
+    for _ in range(1000):
+        if "Game over" in live.locator(".meeple-status").inner_text():
+            break
+        if live.locator(".meeple-action").count():
+            first_move()
+        else:
+            n = _step(live)
+            live.locator(".meeple-fast").click()
+            _wait_step(page, n)
+    assert "Game over" in live.locator(".meeple-status").inner_text()
+    shown = [int(t) for t in live.locator(".meeple-player-score").all_inner_texts()]
+
+    # Save record: a file CPython replays, to the same scores
+    with page.expect_download(timeout=STEP) as download:
+        live.locator(".meeple-save").click()
+    path = tmp_path / "record.json"
+    download.value.save_as(path)
+    rec = replay(path.read_text())
+    assert len(rec.actions) == _step(live) and list(rec.scores) == shown
+
+    mirror = StepperSession.from_setup(setup)  # CPython, the same setup and the same choices
+    while not mirror.state.is_over:
+        if mirror.waiting_for_you():
+            mirror.act(mirror.view["actions"][0])
+        else:
+            mirror.play_until_your_turn()
+    assert [p["score"] for p in mirror.view["players"]] == shown
+    assert mirror.view["step"] == _step(live)
+    visit.check()
+
+
+def test_a_value_simulated_in_the_browser_has_cpythons_numbers(site, open_page):
+    """Another number of games, played by Python in the worker with a progress line, gives
+    exactly the rows CPython's sweep gives for that value, seed and game count."""
+    pages = _explorer_lessons(site)
+    if not pages:
+        pytest.skip("no built lesson has an Explorer")
+    page, visit = open_page(pages[0])
+    box = page.locator(".meeple-explorer-live").first
+    box.locator(".meeple-live-run").wait_for(timeout=60_000)
+    setup = json.loads(box.get_attribute("data-meeple-setup"))
+    value = setup["values"][-1]
+    box.locator(".meeple-live-value").select_option(index=len(setup["values"]) - 1)
+    box.locator(".meeple-live-games").fill("30")
+    box.locator(".meeple-live-run").click()
+    page.wait_for_function("el => el.dataset.meepleLive !== 'static'", arg=box.element_handle(), timeout=10_000)
+    page.wait_for_function("el => el.querySelector('.meeple-live-numbers').dataset.rows",
+                           arg=box.element_handle(), timeout=START)
+    assert "Simulated in your browser: 30 games" in box.locator(".meeple-live-status").inner_text()
+    rows = json.loads(box.locator(".meeple-live-numbers").get_attribute("data-rows"))
+
+    from meeple.rules import GAMES
+
+    mod = GAMES[setup["game"]]
+    bots = setup["bots"][0] if len(set(setup["bots"])) == 1 else setup["bots"]
+    table = sweep(mod, mod.Config.from_dict(setup["config"]), {setup["field"]: [value]}, bots, 30, setup["seed"],
+                  progress=False, workers=1)
+    assert len(rows) == len(table)
+    for row, (_, want) in zip(rows, table.iterrows()):
+        for k in ("seat", "bot", "games", "win_rate", "win_low", "win_high", "score", "score_low", "score_high"):
+            assert row[k] == want[k], (k, row, dict(want))
+    visit.check()

@@ -1,0 +1,58 @@
+// meeple's Web Worker on the course site: Python (Pyodide) off the page's thread.
+//
+// Started by meeple-live.js on the first "Play live" or "Simulate in your browser".
+// Everything it loads comes from this site: Pyodide's files (vendored from npm at
+// build time, hashes checked) and the meeple wheel built with the site, installed
+// with pyodide.loadPackage(url) (micropip would resolve dependencies on other hosts).
+// Messages: {call, what, args} in; {call, kind: "result"|"error"|"progress", ...} out,
+// and {kind: "status", text} while Python starts.
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+let py = null;
+let live = null;  // the Python module meeple.widgets.live
+
+const status = (text) => postMessage({ kind: "status", text });
+
+async function start({ base, wheel }) {
+  if (live) return { ready: true };
+  const t0 = performance.now();
+  status("Loading Python (Pyodide, about 13 MB the first time; then from the browser's cache)");
+  py = await loadPyodide({ indexURL: base + "pyodide/", fullStdLib: false });
+  const tPython = performance.now();
+  status("Installing meeple");
+  await py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => status(m) });
+  status("Importing the rules");
+  live = py.pyimport("meeple.widgets.live");
+  const tReady = performance.now();
+  return {
+    ready: true,
+    python_seconds: (tPython - t0) / 1000,
+    meeple_seconds: (tReady - tPython) / 1000,
+    version: py.runPython("import sys; sys.version.split()[0]"),
+  };
+}
+
+const handlers = {
+  start,
+  stepper_new: ({ setup }) => live.stepper_new(setup),
+  stepper_do: ({ id, message }) => live.stepper_do(id, message),
+  simulate_point: ({ setup, value, games }, call) =>
+    live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
+};
+
+// One call at a time, in order: Python here is single-threaded and a session's moves must not interleave.
+let queue = Promise.resolve();
+onmessage = (e) => {
+  const { call, what, args } = e.data;
+  queue = queue.then(async () => {
+    try {
+      const handler = handlers[what];
+      if (!handler) throw new Error(`unknown request ${what}`);
+      if (what !== "start" && !live) throw new Error("Python has not started");
+      const result = await handler(args, call);
+      postMessage({ call, kind: "result", result });
+    } catch (err) {
+      postMessage({ call, kind: "error", error: String(err && err.message ? err.message : err) });
+    }
+  });
+};
