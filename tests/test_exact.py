@@ -204,6 +204,7 @@ def test_time_trial_equals_every_roll_sequence(spaces):
         d = exact.time_trial_turns(cfg, spaces)
         assert d == brute_trial(cfg, spaces)
         assert sum(d.values()) == 1
+        assert exact.time_trial_mean(cfg, spaces) == exact.mean(d)  # first-step analysis, the same chain
 
 
 def brute_fresh(row, deck, flips):

@@ -328,3 +328,52 @@ def _seat_one(answer):
     if verdict == "cannot tell":
         return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/4?"
     return False, "compare the whole interval, not only the win rate, with the fair share 1/4."
+
+
+# --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
+
+TARGET_TURNS = 4
+
+
+def _trial_mean(spaces: int) -> Fraction:
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.time_trial_mean(pb.Config(), spaces)
+
+
+@exercise("04.track", expects="a whole number of spaces, e.g. 20")
+def _four_turn_track(answer):
+    spaces = need_whole(answer, "a whole number of spaces")
+    if not 1 <= spaces <= 40:
+        raise WrongKind(f"expected a track of 1 to 40 spaces, got {spaces}")
+    means = {}
+    L = 1
+    while True:  # the mean grows with the track: stop once past the target
+        means[L] = _trial_mean(L)
+        if means[L] > TARGET_TURNS + 1:
+            break
+        L += 1
+    best = min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+    mine = means.get(spaces, _trial_mean(spaces))
+    if spaces == best:
+        return True, f"{spaces} spaces: a lone piglet needs {float(mine):.3f} turns on average, the closest to {TARGET_TURNS}."
+    side = "short" if mine < TARGET_TURNS else "long"
+    return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {TARGET_TURNS}?"
+
+
+@exercise("04.slow", expects="an exact Fraction")
+def _more_than_three(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    x = need_fraction(answer)
+    dist = exact.time_trial_turns(pb.Config())
+    want = exact.at_least(dist, 4)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}."
+    if x == exact.at_least(dist, 3):
+        return False, "that counts three turns too: 'more than three' starts at four."
+    if x == 1 - want:
+        return False, "that is the chance of three turns or fewer: the complement."
+    return False, "add up the chances of every number of turns above three (or subtract the rest from 1)."
