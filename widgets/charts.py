@@ -53,11 +53,17 @@ def _varied(table: pd.DataFrame) -> list[str]:
     return cols[: cols.index("point")] if "point" in cols else []
 
 
-def _lines(table: pd.DataFrame, field: str) -> pd.DataFrame:
+def _lines(table: pd.DataFrame, field: str, *measures: str) -> pd.DataFrame:
     """The table with `who`: one line per seat and, in a sweep over several fields, per value
-    of each other field (never one line through points that differ in another field)."""
+    of each other field (never one line through points that differ in another field).
+    With `measures`, only the columns the chart draws (a sweep table has dozens, and
+    Altair copies every one into the chart)."""
+    varied = _varied(table)
+    if measures:
+        keep = list(dict.fromkeys([*varied, field, "point", "seat", "bot", "games", *measures]))
+        table = table[[c for c in keep if c in table.columns]]
     who = _who(table)
-    for other in (f for f in _varied(table) if f != field):
+    for other in (f for f in varied if f != field):
         who = who + ", " + other + "=" + table[other].astype(str)
     return table.assign(who=who)
 
@@ -67,7 +73,7 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
     """Win rate of each seat as `field` changes (a sweep table), with 95% Wilson intervals
     and a dashed line at the fair share 1/players. `baseline`: the value the reader started
     from, a grey rule behind the lines; `current`: the value under the slider, ringed."""
-    data = _lines(table, field)
+    data = _lines(table, field, "win_rate", "win_low", "win_high")
     fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(
@@ -98,7 +104,7 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
 
 def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
     """Mean final score of each seat as `field` changes, with 95% intervals."""
-    data = _lines(table, field)
+    data = _lines(table, field, "score", "score_low", "score_high")
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(y=alt.Y("score_low:Q", title="mean score (95% CI)"), y2="score_high:Q")
     line = base.mark_line(point=True).encode(
@@ -158,7 +164,7 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
 
     value, low, high = measure_columns(measure)
     label = label or measure.replace("_", " ")
-    data = _lines(table, field)
+    data = _lines(table, field, value, low, high)
     if _per_game(table, measure):
         keys = _varied(table) or [field]
         data = data.drop_duplicates(keys).assign(who="every seat" if len(keys) == 1 else data["who"].str.split(", ", n=1).str[1])
@@ -212,7 +218,7 @@ def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate"
     label = label or measure.replace("_", " ")
     data = table if _per_game(table, measure) or seat is None else table[table["seat"] == seat]
     who = "" if _per_game(table, measure) or seat is None else f", Player {seat + 1}"
-    data = data.drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
+    data = data[[x, y, "seat", value, low, high]].drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
     fmt = ".0%" if measure == "win_rate" else ".1f"
     ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " ")), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
     tips = [alt.Tooltip(_col(x), title=x), alt.Tooltip(_col(y), title=y), alt.Tooltip(f"{value}:Q", format=fmt, title=label),
