@@ -203,3 +203,43 @@ def test_12_ender_bonus_reads_a_tuning(capsys):
     assert not ok and "150" in out
     ok, out = _run("12.ender_bonus", 4, capsys)
     assert not ok and "right kind" in out
+
+
+def test_14_luck_die_and_cycle(capsys):
+    import itertools
+    from math import comb
+
+    import pandas as pd
+
+    right = Fraction(sum(comb(100, j) for j in range(60, 101)), 2**100)
+    assert _run("14.luck_alone", right, capsys)[0]
+    ok, out = _run("14.luck_alone", Fraction(comb(100, 60), 2**100), capsys)
+    assert not ok and "exactly 60" in out
+    # D against A, every pair of faces, a tie half a win
+    d, a = (0, 0, 4, 4, 4, 4), (2, 2, 4, 4, 9, 9)
+    pairs = list(itertools.product(d, a))
+    beats = sum(Fraction(1) if x > y else Fraction(1, 2) if x == y else Fraction(0) for x, y in pairs) / len(pairs)
+    assert _run("14.die_d", beats, capsys)[0]
+    ok, out = _run("14.die_d", sum(Fraction(x > y) for x, y in pairs) / len(pairs), capsys)
+    assert not ok and "tie" in out
+
+    def table(edges):  # a round-robin table where (a, b) in edges means a surely beats b
+        rows = []
+        for x, y in itertools.permutations(["t1", "t2", "t3", "t4"], 2):
+            low = 0.6 if (x, y) in edges else 0.1 if (y, x) in edges else 0.4
+            rows.append({"row": x, "column": y, "win rate": low + 0.05, "low": low, "high": low + 0.1})
+        return pd.DataFrame(rows)
+
+    ring = table({("t1", "t2"), ("t2", "t3"), ("t3", "t1"), ("t4", "t1")})
+    assert _run("14.cycle", (ring, ["t1", "t2", "t3"]), capsys)[0]
+    assert _run("14.cycle", (ring, ["t2", "t3", "t1"]), capsys)[0]
+    ok, out = _run("14.cycle", (ring, []), capsys)
+    assert not ok and "ring" in out
+    ok, out = _run("14.cycle", (ring, ["t1", "t3", "t2"]), capsys)
+    assert not ok and "does not surely beat" in out
+    ordered = table({("t1", "t2"), ("t2", "t3"), ("t1", "t3")})
+    assert _run("14.cycle", (ordered, []), capsys)[0]
+    ok, out = _run("14.cycle", (ordered, ...), capsys)
+    assert not ok and "no answer" in out
+    ok, out = _run("14.cycle", ["t1", "t2", "t3"], capsys)
+    assert not ok and "right kind" in out

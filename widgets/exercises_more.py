@@ -295,3 +295,65 @@ def _ender_bonus(answer):
              if answer.tied else "its neighbours' intervals do not overlap it")
     return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
                   f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
+
+
+# --- lesson 14: skill, luck, intransitivity ---------------------------------------------
+
+@exercise("14.luck_alone", "the chance as an exact Fraction")
+def _luck_alone(answer):
+    from math import comb
+
+    n, k = 100, 60
+    a = need_fraction(answer)
+    right = Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
+    if a == right:
+        return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
+    if a == Fraction(comb(n, k), 2**n):
+        return False, "that is exactly 60 wins; at least 60 adds 61, 62, ... up to 100."
+    if a == right - Fraction(comb(n, k), 2**n):
+        return False, "that is more than 60; at least 60 includes 60 itself."
+    return False, "each number of wins j has chance C(100, j) / 2^100; add them for j = 60 to 100."
+
+
+@exercise("14.die_d", "the chance as an exact Fraction")
+def _die_d(answer):
+    from meeple.rules import exact
+
+    d, a_die = exact.die((0, 0, 4, 4, 4, 4)), exact.die((2, 2, 4, 4, 9, 9))
+    a = need_fraction(answer)
+    right = exact.beat_chance(d, a_die)
+    if a == right:
+        return True, f"{right}: {'D beats A' if right > Fraction(1, 2) else 'A still beats D'}."
+    strict = sum((p * q for x, p in d.items() for y, q in a_die.items() if x > y), Fraction(0))
+    if a == strict:
+        return False, "a 4 against a 4 is a tie: count ties as half a win (beat_chance does)."
+    return False, "list the 36 pairs of faces (or use exact.beat_chance(exact.die(D), exact.die(A)))."
+
+
+@exercise("14.cycle", "(robin, cycle): the round-robin table and a list of three bots, or []")
+def _cycle(answer):
+    from itertools import permutations
+
+    try:
+        table, cycle = answer
+        rows = list(zip(table["row"], table["column"], table["low"]))
+    except (TypeError, ValueError, KeyError):
+        raise WrongKind("expected (robin, cycle): the table of section 3 and a list of three bot names, or []") from None
+    if cycle is None or cycle is Ellipsis:
+        return False, "no answer yet: put a list of three bot names, or [], in place of `...`."
+    if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
+        raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
+    bots = sorted({r for r, _, _ in rows})
+    sure = {(r, c) for r, c, lo in rows if lo > 0.5}
+    cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
+    if not cycle:
+        if not cycles:
+            return True, "no cycle among the decided pairs: in these games the stopping rules can be ranked."
+        return False, "look again: some three bots beat each other in a ring, each with its interval above one half."
+    if len(cycle) != 3 or any(b not in bots for b in cycle):
+        raise WrongKind(f"a cycle names three of {', '.join(bots)}, got {cycle!r}")
+    if list(cycle) in cycles:
+        return True, f"{' beats '.join(cycle)} beats {cycle[0]}: no rating can rank these three."
+    weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
+    a, b = weak[0]
+    return False, f"in this table {a} does not surely beat {b}: its interval against {b} is not all above one half."
