@@ -22,7 +22,8 @@ from typing import Any, Callable, Mapping, Sequence
 from .chance import check_seed
 from .config import load_variant
 from .core import game_module, play
-from .simulate import Results, _bot_refs, _check_games, _Job, _pd, _rate_row, _run, _show_value, measures
+from .simulate import (Results, _bot_refs, _check_games, _Job, _pd, _rate_row, _run, _show_value, default_workers,
+                       measures, worker_pool)
 from .stats import mean_ci, wilson
 
 __all__ = ["compare", "tune", "Tuning", "MEASURES", "measure_names"]
@@ -427,6 +428,18 @@ def tune(
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
             seen[job.key] = tuple(float(x) for x in fn(res))
 
+    own = None
+    if executor is None and workers != 1 and method == "bisect":  # one pool for every step, not one each
+        own = executor = worker_pool(workers or default_workers())
+    try:
+        return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method)
+    finally:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
+
+
+def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method) -> Tuning:
+    """Grid or bisection over `candidates`, then the answer's neighbours."""
     if method == "grid":
         measure_at(candidates)
     else:

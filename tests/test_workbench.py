@@ -163,10 +163,10 @@ def test_tune_finds_a_planted_target_on_a_real_measure():
     grow by about one a bonus point (a round floored at 0 keeps no bonus,
     BB-11). Plant the target as the figure measured at bonus 5 on other
     seeds; tune (bisection) must come back to bonus 5, and tell it from 4 and 6."""
-    plant = sweep("bucket-brigade", None, {"bonus": [5]}, "heuristic", 100, 99, progress=False, workers=1)
+    plant = sweep("bucket-brigade", None, {"bonus": [5]}, "heuristic", 60, 99, progress=False, workers=1)
     target = float(plant["mean_points_ender_bonus"].mean())  # every game counts once for every seat
     assert 4.5 < target <= 5
-    r = tune("bucket-brigade", None, "bonus", "mean_points_ender_bonus", target, "heuristic", 100, 3,
+    r = tune("bucket-brigade", None, "bonus", "mean_points_ender_bonus", target, "heuristic", 60, 3,
              values=range(0, 13), method="bisect", progress=False, workers=1)
     assert r.answer == 5 and r.tied == [] and r.neighbours == [4, 6]
     assert "tells them apart" in str(r)
