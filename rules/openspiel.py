@@ -51,10 +51,17 @@ PREFIX = "python_meeple_"
 class NeedChance(Exception):
     """The engine asked for a random value the script does not hold yet."""
 
-    def __init__(self, outcomes: list[tuple[int, float]], kind: tuple):
-        super().__init__(f"chance node with {len(outcomes)} outcomes")
-        self.outcomes = outcomes
+    def __init__(self, kind: tuple):
+        super().__init__(f"chance node {kind}")
         self.kind = kind  # ("below", n) or ("happens", p): how a seed maps to an outcome
+
+    @property
+    def outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs, as OpenSpiel wants them."""
+        what, x = self.kind
+        if what == "below":
+            return [(i, 1.0 / x) for i in range(x)]
+        return [(0, 1.0 - x), (1, x)] if 0.0 < x < 1.0 else [(int(x >= 1.0), 1.0)]
 
 
 class ScriptedChance:
@@ -70,18 +77,18 @@ class ScriptedChance:
     def __init__(self, script: list[int], pos: int = 0):
         self.script, self.pos = script, pos
 
-    def _draw(self, kind: tuple, outcomes) -> tuple[int, "ScriptedChance"]:
+    def _draw(self, kind: tuple) -> tuple[int, "ScriptedChance"]:
         if self.pos < len(self.script):
             return self.script[self.pos], ScriptedChance(self.script, self.pos + 1)
-        raise NeedChance(outcomes, kind)
+        raise NeedChance(kind)
 
     def below(self, n: int) -> tuple[int, "ScriptedChance"]:
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
-        return self._draw(("below", n), [(i, 1.0 / n) for i in range(n)])
+        return self._draw(("below", n))
 
     def happens(self, p: float) -> tuple[bool, "ScriptedChance"]:
-        x, nxt = self._draw(("happens", p), [(0, 1.0 - p), (1, p)] if 0.0 < p < 1.0 else [(int(p >= 1.0), 1.0)])
+        x, nxt = self._draw(("happens", p))
         return bool(x), nxt
 
     def bits(self):
@@ -339,6 +346,15 @@ class MeepleState(pyspiel.State):
         st = self._mod.determinize(self._mod.observation(self._state, player), rng)
         out = MeepleState(self.get_game(), _with_chance(st, ScriptedChance([], 0)), self._moves)
         return out
+
+    def __deepcopy__(self, memo):
+        # OpenSpiel clones a Python state with copy.deepcopy. meeple states are never
+        # changed once made (apply returns a new one), so the clone shares it; only the
+        # chance script, which grows at chance nodes, is copied.
+        new = MeepleState(self.get_game(), self._state, self._moves)
+        new._script, new._start = list(self._script), self._start
+        new._pending, new._chance = self._pending, self._chance
+        return new
 
     def __str__(self):
         events = getattr(self._state, "events", ())
