@@ -302,6 +302,7 @@ class Tuning:
     games: int
     seed: int
     method: str
+    monotone: bool = True  # the measured values move one way as the number grows
 
     @property
     def message(self) -> str:
@@ -324,6 +325,10 @@ class Tuning:
             )
         elif self.neighbours:
             lines.append("  The neighbours' intervals do not overlap the answer's: the data tells them apart.")
+        if not self.monotone:
+            lines.append(f"  The measure does not move one way as {self.field} grows"
+                         + (": bisection may have missed a closer value; measure every value (method='grid')."
+                            if self.method.startswith("bisection") else " (see the table)."))
         if not self.low <= self.target <= self.high and not self.table.empty:
             side = "above" if self.value < self.target else "below"
             lines.append(f"  No value tried reaches the target; the answer's interval lies {side} it.")
@@ -468,8 +473,10 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     rows = [{field: v, "value": seen[v][0], "low": seen[v][1], "high": seen[v][2],
              "distance": abs(seen[v][0] - target)} for v in candidates if v in seen]
     table = pd.DataFrame(rows)
+    steps = [b - a for a, b in zip(table["value"], table["value"][1:])]
+    monotone = all(d >= 0 for d in steps) or all(d <= 0 for d in steps)
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
-                  seed, "every value measured" if method == "grid" else "bisection (a monotone measure)")
+                  seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone)
 
 
 def load_variants(paths: Sequence) -> dict[str, Any]:

@@ -178,6 +178,29 @@ def test_tune_says_when_the_data_cannot_tell_neighbours_apart():
     assert r.tied and "cannot tell" in str(r)
 
 
+def zigzag(res):
+    """A synthetic measure that does not move one way: 1 at even bonuses, 0 at odd."""
+    return float(res.config.bonus % 2 == 0)
+
+
+def test_tune_warns_when_a_bisected_measure_does_not_move_one_way():
+    r = tune("bucket-brigade", None, "bonus", zigzag, 0.0, "random", 10, 1, values=range(0, 9), method="bisect",
+             progress=False, workers=1)
+    assert not r.monotone and "does not move one way" in str(r) and "method='grid'" in str(r)
+    assert tune("bucket-brigade", None, "bonus", planted, 0.3, "random", 10, 1, values=range(0, 9), method="bisect",
+                progress=False, workers=1).monotone
+
+
+def test_compare_by_bot_and_with_variant_files(tmp_path):
+    """Seats rotated: each bot's win rate is averaged over the seats it holds, one row per bot."""
+    path = bb.Config(bonus=6).save(tmp_path / "six.json")
+    t = compare("bucket-brigade", {"base": None, "six": str(path)}, ["heuristic", "random", "random", "random"], 20, 1,
+                progress=False, workers=1, rotate=True, by="bot")
+    assert list(t["bot"]) == ["heuristic", "random"] * 2 and "seat" not in t.columns
+    assert t[t["variant"] == "six"]["changes"].iloc[0] == "bonus=6"
+    assert "heuristic" in format_comparison(t)
+
+
 def test_the_round_enders_win_rate_is_a_share_that_grows_with_the_bonus():
     r = tune("bucket-brigade", None, "bonus", "ender_win_rate", 1.0, "heuristic", 30, 1, values=[3, 12],
              progress=False, workers=1)
