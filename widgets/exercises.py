@@ -377,3 +377,54 @@ def _more_than_three(answer):
     if x == 1 - want:
         return False, "that is the chance of three turns or fewer: the complement."
     return False, "add up the chances of every number of turns above three (or subtract the rest from 1)."
+
+
+# --- lesson 5: how many games? ---------------------------------------------------------------------
+
+EDGE_FAIR, EDGE = 0.25, 0.03  # a seat winning 28% where a fair share is 25%
+
+
+def games_for_half_width(p: float, half: float) -> int:
+    """Smallest n with z·sqrt(p(1-p)/n) <= half (95%, the normal approximation)."""
+    from meeple.rules.stats import Z95
+
+    return math.ceil(Z95 ** 2 * p * (1 - p) / half ** 2)
+
+
+def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
+    """Smallest n for which a seat whose true rate is p1 has its 95% interval above p0
+    with chance `power` (one-sample test of a proportion, normal approximation)."""
+    from statistics import NormalDist
+
+    from meeple.rules.stats import Z95
+
+    zb = NormalDist().inv_cdf(power)
+    return math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
+
+
+@exercise("05.games", expects="a whole number of games")
+def _games_for_edge(answer):
+    n = need_whole(answer, "a whole number of games")
+    if n < 1:
+        raise WrongKind(f"expected a positive number of games, got {n}")
+    want = games_for_half_width(EDGE_FAIR + EDGE, EDGE)
+    if abs(n - want) <= 0.02 * want:
+        return True, f"about {want} games: then the interval is ±{EDGE:.0%} around {EDGE_FAIR + EDGE:.0%}."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, 2 * EDGE)) <= 0.02 * want / 4:
+        return False, "that interval is 3 points wide in total; the question asks for 3 points either side."
+    return False, f"{n} games give a half-width of {1.96 * math.sqrt(0.28 * 0.72 / n):.3f}; solve z·√(p(1−p)/n) = 0.03 for n."
+
+
+@exercise("05.power", expects="a whole number of games")
+def _games_for_power(answer):
+    n = need_whole(answer, "a whole number of games")
+    if n < 1:
+        raise WrongKind(f"expected a positive number of games, got {n}")
+    want = games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE)
+    if abs(n - want) <= 0.05 * want:
+        return True, f"about {want} games, roughly twice what the half-width alone suggests."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE)) <= 0.05 * want:
+        return False, ("with that many games the estimate lands below 28% about half the time, and then the "
+                       "interval often reaches 25%. You need room for the estimate's own wobble.")
+    return False, ("the interval must clear 25% (z = 1.96 above it) even when the estimate comes out low "
+                   "(an 80% quantile below 28%); add the two distances and solve for n.")
