@@ -478,14 +478,15 @@ class RuleConfig:
         """Write this config as a variant file (.json or .toml): the game, a
         name, and only the numbers that differ from the defaults. Whole or not at all."""
         path = Path(path)
-        kind = path.suffix.lower()
-        if kind not in VARIANT_SUFFIXES:
+        if path.suffix.lower() not in VARIANT_SUFFIXES:
             raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
-        name = name or path.stem
-        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name, "set": self.differences()}
-        text = json.dumps(data, indent=1) + "\n" if kind == ".json" else _toml_text(data)
-        _write_whole(path, text)
+        _write_whole(path, self.variant_text(name or path.stem, path.suffix))
         return path
+
+    def variant_text(self, name: str, suffix: str = ".toml") -> str:
+        """What save writes: the game, the name and the differences, as TOML or JSON."""
+        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name, "set": self.differences()}
+        return json.dumps(data, indent=1) + "\n" if suffix.lower() == ".json" else _toml_text(data)
 
     @classmethod
     def load(cls, path) -> "RuleConfig":

@@ -20,7 +20,6 @@ from os import PathLike
 from typing import Any, Callable, Mapping, Sequence
 
 from .chance import check_seed
-from .config import load_variant
 from .core import game_module, play
 from .simulate import (Results, _bot_refs, _check_games, _Job, _pd, _rate_row, _run, _show_value, default_workers,
                        measures, worker_pool)
@@ -478,13 +477,3 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone)
 
-
-def load_variants(paths: Sequence) -> dict[str, Any]:
-    """{name: Config} from variant files (their own names), in order."""
-    out = {}
-    for p in paths:
-        name, cfg = load_variant(p)
-        if name in out:
-            raise ValueError(f"{p}: two variants are named {name!r}")
-        out[name] = cfg
-    return out

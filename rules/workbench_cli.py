@@ -152,22 +152,12 @@ def cmd_variant_save(args) -> int:
     if out.suffix.lower() not in VARIANT_SUFFIXES:
         raise CliError(f"--out must end in {' or '.join(VARIANT_SUFFIXES)}; got {str(out)!r}")
     try:
-        text = _variant_text(config, name, out)
+        text = config.variant_text(name, out.suffix)
     except ValueError as e:
         raise CliError(str(e)) from None
     write_atomic(out, text)
     print(f"{mod.TITLE} variant {name!r} ({config.describe()}) saved to {out}")
     return 0
-
-
-def _variant_text(config, name: str, out: Path) -> str:
-    """The file's text, made exactly as Config.save makes it (so the CLI can write it with write_atomic)."""
-    import json
-
-    from .config import VARIANT_FORMAT, _toml_text
-
-    data = {"format": VARIANT_FORMAT, "game": config.game_name(), "name": name, "set": config.differences()}
-    return json.dumps(data, indent=1) + "\n" if out.suffix.lower() == ".json" else _toml_text(data)
 
 
 def cmd_variant_show(args) -> int:
