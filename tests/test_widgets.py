@@ -326,6 +326,7 @@ def test_explorer_numbers_copy_as_csv():
     back = pd.read_csv(io.StringIO(e.table_csv()))
     assert back[["bonus", "seat", "win_rate", "win_low", "win_high"]].equals(
         e.table[["bonus", "seat", "win_rate", "win_low", "win_high"]].reset_index(drop=True))
+    assert e.copy.text == e.table_csv()  # the copy button's clipboard text (static/copy.js puts it there)
     e.csv_button.click()
     assert e.csv.layout.display == "block" and e.csv.value == e.table_csv()
     e.csv_button.click()

@@ -16,10 +16,13 @@ from __future__ import annotations
 import html
 import itertools
 from os import PathLike
+from pathlib import Path
 
 import altair as alt
+import anywidget
 import ipywidgets as W
 import pandas as pd
+import traitlets
 
 from meeple.rules.core import game_module
 from meeple.rules.simulate import measures, sweep
@@ -55,6 +58,15 @@ def candidate_values(mod, config, field: str) -> list:
             continue
         ok.append(v)
     return ok
+
+
+class CopyButton(anywidget.AnyWidget):
+    """A button that puts `text` on the reader's clipboard (JS in static/copy.js)."""
+
+    _esm = Path(__file__).parent / "static" / "copy.js"
+    text = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("Copy the numbers as CSV").tag(sync=True)
+    copied = traitlets.Int(0).tag(sync=True)  # how often the browser copied (for tests and curiosity)
 
 
 def _label(value) -> str:
@@ -124,6 +136,9 @@ class Explorer(W.VBox):
         self.csv_button = W.Button(description="Numbers as CSV", icon="copy",
                                    tooltip="show every simulated value's numbers as CSV, to select and copy")
         self.csv = W.Textarea(layout=W.Layout(width="95%", height="140px", display="none"))
+        self.copy = CopyButton()
+        self.copy.on_msg(lambda _w, msg, _b: self._toggle_csv() if msg == {"do": "show-text"} and
+                         self.csv.layout.display == "none" else None)
         self.status = W.HTML()
         self.numbers = W.HTML()
         self._moving = False
@@ -155,7 +170,7 @@ class Explorer(W.VBox):
             self.status,
             charts_box,
             self.numbers,
-            W.HBox([self.csv_button]),
+            W.HBox([self.copy, self.csv_button]),
             self.csv,
         ])
         self.show(self.current)
@@ -321,8 +336,9 @@ class Explorer(W.VBox):
             x, y = self._fields
             self.map_chart.chart = charts.heatmap_chart(table, x, y, measure, self.seat.value, label=label,
                                                         current=cell, baseline=self._baseline)
+        self.copy.text = self.table_csv()  # what the copy button puts on the clipboard
         if self.csv.layout.display != "none":
-            self.csv.value = self.table_csv()
+            self.csv.value = self.copy.text
         self._numbers(cell, measure)
 
     def _numbers(self, cell, measure: str) -> None:
