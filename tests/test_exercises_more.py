@@ -243,3 +243,24 @@ def test_14_luck_die_and_cycle(capsys):
     assert not ok and "no answer" in out
     ok, out = _run("14.cycle", ["t1", "t2", "t3"], capsys)
     assert not ok and "right kind" in out
+
+
+def test_13_timing_position_answers(capsys):
+    from meeple.widgets.exercises_more import _timing
+
+    t = _timing()
+    # the chance the next hand holds an ending card, against listing: P(none) = C(U-k, h) / C(U, h)
+    q = t["q"]
+    assert 0 < q < 1
+    assert _run("13.next_can_end", q, capsys)[0]
+    if t["no_jokers"] != q:
+        ok, out = _run("13.next_can_end", t["no_jokers"], capsys)
+        assert not ok and "joker" in out
+    ok, out = _run("13.next_can_end", 1 - q, capsys)
+    assert not ok and "one minus" in out
+    # balance: q*A + (1-q)*(B + b) == E + b at b*
+    b = (t["A"] - t["B"]) + (t["B"] - t["E"]) / q
+    assert q * t["A"] + (1 - q) * (t["B"] + b) == t["E"] + b
+    assert _run("13.balance_bonus", b, capsys)[0]
+    assert not _run("13.balance_bonus", b + 1, capsys)[0]
+    assert not _run("13.balance_bonus", float(b), capsys)[0]

@@ -357,3 +357,92 @@ def _cycle(answer):
     weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
     a, b = weak[0]
     return False, f"in this table {a} does not surely beat {b}: its interval against {b} is not all above one half."
+
+
+# --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
+
+def _timing(seed: int = 6) -> dict:
+    """Lesson 13's position and its numbers, built as the lesson builds them: heuristic bots
+    play a seeded game until a player could end the round (BB-8) with a card of a colour
+    whose hedgehog stands within two steps of the end."""
+    import dataclasses
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+    from meeple.rules.core import bot_rng
+
+    config = bb.Config()
+    end = len(config.track) - 1
+    state = bb.new_game(config, seed)
+    rngs = [bot_rng(seed, p) for p in range(config.players)]
+    while not state.is_over:
+        p = state.current_player
+        seen = bb.observation(state, p)
+        near = [(c, end - x) for c, x in zip(config.colours, state.positions) if end - x <= 2
+                and any(card.colour == c and card.steps >= end - x for card in seen.hand)]
+        safe = [a for a in bb.legal_actions(state) if a.card.colour is not None  # keep jokers
+                and all(a.colour != c for c, _ in near) and state.positions[config.colours.index(a.colour)] + a.card.steps <= end - 3]
+        if near and safe:  # a choice: end now, or play a card that brings no hedgehog near the end
+            colour, gap = near[0]
+            break
+        state = bb.apply(state, bb.BOTS["heuristic"](seen, bb.legal_actions(state), rngs[p]))
+    else:
+        raise ValueError(f"seed {seed}: no such position in this game")
+    where = dict(zip(config.colours, state.positions))
+    flat = dataclasses.replace(config, bonus=0, floor_zero=False)
+
+    def score(hand, moves):
+        positions = dict(where)
+        for c, steps in moves:
+            positions[c] = min(end, positions[c] + steps)
+        return Fraction(bb.round_score(hand, positions, flat, ended_round=False))
+
+    def without(hand, card):
+        hand = list(hand)
+        hand.remove(card)
+        return hand
+
+    ender = min((c for c in seen.hand if c.colour == colour and c.steps >= gap), key=lambda c: c.steps)
+    e = score(without(seen.hand, ender), [(colour, gap)])
+    wait = max(safe, key=lambda a: (score(without(seen.hand, a.card), [(a.colour, a.card.steps)]), str(a)))
+    after = without(seen.hand, wait.card)
+    a_ = score(after, [(wait.colour, wait.card.steps), (colour, gap)])
+    b_ = score(without(after, ender), [(wait.colour, wait.card.steps), (colour, gap)])
+    unseen = Counter(config.deck())
+    unseen.subtract(seen.hand)
+    unseen.subtract(seen.played)
+    unseen = list(unseen.elements())
+    nxt = (p + 1) % config.players
+    h = seen.hand_counts[nxt]
+
+    def q_for(match):
+        k = sum(1 for c in unseen if match(c))
+        return 1 - exact.hypergeometric(len(unseen), k, h).get(0, Fraction(0))
+
+    q = q_for(lambda c: c.colour in (colour, None) and c.steps >= gap)
+    return {"q": q, "E": e, "A": a_, "B": b_, "gap": gap, "colour": colour, "wait": str(wait), "ender": str(ender),
+            "no_jokers": q_for(lambda c: c.colour == colour and c.steps >= gap),
+            "any_steps": q_for(lambda c: c.colour in (colour, None))}
+
+
+@exercise("13.next_can_end", "the chance as an exact Fraction")
+def _next_can_end(answer):
+    t = _timing()
+    a = need_fraction(answer)
+    if a == t["q"]:
+        return True, f"q = {t['q']} ≈ {float(t['q']):.1%}."
+    if a == t["no_jokers"]:
+        return False, "a joker moves any hedgehog (BB-7): count the unseen jokers as cards that can end the round too."
+    if a == 1 - t["q"]:
+        return False, "that is the chance they hold none; q is one minus it."
+    return False, "the population is the unseen cards (deck less your hand and the played pile); count those of the colour or jokers."
+
+
+@exercise("13.balance_bonus", "the bonus as an exact Fraction")
+def _balance_bonus(answer):
+    t = _timing()
+    a = need_fraction(answer)
+    right = (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q"]
+    if a == right:
+        return True, f"b* = {right} ≈ {float(right):.2f}."
+    return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
