@@ -11,7 +11,9 @@ PROTOCOL (names every game module exposes)
                             source text's edition; `players` field; invalid
                             values raise ValueError naming field, value and
                             what is allowed (config.need); Config.presets()
-                            -> {name: Config}, "base" first.
+                            -> {name: Config}, "base" first; Config.aliases()
+                            -> {name: config.Alias}, names for derived numbers
+                            (Bucket Brigade's hand_size), set like fields.
   new_game(config, seed)    -> State (chance comes from chance.Chance(seed))
   legal_actions(state)      -> list of actions: small immutable values
                             (NamedTuples), str(action) readable and unique

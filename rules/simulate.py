@@ -769,8 +769,9 @@ def sweep(
     workers: int | None = None,
     rotate: bool = False,
 ):
-    """Simulate every combination of `grid` values ({field: [values]}) on top
-    of `base_config`; one table, one row per point x seat.
+    """Simulate every combination of `grid` values ({name: [values]}; a name is a
+    field, an element `field[i]` or an alias such as `hand_size`, see
+    `Config.parameters()`) on top of `base_config`; one table, one row per point x seat.
 
     Every point is checked before any game is played; all bad points are
     reported in one ValueError. Each point uses the same seed, so point A's

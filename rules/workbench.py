@@ -159,15 +159,21 @@ def format_comparison(table) -> str:
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
              f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
+    def diff(r, col, lo, hi, scale, digits):
+        if r["baseline"]:
+            return "baseline"
+        if math.isnan(r[col]):
+            return "n/a (not in the baseline)"
+        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f})"
+
     rows = []
     for r in table.to_dict(orient="records"):
         who = f"Player {int(r['seat']) + 1} ({r['bot']})" if by == "seat" else r["bot"]
-        base = r["baseline"]
         rows.append([
             r["variant"], who, _pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
-            "baseline" if base else f"{100 * r['diff_win_rate']:+.1f} ({100 * r['diff_win_low']:+.1f} to {100 * r['diff_win_high']:+.1f})",
+            diff(r, "diff_win_rate", "diff_win_low", "diff_win_high", 100, 1),
             f"{_num(r['score'])} ({_num(r['score_low'])} to {_num(r['score_high'])})",
-            "baseline" if base else f"{r['diff_score']:+.2f} ({r['diff_score_low']:+.2f} to {r['diff_score_high']:+.2f})",
+            diff(r, "diff_score", "diff_score_low", "diff_score_high", 1, 2),
         ])
     lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
                              "mean score", "vs baseline"], rows))
@@ -176,7 +182,7 @@ def format_comparison(table) -> str:
     lines.append(_fmt_table(
         ["variant", "changes", "turns", "vs baseline", "first seat"],
         [[r["variant"], r["changes"], f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})",
-          "baseline" if r["baseline"] else f"{r['diff_turns']:+.1f} ({r['diff_turns_low']:+.1f} to {r['diff_turns_high']:+.1f})",
+          diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
           f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) % points"]
          for r in per.to_dict(orient="records")],
     ))
