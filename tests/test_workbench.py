@@ -113,6 +113,8 @@ def test_identical_variants_differ_by_exactly_nothing_game_by_game():
     for col in ("diff_win", "diff_score"):
         assert (copy[f"{col}_low"] <= 0).all() and (copy[f"{col}_high"] >= 0).all()
     assert (copy["diff_score_high"] - copy["diff_score_low"]).max() == 0
+    unpaired = [math.hypot(h - m, h - m) for h, m in zip(copy["score_high"], copy["score"])]  # two independent runs
+    assert all(u > 0 for u in unpaired)  # the paired interval (width 0) is narrower
 
 
 def test_paired_differences_are_narrower_than_unpaired_ones():

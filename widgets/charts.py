@@ -41,7 +41,7 @@ def _x(table: pd.DataFrame, field: str, title: str | None = None) -> alt.X:
     col = table[field]
     title = title or field.replace("_", " ")
     if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
-        return alt.X(f"{_col(field)}:O", title=title)
+        return alt.X(f"{_col(field)}:O", title=title, axis=alt.Axis(labelAngle=0))  # discrete axes rotate labels by default
     whole = pd.api.types.is_integer_dtype(col)
     axis = alt.Axis(tickMinStep=1, format="d") if whole else alt.Axis()
     return alt.X(f"{_col(field)}:Q", title=title, axis=axis, scale=alt.Scale(zero=False))
@@ -138,7 +138,7 @@ def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exac
         alt.Chart(data)
         .mark_bar(color="#3c6fb6")
         .encode(
-            x=alt.X("value:O", title=x_title),
+            x=alt.X("value:O", title=x_title, axis=alt.Axis(labelAngle=0)),
             y=alt.Y("p:Q", title="probability (exact)", axis=alt.Axis(format="%")),
             tooltip=[alt.Tooltip("value:O", title=x_title), alt.Tooltip("exact:N", title="exact"), alt.Tooltip("p:Q", format=".2%")],
         )
@@ -220,7 +220,7 @@ def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate"
     who = "" if _per_game(table, measure) or seat is None else f", Player {seat + 1}"
     data = data[[x, y, "seat", value, low, high]].drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
     fmt = ".0%" if measure == "win_rate" else ".1f"
-    ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " ")), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
+    ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " "), axis=alt.Axis(labelAngle=0)), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
     tips = [alt.Tooltip(_col(x), title=x), alt.Tooltip(_col(y), title=y), alt.Tooltip(f"{value}:Q", format=fmt, title=label),
             alt.Tooltip(f"{low}:Q", format=fmt, title="95% CI from"), alt.Tooltip(f"{high}:Q", format=fmt, title="to")]
 
