@@ -16,6 +16,7 @@ from operator import attrgetter
 from typing import NamedTuple
 
 from . import bots as _bots
+from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
 from .core import check_seat, own_config
@@ -177,13 +178,24 @@ class State:
     history: tuple[tuple[int, ...], ...]  # points of each finished round
     enders: tuple[int | None, ...]  # who ended each finished round (None: hands ran out)
     is_over: bool = False
-    events: tuple[str, ...] = field(default=())
+    # The event log, shared with the states before and after this one (rules/log.py): O(1) appends;
+    # None in simulate's own states and in sampled worlds, where nobody reads it.
+    _events: list | None = field(default_factory=list, compare=False, repr=False)
+    _n_events: int = field(default=0, compare=False, repr=False)
+
+    events = _log.events_property()
 
     def _copy(self) -> "State":
         return State(*_state_fields(self))
 
+    def __eq__(self, other):
+        if other.__class__ is not State:
+            return NotImplemented
+        return _compared(self) == _compared(other) and self.events == other.events
+
 
 _state_fields = attrgetter(*(f.name for f in fields(State)))  # every field, in __init__ order
+_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 @dataclass(frozen=True)
@@ -221,7 +233,8 @@ def _deal(state: State, round_: int) -> None:
     state.round = round_
     state.start_player = round_ % n  # BB-12: the start passes left each round
     state.current_player = state.start_player
-    state.events += (
+    _log.say(
+        state,
         f"Round {round_ + 1}: {_seat(state.start_player)} starts; each player holds {h} cards"
         + (f" ({removed} set aside unseen)." if removed else "."),
     )
@@ -243,7 +256,8 @@ def _hand_order(colours: tuple[str, ...]):
     return key
 
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
+    """A new game; `events=False` keeps no event text (simulate's own states, never shown)."""
     config = own_config(Config, config, NAME)
     state = State(
         config=config,
@@ -258,6 +272,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         totals=(0,) * config.players,
         history=(),
         enders=(),
+        _events=[] if events else None,
     )
     _deal(state, 0)
     return state
@@ -343,14 +358,12 @@ def _score_round(state: State, ender: int | None) -> None:
     state.totals = tuple(t + p for t, p in zip(state.totals, points))
     state.history += (points,)
     state.enders += (ender,)
-    state.events += (
-        f"Round {state.round + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + ".",
-    )
+    _log.say(state, f"Round {state.round + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + ".")
     if len(state.history) >= cfg.total_rounds:
         state.is_over = True
         state.current_player = None
         w = winners(state)
-        state.events += ("Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."),)
+        _log.say(state, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
     else:
         _deal(state, state.round + 1)
 
@@ -367,26 +380,38 @@ def apply(state: State, action: Play) -> State:
     ):
         raise ValueError(f"{action!r} is not legal for {_seat(p)}; legal: {', '.join(map(str, legal_actions(state)))}")
     s = state._copy()
+    step(s, action)
+    return s
+
+
+def _said_play(p: int, action: Play, to: int, worth: int) -> str:
+    return f"{_seat(p)} plays {action.card}: the {action.colour} hedgehog moves to space {to} (worth {worth})."
+
+
+def step(s: State, action: Play) -> None:
+    """Play a legal `action` on `s` in place: apply's work without the copy and
+    without checking the action (simulate's own states, whose actions come from
+    legal_actions). Everything else holds a state only through apply."""
+    cfg = s.config
+    p = s.current_player
+    hand = s.hands[p]
     i = hand.index(action.card)
-    s.hands = state.hands[:p] + (hand[:i] + hand[i + 1 :],) + state.hands[p + 1 :]
-    s.played = state.played + (action.card,)
-    k = cfg.colours.index(action.colour)
+    s.hands = s.hands[:p] + (hand[:i] + hand[i + 1 :],) + s.hands[p + 1 :]
+    s.played = s.played + (action.card,)
+    k = _colour_index(cfg.colours)[action.colour]
     end = len(cfg.track) - 1
-    to = min(end, state.positions[k] + action.card.steps)  # BB-8: overshoot stops on the last space
-    s.positions = state.positions[:k] + (to,) + state.positions[k + 1 :]
-    s.events = state.events + (
-        f"{_seat(p)} plays {action.card}: the {action.colour} hedgehog moves to space {to} "
-        f"(worth {cfg.track[to]}).",
-    )
+    to = min(end, s.positions[k] + action.card.steps)  # BB-8: overshoot stops on the last space
+    s.positions = s.positions[:k] + (to,) + s.positions[k + 1 :]
+    if s._events is not None:
+        _log.say(s, _said_play, p, action, to, cfg.track[to])
     if to == end:
-        s.events += (f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.",)
+        _log.say(s, f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.")
         _score_round(s, p)
     elif not any(s.hands):
-        s.events += ("Every hand is empty before any hedgehog reached the end: no one gets the bonus.",)
+        _log.say(s, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
         _score_round(s, None)
     else:
         s.current_player = (p + 1) % cfg.players  # BB-5: clockwise
-    return s
 
 
 def scores(state: State) -> list[int]:
@@ -470,6 +495,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         totals=obs.totals,
         history=obs.history,
         enders=(None,) * len(obs.history),
+        _events=None,  # a sampled world: nobody reads its events
     )
 
 

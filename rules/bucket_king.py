@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
 from . import bots as _bots
+from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
 from .core import check_seat, own_config
@@ -529,7 +531,17 @@ class State:
     history: tuple[tuple[int, ...], ...]  # buckets each seat lost in each finished round
     falls: tuple[tuple[int, int], ...]  # each finished round's loser: (fell with the chosen bucket, lost in a split)
     is_over: bool = False
-    events: tuple[str, ...] = field(default=())
+    # The event log, shared with the states before and after this one (rules/log.py): O(1) appends;
+    # None in simulate's own states and in sampled worlds, where nobody reads it.
+    _events: list | None = field(default_factory=list, compare=False, repr=False)
+    _n_events: int = field(default=0, compare=False, repr=False)
+
+    events = _log.events_property()
+
+    def __eq__(self, other):
+        if other.__class__ is not State:
+            return NotImplemented
+        return _compared(self) == _compared(other) and self.events == other.events
 
     def _copy(self) -> "State":
         """A shallow copy (every field is immutable); spelled out because it is the hot path."""
@@ -556,8 +568,12 @@ class State:
         new.history = self.history
         new.falls = self.falls
         new.is_over = self.is_over
-        new.events = self.events
+        new._events = self._events
+        new._n_events = self._n_events
         return new
+
+
+_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 class Observation(NamedTuple):
@@ -610,8 +626,9 @@ def _next(state, p: int, d: int) -> int:
     return q
 
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
-    """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4)."""
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
+    """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4); `events=False`
+    keeps no event text (simulate's own states, never shown)."""
     cfg = own_config(Config, config, NAME)
     deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(cfg.deck())
     n, h = cfg.players, cfg.hand_size
@@ -639,8 +656,10 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         lost_now=0,
         history=(),
         falls=(),
+        _events=[] if events else None,
     )
-    state.events = (
+    _log.say(
+        state,
         f"Each player is dealt {h} cards ({len(state.draw)} in the draw pile) and builds a pyramid of "
         f"{size} buckets (rows {'-'.join(map(str, cfg.rows))}), bottom row first.",
     )
@@ -768,6 +787,7 @@ def _play_problem(state: State, a: PlayCards) -> str:
 
 
 def apply(state: State, action) -> State:
+    """One decision, checked; a copy of `state` with `step` done on it (`state` never changes)."""
     if state.is_over:
         raise ValueError("the game is over; no more actions")
     phase = state.phase
@@ -775,45 +795,60 @@ def apply(state: State, action) -> State:
     if phase == ARRANGE:
         if type(action) is not Place or action not in _place_options(state, p):
             raise _illegal(state, action)
-        return _place(state, p, action)
-    if phase == DIRECTION:
+    elif phase == DIRECTION:
         if type(action) is not Direction or action.way not in (LEFT, RIGHT):
             raise _illegal(state, action)
-        return _direction(state, p, action.way)
-    if phase == KEEP:
+    elif phase == KEEP:
         if type(action) is not KeepPart or action not in legal_actions(state):
             raise _illegal(state, action)
-        return _keep(state, p, action)
-    if type(action) is LoseBucket:
+    elif type(action) is LoseBucket:
         if phase == LEAD and state.hands[p]:
             raise _illegal(state, action, "the start player must lead while holding cards")
         if action not in _lose_options(state, p):
             raise _illegal(state, action)
-        return _lose(state, p, action)
-    if type(action) is PlayCards:
+    elif type(action) is PlayCards:
         why = _play_problem(state, action)
         if why:
             raise _illegal(state, action, why)
-        return _play(state, p, action)
-    raise _illegal(state, action)
-
-
-def _place(state: State, p: int, a: Place) -> State:
-    """BK-4: the pyramid is built bucket by bucket, bottom-left to top."""
+    else:
+        raise _illegal(state, action)
     s = state._copy()
-    lay = _layout(state.config.rows)
+    step(s, action)
+    return s
+
+
+def step(s: State, action) -> None:
+    """Play a legal `action` on `s` in place: apply's work without the copy and
+    without checking the action (simulate's own states, whose actions come from
+    legal_actions). Everything else holds a state only through apply."""
+    phase = s.phase
+    p = s.current_player
+    if phase == ARRANGE:
+        _place(s, p, action)
+    elif phase == DIRECTION:
+        _direction(s, p, action.way)
+    elif phase == KEEP:
+        _keep(s, p, action)
+    elif type(action) is LoseBucket:
+        _lose(s, p, action)
+    else:
+        _play(s, p, action)
+
+
+def _place(s: State, p: int, a: Place) -> None:
+    """BK-4: the pyramid is built bucket by bucket, bottom-left to top."""
+    lay = _layout(s.config.rows)
     k = lay.index[a.position]
-    pyr = state.pyramids[p]
+    pyr = s.pyramids[p]
     pyr = pyr[:k] + (a.colour,) + pyr[k + 1 :]
-    s.pyramids = state.pyramids[:p] + (pyr,) + state.pyramids[p + 1 :]
-    s.events = state.events + (f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}.",)
+    s.pyramids = s.pyramids[:p] + (pyr,) + s.pyramids[p + 1 :]
+    _log.say(s, f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}.",)
     if None in pyr:
-        return s
-    if p + 1 < state.config.players:
+        return
+    if p + 1 < s.config.players:
         s.current_player = p + 1
     else:
         _start_round(s, 0)
-    return s
 
 
 def _start_round(s: State, starter: int) -> None:
@@ -825,21 +860,19 @@ def _start_round(s: State, starter: int) -> None:
     if _active(s) == 2:
         s.direction = 1
         s.phase = LEAD
-        s.events += (f"Round {s.round + 1}: {_seat(starter)} starts.",)
+        _log.say(s, f"Round {s.round + 1}: {_seat(starter)} starts.",)
     else:
         s.direction = 0
         s.phase = DIRECTION
-        s.events += (f"Round {s.round + 1}: {_seat(starter)} starts and chooses the direction.",)
+        _log.say(s, f"Round {s.round + 1}: {_seat(starter)} starts and chooses the direction.",)
 
 
-def _direction(state: State, p: int, way: str) -> State:
-    s = state._copy()
+def _direction(s: State, p: int, way: str) -> None:
     s.direction = 1 if way == LEFT else -1
     s.phase = LEAD
-    s.events = state.events + (
+    _log.say(s, 
         f"{_seat(p)} points {way}: {_seat(_next(s, p, s.direction))} plays next.",
     )
-    return s
 
 
 def _draw(s: State, p: int, k: int) -> int:
@@ -853,7 +886,7 @@ def _draw(s: State, p: int, k: int) -> int:
                 break
             draw, s.chance = s.chance.shuffled(s.discard)
             draw = tuple(draw)
-            s.events += (f"The draw pile is empty: the discard pile ({len(s.discard)} cards) is shuffled into a new one.",)
+            _log.say(s, f"The draw pile is empty: the discard pile ({len(s.discard)} cards) is shuffled into a new one.",)
             s.discard = ()
         got.append(draw[-1])
         draw = draw[:-1]
@@ -863,21 +896,20 @@ def _draw(s: State, p: int, k: int) -> int:
     return len(got)
 
 
-def _play(state: State, p: int, a: PlayCards) -> State:
+def _play(s: State, p: int, a: PlayCards) -> None:
     """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
-    cfg = state.config
-    s = state._copy()
-    hand = list(state.hands[p])
+    cfg = s.config
+    hand = list(s.hands[p])
     for c in a.cards + a.extras:
         hand.remove(c)
     if a.discard is not None:
         hand.remove(a.discard)
-        s.discard = state.discard + (a.discard,)
-    s.hands = state.hands[:p] + (tuple(hand),) + state.hands[p + 1 :]
-    front = state.fronts[p] + a.cards + a.extras
-    s.fronts = state.fronts[:p] + (front,) + state.fronts[p + 1 :]
+        s.discard = s.discard + (a.discard,)
+    s.hands = s.hands[:p] + (tuple(hand),) + s.hands[p + 1 :]
+    front = s.fronts[p] + a.cards + a.extras
+    s.fronts = s.fronts[:p] + (front,) + s.fronts[p + 1 :]
     total = sum(c.value for c in front)
-    lead = state.phase == LEAD
+    lead = s.phase == LEAD
     if lead:
         s.colour = a.cards[0].colour
     s.to_beat, s.attacker = total, p
@@ -885,81 +917,76 @@ def _play(state: State, p: int, a: PlayCards) -> State:
     got = _draw(s, p, want)
     drew = f"draws {got} card{'s' if got != 1 else ''}" + (" (both piles are empty)" if got < want else "")
     verb = f"leads {a}" if lead else f"plays {a}"
-    s.events += (f"{_seat(p)} {verb}: {total} in {s.colour} in front of them; {drew}.",)
+    _log.say(s, f"{_seat(p)} {verb}: {total} in {s.colour} in front of them; {drew}.",)
     reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
     if reverse and _active(s) > 2:
         s.direction = -s.direction
-        s.events += (f"The direction reverses: play goes {'left' if s.direction == 1 else 'right'} now.",)
+        _log.say(s, f"The direction reverses: play goes {'left' if s.direction == 1 else 'right'} now.",)
     s.phase = FOLLOW
     s.current_player = _next(s, p, s.direction)
-    return s
 
 
-def _lose(state: State, p: int, a: LoseBucket) -> State:
+def _lose(s: State, p: int, a: LoseBucket) -> None:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
-    cfg = state.config
+    cfg = s.config
     rows = cfg.rows
     lay = _layout(rows)
-    s = state._copy()
-    pyr = state.pyramids[p]
+    pyr = s.pyramids[p]
     standing = _standing(pyr)
     k = lay.index[a.position]
     if cfg.fall_model == "poke":
         present = [c is not None for c in pyr]
-        fall, s.chance = _poke_falls(present, k, lay, cfg.fall_probability, state.chance)
+        fall, s.chance = _poke_falls(present, k, lay, cfg.fall_probability, s.chance)
     else:
         fall = _indices(_falls(rows, standing, k))
     new = list(pyr)
     for j in fall:
         new[j] = None
         standing &= ~(1 << j)
-    why = (f"cannot or will not beat {state.to_beat} in {state.colour}" if state.colour
+    why = (f"cannot or will not beat {s.to_beat} in {s.colour}" if s.colour
            else "has no card to lead with")
     more = len(fall) - 1
-    if state.colour and a.colour != state.colour:
-        why += f" (no {state.colour} bucket left)"
-    s.events = state.events + (
+    if s.colour and a.colour != s.colour:
+        why += f" (no {s.colour} bucket left)"
+    _log.say(s, 
         f"{_seat(p)} {why} and loses the {a.colour} bucket at {_where(a.position)}"
         + (f"; {more} more fall{'s' if more == 1 else ''}." if more else "."),
     )
-    s.pyramids = state.pyramids[:p] + (tuple(new),) + state.pyramids[p + 1 :]
-    s.buckets = state.buckets[:p] + (state.buckets[p] - len(fall),) + state.buckets[p + 1 :]
+    s.pyramids = s.pyramids[:p] + (tuple(new),) + s.pyramids[p + 1 :]
+    s.buckets = s.buckets[:p] + (s.buckets[p] - len(fall),) + s.buckets[p + 1 :]
     s.lost_now = len(fall)
     parts = _parts(rows, standing)
     if len(parts) > 1:
         parts = [_indices(part) for part in parts]
         s.parts = tuple(tuple(x) for x in parts)
         s.phase = KEEP
-        s.events += (
+        _log.say(s, 
             f"{_seat(p)}'s pyramid is split into {len(parts)} parts ("
             + ", ".join(str(len(x)) for x in parts) + " buckets): only one may stay.",
         )
-        return s
+        return
     _end_round(s, p)
-    return s
 
 
-def _keep(state: State, p: int, a: KeepPart) -> State:
+def _keep(s: State, p: int, a: KeepPart) -> None:
     """BK-12: the other parts of a split pyramid are lost."""
-    lay = _layout(state.config.rows)
-    s = state._copy()
+    lay = _layout(s.config.rows)
     keep = lay.index[a.position]
-    new = list(state.pyramids[p])
+    new = list(s.pyramids[p])
     gone = 0
-    for part in state.parts:
+    for part in s.parts:
         if keep not in part:
             for j in part:
                 new[j] = None
                 gone += 1
-    s.pyramids = state.pyramids[:p] + (tuple(new),) + state.pyramids[p + 1 :]
-    s.buckets = state.buckets[:p] + (state.buckets[p] - gone,) + state.buckets[p + 1 :]
-    s.lost_now = state.lost_now + gone
+    s.pyramids = s.pyramids[:p] + (tuple(new),) + s.pyramids[p + 1 :]
+    s.buckets = s.buckets[:p] + (s.buckets[p] - gone,) + s.buckets[p + 1 :]
+    s.lost_now = s.lost_now + gone
     s.parts = ()
-    s.events = state.events + (
+    _log.say(s, 
         f"{_seat(p)} keeps {a.size} bucket{'s' if a.size != 1 else ''} and loses {gone} more.",
     )
     _end_round(s, p, split=gone)
-    return s
 
 
 def _end_round(s: State, loser: int, split: int = 0) -> None:
@@ -973,7 +1000,7 @@ def _end_round(s: State, loser: int, split: int = 0) -> None:
     s.falls += ((s.lost_now - 1 - split, split),)
     s.discard += tuple(c for f in s.fronts for c in f)
     s.fronts = ((),) * n
-    s.events += (
+    _log.say(s, 
         f"Round {s.round + 1} ends: {_seat(loser)} lost {s.lost_now} bucket{'s' if s.lost_now != 1 else ''} "
         f"({s.buckets[loser]} left).",
     )
@@ -986,7 +1013,7 @@ def _end_round(s: State, loser: int, split: int = 0) -> None:
         s.out = s.out[:loser] + (True,) + s.out[loser + 1 :]
         s.discard += s.hands[loser]
         s.hands = s.hands[:loser] + ((),) + s.hands[loser + 1 :]
-        s.events += (f"{_seat(loser)} has no buckets left and is out; their cards go to the discard pile.",)
+        _log.say(s, f"{_seat(loser)} has no buckets left and is out; their cards go to the discard pile.",)
         left = n - sum(s.out)
         if (cfg.end_rule == "rulebook" and sum(s.out) >= 2) or (cfg.end_rule == "three-left" and left <= 3):
             _game_over(s)
@@ -1002,7 +1029,7 @@ def _game_over(s: State) -> None:
     s.parts = ()
     w = winners(s)
     best = s.buckets[w[0]]
-    s.events += (
+    _log.say(s, 
         "Game over: " + " and ".join(_seat(i) for i in w)
         + (" share the win" if len(w) > 1 else " wins") + f" with {best} bucket{'s' if best != 1 else ''} left.",
     )
@@ -1107,6 +1134,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         history=obs.history,
         falls=obs.falls,
         is_over=obs.is_over,
+        _events=None,  # a sampled world: nobody reads its events
     )
 
 

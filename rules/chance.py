@@ -43,8 +43,77 @@ def _splitmix64(x: int) -> int:
 
 def _draws(seed: int, counter: int, n: int) -> list[int]:
     """The 64-bit values at positions counter .. counter+n-1 of stream `seed`."""
-    key = _splitmix64(seed & _MASK) ^ (seed >> 64)
+    key = _key(seed)
     return [_splitmix64(key ^ (c * 0xD1B54A32D192ED03 & _MASK)) for c in range(counter, counter + n)]
+
+
+_KEYS: dict[int, int] = {}  # seed -> its stream key: a game draws many single values from one seed
+
+
+def _key(seed: int) -> int:
+    key = _KEYS.get(seed)
+    if key is None:
+        if len(_KEYS) > 4096:  # a long run of games: start afresh rather than grow
+            _KEYS.clear()
+        key = _KEYS[seed] = _splitmix64(seed & _MASK) ^ (seed >> 64)
+    return key
+
+
+def _draw(seed: int, counter: int) -> int:
+    """_draws(seed, counter, 1)[0], without the list (one die roll, one card)."""
+    z = ((_key(seed) ^ (counter * 0xD1B54A32D192ED03 & _MASK)) + 0x9E3779B97F4A7C15) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+# A whole shuffle's draws at once: numpy's uint64 arithmetic wraps at 2**64 exactly as
+# SplitMix64 needs, so the values are the same as _draws gives (tests/test_core.py checks
+# it), at about half the cost from ~16 draws up. Without numpy (a bare Pyodide), plain Python.
+_VECTOR_FROM = 16
+_np = None
+_STEPS: dict[range, tuple] = {}  # bounds -> numpy arrays made once per size (see _below_each)
+
+
+def _numpy():
+    global _np
+    if _np is None:
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - numpy is a dependency, but rules/ runs without it
+            numpy = False
+        _np = numpy
+    return _np
+
+
+def _below_each(seed: int, counter: int, bounds: range) -> list[int]:
+    """[(x * b) >> 64 for each draw x from position `counter` on and each bound b]:
+    the values successive below(b) calls would give."""
+    n = len(bounds)
+    np = _numpy() if n >= _VECTOR_FROM and max(bounds) < 1 << 32 else None
+    if not np:
+        return [(x * b) >> 64 for x, b in zip(_draws(seed, counter, n), bounds)]
+    u = np.uint64
+    key = _key(seed)
+    steps = _STEPS.get(bounds)
+    if steps is None:
+        if len(_STEPS) > 256:  # many sizes: start afresh rather than grow
+            _STEPS.clear()
+        # counter offsets times the odd constant (wrapping mod 2**64, as & _MASK does), and the bounds
+        steps = _STEPS[bounds] = (np.arange(n, dtype=np.uint64) * u(0xD1B54A32D192ED03), np.array(bounds, dtype=np.uint64))
+    z = steps[0] + u((counter * 0xD1B54A32D192ED03) & _MASK)
+    z ^= u(key)
+    z += u(0x9E3779B97F4A7C15)
+    z ^= z >> u(30)
+    z *= u(0xBF58476D1CE4E5B9)
+    z ^= z >> u(27)
+    z *= u(0x94D049BB133111EB)
+    z ^= z >> u(31)
+    # (z * b) >> 64 in 64-bit pieces (b < 2**32): high half of z times b, plus the carry of the low half
+    b = steps[1]
+    low = (z & u(0xFFFFFFFF)) * b
+    high = (z >> u(32)) * b + (low >> u(32))
+    return (high >> u(32)).tolist()
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +125,15 @@ class Chance:
 
     def bits(self) -> tuple[int, "Chance"]:
         """64 random bits and the next Chance."""
-        return _draws(self.seed, self.counter, 1)[0], Chance(self.seed, self.counter + 1)
+        seed, counter = self.seed, self.counter
+        return _draw(seed, counter), Chance(seed, counter + 1)
 
     def below(self, n: int) -> tuple[int, "Chance"]:
         """A uniform int in [0, n) (bias below n / 2**64, i.e. none measurable)."""
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
-        x, nxt = self.bits()
-        return (x * n) >> 64, nxt
+        seed, counter = self.seed, self.counter
+        return (_draw(seed, counter) * n) >> 64, Chance(seed, counter + 1)
 
     def happens(self, p: float) -> tuple[bool, "Chance"]:
         """True with probability p (one 64-bit draw below p * 2**64) and the next Chance.
@@ -80,10 +150,10 @@ class Chance:
     def shuffled(self, items: Sequence[T]) -> tuple[list[T], "Chance"]:
         """A uniformly shuffled copy (Fisher-Yates) and the next Chance."""
         out = list(items)
-        steps = max(0, len(out) - 1)
-        # the values n-1 calls of below() would give, without a Chance per step
-        for x, i in zip(_draws(self.seed, self.counter, steps), range(len(out) - 1, 0, -1)):
-            j = (x * (i + 1)) >> 64
+        n = len(out)
+        steps = max(0, n - 1)
+        # the values n-1 calls of below(i + 1) would give, without a Chance per step
+        for i, j in zip(range(n - 1, 0, -1), _below_each(self.seed, self.counter, range(n, 1, -1))):
             out[i], out[j] = out[j], out[i]
         return out, Chance(self.seed, self.counter + steps)
 
@@ -92,7 +162,7 @@ class Chance:
         pool = list(items)
         if not 0 <= k <= len(pool):
             raise ValueError(f"cannot draw {k} from {len(pool)} items")
-        for i, x in enumerate(_draws(self.seed, self.counter, k)):  # as k calls of below()
-            j = (x * (len(pool) - i)) >> 64
+        n = len(pool)
+        for i, j in enumerate(_below_each(self.seed, self.counter, range(n, n - k, -1))):  # as k calls of below()
             pool[i], pool[i + j] = pool[i + j], pool[i]
         return pool[:k], Chance(self.seed, self.counter + k)

@@ -904,6 +904,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         totals=obs.totals,
         history=obs.history,
         taken=((),) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
+        _events=None,  # a sampled world: nobody reads its events
         is_over=obs.phase == OVER,
     )
 

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from operator import attrgetter
 from typing import NamedTuple
 
 from . import bots as _bots
+from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
 from .core import check_seat, own_config
@@ -225,11 +227,21 @@ class State:
     won: tuple[int, ...] = ()  # winning seats, once over
     round: int = 0  # one race: always 0
     is_over: bool = False
-    events: tuple[str, ...] = field(default=())
     # Bookkeeping for statistics (game_stats); no rule reads it:
     rerolls_taken: tuple[int, ...] = ()  # per seat, rerolls chosen in the whole race
     rerolls_declined: tuple[int, ...] = ()  # per seat, "stop" when a reroll was allowed
     finish_group: tuple[int, ...] = ()  # the piglets that crossed the finish, bottom to top
+    # The event log, shared with the states before and after this one (rules/log.py): O(1) appends;
+    # None in simulate's own states and in sampled worlds, where nobody reads it.
+    _events: list | None = field(default_factory=list, compare=False, repr=False)
+    _n_events: int = field(default=0, compare=False, repr=False)
+
+    events = _log.events_property()
+
+    def __eq__(self, other):
+        if other.__class__ is not State:
+            return NotImplemented
+        return _compared(self) == _compared(other) and self.events == other.events
 
     def _copy(self) -> "State":
         new = State.__new__(State)
@@ -248,11 +260,15 @@ class State:
         new.won = self.won
         new.round = self.round
         new.is_over = self.is_over
-        new.events = self.events
+        new._events = self._events
+        new._n_events = self._n_events
         new.rerolls_taken = self.rerolls_taken
         new.rerolls_declined = self.rerolls_declined
         new.finish_group = self.finish_group
         return new
+
+
+_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +403,8 @@ def is_last(where, piglet: int) -> bool:
 
 # --- the game -----------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
+    """A new race; `events=False` keeps no event text (simulate's own states, never shown)."""
     config = own_config(Config, config, NAME)
     n = config.players * config.piglets_per_player
     state = State(
@@ -406,7 +423,10 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         rerolls_taken=(0,) * config.players,
         rerolls_declined=(0,) * config.players,
     )
-    state.events = (
+    if not events:
+        state._events = None
+    _log.say(
+        state,
         f"The race starts: {config.players} players, "
         + (
             "one piglet each"
@@ -425,21 +445,26 @@ def _resolve(s: State, face: int, chosen: bool = False) -> bool:
     piglet = s.piglet
     rule = cfg.rerolls[face]
     last = rule == IF_LAST and is_last(s.where, piglet)  # PB-7: before this roll
-    before = _place_text(s, piglet)
+    telling = s._events is not None  # simulate's own states keep no event text: skip building it
+    if telling:
+        before = _place_text(s, piglet)
     s.stacks, s.where, group, dest, below = _move(s.stacks, s.where, piglet, cfg.faces[face])
-    p = s.current_player
-    if chosen:  # the roll was already announced (PB-11)
-        text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
-    else:
-        text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
-    if len(group) > 1:
-        text += f" carrying {_names(group[1:])}"
+    if telling:
+        p = s.current_player
+        if chosen:  # the roll was already announced (PB-11)
+            text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
+        else:
+            text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
+        if len(group) > 1:
+            text += f" carrying {_names(group[1:])}"
+        if dest >= len(s.stacks):
+            _log.say(s, text + f" moves {cfg.faces[face]} from {before} past the finish.")
+        else:
+            text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
+            _log.say(s, text + (f", onto {_names(below)}." if below else "."))
     if dest >= len(s.stacks):
-        s.events += (text + f" moves {cfg.faces[face]} from {before} past the finish.",)
         _finish(s, group)
         return True
-    text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
-    s.events += (text + (f", onto {_names(below)}." if below else "."),)
     if rule == YES or last:
         if cfg.max_rerolls is None or s.rerolls < cfg.max_rerolls:  # PB-8
             s.phase = REROLL
@@ -458,7 +483,8 @@ def _finish(s: State, group) -> None:
     s.current_player = None
     s.pending = ()
     riders = f" carrying {_names(group[1:])}" if len(group) > 1 else ""
-    s.events += (
+    _log.say(
+        s,
         f"Race over: the {PIGLET_COLOURS[group[0]]} piglet{riders} wins; "
         + " and ".join(_seat(p) for p in s.won)
         + (" win." if len(s.won) > 1 else " wins."),
@@ -490,7 +516,8 @@ def _play_on(s: State, face: int | None, chosen: bool = False) -> None:
         if len(s.pending) > 1:
             s.phase = CHOOSE
             s.face = face
-            s.events += (f"{_seat(s.current_player)} rolls a {cfg.face_text(face)}.",)
+            if s._events is not None:
+                _log.say(s, f"{_seat(s.current_player)} rolls a {cfg.face_text(face)}.")
             return
         s.piglet = s.pending[0]
         s.pending = ()
@@ -507,7 +534,8 @@ def _extend(s: State) -> None:
     s.stacks = s.stacks[k:] + s.stacks[:k]
     s.where = tuple(w - k if w >= 0 else w for w in s.where)
     s.extensions_left = s.extensions_left[:p] + (s.extensions_left[p] - 1,) + s.extensions_left[p + 1 :]
-    s.events += (
+    _log.say(
+        s,
         f"{_seat(p)} extends the track: section {SECTION_NAMES[sec]} ({k} spaces) moves from the start "
         f"to the end; every piglet on the track is {k} spaces further from the finish "
         f"({s.extensions_left[p]} extension{'s' if s.extensions_left[p] != 1 else ''} left).",
@@ -535,6 +563,14 @@ def apply(state: State, action: Action) -> State:
             f"legal: {', '.join(map(str, legal_actions(state)))}"
         )
     s = state._copy()
+    step(s, action)
+    return s
+
+
+def step(s: State, action: Action) -> None:
+    """Play a legal `action` on `s` in place: apply's work without the copy and
+    without checking the action (simulate's own states, whose actions come from
+    legal_actions). Everything else holds a state only through apply."""
     kind = action.kind
     if kind == "reroll":
         s.rerolls += 1
@@ -556,7 +592,6 @@ def apply(state: State, action: Action) -> State:
         if s.config.extend_timing == INSTEAD:
             s.pending = ()  # the extension was the whole turn
         _play_on(s, None)
-    return s
 
 
 def _plus_one(counts: tuple[int, ...], p: int) -> tuple[int, ...]:
@@ -658,6 +693,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         rerolls_taken=(0,) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
         rerolls_declined=(0,) * obs.config.players,
         finish_group=tuple(q for q, w in enumerate(obs.where) if w == len(obs.stacks)),  # order not kept
+        _events=None,  # a sampled world: nobody reads its events
     )
 
 

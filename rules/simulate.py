@@ -109,12 +109,15 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     order = [(s - shift) % n for s in range(n)]
     seat_names = tuple(names[k] for k in order)
     seat_funcs = [funcs[k] for k in order]
-    looks = [f not in _BLIND for f in seat_funcs]
+    looks = [f not in _BLIND and getattr(f, "reads_observation", True) for f in seat_funcs]
     game_seed = derive(seed, "game", index)
     rngs = [bot_rng(game_seed, s) for s in range(n)]
     legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
     progress = getattr(mod, "progress", mod.scores)
-    state = mod.new_game(config, game_seed)
+    # A module with a `step` hook plays in place on this private state, which keeps
+    # no event text (nobody reads it): the same moves as apply, without a copy per move.
+    step = getattr(mod, "step", None)
+    state = mod.new_game(config, game_seed, events=False) if step else mod.new_game(config, game_seed)
     leaders: list[int | None] = []  # after each turn
     shown, leader = None, None  # last progress seen, and its leader
     actions = 0
@@ -126,7 +129,10 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         action = seat_funcs[p](observation(state, p) if looks[p] else None, legal, rngs[p])
         if action not in legal:
             raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        state = apply(state, action)
+        if step:
+            step(state, action)
+        else:
+            state = apply(state, action)
         actions += 1
         if state.current_player != p or state.round != r:  # the turn is over
             values = progress(state)
@@ -821,6 +827,7 @@ def _sweep_rows(res: Results, point: dict, k: int):
         for j, suffix in enumerate(("", "_low", "_high")):
             rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])
     return rows
+
 
 
 def measures(game, config=None) -> dict[str, str]:

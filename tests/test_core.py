@@ -197,3 +197,30 @@ def test_a_list_from_a_notebook_is_taken_as_a_tuple():
     assert hash(cfg) == hash(Config(track=(0, -1, 2), hand_sizes=(10, 10, 10)))
     with pytest.raises(ValueError, match="hand_sizes=.* is not allowed: a tuple of 3 values"):
         Config(hand_sizes=(10, 10))
+
+
+def test_whole_shuffles_and_samples_are_the_values_of_successive_below_calls():
+    """A shuffle (Fisher-Yates) and a sample draw their values at once (numpy for 16 or
+    more, plain Python below that): each must equal what one below() call per step gives,
+    so records do not depend on how the draws were computed."""
+    import random
+
+    def by_steps(chance, items, k=None):
+        out = list(items)
+        if k is None:  # shuffle: below(i + 1) for i = n-1 .. 1
+            for i in range(len(out) - 1, 0, -1):
+                j, chance = chance.below(i + 1)
+                out[i], out[j] = out[j], out[i]
+            return out, chance
+        for i in range(k):  # sample: below(n - i) for i = 0 .. k-1
+            j, chance = chance.below(len(out) - i)
+            out[i], out[i + j] = out[i + j], out[i]
+        return out[:k], chance
+
+    rng = random.Random(5)
+    for _ in range(400):
+        c = Chance(rng.choice([0, 1, rng.getrandbits(63), rng.getrandbits(80)]), rng.choice([0, 7, rng.getrandbits(60)]))
+        n = rng.choice([0, 1, 2, 15, 16, 17, 55, 66, rng.randrange(200)])
+        assert c.shuffled(range(n)) == by_steps(c, range(n))
+        k = rng.randrange(n + 1)
+        assert c.sample(range(n), k) == by_steps(c, range(n), k)
