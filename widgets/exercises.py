@@ -428,3 +428,58 @@ def _games_for_power(answer):
                        "interval often reaches 25%. You need room for the estimate's own wobble.")
     return False, ("the interval must clear 25% (z = 1.96 above it) even when the estimate comes out low "
                    "(an 80% quantile below 28%); add the two distances and solve for n.")
+
+
+# --- lesson 6: catch-up (Piggyback Brigade, Duck, Duck, Bruce) -----------------------------------
+
+CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35
+
+
+def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):
+    """(leader win rate, low, high, games) of the sole leader after half the turns (cached)."""
+    key = (config, games, seed, bots)
+    if key not in _memo:
+        from meeple.rules import balance_report
+
+        rep = balance_report("piggyback-brigade", config, bots, games=games, seed=seed, progress=False, skill=())
+        row = rep.decisiveness[rep.decisiveness["checkpoint"].str.startswith("50%")].iloc[0]
+        _memo[key] = (float(row.leader_win_rate), float(row.low), float(row.high), int(row.games))
+    return _memo[key]
+
+
+@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
+def _catch_up_rule(answer):
+    from meeple.rules import piggyback_brigade as pb
+
+    if isinstance(answer, pb.Config):
+        cfg = answer
+    else:
+        if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 6:
+            raise WrongKind(f"expected a pb.Config or six reroll rules ('yes', 'no', 'if-last'), got {answer!r}")
+        try:
+            cfg = pb.Config(rerolls=tuple(answer))
+        except ValueError as e:
+            raise WrongKind(str(e)) from None
+    rate, lo, hi, n = halftime_leader(cfg)
+    said = f"the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
+    if hi <= CATCHUP_LIMIT:
+        return True, said + f": the whole interval is at most {CATCHUP_LIMIT:.0%}."
+    if rate <= CATCHUP_LIMIT:
+        return False, said + ": the estimate is low enough, but the interval still reaches above 35%. A stronger catch-up?"
+    return False, said + ". Give the piglets behind more help (or the leader less)."
+
+
+@exercise("06.boost", expects="an exact Fraction (spaces)")
+def _catch_up_boost(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    x = need_fraction(answer)
+    base = pb.Config()
+    plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
+    want = exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.2f} spaces a turn: that is the strength of the catch-up."
+    if x == -want:
+        return False, "the sign: the base rule gives the chaser more, so the boost is positive."
+    return False, "compute `exact.chase_turn_mean` four spaces behind with both reroll rules and subtract."
