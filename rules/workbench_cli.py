@@ -19,7 +19,8 @@ from pathlib import Path
 
 from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
 from .config import VARIANT_SUFFIXES, read_variant
-from .sim_cli import TABLE_FORMATS, _checked_out, _progress, _run_options, _workers
+from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _progress, _run_options, _save, _table_data, _workers,
+                      partial_note)
 from .simulate import MAX_GAMES
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
@@ -79,12 +80,15 @@ def cmd_compare(args) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     print(format_comparison(table))
-    if out is not None:
-        write_atomic(out, table.to_csv(index=False) if out.suffix.lower() == ".csv" else
-                     table.to_parquet(index=False) if out.suffix.lower() == ".parquet" else
-                     table.to_json(orient="records", indent=1))
-        print(f"Table of {len(table)} rows (one per variant and {args.by}) saved to {out}")
-    return 130 if table.attrs.get("partial") else 0
+    partial = bool(table.attrs.get("partial"))
+    done = int(table["games"].min()) if len(table) else 0  # every variant's finished games
+    asked = games * len(variants)
+    note = partial_note(done * len(variants), asked) if partial else None
+    saved = _save(out, lambda p: _table_data(table, p, note=note), done, asked, partial,
+                  f"Table of {len(table)} rows (one per variant and {args.by})")
+    if saved:
+        print(saved)
+    return _interrupted(done * len(variants), asked, out) if partial else 0
 
 
 def parse_values(text: str | None) -> list[int] | None:
