@@ -333,10 +333,13 @@ def test_explorer_numbers_copy_as_csv():
     assert e.csv.layout.display == "none"
 
 
-def test_explorer_takes_a_variant_file(tmp_path):
+def test_the_widgets_take_a_variant_file(tmp_path):
     path = bb.Config(bonus=5).save(tmp_path / "five.toml")
     e = Explorer("bucket-brigade", field="hand_size", values=[13], config=str(path), games=10, seed=1, workers=1)
     assert "bonus=5" in e.children[0].value
+    assert Stepper("bucket-brigade", path, seed=1).state.config == bb.Config(bonus=5)
+    with pytest.raises(ValueError, match="the file is a bucket-brigade variant, not duck-duck-bruce"):
+        Stepper("duck-duck-bruce", path)
 
 
 def test_explorer_on_two_fields_draws_a_map_with_the_current_cell_marked():

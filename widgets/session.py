@@ -35,6 +35,8 @@ class StepperSession:
     def __init__(self, game="bucket-brigade", config=None, seed: int = 0, bots="heuristic", seat: int | None = 0,
                  show_all: bool = False):
         self.mod = game_module(game)
+        if isinstance(config, str) or hasattr(config, "__fspath__"):  # a variant file (meeple variant save)
+            config = self.mod.Config.load(config)
         self.config = self.mod.Config() if config is None else config
         if not isinstance(self.config, self.mod.Config):
             raise ValueError(f"config must be a {self.mod.NAME} Config, got {type(self.config).__name__}")
