@@ -483,3 +483,69 @@ def _catch_up_boost(answer):
     if x == -want:
         return False, "the sign: the base rule gives the chaser more, so the boost is positive."
     return False, "compute `exact.chase_turn_mean` four spaces behind with both reroll rules and subtract."
+
+
+# --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
+
+def _round_start_after_one_duck():
+    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first flip showed a duck."""
+    from collections import Counter
+
+    from meeple.rules import duck_duck_bruce as ddb
+
+    cfg = ddb.Config()
+    first = cfg.suits[0]  # every suit is alike: take the first
+    left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
+    left[first] -= 1
+    return [first], dict(left)
+
+
+@exercise("07.second", expects="an exact Fraction")
+def _second_flip(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    x = need_fraction(answer)
+    row, left = _round_start_after_one_duck()
+    cards = sum(left.values())
+    want = Fraction(left[row[0]] + left[None], cards)
+    if x == want:
+        return True, f"{want}: the cards that bust it over the cards still face down."
+    deck = len(ddb.Config().deck())
+    if x == Fraction(left[row[0]] + 1 + left[None], deck):
+        return False, "that counts the flipped duck as if it went back into the pile: this deck has one card fewer now."
+    if x == Fraction(left[None], cards) or x == Fraction(left[row[0]], cards):
+        return False, "two kinds of card end the turn on the second flip: count both."
+    return False, "count the cards that would end the turn among those still face down."
+
+
+@exercise("07.no_double", expects="an exact Fraction")
+def _no_double(answer):
+    from meeple.rules import exact
+
+    x = need_fraction(answer)
+    row, left = _round_start_after_one_duck()
+    want = exact.fresh_flips(row, left, 3)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}: the chain rule, one conditional chance per flip."
+    if x == exact.fresh_flips(row, left, 1) ** 3:
+        return False, "the three flips are not independent: after each fresh duck the pile is smaller and has one more suit to fear."
+    if x == 1 - want:
+        return False, "that is the chance the turn ends within three flips: the complement."
+    return False, "multiply three conditional chances: each flip must show a duck of a new suit, given the flips before it."
+
+
+@exercise("07.bruces", expects="an exact Fraction")
+def _bruce_in_ten(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    x = need_fraction(answer)
+    cfg = ddb.Config()
+    deck = cfg.deck()
+    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10)
+    want = exact.at_least(dist, 1)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}."
+    if x == dist.get(1):
+        return False, "that is exactly one Bruce; the question says at least one."
+    return False, "take 1 minus the chance of no Bruce among ten cards drawn without replacement (hypergeometric)."
