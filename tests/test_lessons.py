@@ -1,0 +1,238 @@
+"""The course's conventions, checked on every lessons/NN_topic.ipynb (structure, not outputs;
+nbval runs the notebooks themselves).
+
+Every lesson:
+- is named NN_topic.ipynb (NN = 01..14) and has a python3 kernelspec;
+- opens with a markdown cell saying "What you will learn" and "What you need first";
+- has 2-4 exercises: each a `check("NN.name", ...)` call in a student cell, with a
+  registered checker, and at least two cells tagged `solution`;
+- puts an exact answer (Fractions / meeple.rules.exact) beside a sampled one with its
+  interval (wilson / mean_ci / a simulate or sweep table's intervals);
+- states no number in prose that a cell does not compute: markdown has no decimals,
+  percentages or integers of 13 or more outside $math$, `code`, rule ids (BB-7),
+  lesson numbers and links; computed sentences come from `say(...)` in cells tagged
+  `remove-input` (the site then shows only the sentence);
+- is committed without outputs.
+The exercise checkers themselves are tested at the bottom: each accepts the answer the
+engine computes and refuses a near miss and an answer of the wrong kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from meeple.widgets import exercises as ex
+
+LESSONS = Path(__file__).resolve().parent.parent / "lessons"
+NOTEBOOKS = sorted(p for p in LESSONS.glob("*.ipynb"))
+NAME = re.compile(r"^(\d\d)_[a-z0-9_]+\.ipynb$")
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+
+def _src(cell: dict) -> str:
+    s = cell.get("source", "")
+    return "".join(s) if isinstance(s, list) else s
+
+
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+# --- the prose rule: no uncomputed numbers ---------------------------------------------
+
+_EXEMPT = [
+    re.compile(r"```.*?```", re.S),                    # fenced code
+    re.compile(r"\$\$.*?\$\$", re.S),                  # display math
+    re.compile(r"\$[^$\n]+\$"),                        # inline math
+    re.compile(r"`[^`\n]+`"),                          # code spans
+    re.compile(r"!?\[[^\]]*\]\([^)]*\)"),              # links and images
+    re.compile(r"<[^>]+>"),                            # html tags (attributes)
+    re.compile(r"\b[A-Z]{2,4}-\d+[a-z]?\b"),           # rule ids: BB-7, DDB-3, PB-12, BK-4
+    re.compile(r"\b[Ll]essons?\s+\d+(\s*(?:,|and|to|or|-|–)\s*\d+)*"),  # lesson numbers
+    re.compile(r"^#+\s*\d+[.:]?", re.M),               # a heading's lesson number
+]
+_DECIMAL = re.compile(r"(?<![\w.])\d*\.\d+")
+_PERCENT = re.compile(r"\d\s*%|\bper\s?cent\b", re.I)
+_INTEGER = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w])|(?<![\w.,])\d+(?![\w.,]\d)")
+
+
+def stray_numbers(markdown: str) -> list[str]:
+    """Numbers in `markdown` that the prose rule forbids (what a cell should compute)."""
+    text = markdown
+    for pat in _EXEMPT:
+        text = pat.sub(" ", text)
+    bad = [m.group() for m in _DECIMAL.finditer(text)] + [m.group() for m in _PERCENT.finditer(text)]
+    for m in _INTEGER.finditer(text):
+        if int(m.group().replace(",", "")) >= 13:
+            bad.append(m.group())
+    return bad
+
+
+def test_the_prose_rule_catches_what_it_should():
+    assert stray_numbers("Player 1 wins 28.4% of games") == ["28.4", "4%"]
+    assert stray_numbers("about 2,000 games, or 400") == ["2,000", "400"]
+    assert stray_numbers("the mean is 7/3 and a die has 6 faces; roll 12 times") == []
+    assert stray_numbers("# 13. Timing\nsee lesson 14 and rule BB-17; `games=2000`, $p = 0.25$") == []
+    assert stray_numbers("[lesson](13_timing.ipynb) and $$\\sum_{k=0}^{20} x$$") == []
+    assert stray_numbers("wins 0.49 of the time") == ["0.49"]
+
+
+# --- structure of each lesson ------------------------------------------------------------
+
+@pytest.fixture(params=NOTEBOOKS, ids=lambda p: p.name)
+def lesson(request) -> Path:
+    return request.param
+
+
+def test_there_is_a_course():
+    numbered = [p for p in NOTEBOOKS if NAME.match(p.name)]
+    assert len(numbered) >= 7, [p.name for p in NOTEBOOKS]
+
+
+def test_name_and_kernel(lesson):
+    m = NAME.match(lesson.name)
+    assert m, f"{lesson.name}: lessons are named NN_topic.ipynb (NN = 01..14, lower-case topic)"
+    assert 1 <= int(m.group(1)) <= 14
+    meta = json.loads(lesson.read_text(encoding="utf-8"))["metadata"]
+    assert meta.get("kernelspec", {}).get("name") == "python3", f"{lesson.name}: kernelspec must be python3"
+
+
+def test_committed_without_outputs(lesson):
+    for i, c in enumerate(_cells(lesson)):
+        if c["cell_type"] == "code":
+            assert not c.get("outputs"), f"{lesson.name} cell {i} has outputs: clear them before committing"
+            assert c.get("execution_count") is None, f"{lesson.name} cell {i} has an execution count"
+
+
+def test_opens_with_goals_and_prerequisites(lesson):
+    first = next(c for c in _cells(lesson) if c["cell_type"] == "markdown")
+    text = _src(first).lower()
+    assert "what you will learn" in text, f"{lesson.name}: first markdown cell needs 'What you will learn'"
+    assert "what you need first" in text, f"{lesson.name}: first markdown cell needs 'What you need first'"
+
+
+_CHECK = re.compile(r"""\bcheck\(\s*["'](\d\d\.[\w.]+)["']""")
+
+
+def test_exercises_check_themselves_and_have_solutions(lesson):
+    cells = _cells(lesson)
+    lesson_no = lesson.name[:2]
+    student = [c for c in cells if c["cell_type"] == "code" and "solution" not in _tags(c)]
+    keys = {k for c in student for k in _CHECK.findall(_src(c))}
+    assert 2 <= len(keys) <= 4, f"{lesson.name}: needs 2-4 exercises with check('{lesson_no}.name', ...), found {sorted(keys)}"
+    registered = set(ex.keys())
+    for k in keys:
+        assert k.startswith(lesson_no + "."), f"{lesson.name}: exercise key {k!r} should start with {lesson_no}."
+        assert k in registered, f"{lesson.name}: check({k!r}) has no checker registered in meeple.widgets.exercises"
+    solutions = [c for c in cells if "solution" in _tags(c)]
+    assert len(solutions) >= 2, f"{lesson.name}: needs a cell tagged 'solution' per exercise, found {len(solutions)}"
+    solved = {k for c in solutions for k in _CHECK.findall(_src(c))}
+    assert keys <= solved, f"{lesson.name}: solutions should end by passing their check: {sorted(keys - solved)} never checked"
+
+
+def test_exact_beside_sampled(lesson):
+    code = "\n".join(_src(c) for c in _cells(lesson) if c["cell_type"] == "code")
+    assert re.search(r"Fraction|\bexact\b|exact_", code), f"{lesson.name}: no exact answer (Fraction or meeple.rules.exact)"
+    assert re.search(r"wilson|mean_ci|ratio_ci|_low|_high|\bci\b|Explorer|simulate|sweep|compare|tune|balance_report", code), (
+        f"{lesson.name}: no sampled answer with its interval"
+    )
+
+
+def test_prose_states_no_uncomputed_numbers(lesson):
+    for i, c in enumerate(_cells(lesson)):
+        if c["cell_type"] == "markdown":
+            bad = stray_numbers(_src(c))
+            assert not bad, f"{lesson.name} markdown cell {i}: {bad} — compute it in a cell and show it with say(f'...')"
+
+
+def test_computed_sentences_hide_their_code(lesson):
+    for i, c in enumerate(_cells(lesson)):
+        # a top-level say() is a sentence of prose; one inside a function is a widget's callback
+        if c["cell_type"] != "code" or not re.search(r"^say\(", _src(c), re.M):
+            continue
+        if "solution" in _tags(c) or _CHECK.search(_src(c)):
+            continue  # a solution or an exercise shows its code on purpose
+        assert "remove-input" in _tags(c), f"{lesson.name} cell {i} calls say(): tag it 'remove-input'"
+
+
+# --- the checkers behave: unknown keys and wrong kinds get a message -------------------
+
+def test_check_names_what_it_expects(capsys):
+    assert ex.check("01.no_such_exercise", 1) is False
+    assert "no exercise called" in capsys.readouterr().out
+    assert ex.check("01.wilson", "seven of ten") is False
+    assert "Not the right kind" in capsys.readouterr().out
+    assert ex.check("01.wilson", ...) is False
+    assert "No answer yet" in capsys.readouterr().out
+
+
+def test_say_refuses_a_non_string():
+    with pytest.raises(TypeError, match="str"):
+        ex.say(3)
+
+
+# --- lessons 1-7's checkers: the engine's answer passes, a near miss and a wrong kind do not ----------
+
+from meeple.rules import exact  # noqa: E402
+from meeple.rules import piggyback_brigade as pb  # noqa: E402
+from meeple.rules.stats import wilson  # noqa: E402
+
+
+def _quiet(key, answer):
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        ok = ex.check(key, answer)
+    return ok, out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "key, right, near_miss",
+    [
+        ("01.wilson", wilson(7, 10), (0.416, 0.984)),  # the Wald interval gets its own hint
+        ("02.moments", (Fraction(2), Fraction(2, 3)), (Fraction(2), Fraction(14, 3))),
+        ("02.die", (1, 1, 2, 3, 3, 3, 3, 4), (1, 2, 2, 3, 3, 4)),  # six faces cannot: mean 5/2, variance 11/12
+        ("03.chase", exact.chase_turn_mean(pb.Config(), 4), Fraction(7)),
+        ("04.track", 21, 20),
+        ("04.slow", 1 - exact.at_most(exact.time_trial_turns(pb.Config()), 3), exact.at_least(exact.time_trial_turns(pb.Config()), 3)),
+        ("05.games", 861, 215),
+        ("05.power", 1672, 861),
+        ("06.boost", Fraction(5845, 972), Fraction(-5845, 972)),
+        ("07.second", Fraction(11, 65), Fraction(12, 66)),
+        ("07.no_double", Fraction(27, 65), Fraction(54, 65) ** 3),
+        ("07.bruces", 1 - exact.hypergeometric(66, 6, 10)[0], exact.hypergeometric(66, 6, 10)[1]),
+    ],
+)
+def test_checker_accepts_the_answer_and_refuses_a_near_miss(key, right, near_miss):
+    assert _quiet(key, right)[0], key
+    ok, said = _quiet(key, near_miss)
+    assert not ok and "Not yet" in said, said
+
+
+@pytest.mark.parametrize("key", ["02.moments", "03.chase", "04.slow", "06.boost", "07.second", "07.no_double", "07.bruces"])
+def test_exact_exercises_refuse_a_float(key):
+    ok, said = _quiet(key, (2.0, 0.667) if key == "02.moments" else 0.415)
+    assert not ok and "exact" in said and "Fraction(" in said, said
+
+
+@pytest.mark.parametrize("key, wrong", [("03.seat", "maybe"), ("06.catchup", "if-last"), ("04.track", 2.5),
+                                        ("05.games", "many"), ("02.die", (0, 1, 2)), ("01.ender", (0.7,))])
+def test_wrong_kind_of_answer_names_what_is_expected(key, wrong):
+    ok, said = _quiet(key, wrong)
+    assert not ok and "Not the right kind" in said, said
+
+
+def test_the_ender_checker_compares_with_the_engine():
+    """01.ender: an interval far from the engine's own estimate (BB, bonus 6) is refused."""
+    assert not _quiet("01.ender", (0.10, 0.15))[0]
+    won, n = ex.ender_win_rate(6)
+    assert _quiet("01.ender", wilson(won, n))[0]
