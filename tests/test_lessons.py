@@ -236,3 +236,13 @@ def test_the_ender_checker_compares_with_the_engine():
     assert not _quiet("01.ender", (0.10, 0.15))[0]
     won, n = ex.ender_win_rate(6)
     assert _quiet("01.ender", wilson(won, n))[0]
+
+
+def test_exercises_module_imports_light():
+    """say/check must load fast in every lesson (and in the browser): no altair or pandas at import."""
+    import subprocess
+    import sys
+
+    code = "import sys, meeple.widgets.exercises; print(sorted(m for m in ('altair', 'pandas') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]", out
