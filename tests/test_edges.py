@@ -314,6 +314,7 @@ def test_workers_never_outnumber_the_games(monkeypatch):
         return real(max_workers, **kw)
 
     monkeypatch.setattr(SIM, "ProcessPoolExecutor", counting)
+    SIM._drop_pool()  # the pool earlier tests left for reuse: this run must start its own
     res = SIM.simulate(BB, None, "random", games=2, seed=1, workers=8, progress=False)
     assert res.completed == 2 and started and max(started) <= 2
     with pytest.raises(ValueError, match="workers must be a whole number from 1 to 64"):
@@ -371,18 +372,20 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
     its worker processes end too, within a couple of seconds."""
     cmd = MEEPLE + ["simulate", BB, "--games", "1000000", "--workers", "2"] if argv is None else [sys.executable, "-c", argv]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: set[int] = set()
     try:
         workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 60, "two workers start")
         time.sleep(0.2)  # let the workers finish their set-up (the initializer runs first)
         proc.send_signal(sig)
         proc.wait(timeout=30)
         _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
-    finally:
+    finally:  # a failing run must not leave orphans behind: end them by the ids seen
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for w in _children(proc.pid):
-            os.kill(w, signal.SIGKILL)
+        for w in workers | _children(proc.pid):
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
 
 
 # --- 9.9: the Python API refuses what it cannot mean --------------------------------
