@@ -308,6 +308,7 @@ class Tuning:
     seed: int
     method: str
     monotone: bool = True  # the measured values move one way as the number grows
+    rivals: list = dataclasses.field(default_factory=list)  # other values whose interval comes as near the target
 
     @property
     def message(self) -> str:
@@ -334,9 +335,17 @@ class Tuning:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
+        if self.rivals:
+            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(_show_value(v)) for v in self.rivals)} "
+                         "either: its interval comes as near the target as the answer's estimate.")
         if not self.low <= self.target <= self.high and not self.table.empty:
-            side = "above" if self.value < self.target else "below"
-            lines.append(f"  No value tried reaches the target; the answer's interval lies {side} it.")
+            values = self.table["value"]
+            if (values < self.target).any() and (values > self.target).any():
+                lines.append("  No whole value's interval holds the target: the measure crosses it between two values.")
+            else:
+                side = "below" if (values < self.target).all() else "above"
+                lines.append(f"  No value tried reaches the target: every measured value lies {side} it; "
+                             "try a wider range of values.")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -480,6 +489,13 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     table = pd.DataFrame(rows)
     steps = [b - a for a, b in zip(table["value"], table["value"][1:])]
     monotone = all(d >= 0 for d in steps) or all(d <= 0 for d in steps)
+
+    def gap(v):  # how near the target a value's interval comes (0: it holds the target)
+        _, lo, hi = seen[v]
+        return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
+
+    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= abs(value - target)]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
-                  seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone)
+                  seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
+                  rivals)
 

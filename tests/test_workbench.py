@@ -193,6 +193,22 @@ def test_tune_warns_when_a_bisected_measure_does_not_move_one_way():
                 progress=False, workers=1).monotone
 
 
+def valley(res):
+    """A synthetic measure, lowest at bonus 4, each value known to within +-0.2."""
+    v = abs(res.config.bonus - 4) / 10
+    return (v, v - 0.2, v + 0.2)
+
+
+def test_tune_names_other_values_the_data_cannot_rule_out():
+    r = tune("bucket-brigade", None, "bonus", valley, 0.0, "random", 10, 1, values=range(0, 9), progress=False,
+             workers=1)
+    assert r.answer == 4 and r.tied == [3, 5] and r.rivals == [2, 6]
+    assert "cannot rule out bonus = 2 or 6" in str(r)
+    far = tune("bucket-brigade", None, "bonus", planted, 2.0, "random", 10, 1, values=range(0, 5), progress=False,
+               workers=1)
+    assert far.answer == 4 and "every measured value lies below it" in str(far)
+
+
 def test_compare_by_bot_and_with_variant_files(tmp_path):
     """Seats rotated: each bot's win rate is averaged over the seats it holds, one row per bot."""
     path = bb.Config(bonus=6).save(tmp_path / "six.json")
