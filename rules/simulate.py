@@ -58,6 +58,10 @@ MAX_GAMES = 10_000_000
 MAX_WORKERS = 64  # local worker processes a run may ask for (each is a Python interpreter, ~20 MB)
 _BLIND = (_bots.random_bot,)  # bots that never read their observation: skip building it
 _MAX_CHUNK = 250  # games per task: a Ctrl-C loses at most one chunk per worker
+# Without an executor and without `workers`, a run first plays in this process for up to
+# _PROBE seconds and stays here when the rest would take under _POOL_PAYS seconds: handing
+# games to worker processes costs pickling and a start-up that a short run never earns back.
+_PROBE, _POOL_PAYS = 0.05, 0.4
 
 
 # --- one game ---------------------------------------------------------------
@@ -257,9 +261,56 @@ class _Job(NamedTuple):
     rotate: bool
 
 
-def _chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    size = max(1, min(_MAX_CHUNK, math.ceil(games / (4 * workers))))
-    return [(a, min(games, a + size)) for a in range(0, games, size)]
+def _chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+    size = max(1, min(_MAX_CHUNK, math.ceil((games - start) / (4 * workers))))
+    return [(a, min(games, a + size)) for a in range(start, games, size)]
+
+
+_POOL: list = [None, 0]  # the shared local pool and its size (see shared_pool)
+_AT_EXIT: list = []  # whether _drop_pool is registered to run at exit
+
+
+def shared_pool(workers: int) -> ProcessPoolExecutor:
+    """One local process pool for the life of this process (a notebook kernel):
+    made on first use, made again larger when more workers are asked for, or
+    after a Ctrl-C or a broken worker. Its workers keep their imports and caches
+    warm between runs, ignore Ctrl-C and die with this process (worker_pool)."""
+    pool, size = _POOL
+    if pool is None or size < workers or getattr(pool, "_broken", False):
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        if not _AT_EXIT:
+            import atexit
+
+            atexit.register(_drop_pool)
+            _AT_EXIT.append(True)
+        _POOL[:] = [worker_pool(workers), workers]
+    return _POOL[0]
+
+
+def _drop_pool(wait: bool = True) -> None:
+    pool = _POOL[0]
+    _POOL[:] = [None, 0]
+    if pool is not None:
+        pool.shutdown(wait=wait, cancel_futures=True)
+
+
+def _play_here(jobs: list[_Job], out: dict, start: dict, bar, until: float | None = None) -> bool:
+    """Play each job's games from start[key] on in this process (start is updated);
+    False if `until` (a perf_counter time) came first."""
+    for job in jobs:
+        i = start[job.key]
+        if i >= job.games:
+            continue
+        names, funcs = resolve_bots(job.mod, job.bots, job.config.players)
+        while i < job.games:
+            if until is not None and time.perf_counter() >= until:
+                return False
+            out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate))
+            i += 1
+            start[job.key] = i
+            bar.update(1)
+    return True
 
 
 def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progress: bool, desc: str):
@@ -269,22 +320,22 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
     each game; on an executor: each finished chunk)."""
     out: dict[Any, list[GameResult]] = {job.key: [] for job in jobs}
     total = sum(job.games for job in jobs)
+    chosen = workers is not None
     workers = workers or (default_workers() if executor is None else _executor_slots(executor))
     bar = _progress_bar(total, desc, progress)
     interrupted = False
+    start = {job.key: 0 for job in jobs}  # games of each job already played here
     try:
         if executor is None and (workers == 1 or total <= 1):
-            for job in jobs:
-                names, funcs = resolve_bots(job.mod, job.bots, job.config.players)
-                for i in range(job.games):
-                    out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate))
-                    bar.update(1)
+            _play_here(jobs, out, start, bar)
+        elif executor is None and not chosen and _short_run(jobs, out, start, bar, total):
+            pass  # played in this process: a pool would not have paid
         else:
             own = executor is None
-            chunks = [(job, a, b) for job in jobs for a, b in _chunks(job.games, workers)]
+            chunks = [(job, a, b) for job in jobs for a, b in _chunks(job.games, workers, start[job.key])]
             if own:
                 _check_picklable(jobs)
-                executor = worker_pool(min(workers, len(chunks)))  # never more processes than tasks
+                executor = shared_pool(min(workers, len(chunks)))  # never more processes than tasks
             futures = {}
             kept = set()
             try:
@@ -309,8 +360,8 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                         out[key].extend(fut.result())
                         bar.update(len(fut.result()))
             finally:
-                if own:
-                    executor.shutdown(wait=not interrupted, cancel_futures=True)
+                if own and interrupted:
+                    _drop_pool(wait=False)  # stop the chunks still running; the next run starts a fresh pool
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -318,6 +369,20 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
     for games in out.values():
         games.sort(key=lambda g: g.index)
     return out, interrupted
+
+
+def _short_run(jobs: list[_Job], out: dict, start: dict, bar, total: int) -> bool:
+    """Play here for up to _PROBE seconds; if the rest would take under _POOL_PAYS
+    seconds at that pace, play it here too (True); else leave it for a pool (False)."""
+    t = time.perf_counter()
+    if _play_here(jobs, out, start, bar, until=t + _PROBE):
+        return True
+    played = sum(start.values())
+    rate = played / max(1e-9, time.perf_counter() - t)
+    if (total - played) / rate < _POOL_PAYS:
+        _play_here(jobs, out, start, bar)
+        return True
+    return False
 
 
 def _check_picklable(jobs: list[_Job]) -> None:
@@ -698,7 +763,9 @@ def simulate(
     `executor`: any concurrent.futures.Executor (e.g. a dask Client's
     `get_executor()`); it is not shut down. Without one, `workers` local
     processes play (default: every core; `workers=1` plays in this
-    process). With an executor, `workers` only sizes the chunks (default:
+    process), in one pool kept for the life of this process (shared_pool);
+    without `workers`, a run too short to pay for the pool plays in this
+    process (it plays here first and measures). With an executor, `workers` only sizes the chunks (default:
     the executor's own count). `rotate`: seat the bots shifted by the game
     index so each bot holds each seat equally often. The table is the same
     however the work is split. Ctrl-C returns the finished games with

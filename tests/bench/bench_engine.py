@@ -1,0 +1,242 @@
+"""Benchmark (issue 11): meeple against lean hand-written references, the Explorer, the import.
+
+    .venv/bin/python tests/bench/bench_engine.py --update BENCHMARKS.md   # run by `make bench`
+    .venv/bin/python tests/bench/bench_engine.py --agree                  # lean vs meeple, 20,000 games each
+
+1. Games/s on one core, CPU time, base rules, one bot in every seat: meeple's
+   `simulate(..., workers=1)` (to a finished Results) and the lean reference of
+   the same game (tests/bench/lean_*.py: plain lists, random.Random, no event
+   text), measured side by side in this process in alternating rounds; the
+   best round of each counts (least disturbed by other jobs on the machine).
+2. The Explorer: a slider move to a new value (1,000 heuristic-vs-random Duck,
+   Duck, Bruce games, wall clock, the default workers) and back to a value
+   already played; against the lean reference's CPU time for 1,000 random games.
+3. `import meeple.widgets` and the Explorer / Stepper imports: CPU time in a
+   fresh interpreter.
+4. Memory per game when only the summary is wanted: peak traced memory of
+   simulate for 2,000 and for 8,000 games (tracemalloc), and the difference.
+
+`--agree` checks that each lean reference plays the same game as meeple in
+distribution: mean score per seat and mean game length (actions), 20,000
+games each, 95% intervals (meeple.rules.stats.mean_ci), and a z-test of each
+difference. Not a test: pytest does not collect this folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import random
+import re
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import lean_bucket_brigade  # noqa: E402
+import lean_ddb  # noqa: E402
+import lean_piggyback  # noqa: E402
+import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded already
+
+from meeple.rules import simulate  # noqa: E402
+from meeple.rules.stats import mean_ci  # noqa: E402
+
+GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade")
+LEAN = {  # game -> (module, bots it implements)
+    "duck-duck-bruce": (lean_ddb, ("random", "heuristic")),
+    "piggyback-brigade": (lean_piggyback, ("random", "heuristic")),
+    "bucket-brigade": (lean_bucket_brigade, ("random",)),
+}
+RATIO_GOAL = 0.5
+EXPLORER_GAMES, EXPLORER_GOAL, REDRAW_GOAL = 1000, 4.0, 0.15
+IMPORT_GOAL = 1.0
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _meeple(game: str, bots: str, n: int, seed: int) -> float:
+    t = time.process_time()
+    simulate(game, None, bots, n, seed, progress=False, workers=1)
+    return time.process_time() - t
+
+
+def _lean(mod, bots: str, n: int, seed: int) -> float:
+    rng = random.Random(seed)
+    play = mod.play
+    t = time.process_time()
+    for _ in range(n):
+        play(rng, 4, bots)
+    return time.process_time() - t
+
+
+def side_by_side(game: str, bots: str, seconds: float, rounds: int = 5) -> tuple[float, float | None]:
+    """(meeple games/s, lean games/s or None): best of `rounds` alternating rounds, CPU time."""
+    n = max(20, int(20 / max(1e-6, _meeple(game, bots, 20, 0)) * seconds / rounds))
+    lean = LEAN.get(game)
+    has_lean = lean is not None and bots in lean[1]
+    m = n_lean = None
+    if has_lean:
+        n_lean = max(50, int(50 / max(1e-6, _lean(lean[0], bots, 50, 0)) * seconds / rounds))
+    best_m, best_l = float("inf"), float("inf")
+    for r in range(rounds):
+        best_m = min(best_m, _meeple(game, bots, n, 100 + r) / n)
+        if has_lean:
+            best_l = min(best_l, _lean(lean[0], bots, n_lean, 100 + r) / n_lean)
+    m = 1 / best_m
+    return m, (1 / best_l if has_lean else None)
+
+
+def explorer_move() -> dict:
+    """Wall seconds of an Explorer slider move to a new value, and back to one already played."""
+    from meeple.widgets import Explorer
+
+    t = time.perf_counter()
+    ex = Explorer("duck-duck-bruce", "rounds", values=[1, 2, 3, 4, 5], bots="heuristic,random",
+                  games=EXPLORER_GAMES, seed=1)
+    first = time.perf_counter() - t  # construction: the widget, charts and the first value
+    t = time.perf_counter()
+    ex.show(4)
+    new = time.perf_counter() - t
+    t = time.perf_counter()
+    ex.show(3)
+    again = time.perf_counter() - t
+    t = time.perf_counter()
+    ex.show(2)
+    second_new = time.perf_counter() - t
+    lean_1000 = min(_lean(lean_ddb, "random", EXPLORER_GAMES, s) for s in range(3))
+    return {"first": first, "new": new, "second_new": second_new, "again": again, "lean": lean_1000}
+
+
+def import_cpu(stmt: str) -> float:
+    """CPU seconds of `stmt` in a fresh interpreter (best of 3)."""
+    code = f"import time; t = time.process_time(); {stmt}; print(time.process_time() - t)"
+    best = float("inf")
+    for _ in range(3):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+        best = min(best, float(out.stdout.strip().splitlines()[-1]))
+    return best
+
+
+def memory_per_game(game: str = "duck-duck-bruce") -> tuple[float, float, float]:
+    """(KiB peak for 2,000 games, KiB peak for 8,000, KiB per extra game) of simulate + summary."""
+    peaks = []
+    for n in (2000, 8000):
+        gc.collect()
+        tracemalloc.start()
+        res = simulate(game, None, "random", n, 7, progress=False, workers=1)
+        str(res.summary())
+        peaks.append(tracemalloc.get_traced_memory()[1] / 1024)
+        tracemalloc.stop()
+        del res
+    return peaks[0], peaks[1], (peaks[1] - peaks[0]) / 6000
+
+
+def measure(seconds: float) -> str:
+    load = os.getloadavg()[0]
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; load average {load:.1f} at the start (the machine is shared: CPU-time "
+        "figures, best of 5 alternating rounds).",
+        "",
+        "| game | bots | meeple, games/s (CPU) | lean reference, games/s (CPU) | ratio | goal >= 0.5x |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for game in GAMES:
+        for bots in ("random", "heuristic"):
+            m, lean = side_by_side(game, bots, seconds)
+            if lean is None:
+                lines.append(f"| {game} | {bots} | {m:,.0f} | no lean reference | - | not measured |")
+            else:
+                r = m / lean
+                lines.append(f"| {game} | {bots} | {m:,.0f} | {lean:,.0f} | {r:.2f}x | "
+                             f"{'met' if r >= RATIO_GOAL else 'NOT met'} |")
+            print(lines[-1], file=sys.stderr)
+    e = explorer_move()
+    lines += [
+        "",
+        f"Explorer (Duck, Duck, Bruce, `rounds` slider, heuristic vs random, {EXPLORER_GAMES:,} games per value, "
+        f"default workers, wall clock): a move to a new value {e['new']:.2f} s (another new value: "
+        f"{e['second_new']:.2f} s); back to a value already played {e['again']:.3f} s (goal < {REDRAW_GOAL} s: "
+        f"{'met' if e['again'] < REDRAW_GOAL else 'NOT met'}); building the widget with its first value "
+        f"{e['first']:.2f} s. The lean reference plays {EXPLORER_GAMES:,} random games in {e['lean']:.3f} s CPU: "
+        f"a move costs {e['new'] / e['lean']:.1f}x that (goal <= {EXPLORER_GOAL:g}x: "
+        f"{'met' if e['new'] <= EXPLORER_GOAL * e['lean'] else 'NOT met'}).",
+    ]
+    print(lines[-1], file=sys.stderr)
+    imports = {
+        "import meeple.widgets": import_cpu("import meeple.widgets"),
+        "from meeple.widgets import Stepper": import_cpu("from meeple.widgets import Stepper"),
+        "from meeple.widgets import Explorer": import_cpu("from meeple.widgets import Explorer"),
+        "import meeple.rules": import_cpu("import meeple.rules"),
+    }
+    lines += ["", "Import CPU time in a fresh interpreter (best of 3; goal for the widgets <= 1.0 s):", ""]
+    lines += [f"- `{k}`: {v:.2f} s" for k, v in imports.items()]
+    low, high, per = memory_per_game()
+    lines += [
+        "",
+        f"Memory, only the summary wanted (Duck, Duck, Bruce, random bots, one process, tracemalloc peak of "
+        f"simulate + summary): {low:,.0f} KiB for 2,000 games, {high:,.0f} KiB for 8,000: "
+        f"{per:.2f} KiB per extra game.",
+    ]
+    print("\n".join(lines[-3:]), file=sys.stderr)
+    return "\n".join(lines)
+
+
+def agree(games: int) -> int:
+    """Lean vs meeple in distribution; returns the number of disagreements (|z| > 4)."""
+    bad = 0
+    for game, (mod, bots_list) in LEAN.items():
+        for bots in bots_list:
+            res = simulate(game, None, bots, games, 11, progress=False)
+            rng = random.Random(11)
+            lean_scores, lean_len = [[] for _ in range(4)], []
+            for _ in range(games):
+                sc, actions = mod.play(rng, 4, bots)
+                for s in range(4):
+                    lean_scores[s].append(sc[s])
+                lean_len.append(actions)
+            rows = [("game length (actions)", res.games["actions"].tolist(), lean_len)]
+            t = res.table
+            rows += [(f"seat {s + 1} mean score", t[t["seat"] == s]["score"].tolist(), lean_scores[s]) for s in range(4)]
+            for what, a, b in rows:
+                ma, la, ha = mean_ci(a)
+                mb, lb, hb = mean_ci(b)
+                se = ((ha - la) ** 2 + (hb - lb) ** 2) ** 0.5 / (2 * 1.96)
+                z = (ma - mb) / se if se else 0.0
+                flag = "ok" if abs(z) <= 4 else "DIFFERENT"
+                bad += flag != "ok"
+                print(f"{game:18} {bots:9} {what:22} meeple {ma:8.3f} [{la:.3f}, {ha:.3f}]  lean {mb:8.3f} "
+                      f"[{lb:.3f}, {hb:.3f}]  z {z:+.2f} {flag}")
+    return bad
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=4.0, help="about how long each side-by-side pair runs")
+    ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- engine:start/end --> in FILE.md")
+    ap.add_argument("--agree", action="store_true", help="check lean references against meeple (20,000 games each)")
+    ap.add_argument("--games", type=int, default=20_000, help="games per check for --agree")
+    args = ap.parse_args(argv)
+    if args.agree:
+        return 1 if agree(args.games) else 0
+    text = measure(args.seconds)
+    if args.update:
+        path = Path(args.update)
+        old = path.read_text()
+        new, k = re.subn(r"(<!-- engine:start -->\n).*?(\n<!-- engine:end -->)", lambda m: m[1] + text + m[2], old, flags=re.S)
+        if k != 1:
+            print(f"{path} has no <!-- engine:start --> ... <!-- engine:end --> markers", file=sys.stderr)
+            return 2
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(new)
+        os.replace(tmp, path)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
