@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .chance import check_seed
 from .core import game_module, play
-from .simulate import (Results, _bot_refs, _check_games, _Job, _pd, _rate_row, _run, _show_value, default_workers,
+from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _pd, _rate_row, _run, _show_value, default_workers,
                        measures, worker_pool)
 from .stats import mean_ci, wilson
 
@@ -103,6 +103,7 @@ def compare(
     configs = _variant_configs(mod, variants)
     games = _check_games(games)
     seed = check_seed(seed)
+    workers = _check_workers(workers)
     if by not in ("seat", "bot"):
         raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
     refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
@@ -428,6 +429,7 @@ def tune(
     label, fn = _measure_fn(mod, measure, seat, bot)
     games = _check_games(games)
     seed = check_seed(seed)
+    workers = _check_workers(workers)
     candidates = _candidates(config, field, values)
     lineup(mod, bots, config.players)  # bad bots stop before any game
     if bot is not None:

@@ -236,6 +236,7 @@ def test_the_round_enders_win_rate_is_a_share_that_grows_with_the_bonus():
         ({"target": float("nan")}, "target=nan is not allowed"),
         ({"seat": 4}, "seat=4 is not allowed: 0 to 3"),
         ({"method": "guess"}, "method='guess' is not allowed"),
+        ({"workers": 0}, "workers must be a whole number from 1 to"),
     ],
 )
 def test_tune_refuses_bad_requests_before_playing(kwargs, message):
