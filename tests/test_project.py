@@ -71,15 +71,27 @@ def test_notebooks_are_committed_without_outputs():
     assert not dirty, f"outputs committed in {dirty}: `make git-filter` strips them at `git add` (then add again)"
 
 
+# ipykernel's own spec: JupyterLab writes it into a notebook it opens, so a lesson that carries
+# it exactly is unchanged by being opened, run and saved (make lab-edit).
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
 def test_every_lesson_opens_with_the_python3_kernel():
     """Issue 15: a lesson names its kernel, so JupyterLab starts it without a "Select Kernel" dialog."""
     wrong = {}
     for nb in _lesson_paths():
         spec = json.loads(nb.read_text()).get("metadata", {}).get("kernelspec", {})
-        if spec.get("name") != "python3" or spec.get("language") != "python":
+        if spec != KERNELSPEC:
             wrong[nb.name] = spec
-    assert _lesson_paths() and not wrong, (
-        f"set metadata.kernelspec to {{'name': 'python3', 'display_name': 'Python 3', 'language': 'python'}} in {wrong}")
+    assert _lesson_paths() and not wrong, f"set metadata.kernelspec to {KERNELSPEC} in {wrong}"
+
+
+def test_the_kernelspec_is_the_one_the_venv_installs():
+    from ipykernel.kernelspec import get_kernel_dict
+
+    spec = get_kernel_dict()
+    assert {"display_name": spec["display_name"], "language": spec["language"]} == {
+        k: KERNELSPEC[k] for k in ("display_name", "language")}
 
 
 def _make(*args: str, cwd: Path) -> subprocess.CompletedProcess:
