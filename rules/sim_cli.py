@@ -98,7 +98,7 @@ def _save(out: Path | None, data, done: int, asked: int, partial: bool, what: st
         kept = f"; {out} kept as it was"
     write_atomic(target, data(target))
     part = f" ({partial_note(done, asked)})" if partial else ""
-    return f"{what}{part} saved to {target}{kept}"
+    return f"{what} saved to {target}{part}{kept}"
 
 
 def _progress() -> bool:

@@ -85,7 +85,7 @@ def test_ctrl_c_after_some_games_keeps_the_old_file_and_saves_a_marked_partial_c
     assert code == 130 and "results of the 3 finished games" in err
     assert out.read_text() == "a good table from yesterday\n"
     partial = tmp_path / "results.partial.csv"
-    assert f"saved to {partial}; {out} kept as it was" in stdout
+    assert f"saved to {partial} (partial: 3 of 8 games, interrupted); {out} kept as it was" in stdout
     first = partial.read_text().splitlines()[0]
     assert first == "# partial: 3 of 8 games, interrupted"  # 8 games, or 2 points x 4 games
     table = pd.read_csv(partial, comment="#")  # the documented way to read it
