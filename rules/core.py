@@ -251,6 +251,8 @@ def _replay(json_text) -> Record:
     if len(bots) != config.players or not all(isinstance(b, str) and b for b in bots):
         raise ValueError(f"record field 'bots' must name one bot per player ({config.players}), got {bots!r}")
     seed = check_seed(data["seed"], "record seed")
+    if len(data["actions"]) > MAX_STEPS:  # play() stops there too: no record of ours is longer
+        raise ValueError(f"record has {len(data['actions']):,} actions; a game ends within {MAX_STEPS:,}")
     state = mod.new_game(config, seed)
     for i, text in enumerate(data["actions"]):
         if not isinstance(text, str):

@@ -209,6 +209,13 @@ def test_replay_function_refuses_deep_json_with_a_value_error():
         replay('{"format": "meeple-record/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}")
     with pytest.raises(ValueError, match="expected its JSON text"):
         replay({"format": "meeple-record/1"})
+    from meeple.rules import play
+    from meeple.rules.core import MAX_STEPS
+
+    data = play(BB, None, "random", 1).to_dict()
+    data["actions"] = ["red +1"] * (MAX_STEPS + 1)  # 1.2 MB: well under the CLI's 64 MiB, refused at once
+    with pytest.raises(ValueError, match=f"record has {MAX_STEPS + 1:,} actions; a game ends within {MAX_STEPS:,}"):
+        replay(json.dumps(data))
 
 
 # --- 9.7: scrub -----------------------------------------------------------------
