@@ -433,6 +433,16 @@ def winners(state: State) -> list[int]:
     return [i for i in tied if last[i] == top]
 
 
+# What each column of game_stats / score_sources (points_<source>) counts, and the rule it
+# follows: `meeple simulate --measure`, the summary and the Explorer show these words.
+MEASURES = {
+    "rounds_ended":       "rounds this seat ended, taking the bonus (BB-8, BB-9)",
+    "rounds_unended":     "rounds that ended with every hand empty, no bonus for anyone (BB-14)",
+    "points_hand":        "points from the cards left in hand (BB-9, BB-10)",
+    "points_ender_bonus": "points from the bonus for ending a round (BB-9)",
+}
+
+
 def game_stats(state: State) -> dict:
     """Extra columns for simulations: rounds each seat ended (taking the bonus),
     and rounds that ended with every hand empty."""

@@ -1057,6 +1057,21 @@ def winners(state: State) -> list[int]:
 
 # --- simulation hooks (see meeple.rules.simulate) -----------------------------
 
+# What each column of game_stats / score_sources (points_<source>) counts, and the rule it
+# follows: `meeple simulate --measure`, the summary and the Explorer show these words.
+MEASURES = {
+    "splits":              "rounds in which this seat's pyramid split into parts (BK-12)",
+    "biggest_loss":        "most buckets this seat lost in one round (BK-9 to BK-12)",
+    "emptied":             "1 if this seat's pyramid ended empty (BK-15, BK-16)",
+    "players_out":         "players whose pyramid ended empty (BK-16)",
+    "lost_per_round":      "buckets lost per round: how hard the fall model hits (BK-10, BK-11)",
+    "points_built":        "buckets in the pyramid this seat built (BK-3)",
+    "points_lost_chosen":  "buckets this seat chose to take away, one per round lost; negative (BK-9)",
+    "points_lost_falling": "buckets that fell with those taken away; negative (BK-10, BK-11)",
+    "points_lost_split":   "buckets lost when the pyramid split; negative (BK-12)",
+}
+
+
 def score_sources(state: State) -> list[dict[str, int]]:
     """Each seat's score (buckets left, BK-14) as the pyramid it built minus
     what it lost, by cause: the bucket it chose each round it lost (BK-9), the

@@ -843,6 +843,24 @@ def _columns(state: State) -> dict[str, list[int]]:
     return columns
 
 
+# What each column of game_stats / score_sources (points_<source>) counts, and the rule it
+# follows: `meeple simulate --measure`, the summary and the Explorer show these words.
+MEASURES = {
+    "doubles":                 "turns this seat lost to a double (DDB-5)",
+    "bruces":                  "turns this seat lost to Bruce (DDB-6)",
+    "ducks_busted":            "ducks of this seat's row lost to doubles and Bruce (DDB-5, DDB-6)",
+    "steals_declined":         "steals this seat could have tried and declined (DDB-6)",
+    "steals_tried":            "steals this seat tried (DDB-6, DDB-7)",
+    "steals_succeeded":        "steals whose roll reached the declared number (DDB-7)",
+    "cards_stolen":            "cards this seat took from other nests by stealing (DDB-7)",
+    "cards_lost_to_thieves":   "cards other players stole from this seat's nest (DDB-7)",
+    "backfires":               "steals of this seat that rolled -1 (DDB-8)",
+    "cards_lost_to_backfires": "cards this seat lost by its own -1 rolls (DDB-8)",
+    "points_flipped":          "points this seat's own flipped cards would have scored alone (DDB-10)",
+    "points_taken":            "points added by cards taken from other nests (DDB-7, DDB-8, DDB-10)",
+}
+
+
 def game_stats(state: State) -> dict:
     """Columns for simulate's table (one list entry per seat): busts by doubles
     and by Bruce and the ducks they threw away, steals declined / tried /

@@ -639,6 +639,19 @@ def progress(state: State) -> list[float]:
     return out
 
 
+# What each column of game_stats / score_sources (points_<source>) counts, and the rule it
+# follows: `meeple simulate --measure`, the summary and the Explorer show these words.
+MEASURES = {
+    "rerolls":          "rerolls this seat took (PB-6 to PB-8)",
+    "rerolls_declined": "rerolls this seat could have taken and did not (PB-6, PB-7)",
+    "extensions":       "times this seat moved the first section to the end (PB-12)",
+    "won_carried":      "1 if this seat won riding on another player's piglet (PB-14)",
+    "finish_stack":     "piglets that crossed the finish together (PB-10, PB-14)",
+    "points_moved":     "wins with this seat's own piglet carrying the group across (PB-14, PB-15)",
+    "points_carried":   "wins riding on another player's piglet (PB-14, PB-15)",
+}
+
+
 def game_stats(state: State) -> dict:
     """Columns for simulate's table: per seat, rerolls taken and declined
     (PB-6 to PB-8), extensions used (PB-12), and whether the seat won riding

@@ -164,8 +164,11 @@ def _measure_help(p) -> None:
 
         lines = ["", "measures (--measure NAME; the game's own figures, as columns of the table):"]
         for name, mod in GAMES.items():
-            own = [m.removeprefix("mean_") for m in measures(mod) if m.startswith("mean_")]
-            lines.append(textwrap.fill(", ".join(own), 100, initial_indent=f"  {name}: ", subsequent_indent="    "))
+            lines.append(f"  {name}:")
+            for m, what in measures(mod).items():
+                if m.startswith("mean_"):
+                    lines.append(textwrap.fill(what, 100, initial_indent=f"    {m.removeprefix('mean_'):<24}",
+                                               subsequent_indent=" " * 28))
         return plain() + "\n".join(lines) + "\n"
 
     p.format_help = format_help

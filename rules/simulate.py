@@ -914,12 +914,13 @@ def measures(game, config=None) -> dict[str, str]:
     }
     names, funcs = resolve_bots(mod, "random", config.players)
     one = play_game(mod, config, names, funcs, 0, 0)  # one quick game names the game's own columns
+    said = getattr(mod, "MEASURES", {})  # the game module's own words for its columns
     for k, v in one.stats.items():
         if isinstance(v, (int, float)) or (isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) for x in v)):
-            out[f"mean_{k}"] = f"{k}: the game's own figure (game_stats), mean per seat" + (
+            out[f"mean_{k}"] = said.get(k) or f"{k}: the game's own figure (game_stats), mean per seat" + (
                 "" if isinstance(v, (list, tuple)) else " (one value per game)")
     for k in dict.fromkeys(k for d in one.sources or () for k in d):
-        out[f"mean_points_{k}"] = f"points from {k} per seat (score_sources)"
+        out[f"mean_points_{k}"] = said.get(f"points_{k}") or f"points from {k} per seat (score_sources)"
     return out
 
 

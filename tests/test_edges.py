@@ -535,3 +535,19 @@ def test_parameter_info_reads_fields_elements_and_named_numbers():
     assert "hand" in what and rule == "BB-2"
     with pytest.raises(ValueError, match="unknown parameter 'wings'"):
         parameter_info(BB, "wings")
+
+
+# --- issue 15.6: every measure a game records says what it counts, with its rule --------------
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_column_has_words_and_rules_of_the_seed_file(name):
+    from meeple.rules.simulate import measures
+
+    mod = GAMES[name]
+    rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", _seed_file(mod), re.M))
+    own = {m.removeprefix("mean_"): what for m, what in measures(mod).items() if m.startswith("mean_")}
+    assert own and set(own) == set(mod.MEASURES), "MEASURES names every game_stats / score_sources column"
+    for column, what in own.items():
+        assert what == mod.MEASURES[column]
+        cited = re.findall(r"[A-Z]+-\d+", what)
+        assert cited and all(r in rules for r in cited), f"{column}: {what}"

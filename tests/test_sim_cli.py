@@ -203,10 +203,11 @@ def test_simulate_help_lists_every_games_measures(capsys):
     out = capsys.readouterr().out
     assert "--measure NAME" in out
     for name, mod in GAMES.items():
-        assert f"  {name}: " in out
-        for m in measures(mod):
+        assert f"  {name}:\n" in out
+        for m, what in measures(mod).items():
             if m.startswith("mean_"):
-                assert m.removeprefix("mean_") in out
+                line = next(ln for ln in out.splitlines() if ln.split()[:1] == [m.removeprefix("mean_")])
+                assert what.split()[0] in line  # each measure with what it counts
 
 
 def test_summary_measures_carry_intervals_and_refuse_unknown_names():
