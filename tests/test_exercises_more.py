@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-import pytest
-
-from meeple.widgets import exercises as ex
 from meeple.rules import duck_duck_bruce as ddb
+from meeple.widgets import exercises as ex
 
 
 def _run(key, answer, capsys):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from fractions import Fraction
 
-from .exercises import WrongKind, exercise, need_choice, need_fraction, need_interval, need_number, need_whole  # noqa: F401
+from .exercises import WrongKind, exercise, need_fraction, need_interval, need_number, need_whole
 
 
 def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
