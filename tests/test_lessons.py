@@ -246,3 +246,52 @@ def test_exercises_module_imports_light():
     code = "import sys, meeple.widgets.exercises; print(sorted(m for m in ('altair', 'pandas') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]", out
+
+
+def _names(src: str) -> tuple[set[str], set[str]]:
+    """(names a cell assigns or imports, names it reads)."""
+    import ast
+
+    tree = ast.parse(src)
+    stored, loaded = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (stored if isinstance(node.ctx, (ast.Store, ast.Del)) else loaded).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stored.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            stored.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return stored, loaded
+
+
+def solution_leaks(cells: list[dict]) -> list[str]:
+    """Cells (after scrubbing) that read a name only a solution cell defines."""
+    public: set[str] = set()
+    solution_only: set[str] = set()
+    leaks = []
+    for i, c in enumerate(cells):
+        if c["cell_type"] != "code":
+            continue
+        stored, loaded = _names(_src(c))
+        if "solution" in _tags(c):
+            solution_only |= stored - public
+            continue
+        missing = (loaded & solution_only) - public - stored
+        if missing:
+            leaks.append(f"cell {i} reads {sorted(missing)}, defined only in a solution cell")
+        public |= stored
+        solution_only -= stored
+    return leaks
+
+
+def test_solution_leaks_are_found():
+    code = lambda src, *tags: {"cell_type": "code", "source": src, "metadata": {"tags": list(tags)}}  # noqa: E731
+    assert solution_leaks([code("a = 1"), code("b = a + 1", "solution"), code("print(b)")]) == [
+        "cell 2 reads ['b'], defined only in a solution cell"]
+    assert solution_leaks([code("b = 0"), code("b = 2", "solution"), code("print(b)")]) == []
+
+
+def test_student_copy_runs_without_the_solutions(lesson):
+    """`meeple scrub` removes the cells tagged solution: no later cell may read a name only a solution defines."""
+    leaks = solution_leaks(_cells(lesson))
+    assert not leaks, f"{lesson.name}: {leaks}"
