@@ -295,3 +295,20 @@ def test_student_copy_runs_without_the_solutions(lesson):
     """`meeple scrub` removes the cells tagged solution: no later cell may read a name only a solution defines."""
     leaks = solution_leaks(_cells(lesson))
     assert not leaks, f"{lesson.name}: {leaks}"
+
+
+def test_tally_counts_and_shows_the_wilson_interval():
+    from meeple.widgets.tally import Tally
+
+    t = Tally("Did the ender win?", yes="won", no="lost")
+    assert t.interval() == (0.0, 1.0) and "No games" in t.text.value
+    for happened in (True, True, False):
+        t.add(happened)
+    t.yes_button.click()  # the buttons count too
+    assert (t.yes_count, t.no_count, t.games) == (3, 1, 4)
+    assert t.interval() == wilson(3, 4)
+    assert "3 of 4 games" in t.text.value
+    with pytest.raises(ValueError, match="True or False"):
+        t.add(1)
+    t.reset()
+    assert t.games == 0
