@@ -35,6 +35,17 @@ PROTOCOL (names every game module exposes)
                             conserved (the conformance suite calls it)
   BOTS                      {name: bot}; bot(observation, legal, rng) -> action;
                             at least "random", "heuristic", "lookahead"
+
+OPTIONAL (speed; simulate uses them when present; all four games have them)
+  step(state, action)       apply's work done in place, unchecked, on a state
+                            no one else holds (apply = checked copy + step)
+  new_game(config, seed, events=False)
+                            a state that keeps no event text (state.events
+                            stays empty): simulate's own states
+  bot.reads_observation     False on a bot that never reads its observation
+                            (simulate then passes None instead of building it)
+The event log is shared between a state and the next (rules/log.py): appending
+costs O(1), and a state still shows only its own events.
 """
 
 import importlib.util

@@ -45,6 +45,9 @@ def random_bot(observation, legal, rng: random.Random):
     return legal[rng.randrange(len(legal))]
 
 
+random_bot.reads_observation = False  # simulate passes None instead of building one
+
+
 def _advantage(mod, state, me: int) -> float:
     s = mod.scores(state)
     best_other = max(v for i, v in enumerate(s) if i != me)

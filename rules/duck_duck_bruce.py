@@ -887,7 +887,10 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 def observation(state: State, player: int) -> Observation:
     player = check_seat(state.config, player)
-    return Observation(
+    # Built through __dict__: a frozen dataclass's __init__ sets its 12 fields one
+    # object.__setattr__ at a time, and bots ask for an observation on every move.
+    obs = _new_observation(Observation)
+    obs.__dict__.update(
         player=player,
         config=state.config,
         round=state.round,
@@ -901,6 +904,10 @@ def observation(state: State, player: int) -> Observation:
         totals=state.totals,
         history=state.history,
     )
+    return obs
+
+
+_new_observation = object.__new__
 
 
 def determinize(obs: Observation, rng: random.Random) -> State:
