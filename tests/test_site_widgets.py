@@ -121,6 +121,8 @@ def test_on_the_site_an_explorer_runs_every_value_and_binds_its_chart_to_a_slide
     text = json.dumps(spec)
     assert f'datum[\\"bonus\\"] == {site_charts.PARAM}' in text  # the ring and the numbers follow the slider
     assert "data-meeple-setup" in setup_html.value and "meeple-site" in e._dom_classes
+    assert e.win_chart.comm is None and e.score_chart.comm is None  # not saved in the page (0.9 MB each)
+    e.show(0)  # the lesson may still visit values: nothing breaks
     monkeypatch.delenv(site_charts.ENV)
     plain = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
     assert sorted(plain.table["bonus"].unique()) == [3]  # in JupyterLab only what the reader visits

@@ -107,6 +107,19 @@ def attach(explorer, table: pd.DataFrame, field: str, values, start, games: int,
     chart = alt.JupyterChart(explorer_chart(table, field, values, start, games, seed))
     data = html.escape(json.dumps({**setup, "start": start}), quote=True)
     live = W.HTML(f"<div class='meeple-explorer-live' data-meeple-live='static' data-meeple-setup=\"{data}\"></div>")
-    heading = explorer.children[0]
+    heading, hidden = explorer.children[0], explorer.children[1:]
     explorer.children = (heading, chart, live)
     explorer.add_class("meeple-site")
+    # The page saves every open widget's state, and each Altair chart carries ~0.9 MB of Vega:
+    # close the JupyterLab charts the site does not show (drawing on them later is harmless).
+    for w in _charts_in(hidden):
+        w.close()
+
+
+def _charts_in(widgets) -> list:
+    found = []
+    for w in widgets:
+        if isinstance(w, alt.JupyterChart):
+            found.append(w)
+        found += _charts_in(getattr(w, "children", ()))
+    return found

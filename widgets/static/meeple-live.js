@@ -53,7 +53,13 @@
         .then((site) => {
           worker = new Worker(here + "meeple-worker.js", { type: "module" });
           worker.onmessage = onMessage;
-          worker.onerror = (e) => listeners.forEach((f) => f("Python could not start: " + (e.message || e)));
+          worker.onerror = (e) => {  // e.g. a file missing from the site: say so, and stop waiting
+            const why = "Python could not start: " + (e.message || "the worker failed to load");
+            listeners.forEach((f) => f(why));
+            calls.forEach((c) => c.reject(new Error(why)));
+            calls.clear();
+            started = null;  // a later click tries again
+          };
           return ask("start", { base: here, wheel: here + site.wheel });
         })
         .then((info) => {

@@ -1,0 +1,209 @@
+"""How heavy and how fast the live course site is (issue 12), measured in Chromium.
+
+    .venv/bin/python tests/bench/bench_site.py [--site lessons/_build/html] [--update BENCHMARKS.md]
+
+Serves a built site (default: lessons/_build/html, from `make site`) on loopback and
+measures, with a fresh browser context (empty cache) for each figure:
+- bytes served per page as loaded (widgets and charts drawn, no Python), and the bytes
+  "Play live" adds (Pyodide and the meeple wheel);
+- time from the "Play live" click to a playable Stepper (data-meeple-live=live),
+  cold (empty cache) and warm (the next page of the same visit);
+- games/s of `meeple.widgets.live.simulate_point` (heuristic bots, base rules) in
+  the browser's worker and in CPython, one process, for each game.
+Not a test: the figures depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+GAMES = {"bucket-brigade": 300, "duck-duck-bruce": 300, "piggyback-brigade": 300, "bucket-king": 100}
+
+
+def chromium() -> str:
+    try:
+        import machine  # tests/machine.py: where the tests find a Chromium
+
+        found = machine.find_chromium()
+        if found:
+            return found
+    except Exception:  # noqa: BLE001 - fall back to Debian's path
+        pass
+    return "/usr/bin/chromium"
+
+
+def serve(html: Path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(url + "/index.html", timeout=1)
+            return proc, url
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("bench_site: http.server did not start")
+
+
+class Counter:
+    """Bytes of every response a context received (the worker's too): body plus headers."""
+
+    def __init__(self, context):
+        self.requests: list = []
+        context.on("requestfinished", lambda r: self.requests.append(r))
+
+    def total(self) -> int:
+        out = 0
+        for r in self.requests:
+            try:
+                sizes = r.sizes()
+                out += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+            except Exception:  # noqa: BLE001 - a request the browser cancelled
+                pass
+        return out
+
+
+def page_bytes(browser, url: str, pages: list[str]) -> list[tuple[str, int, int]]:
+    rows = []
+    for name in pages:
+        context = browser.new_context()
+        count = Counter(context)
+        page = context.new_page()
+        page.goto(f"{url}/{name}.html")
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)
+        rows.append((name, count.total(), len(count.requests)))
+        context.close()
+    return rows
+
+
+def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
+    context = browser.new_context()
+    count = Counter(context)
+    page = context.new_page()
+    page.goto(f"{url}/{lesson}.html")
+    page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
+    page.wait_for_load_state("networkidle")
+    before = count.total()
+    t0 = time.perf_counter()
+    page.locator(".meeple-play-live").first.click()
+    page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
+    cold = time.perf_counter() - t0
+    info = page.evaluate("globalThis.meepleLive.started")
+    python_bytes = count.total() - before
+    warm = None
+    if other:  # the next page of the visit: the same context, Pyodide from the browser's cache
+        page.goto(f"{url}/{other}.html")
+        page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
+        t0 = time.perf_counter()
+        page.locator(".meeple-play-live").first.click()
+        page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
+        warm = time.perf_counter() - t0
+    result = {"cold": cold, "warm": warm, "python_bytes": python_bytes, "worker": info}
+    result["browser_games"] = {}
+    for game, n in GAMES.items():
+        setup = _setup(game)
+        t0 = time.perf_counter()
+        page.evaluate("([s, v, n]) => globalThis.meepleLive.call('simulate_point', {setup: s, value: v, games: n})",
+                      [json.dumps(setup), json.dumps(setup["values"][0]), n])
+        result["browser_games"][game] = (n, time.perf_counter() - t0)
+    context.close()
+    return result
+
+
+def _setup(game: str) -> dict:
+    from meeple.rules import GAMES as MODULES
+
+    mod = MODULES[game]
+    cfg = mod.Config()
+    # one "Explorer value": `players` at its default, i.e. the base rules
+    return {"game": game, "config": cfg.to_dict(), "field": "players", "bots": ["heuristic"] * cfg.players, "seed": 1,
+            "values": [cfg.players], "games": GAMES[game]}
+
+
+def cpython_games() -> dict:
+    from meeple.widgets import live
+
+    out = {}
+    for game, n in GAMES.items():
+        setup = _setup(game)
+        t0, c0 = time.perf_counter(), time.process_time()
+        live.simulate_point(json.dumps(setup), json.dumps(setup["values"][0]), n)
+        out[game] = (n, time.perf_counter() - t0, time.process_time() - c0)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--site", type=Path, default=ROOT / "lessons" / "_build" / "html", help="a built site (make site)")
+    ap.add_argument("--update", metavar="FILE.md", help="replace the text between the site-bench markers in FILE.md")
+    args = ap.parse_args()
+    html = args.site.resolve()
+    if not (html / "index.html").exists():
+        raise SystemExit(f"bench_site: no site in {html}: run `make site` first (or pass --site)")
+    pages = ["intro"] + sorted(p.stem for p in html.glob("[0-9]*.html"))
+    with_stepper = [p for p in pages if "meeple-stepper" in (html / f"{p}.html").read_text() or
+                    "Stepper" in (html / f"{p}.html").read_text()]
+    from playwright.sync_api import sync_playwright
+
+    proc, url = serve(html)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+            sizes = page_bytes(browser, url, pages)
+            steppers = [n for n in with_stepper if n != "intro"]
+            live = play_live(browser, url, steppers[0], steppers[1] if len(steppers) > 1 else None)
+            browser.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+    cpy = cpython_games()
+    site = json.loads((html / "_static" / "meeple-site.json").read_text())
+    mb = lambda b: f"{b / 1e6:.2f} MB"  # noqa: E731
+    lines = [f"Site: {html.relative_to(ROOT) if html.is_relative_to(ROOT) else html.name} "
+             f"({len(pages) - 1} lessons), Pyodide {site['pyodide']}, measured {time.strftime('%Y-%m-%d')}.", "",
+             "| page | bytes served (widgets drawn, no Python) | requests |", "|---|---:|---:|"]
+    lines += [f"| {name} | {mb(b)} | {n} |" for name, b, n in sizes]
+    lines += ["", f"Play live adds {mb(live['python_bytes'])} on the first start (Pyodide {mb(site['bytes']['pyodide'])} "
+              f"and the meeple wheel {site['bytes']['wheel'] / 1e3:.0f} kB, as served: http.server does not compress).", "",
+              "| Play live to playable | seconds |", "|---|---:|",
+              f"| first start, empty cache ({live['worker'].get('python_seconds', 0):.1f} s Pyodide, "
+              f"{live['worker'].get('meeple_seconds', 0):.1f} s meeple) | {live['cold']:.1f} |"]
+    if live["warm"] is not None:
+        lines.append(f"| next page of the visit (browser cache) | {live['warm']:.1f} |")
+    lines += ["", "| game (heuristic bots, base rules) | browser games/s (wall) | CPython games/s, wall (CPU) | browser time / CPython time (wall) |",
+              "|---|---:|---:|---:|"]
+    for game in GAMES:
+        n, secs = live["browser_games"][game]
+        _, wall, cpu = cpy[game]
+        lines.append(f"| {game} | {n / secs:.0f} | {n / wall:.0f} ({n / cpu:.0f}) | {secs / wall:.1f}x |")
+    table = "\n".join(lines)
+    print(table)
+    if args.update:
+        text = Path(args.update).read_text()
+        new, k = re.subn(r"(<!-- site-bench:start -->\n).*?(\n<!-- site-bench:end -->)",
+                         lambda m: m[1] + table + m[2], text, flags=re.S)
+        if not k:
+            raise SystemExit(f"{args.update} has no <!-- site-bench:start --> ... <!-- site-bench:end --> markers")
+        Path(args.update + ".tmp").write_text(new)
+        os.replace(args.update + ".tmp", args.update)
+
+
+if __name__ == "__main__":
+    main()
