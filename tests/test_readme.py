@@ -1,0 +1,181 @@
+"""The README's examples run as written (issue 15, item 3).
+
+Every ```python and ```sh block of README.md is run, in order, in a scratch copy of the
+repository (its tracked and new files, with `.venv` linked to the venv running the tests),
+so a reader who pastes the blocks at the top of a fresh clone gets what the README promises:
+
+- a python block runs top to bottom in one fresh interpreter; a top-level expression whose
+  comment is a literal (`state.events[-1]  # 'Player 1 plays ...'`) must give that repr, where
+  `...` stands for anything;
+- an sh block runs in bash with `set -e`, in the copy's top folder; `make ...` lines are
+  left out (`make test` is this very run; `make lab` opens a browser);
+- whatever a block writes must be ignored by the repository's .gitignore (e.g. under out/),
+  so following the README never leaves untracked files.
+
+A block that truly cannot run here (it needs a cluster) carries the line
+`<!-- readme-test: skip (reason) -->` just before it; the skip and its reason are reported.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")
+SKIP = re.compile(r"^\s*<!--\s*readme-test:\s*skip\s*\((?P<reason>[^)]+)\)\s*-->\s*$")
+RUN = {"python": "python", "py": "python", "sh": "sh", "bash": "sh", "shell": "sh"}
+DEADLINE_S = 600  # outer limit for one block on a loaded machine; README sizes keep each to seconds
+
+# Runs a python block statement by statement (stdin: the code; argv[1]: its first line in the README).
+RUNNER = r'''
+import ast, re, sys
+src = sys.stdin.read()
+first = int(sys.argv[1])
+tree = ast.parse(src)
+lines = src.splitlines()
+ns = {"__name__": "__main__"}
+for node in tree.body:
+    expected = None
+    if isinstance(node, ast.Expr):
+        rest = lines[node.end_lineno - 1].encode()[node.end_col_offset:].decode()
+        m = re.match(r"\s*#\s*(['\"\[({].*?)\s*$", rest)
+        if m:
+            expected = m.group(1)
+    if expected is None:
+        exec(compile(ast.Module([node], []), "README.md", "exec"), ns)
+        continue
+    got = repr(eval(compile(ast.Expression(node.value), "README.md", "eval"), ns))
+    pattern = ".*".join(re.escape(part) for part in expected.split("..."))
+    if not re.fullmatch(pattern, got, re.S):
+        sys.exit(f"README.md line {first + node.lineno - 1}: the comment shows {expected}\n"
+                 f"but the code gives {got[:400]}")
+'''
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # the block's first code line in README.md
+    lang: str  # "python" or "sh"
+    code: str
+    skip: str | None  # the reason given in a readme-test: skip comment
+
+    @property
+    def id(self) -> str:
+        return f"{self.lang}-line{self.line}"
+
+
+def readme_blocks(text: str) -> list[Block]:
+    """The runnable fenced blocks, in order (other languages and plain ``` are left alone)."""
+    lines = text.splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        indent, lang = len(m.group(1)), m.group(2).lower()
+        j = i + 1
+        while j < len(lines) and not FENCE.match(lines[j]):
+            j += 1
+        if j == len(lines):
+            raise AssertionError(f"README.md line {i + 1}: a ``` block that never closes")
+        prev = next((lines[k] for k in range(i - 1, -1, -1) if lines[k].strip()), "")
+        skip = SKIP.match(prev)
+        if lang in RUN:
+            code = "\n".join(line[indent:] for line in lines[i + 1:j]) + "\n"
+            blocks.append(Block(i + 2, RUN[lang], code, skip.group("reason").strip() if skip else None))
+        i = j + 1
+    return blocks
+
+
+BLOCKS = readme_blocks(README.read_text())
+
+
+def _scratch(tmp_path: Path) -> Path:
+    """A copy of the repository's files (tracked, and new ones not ignored) with .venv linked in."""
+    listed = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    top = tmp_path / "meeple"
+    for name in filter(None, listed):
+        src = ROOT / name
+        if src.is_file():
+            (top / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, top / name)
+    (top / ".venv").symlink_to(sys.prefix, target_is_directory=True)
+    return top
+
+
+def _files(top: Path) -> set[str]:
+    found = set()
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = [d for d in dirnames if not (Path(dirpath) == top and d == ".venv")]
+        found.update(str(Path(dirpath, f).relative_to(top)) for f in filenames)
+    return found
+
+
+def _not_ignored(paths: set[str]) -> list[str]:
+    """The paths the repository's .gitignore does not ignore (they would show as untracked)."""
+    if not paths:
+        return []
+    ignored = subprocess.run(["git", "-C", str(ROOT), "check-ignore", "--no-index", "--stdin"],
+                             input="\n".join(sorted(paths)) + "\n", capture_output=True, text=True).stdout.split()
+    return sorted(paths - set(ignored))
+
+
+def _sh_script(code: str) -> tuple[str, list[str]]:
+    """The block as a bash script without its `make` lines (and which were left out)."""
+    logical, keep, left_out = code.replace("\\\n", " ").splitlines(), [], []
+    for line in logical:
+        if re.match(r"^\s*make(\s|$)", line):
+            left_out.append(line.strip())
+        else:
+            keep.append(line)
+    return "set -euo pipefail\n" + "\n".join(keep) + "\n", left_out
+
+
+def test_the_readme_has_blocks_and_every_skip_says_why():
+    assert any(b.lang == "python" for b in BLOCKS) and any(b.lang == "sh" for b in BLOCKS)
+    text = README.read_text()
+    markers = [line for line in text.splitlines() if "readme-test" in line]
+    assert all(SKIP.match(m) for m in markers), f"a readme-test marker must read <!-- readme-test: skip (reason) -->: {markers}"
+    assert len(markers) == sum(1 for b in BLOCKS if b.skip), "a readme-test marker is not right before a block"
+
+
+@pytest.fixture(scope="module")
+def clone(tmp_path_factory) -> Path:
+    """One scratch copy for the whole README: a reader goes top to bottom, and a later block
+    may use what an earlier one wrote (a variant file, a record)."""
+    return _scratch(tmp_path_factory.mktemp("readme"))
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.id)
+def test_readme_block_runs_as_written(block, clone):
+    if block.skip:
+        pytest.skip(f"README.md line {block.line}: {block.skip}")
+    top = clone
+    before = _files(top)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+    if block.lang == "python":
+        done = subprocess.run([sys.executable, "-c", RUNNER, str(block.line)], input=block.code, cwd=top, env=env,
+                              capture_output=True, text=True, timeout=DEADLINE_S)
+    else:
+        script, left_out = _sh_script(block.code)
+        if not re.sub(r"(?m)^\s*(#.*)?$", "", script.replace("set -euo pipefail", "")).strip():
+            pytest.skip(f"README.md line {block.line}: only make commands ({'; '.join(left_out)}), "
+                        "which the suite itself stands for")
+        done = subprocess.run(["bash", "-c", script], cwd=top, env=env, capture_output=True, text=True,
+                              timeout=DEADLINE_S)
+    assert done.returncode == 0, (f"README.md block at line {block.line} failed:\n{block.code}\n"
+                                  f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}")
+    left = _not_ignored(_files(top) - before)
+    assert not left, (f"README.md block at line {block.line} leaves files git would list as untracked: {left} "
+                      "(write examples under out/, which .gitignore ignores)")
