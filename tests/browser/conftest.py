@@ -27,6 +27,10 @@ def _machine():
 MACHINE = _machine()
 # As root, headless, and quiet: without the background-networking flags Chromium keeps
 # trying hosts this offline machine cannot reach.
+# The one time limit of a browser step: an outer deadline for a machine that is merely slow
+# (a 2-core box running the whole suite). Each step waits for the condition it needs
+# (a server answering, a selector, an idle kernel), never for a fixed time.
+DEADLINE_MS = 600_000
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -118,6 +122,8 @@ def page_for(browser, shots):
     @contextmanager
     def open_page(url: str, name: str, width: int = 1280, height: int = 1000):
         page = browser.new_page(viewport={"width": width, "height": height})
+        page.set_default_timeout(DEADLINE_MS)
+        page.set_default_navigation_timeout(DEADLINE_MS)
         page.goto(url)
         try:
             yield page
