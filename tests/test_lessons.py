@@ -195,9 +195,7 @@ def _quiet(key, answer):
     return ok, out.getvalue()
 
 
-@pytest.mark.parametrize(
-    "key, right, near_miss",
-    [
+_ACCEPT_TABLE = [
         ("01.wilson", wilson(7, 10), (0.416, 0.984)),  # the Wald interval gets its own hint
         ("02.moments", (Fraction(2), Fraction(2, 3)), (Fraction(2), Fraction(14, 3))),
         ("02.die", (1, 1, 2, 3, 3, 3, 3, 4), (1, 2, 2, 3, 3, 4)),  # six faces cannot: mean 5/2, variance 11/12
@@ -210,18 +208,43 @@ def _quiet(key, answer):
         ("07.second", Fraction(11, 65), Fraction(12, 66)),
         ("07.no_double", Fraction(27, 65), Fraction(54, 65) ** 3),
         ("07.bruces", 1 - exact.hypergeometric(66, 6, 10)[0], exact.hypergeometric(66, 6, 10)[1]),
-    ],
-)
+]
+
+
+@pytest.mark.parametrize("key, right, near_miss", _ACCEPT_TABLE)
 def test_checker_accepts_the_answer_and_refuses_a_near_miss(key, right, near_miss):
     assert _quiet(key, right)[0], key
     ok, said = _quiet(key, near_miss)
     assert not ok and "Not yet" in said, said
 
 
-@pytest.mark.parametrize("key", ["02.moments", "03.chase", "04.slow", "06.boost", "07.second", "07.no_double", "07.bruces"])
-def test_exact_exercises_refuse_a_float(key):
+EXACT_KEYS = ["02.moments", "03.chase", "04.slow", "06.boost", "07.second", "07.no_double", "07.bruces"]
+
+
+@pytest.mark.parametrize("key", EXACT_KEYS)
+def test_exact_exercises_refuse_a_wrong_or_rounded_decimal(key):
     ok, said = _quiet(key, (2.0, 0.667) if key == "02.moments" else 0.415)
     assert not ok and "exact" in said and "Fraction(" in said, said
+
+
+@pytest.mark.parametrize("key", EXACT_KEYS)
+def test_exact_exercises_take_the_answer_computed_in_floats(key):
+    """A student who computed in floats is right when the float is the answer to float precision;
+    the same answer rounded to four digits is told to give the exact value, not that it is wrong."""
+    right = {k: r for k, r, _ in _ACCEPT_TABLE}[key]
+    as_float = tuple(float(v) for v in right) if key == "02.moments" else float(right)
+    assert _quiet(key, as_float)[0], key
+    rounded = tuple(round(float(v), 4) for v in right) if key == "02.moments" else round(float(right), 4)
+    ok, said = _quiet(key, rounded)
+    assert not ok and "agrees with the answer" in said and "Fraction(" in said, said
+
+
+def test_games_checker_names_the_whole_width_mistake():
+    """05.games: an interval three points wide in total (half-width 1.5 points, four times the games)
+    gets its own hint; an unrelated number does not."""
+    whole = ex.games_for_half_width(0.28, 0.015)
+    assert "3 points wide in total" in _quiet("05.games", whole)[1]
+    assert "wide in total" not in _quiet("05.games", 216)[1]
 
 
 @pytest.mark.parametrize("key, wrong", [("03.seat", "maybe"), ("06.catchup", "if-last"), ("04.track", 2.5),

@@ -117,6 +117,8 @@ def check(key: str, answer: Any) -> bool:
     if ok:
         _show(f"✓ Right: {text}")
         return True
+    if "exact" in _EXPECTS.get(key, "") and _decimal(answer) and "Fraction(" not in text:
+        text += EXACT_NOTE  # a decimal that missed: say that the answer should be exact too
     _show(f"✗ Not yet: {text}")
     return False
 
@@ -148,6 +150,36 @@ def need_fraction(answer: Any, what: str = "an exact Fraction") -> Fraction:
     return Fraction(answer)
 
 
+def need_exact(answer: Any, want: Fraction, what: str = "an exact Fraction") -> "tuple[Fraction | None, str]":
+    """An exact answer checked against `want`: (value, "") or (None, hint).
+
+    An int or Fraction is taken as it is. A float (a student who computed in
+    decimals) counts as `want` when it equals it to float precision; one that
+    only agrees to a few digits gets a hint to give the exact value; any other
+    float is read as the nearest simple fraction, so the checker's near-miss
+    hints still apply, and its hint adds that the answer should be exact."""
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        return Fraction(answer), ""
+    x = need_number(answer, what)
+    if not math.isfinite(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    if math.isclose(x, want, rel_tol=1e-9, abs_tol=1e-12):
+        return want, ""
+    if math.isclose(x, want, rel_tol=2e-3):
+        return None, ("your decimal agrees with the answer to the digits you gave, but the exercise asks for the "
+                      "exact value: compute it with Fractions (e.g. Fraction(3, 8)), not rounded decimals.")
+    return Fraction(x).limit_denominator(10 ** 6), ""
+
+
+EXACT_NOTE = " (Give the exact value, as a Fraction such as Fraction(3, 8).)"
+
+
+def _decimal(answer) -> bool:
+    """True when an answer (or any part of a pair) is a decimal rather than an int or Fraction."""
+    parts = answer if isinstance(answer, (tuple, list)) else (answer,)
+    return any(isinstance(a, numbers.Real) and not isinstance(a, (int, Fraction)) for a in parts)
+
+
 def need_interval(answer: Any, what: str = "an interval (low, high)") -> tuple[float, float]:
     """A pair (low, high) of numbers with low <= high."""
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
@@ -175,8 +207,15 @@ ENDER_GAMES, ENDER_SEED = 800, 2026  # the engine's own estimate for 01.ender
 
 def ender_win_rate(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> tuple[int, int]:
     """(rounds the ender won, rounds with an ender) in one-round Bucket Brigade games, four
-    random bots. Cached: the lesson and its checker ask the same question."""
-    return _ender_cached(bonus, games, seed)
+    random bots; a tie for the most points counts as a win for each tied player, as in the
+    workbench's `ender_win_rate`. Cached: the lesson and its checker ask the same question."""
+    return _ender_cached(bonus, games, seed)[:2]
+
+
+def ender_fair_share(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> float:
+    """The share of (game, seat) pairs that won in the same games: what the ender would win
+    if ending did not matter. A little above 1/4, because a tie is a win for every tied seat."""
+    return _ender_cached(bonus, games, seed)[2]
 
 
 def _ender_cached(bonus, games, seed, _memo={}):
@@ -188,7 +227,7 @@ def _ender_cached(bonus, games, seed, _memo={}):
         res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
                        progress=False)
         enders = res.table[res.table["rounds_ended"] == 1]
-        _memo[key] = (int(enders["won"].sum()), len(enders))
+        _memo[key] = (int(enders["won"].sum()), len(enders), float(res.table["won"].mean()))
     return _memo[key]
 
 
@@ -224,9 +263,11 @@ def _ender_bonus_6(answer):
     if hi < elo or lo > ehi:
         return False, ("your interval misses the engine's own estimate: one-round games "
                        "(`Config(rounds=1, bonus=6)`), four random bots, and count only the seat with rounds_ended == 1.")
-    verdict = "above" if lo > 0.25 else "not clearly above"
+    fair = ender_fair_share(6)
+    verdict = "above" if lo > fair else "not clearly above"
     return True, (f"the engine's {n} rounds give {won / n:.1%} ({elo:.1%} to {ehi:.1%}); your interval overlaps it. "
-                  f"It lies {verdict} the fair share 1/4: at bonus 6 the ender {'is' if lo > 0.25 else 'may not be'} favoured.")
+                  f"It lies {verdict} the fair share (a seat wins or ties {fair:.1%} of rounds): at bonus 6 the "
+                  f"ender {'is' if lo > fair else 'may not be'} favoured.")
 
 
 # --- lesson 2: one die (Piggyback Brigade) -------------------------------------------------------
@@ -243,15 +284,18 @@ def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4
 PRACTICE_DIE = (1, 1, 2, 2, 3, 3)
 
 
-@exercise("02.moments", expects="a pair (mean, variance) of Fractions")
+@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
 def _moments(answer):
     from meeple.rules import exact
 
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
-    m, v = need_fraction(answer[0], "an exact mean"), need_fraction(answer[1], "an exact variance")
     d = exact.die(PRACTICE_DIE)
     want_m, want_v = exact.mean(d), exact.variance(d)
+    m, hint_m = need_exact(answer[0], want_m, "an exact mean")
+    v, hint_v = need_exact(answer[1], want_v, "an exact variance")
+    if m is None or v is None:
+        return False, hint_m or hint_v
     if m != want_m:
         return False, "the mean is each face's value times its chance, added up (a repeated face counts twice)."
     if v == exact.mean({x: p for x, p in ((x * x, p) for x, p in d.items())}):
@@ -287,9 +331,11 @@ def _chase(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    x = need_fraction(answer)
     cfg = pb.Config()
     want = exact.chase_turn_mean(cfg, CHASE_GAP)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want} ≈ {float(want):.3f} spaces: more than a piglet that is not last, far less than a capped run."
     if x == exact.turn_mean(cfg):
@@ -367,9 +413,11 @@ def _more_than_three(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    x = need_fraction(answer)
     dist = exact.time_trial_turns(pb.Config())
     want = exact.at_least(dist, 4)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want} ≈ {float(want):.3f}."
     if x == exact.at_least(dist, 3):
@@ -410,9 +458,13 @@ def _games_for_edge(answer):
     want = games_for_half_width(EDGE_FAIR + EDGE, EDGE)
     if abs(n - want) <= 0.02 * want:
         return True, f"about {want} games: then the interval is ±{EDGE:.0%} around {EDGE_FAIR + EDGE:.0%}."
-    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, 2 * EDGE)) <= 0.02 * want / 4:
-        return False, "that interval is 3 points wide in total; the question asks for 3 points either side."
-    return False, f"{n} games give a half-width of {1.96 * math.sqrt(0.28 * 0.72 / n):.3f}; solve z·√(p(1−p)/n) = 0.03 for n."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE / 2)) <= 0.02 * want * 4:
+        return False, "that makes the interval 3 points wide in total; the question asks for 3 points either side."
+    from meeple.rules.stats import Z95
+
+    p = EDGE_FAIR + EDGE
+    return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
+                   f"solve z·√(p(1−p)/n) = {EDGE} for n.")
 
 
 @exercise("05.power", expects="a whole number of games")
@@ -474,10 +526,12 @@ def _catch_up_boost(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    x = need_fraction(answer)
     base = pb.Config()
     plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
     want = exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want} ≈ {float(want):.2f} spaces a turn: that is the strength of the catch-up."
     if x == -want:
@@ -504,10 +558,12 @@ def _round_start_after_one_duck():
 def _second_flip(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    x = need_fraction(answer)
     row, left = _round_start_after_one_duck()
     cards = sum(left.values())
     want = Fraction(left[row[0]] + left[None], cards)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want}: the cards that bust it over the cards still face down."
     deck = len(ddb.Config().deck())
@@ -522,9 +578,11 @@ def _second_flip(answer):
 def _no_double(answer):
     from meeple.rules import exact
 
-    x = need_fraction(answer)
     row, left = _round_start_after_one_duck()
     want = exact.fresh_flips(row, left, 3)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want} ≈ {float(want):.3f}: the chain rule, one conditional chance per flip."
     if x == exact.fresh_flips(row, left, 1) ** 3:
@@ -539,11 +597,13 @@ def _bruce_in_ten(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    x = need_fraction(answer)
     cfg = ddb.Config()
     deck = cfg.deck()
     dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10)
     want = exact.at_least(dist, 1)
+    x, hint = need_exact(answer, want)
+    if x is None:
+        return False, hint
     if x == want:
         return True, f"{want} ≈ {float(want):.3f}."
     if x == dist.get(1):
