@@ -24,8 +24,15 @@ def test_08_five_ducks_is_a_count_over_a_count(capsys):
     assert _run("08.five_ducks", right, capsys)[0]
     ok, out = _run("08.five_ducks", right + Fraction(1, 61), capsys)
     assert not ok and "Not yet" in out
-    ok, out = _run("08.five_ducks", float(right), capsys)
+    # the same number as a float is the same answer; a rounded decimal is refused: the exercise wants it exact
+    assert _run("08.five_ducks", float(right), capsys)[0]
+    ok, out = _run("08.five_ducks", round(float(right), 3), capsys)
+    assert not ok and "exact value" in out
+    ok, out = _run("08.five_ducks", "31/61", capsys)
     assert not ok and "right kind" in out
+    # forgetting that the row's ducks are face up (counting over the whole deck) gets its own hint
+    ok, out = _run("08.five_ducks", Fraction(cfg.bruce_cards + 5 * others, len(cfg.deck())), capsys)
+    assert not ok and "face up" in out
 
 
 def test_08_nest_answers(capsys):
@@ -103,7 +110,9 @@ def test_10_three_red_by_counting_hands(capsys):
     exactly_three = Fraction(comb(red, 3) * comb(n - red, hand - 3), comb(n, hand))
     ok, out = _run("10.three_red", exactly_three, capsys)
     assert not ok and "3 or more" in out
-    assert not _run("10.three_red", float(right), capsys)[0]
+    assert _run("10.three_red", float(right), capsys)[0]
+    ok, out = _run("10.three_red", round(float(right), 3), capsys)
+    assert not ok and "exact value" in out
     # the sampled interval: right when it is narrow and covers the truth
     p = float(right)
     assert _run("10.three_red_sampled", (p - 0.03, p + 0.03), capsys)[0]
@@ -261,4 +270,6 @@ def test_13_timing_position_answers(capsys):
     assert q * t["A"] + (1 - q) * (t["B"] + b) == t["E"] + b
     assert _run("13.balance_bonus", b, capsys)[0]
     assert not _run("13.balance_bonus", b + 1, capsys)[0]
-    assert not _run("13.balance_bonus", float(b), capsys)[0]
+    assert not _run("13.balance_bonus", round(float(b), 2) + 0.001, capsys)[0]
+    ok, out = _run("13.balance_bonus", (t["B"] - t["E"]) / q, capsys)
+    assert not ok and "two terms" in out

@@ -7,10 +7,49 @@ at the top; import the engine inside a checker.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections import Counter
 from fractions import Fraction
 
 from .exercises import WrongKind, exercise, need_fraction, need_interval, need_number, need_whole
+
+
+class _Rounded(Exception):
+    """A decimal that agrees with an exact answer only to the digits given (see `_exact`)."""
+
+
+def _exact(answer, right: Fraction, what: str = "an exact Fraction") -> Fraction:
+    """`answer` as a Fraction for an exercise whose answer is the exact `right`, as lessons 1-7
+    take one. An int or a Fraction is taken as it is; a float equal to `right` to float precision
+    (a student who computed in decimals) counts as `right`; one that only agrees to a few digits
+    is told to give the exact value (`_Rounded`, turned into a hint by `_exact_checker`); any other
+    float is read as the nearest simple fraction, so the near-miss hints still apply."""
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        return Fraction(answer)
+    x = need_number(answer, what)
+    if not math.isfinite(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    if math.isclose(x, right, rel_tol=1e-9, abs_tol=1e-12):
+        return right
+    if math.isclose(x, right, rel_tol=2e-3):
+        raise _Rounded
+    return Fraction(x).limit_denominator(10 ** 6)
+
+
+def _exact_checker(checker):
+    """A checker whose answer goes through `_exact`: a rounded decimal gets a hint, not a verdict."""
+    def run(answer):
+        try:
+            ok, text = checker(answer)
+        except _Rounded:
+            return False, ("your decimal agrees with the answer to the digits you gave, but the exercise asks "
+                           "for the exact value: compute it with Fractions (e.g. Fraction(3, 8)), not rounded decimals.")
+        if not ok and isinstance(answer, numbers.Real) and not isinstance(answer, (int, Fraction)):
+            text += " (Give the exact value, as a Fraction such as Fraction(3, 8).)"
+        return ok, text
+    run.__name__, run.__doc__ = checker.__name__, checker.__doc__
+    return run
 
 
 def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
@@ -38,31 +77,39 @@ def _ddb_nest_position():
 
 
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
+@_exact_checker
 def _five_ducks(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
     config = ddb.Config()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     right = ddb.bust_probability(row, _ddb_unseen(config, row))
-    return _same(need_fraction(answer), right, "The chance",
+    a = _exact(answer, right)
+    face_down = len(config.deck()) - len(row)
+    if a in (ddb.bust_probability(row, config.deck()), right * face_down / (face_down + len(row))):
+        return False, ("the five ducks in the row are face up: leave them out of the cards still "
+                       "face down, in the count and in the total.")
+    return _same(a, right, "The chance",
                  "count the cards that end the turn (every Bruce, and every other duck of the five "
                  "suits in the row) over the cards still face down.")
 
 
 @exercise("08.nest_bust", "the exact bust chance as a Fraction")
+@_exact_checker
 def _nest_bust(answer):
     ddb, row, left, _nest = _ddb_nest_position()
     right = ddb.bust_probability(row, left)
-    return _same(need_fraction(answer), right, "The chance",
+    return _same(_exact(answer, right), right, "The chance",
                  "the nest's red 4 is face down in your nest, not in the pile: take it out of the unseen "
                  "cards as well as the row, then count Bruces and ducks of the row's suits.")
 
 
 @exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
+@_exact_checker
 def _nest_gain(answer):
     ddb, row, left, nest = _ddb_nest_position()
     stop, flip = ddb.flip_values(row, left, nest)
-    a = need_fraction(answer)
+    a = _exact(answer, flip - stop)
     if a == flip - stop:
         return True, f"one more flip gains {a} ≈ {float(a):+.2f} points on average, so {'flip' if a > 0 else 'stop'}."
     if a == stop - flip:
@@ -81,12 +128,14 @@ def _net_cards(claim: int, die) -> dict[int, Fraction]:
 
 
 @exercise("09.claim3_variance", "the variance as an exact Fraction")
+@_exact_checker
 def _claim3_variance(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
     dist = _net_cards(3, ddb.Config().die)
-    a, right = need_fraction(answer), exact.variance(dist)
+    right = exact.variance(dist)
+    a = _exact(answer, right)
     if a == right:
         return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
     if a == sum(x * x * p for x, p in dist.items()):
@@ -104,9 +153,11 @@ def _last_steal(lead: int) -> dict[int, Fraction]:
 
 
 @exercise("09.trailer", "the best win chance as an exact Fraction")
+@_exact_checker
 def _trailer(answer):
     chances = _last_steal(-4)
-    a, best = need_fraction(answer), max(chances.values())
+    best = max(chances.values())
+    a = _exact(answer, best)
     if a == best:
         return True, f"{best}: only a swing past the leader wins, and only the boldest claim can give one."
     if a in chances.values():
@@ -136,11 +187,13 @@ def _three_red() -> Fraction:
 
 
 @exercise("10.three_red", "the chance as an exact Fraction")
+@_exact_checker
 def _three_red_check(answer):
     from meeple.rules import bucket_brigade as bb
     from meeple.rules import exact
 
-    a, right = need_fraction(answer), _three_red()
+    right = _three_red()
+    a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
     reds = exact.colour_in_hand(bb.Config(), "red")
@@ -169,13 +222,14 @@ def _three_red_sampled(answer):
 
 
 @exercise("10.led_five", "the chance as an exact Fraction")
+@_exact_checker
 def _led_five(answer):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
     king = bk.Config()
-    a = need_fraction(answer)
     right = exact.at_least(exact.led_colour_count(king, "red"), 5)
+    a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
     if a == exact.at_least(exact.colour_in_hand(king, "red"), 5):
@@ -229,13 +283,14 @@ def _none_colour(answer):
 
 
 @exercise("11.second_row", "the expected loss as an exact Fraction")
+@_exact_checker
 def _second_row(answer):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
     rows = bk.Config().rows
     right = exact.mean(bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)))
-    a = need_fraction(answer)
+    a = _exact(answer, right)
     if a == right:
         return True, f"{right} ≈ {float(right):.3f} buckets, against {len(bk.falling_buckets(rows, (), (1, 1)))} under the exact rule."
     if a == len(bk.falling_buckets(rows, (), (1, 1))):
@@ -291,7 +346,8 @@ def _ender_bonus(answer):
         return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
     if answer.games < 150:
         return False, f"{answer.games} games per value give wide intervals: use at least 150."
-    words = (f"the data cannot tell it from {' or '.join(map(str, answer.tied))}"
+    words = (f"the intervals of {' and '.join(map(str, answer.tied))} overlap it, so more games are needed "
+             "to show that it is nearer the target than they are"
              if answer.tied else "its neighbours' intervals do not overlap it")
     return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
                   f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
@@ -300,12 +356,13 @@ def _ender_bonus(answer):
 # --- lesson 14: skill, luck, intransitivity ---------------------------------------------
 
 @exercise("14.luck_alone", "the chance as an exact Fraction")
+@_exact_checker
 def _luck_alone(answer):
     from math import comb
 
     n, k = 100, 60
-    a = need_fraction(answer)
     right = Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
+    a = _exact(answer, right)
     if a == right:
         return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
     if a == Fraction(comb(n, k), 2**n):
@@ -316,12 +373,13 @@ def _luck_alone(answer):
 
 
 @exercise("14.die_d", "the chance as an exact Fraction")
+@_exact_checker
 def _die_d(answer):
     from meeple.rules import exact
 
     d, a_die = exact.die((0, 0, 4, 4, 4, 4)), exact.die((2, 2, 4, 4, 9, 9))
-    a = need_fraction(answer)
     right = exact.beat_chance(d, a_die)
+    a = _exact(answer, right)
     if a == right:
         return True, f"{right}: {'D beats A' if right > Fraction(1, 2) else 'A still beats D'}."
     strict = sum((p * q for x, p in d.items() for y, q in a_die.items() if x > y), Fraction(0))
@@ -435,23 +493,30 @@ def _timing_in(seed: int) -> dict:
 
 
 @exercise("13.next_can_end", "the chance as an exact Fraction")
+@_exact_checker
 def _next_can_end(answer):
     t = _timing()
-    a = need_fraction(answer)
+    a = _exact(answer, t["q"])
     if a == t["q"]:
         return True, f"q = {t['q']} ≈ {float(t['q']):.1%}."
     if a == t["no_jokers"]:
         return False, "a joker moves any hedgehog (BB-7): count the unseen jokers as cards that can end the round too."
     if a == 1 - t["q"]:
         return False, "that is the chance they hold none; q is one minus it."
+    if a == t["any_steps"]:
+        return False, (f"the hedgehog is {t['gap']} step(s) from the end: count only the cards long "
+                       "enough to reach it.")
     return False, "the population is the unseen cards (deck less your hand and the played pile); count those of the colour or jokers."
 
 
 @exercise("13.balance_bonus", "the bonus as an exact Fraction")
+@_exact_checker
 def _balance_bonus(answer):
     t = _timing()
-    a = need_fraction(answer)
     right = (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q"]
+    a = _exact(answer, right)
     if a == right:
         return True, f"b* = {right} ≈ {float(right):.2f}."
+    if a == (t["B"] - t["E"]) / t["q"] or a == t["A"] - t["B"]:
+        return False, "only part of it: b* = (A − B) + (B − E) / q has two terms."
     return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
