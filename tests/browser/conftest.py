@@ -62,13 +62,24 @@ def serve(cmd, ready_url: str, log_path: Path, name: str, start_timeout: float, 
                 time.sleep(0.1)
         yield proc
     finally:
+        # The whole group: `make lab` starts jupyter under make and a shell, and make may be
+        # gone long before JupyterLab has shut its kernels down.
         os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
+        deadline = time.monotonic() + 60
+        while _group_alive(proc.pid) and time.monotonic() < deadline:
+            proc.poll()
+            time.sleep(0.2)
+        if _group_alive(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        proc.wait()
         log.close()
+
+
+def _group_alive(pgid: int) -> bool:
+    """Does any process of the group still run? (Zombies do not count: they have ended.)"""
+    table = subprocess.run(["ps", "-eo", "pgid=,stat="], capture_output=True, text=True).stdout
+    return any(int(g) == pgid and not stat.startswith("Z")
+               for g, stat in (line.split(None, 1) for line in table.splitlines() if line.strip()))
 
 
 @pytest.fixture(scope="session")
