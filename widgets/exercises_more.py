@@ -406,7 +406,8 @@ def _cycle(answer):
     cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
     if not cycle:
         if not cycles:
-            return True, "no cycle among the decided pairs: in these games the stopping rules can be ranked."
+            return True, ("no cycle among the decided pairs: these games show no intransitivity (a pair they "
+                           "leave undecided could still hide one).")
         return False, "look again: some three bots beat each other in a ring, each with its interval above one half."
     if len(cycle) != 3 or any(b not in bots for b in cycle):
         raise WrongKind(f"a cycle names three of {', '.join(bots)}, got {cycle!r}")
