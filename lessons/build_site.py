@@ -244,6 +244,37 @@ def stage_notebook(path: Path, dest: Path, solutions: bool) -> int:
     return found
 
 
+STATE = re.compile(r'(<script type="application/vnd\.jupyter\.widget-state\+json">)(.*?)(</script>)', re.S)
+VIEW = re.compile(r'<script type="application/vnd\.jupyter\.widget-view\+json">(.*?)</script>', re.S)
+
+
+def prune_widget_state(page: Path) -> int:
+    """Drop the widget models a page never shows; returns how many were dropped.
+    The executed notebook keeps every widget the lesson ever made, closed ones too (nbclient
+    never forgets one), and each Altair chart carries ~0.9 MB of Vega: keep the models the
+    page's views reach (directly or through "IPY_MODEL_<id>" references), drop the rest."""
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    state = json.loads(found[2])
+    models = state["state"]
+    todo = [json.loads(v)["model_id"] for v in VIEW.findall(text)]
+    keep: set[str] = set()
+    while todo:
+        mid = todo.pop()
+        if mid in keep or mid not in models:
+            continue
+        keep.add(mid)
+        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(models[mid]))
+    dropped = len(models) - len(keep)
+    if dropped:
+        state["state"] = {k: v for k, v in models.items() if k in keep}
+        body = json.dumps(state).replace("</", "<\\/")  # never close the script tag early
+        page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    return dropped
+
+
 def jupyter_book() -> str:
     exe = Path(sys.executable).parent / "jupyter-book"
     if exe.exists():
@@ -314,6 +345,8 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
     run_book(cmd, env)
     if not (built / "index.html").exists():
         sys.exit(f"build_site: jupyter-book wrote no {built / 'index.html'}")
+    dropped = sum(prune_widget_state(page) for page in built.glob("*.html"))
+    print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
     for nb in chosen:  # the download button offers the lesson itself, not the staged copy with folds
         source = built / "_sources" / nb.name
         if source.exists():

@@ -91,3 +91,24 @@ def test_a_lesson_subset_must_match_something():
     with pytest.raises(SystemExit) as e:
         bs.lessons(["no_such_lesson"])
     assert "no lesson matches no_such_lesson" in str(e.value)
+
+
+def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
+    """nbclient keeps every widget a lesson made (closed ones too), ~0.9 MB per chart: only
+    the models a view reaches, directly or through IPY_MODEL_ references, stay."""
+    ids = {k: k * 32 for k in "abc"}
+    state = {"version_major": 2, "version_minor": 0, "state": {
+        ids["a"]: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{ids['b']}"]}},
+        ids["b"]: {"model_name": "HTMLModel", "state": {"value": "</b>kept</b>"}},
+        ids["c"]: {"model_name": "AnyModel", "state": {"_esm": "x" * 1000}},
+    }}
+    view = json.dumps({"version_major": 2, "version_minor": 0, "model_id": ids["a"]})
+    page = tmp_path / "p.html"
+    page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>'
+                    f'<p>text</p><script type="application/vnd.jupyter.widget-view+json">{view}</script>')
+    assert bs.prune_widget_state(page) == 1
+    text = page.read_text()
+    body = text[text.index(">") + 1:text.index("</script>")]
+    kept = json.loads(body)["state"]
+    assert set(kept) == {ids["a"], ids["b"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
+    assert "<p>text</p>" in text and bs.prune_widget_state(page) == 0
