@@ -36,10 +36,19 @@ def need_range(config, field: str, low, high, unit: str = "") -> None:
 
 def _show(value: Any) -> str:
     if isinstance(value, tuple):
-        return ",".join(_show(v) for v in value) if value else "(empty)"
+        return _cut(",".join(_show(v) for v in value), 120) if value else "(empty)"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    return _cut(str(value))
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _cut(text: str, most: int = 60) -> str:
+    """Long text shortened for a one-line message."""
+    return text if len(text) <= most else text[:40] + "..." + text[-15:]
 
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -56,15 +65,16 @@ def _parse_scalar(kind: type, text: str, field: str) -> Any:
             return False
         raise ValueError(f"{field}: {text!r} is not true/false")
     if kind is int:
-        try:
-            return int(text, 10)
-        except ValueError:
-            raise ValueError(f"{field}: {text!r} is not a whole number") from None
+        # ASCII digits only: int() would also take '3_0' (30) and other scripts' digits
+        if not _WHOLE.fullmatch(text):
+            raise ValueError(f"{field}: {_cut(text)!r} is not a whole number")
+        if len(text.lstrip("+-")) > 30:  # no rule number is this long (and int() stops at 4,300 digits)
+            raise ValueError(f"{field}: {_cut(text)!r} is far too large")
+        return int(text, 10)
     if kind is float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{field}: {text!r} is not a number") from None
+        if not _DECIMAL.fullmatch(text):
+            raise ValueError(f"{field}: {_cut(text)!r} is not a number")
+        value = float(text)
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{field}: {text!r} is not a finite number")
         return value
@@ -183,6 +193,13 @@ def check_types(config) -> None:
             raise ValueError(f"{name}={value!r} is not allowed: {_describe(hint)}")
 
 
+def _plain(value):
+    """A numpy number or array (from a table or np.arange) as the Python value it holds."""
+    if isinstance(value, (tuple, list, str, bytes)) or not hasattr(value, "item"):
+        return value
+    return value.tolist() if getattr(value, "ndim", 0) else value.item()
+
+
 def _tupled(value):
     return tuple(_tupled(v) for v in value) if isinstance(value, (list, tuple)) else value
 
@@ -195,7 +212,7 @@ def _tupled(value):
 # `hand_size`: the hand for the configured player count). with_text,
 # with_values, sweep, the Explorer and the CLI all go through here.
 
-_PATH = re.compile(r"([A-Za-z_]\w*)((?:\[\d+\])*)")
+_PATH = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\[[0-9]{1,6}\])*)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -226,8 +243,8 @@ def split_path(name: str) -> tuple[str, tuple[int, ...]]:
     """("hand_sizes", (1,)) from "hand_sizes[1]"; ValueError if it is not a path."""
     m = _PATH.fullmatch(name.strip()) if isinstance(name, str) else None
     if not m:
-        raise ValueError(f"{name!r} is not a parameter name (a field, field[i] or field[i][j])")
-    return m.group(1), tuple(int(i) for i in re.findall(r"\d+", m.group(2)))
+        raise ValueError(f"{_cut(str(name))!r} is not a parameter name (a field, field[i] or field[i][j])")
+    return m.group(1), tuple(int(i) for i in re.findall(r"[0-9]+", m.group(2)))
 
 
 def _element_hint(hint: Any, i: int) -> Any:
@@ -318,7 +335,7 @@ class RuleConfig:
     def _unknown(cls, name) -> str:
         types_ = cls.field_types()
         lists = sorted((f for f, h in types_.items() if _is_tuple(h)), key=lambda f: _element_hint(types_[f], 0) is str)
-        text = f"unknown parameter {name!r}; allowed: {', '.join(types_)}"
+        text = f"unknown parameter {_cut(str(name))!r}; allowed: {', '.join(types_)}"
         if lists:
             text += f"; an element of a list field, e.g. {lists[0]}[0]"
         if cls.aliases():
@@ -397,9 +414,7 @@ class RuleConfig:
         hint = self.kind(name)
         if isinstance(value, str) and _split_optional(hint)[0] is not str:
             return parse_text(hint, value, name)
-        if hasattr(value, "item") and not isinstance(value, (tuple, list)):
-            value = value.item()  # a numpy number from a table
-        return from_json_value(hint, to_json_value(_tupled(value)), name)
+        return from_json_value(hint, to_json_value(_tupled(_plain(value))), name)
 
     def _apply(self, settings: Mapping[str, Any], convert) -> "RuleConfig":
         """Set every name at once: whole fields first, then elements and aliases
@@ -408,9 +423,18 @@ class RuleConfig:
         types_ = self.field_types()
         order = sorted(settings.items(), key=lambda kv: not (isinstance(kv[0], str) and kv[0].strip() in types_))
         by_path = []
+        reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it, after the whole fields
         for name, raw in order:
             t = self._target(values, name)
             value = convert(t.hint, raw, t.shown)
+            if t.alias is not None or t.indices:
+                spots = [(f, ()) for f in t.alias.put(types.SimpleNamespace(**values), value)] if t.alias else [(t.field, t.indices)]
+                for field, at in spots:
+                    for (f2, at2), other in reached.items():
+                        if f2 == field and (at[:len(at2)] == at2 or at2[:len(at)] == at):
+                            raise ValueError(f"{name.strip()} and {other} both set {t.shown if t.alias is None else field}: "
+                                             f"name each number once")
+                    reached[(field, at)] = name.strip()
             if t.alias is not None:
                 values.update(t.alias.put(types.SimpleNamespace(**values), value))
             elif t.indices:
@@ -433,8 +457,7 @@ class RuleConfig:
             raise TypeError(f"with_values takes a {{name: value}} mapping, got {type(settings).__name__}")
 
         def convert(hint, raw, name):
-            if hasattr(raw, "item") and not isinstance(raw, (tuple, list)):
-                raw = raw.item()
+            raw = _plain(raw)
             if isinstance(raw, str) and _split_optional(hint)[0] is not str:
                 return parse_text(hint, raw, name)
             return from_json_value(hint, to_json_value(_tupled(raw)), name)
@@ -477,9 +500,11 @@ class RuleConfig:
     def save(self, path, name: str | None = None) -> Path:
         """Write this config as a variant file (.json or .toml): the game, a
         name, and only the numbers that differ from the defaults. Whole or not at all."""
-        path = Path(path)
+        path = _variant_path(path)
         if path.suffix.lower() not in VARIANT_SUFFIXES:
             raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
+        if name is not None and (not isinstance(name, str) or not name.strip()):
+            raise ValueError(f"name={name!r} is not allowed: a variant's name is non-empty text")
         _write_whole(path, self.variant_text(name or path.stem, path.suffix))
         return path
 
@@ -512,23 +537,40 @@ class RuleConfig:
 
 VARIANT_FORMAT = "meeple-variant/1"
 VARIANT_SUFFIXES = (".json", ".toml")
+MAX_VARIANT_BYTES = 2**20  # a variant names a few numbers; anything larger is not one
+
+
+def _variant_path(path) -> Path:
+    """A variant file's path from text or a path; ValueError for anything else or an empty name."""
+    if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"a variant file is named by a path (text), got {type(path).__name__}")
+    if not str(path).strip():
+        raise ValueError("a variant file needs a name, got an empty one")
+    return Path(path)
 _VARIANT_KEYS = ("format", "game", "name", "set")
 
 
 def read_variant(path) -> tuple[str, str, dict]:
     """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
-    path = Path(path)
+    path = _variant_path(path)
     kind = path.suffix.lower()
     if kind not in VARIANT_SUFFIXES:
         raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_VARIANT_BYTES + 1)  # a link to /dev/zero must not fill the memory
     except OSError as e:
-        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_VARIANT_BYTES:
+        raise ValueError(f"{path}: larger than {MAX_VARIANT_BYTES // 2**20} MiB, not a variant file")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a text file (UTF-8)") from None
     try:
         data = json.loads(text) if kind == ".json" else tomllib.loads(text)
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply to be a variant file") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except tomllib.TOMLDecodeError as e:
@@ -590,16 +632,24 @@ def _toml_text(data: dict) -> str:
 
 def _write_whole(path: Path, text: str) -> None:
     """Temp file beside `path`, then rename: never half a file."""
-    if not path.parent.is_dir():
-        raise ValueError(f"cannot write {path}: folder {path.parent} does not exist")
-    if path.is_dir():
-        raise ValueError(f"cannot write {path}: it is a folder")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    shown = _cut(str(path), 120)
+    try:
+        if not path.parent.is_dir():
+            raise ValueError(f"cannot write {shown}: folder {_cut(str(path.parent), 100)} does not exist")
+        if path.is_dir():
+            raise ValueError(f"cannot write {shown}: it is a folder")
+        mode = file_mode(path)  # the old file's mode, or the umask's: not mkstemp's 0600
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
+    except OSError as e:  # a name too long, a read-only or virtual folder (/proc), no permission
+        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), file_mode(path))  # the old file's mode, or the umask's: not mkstemp's 0600
+            os.fchmod(f.fileno(), mode)
             f.write(text)
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

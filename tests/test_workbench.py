@@ -373,3 +373,65 @@ def test_cli_tune_prints_the_answer_and_its_neighbours(capsys):
 def test_cli_workbench_mistakes_are_one_line(capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+# --- review R2: odd input to names, values and variant files -------------------
+
+@pytest.mark.parametrize("settings, message", [
+    ({"hand_size": "8", "hand_sizes[1]": "9"}, "both set hand_sizes[1]"),
+    ({"hand_sizes[1]": "9", "hand_size": "8"}, "both set hand_size (hand_sizes[1])"),
+])
+def test_two_names_for_one_number_are_refused_not_silently_one_of_them(settings, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
+        bb.Config().with_text(settings)
+    with pytest.raises(ValueError, match="name each number once"):  # a sweep grid would label points it never played
+        sweep("bucket-brigade", None, {"hand_size": [8, 10], "hand_sizes[1]": [9]}, "random", 2, 0,
+              progress=False, workers=1)
+    # a whole field, then one of its elements, is layering (documented): allowed
+    assert bb.Config().with_text({"hand_sizes": "10,10,10", "hand_size": "8"}).hand_sizes == (10, 8, 10)
+
+
+@pytest.mark.parametrize("text", ["3_0", "\u0663", "1e3", "0x3"])
+def test_whole_numbers_are_ascii_digits_only(text):
+    with pytest.raises(ValueError, match="is not a whole number"):
+        bb.Config().with_text({"bonus": text})
+
+
+def test_a_huge_number_or_index_gives_a_short_message():
+    with pytest.raises(ValueError) as e:
+        bb.Config().with_text({"bonus": "9" * 5000})
+    assert "far too large" in str(e.value) and len(str(e.value)) < 120
+    with pytest.raises(ValueError) as e:
+        bb.Config().with_text({"hand_sizes[" + "9" * 5000 + "]": "3"})
+    assert len(str(e.value)) < 400
+
+
+def test_with_values_takes_a_numpy_array_for_a_tuple_field():
+    np = pytest.importorskip("numpy")
+    assert bb.Config().with_values({"hand_sizes": np.array([10, 10, 10])}).hand_sizes == (10, 10, 10)
+
+
+def test_a_deep_or_endless_variant_file_is_one_line(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_toml = tmp_path / "deep.toml"
+    deep_toml.write_text('game = "bucket-brigade"\n[set]\nbonus = ' + "[" * 100_000 + "]" * 100_000)
+    for path in (deep, deep_toml):
+        with pytest.raises(ValueError, match="nested too deeply"):
+            bb.Config.load(path)
+    zero = tmp_path / "zero.json"
+    zero.symlink_to("/dev/zero")
+    with pytest.raises(ValueError, match="larger than"):
+        bb.Config.load(zero)
+    with pytest.raises(ValueError, match="named by a path"):
+        bb.Config.load(None)
+
+
+def test_save_refuses_what_load_would_refuse_and_unwritable_places(tmp_path):
+    with pytest.raises(ValueError, match="non-empty text"):
+        bb.Config().save(tmp_path / "x.toml", name=5)
+    with pytest.raises(ValueError, match="cannot write .*: No such file"):
+        bb.Config().save("/proc/x.toml")
+    with pytest.raises(ValueError, match="cannot write .*long"):
+        bb.Config().save(tmp_path / ("a" * 300 + ".toml"))
+    assert [p.name for p in tmp_path.iterdir()] == []  # nothing half-written
