@@ -400,3 +400,32 @@ def test_compare_chart_draws_each_variants_paired_difference():
     assert score["layer"][2]["encoding"]["x"]["field"] == "diff_score"
     rows = spec["datasets"][win["layer"][1]["data"]["name"]]
     assert {r["variant"] for r in rows} == {"six"} and len(rows) == 4
+
+
+# --- review R2: odd values for the Explorer --------------------------------------
+
+def test_explorer_puts_an_optional_number_at_none_on_its_slider():
+    e = Explorer("bucket-brigade", "rounds", [None, 1, 2], bots="random", games=10, seed=0, workers=1)
+    assert e.current is None and len(e.table) == 4  # the starting value (none) simulated: one row per seat
+    e.show(2)
+    assert e.current == 2 and len(e.table) == 8
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(values=3), "a list of values"),
+    (dict(values="0,1"), "a list of values"),
+    (dict(values=[1, 1]), "twice"),
+    (dict(bots=None), "bot names"),
+    (dict(field=("hand_size", "hand_sizes[1]"), values=([8, 9], [10, 11])), "name each number once"),
+])
+def test_explorer_refuses_odd_values_with_one_message(kwargs, message):
+    args = dict(game="bucket-brigade", field="bonus", values=[0, 1], bots="random", games=10, seed=0, workers=1)
+    with pytest.raises(ValueError, match=message):
+        Explorer(**{**args, **kwargs})
+
+
+def test_explorer_takes_values_as_text_or_numpy_as_their_numbers():
+    np = pytest.importorskip("numpy")
+    for values in (["0", "1"], np.array([0, 1])):
+        e = Explorer("bucket-brigade", "bonus", values, bots="random", games=10, seed=0, workers=1)
+        assert [v for _, v in e.slider.options] == [0, 1] and all(type(v) is int for _, v in e.slider.options)

@@ -30,6 +30,7 @@ from meeple.rules.simulate import measures, sweep
 from . import charts, site_charts
 
 MAX_GAMES = 20_000
+CURRENT = "meeple_current"  # the Vega parameter holding the `point` of the value under the slider
 
 
 def _numbers(config) -> list[str]:
@@ -69,6 +70,9 @@ class CopyButton(anywidget.AnyWidget):
     copied = traitlets.Int(0).tag(sync=True)  # how often the browser copied (for tests and curiosity)
 
 
+_NONE = "none"  # a slider stop for None (an optional number at its default): ipywidgets reads None as "no selection"
+
+
 def _label(value) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
@@ -102,6 +106,8 @@ class Explorer(W.VBox):
         for f in fields:
             if f not in allowed:
                 raise ValueError(f"field={f!r} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
+        if len(fields) == 2:  # hand_size and hand_sizes[1] are one number: a map of it against itself would lie
+            self._config.with_values({f: self._config.get(f) for f in fields})
         self._fields = fields
         self._field = fields[0]  # the 1-D Explorer's field (the site's chart reads it)
         self._bots = self._lineup(bots)
@@ -111,6 +117,9 @@ class Explorer(W.VBox):
         self._check_games(games)
         self._seed, self._workers, self._executor = seed, workers, executor
         self._points: dict = {}  # cell (a tuple of values) -> sweep rows
+        self._version = 0  # counts changes to _points: a chart drawn from the same version only moves its ring
+        self._drawn: dict = {}  # chart name -> (version, measure, ...) it was built from
+        self._copied = None  # the version whose CSV the copy button holds
         self._baseline = tuple(self._config.get(f) for f in fields)
         self._measures = measures(mod, self._config)
         measure = measure or ("score" if len(fields) == 1 else "win_rate")
@@ -121,7 +130,9 @@ class Explorer(W.VBox):
         self.sliders = []
         for f, vs, start in zip(fields, axes, self._baseline):
             self.sliders.append(W.SelectionSlider(
-                options=[(_label(v), v) for v in vs], value=start if start in vs else vs[0], description=f,
+                options=[(_label(v), _NONE if v is None else v) for v in vs],
+                value=_NONE if start is None and None in vs else start if start in vs else vs[0] if vs[0] is not None else _NONE,
+                description=f,
                 continuous_update=False, layout=W.Layout(width="420px"), style={"description_width": "initial"}))
         self.slider = self.sliders[0]
         # a plain IntText, checked below: a bounded box would silently clamp what the reader typed
@@ -177,7 +188,7 @@ class Explorer(W.VBox):
         if len(fields) == 1 and site_charts.building_site():  # the course site: every value run, a chart whose slider needs no Python
             values = axes[0]
             self.show_all()
-            site_charts.attach(self, self.table, field, list(values), self.slider.value, games, seed, {
+            site_charts.attach(self, self.table, field, list(values), self.current, games, seed, {
                 "game": mod.NAME, "config": self._config.to_dict(), "field": field, "values": list(values),
                 "bots": list(self._bots), "games": games, "seed": seed})
 
@@ -186,7 +197,7 @@ class Explorer(W.VBox):
     @property
     def current(self):
         """The value under the slider (a pair of values for two fields)."""
-        cell = tuple(s.value for s in self.sliders)
+        cell = tuple(None if s.value == _NONE else s.value for s in self.sliders)
         return cell[0] if len(cell) == 1 else cell
 
     def show(self, value) -> None:
@@ -201,7 +212,7 @@ class Explorer(W.VBox):
         self._moving = True  # one redraw for the whole move, not one per slider
         try:
             for s, v in zip(self.sliders, cell):
-                s.value = v
+                s.value = _NONE if v is None else v
         finally:
             self._moving = False
         self._redraw()
@@ -232,6 +243,8 @@ class Explorer(W.VBox):
         if values is None:
             axes = [candidate_values(self._mod, self._config, f) for f in self._fields]
         elif n == 1:
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise ValueError(f"values={values!r} is not allowed: a list of values for {self._fields[0]}, e.g. [0, 3, 6]")
             axes = [list(values)]
         elif isinstance(values, dict):
             axes = [list(values.get(f, candidate_values(self._mod, self._config, f))) for f in self._fields]
@@ -239,15 +252,22 @@ class Explorer(W.VBox):
             axes = [list(v) for v in values]
         else:
             raise ValueError(f"values for two fields: a pair of lists or a dict {{field: values}}, got {values!r}")
+        typed_axes = []
         for f, vs in zip(self._fields, axes):
             if not vs:
                 raise ValueError(f"values for {f} must be a non-empty list")
-            for v in vs:  # every slider stop must be a valid config
+            typed = []
+            for v in vs:  # every slider stop must be a valid config, held as its typed value ("3" -> 3)
                 try:
+                    v = self._config.value_for(f, v)
                     self._config.with_values({f: v})
                 except (ValueError, TypeError) as e:
                     raise ValueError(f"value {v!r} for {f} is not allowed: {e}") from None
-        return axes
+                if v in typed:
+                    raise ValueError(f"values for {f} name {_label(v)} twice; give each value once")
+                typed.append(v)
+            typed_axes.append(typed)
+        return typed_axes
 
     def _cells(self) -> list[tuple]:
         return list(itertools.product(*self._stops))
@@ -256,6 +276,8 @@ class Explorer(W.VBox):
         return ", ".join(f"{f} = {_label(v)}" for f, v in zip(self._fields, cell))
 
     def _lineup(self, bots) -> list[str]:
+        if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
+            raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic,random' or ['heuristic', 'random']")
         names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
         n = self._config.players
         if len(names) == 2 and n > 2:  # "heuristic,random": the first seat against the rest
@@ -309,6 +331,7 @@ class Explorer(W.VBox):
                           executor=self._executor, progress=False, workers=self._workers)
             for k, v in enumerate(lasts):
                 self._points[head + (v,)] = table[table["point"] == k].reset_index(drop=True)
+            self._version += 1
         total = len(self._cells())
         noun = "values" if len(self._fields) == 1 else "cells"
         self.status.value = f"<span class='meeple-done'>{len(self._points)} of {total} {noun} simulated.</span>"
@@ -323,23 +346,41 @@ class Explorer(W.VBox):
         self.csv_button.description = "Numbers as CSV" if shown else "Hide the CSV"
 
     def _redraw(self) -> None:
-        cell = tuple(s.value for s in self.sliders)
+        cell = tuple(None if s.value == _NONE else s.value for s in self.sliders)
         if cell not in self._points:
             return
-        table, measure = self.table, self.measure.value
+        measure, version = self.measure.value, self._version
         label = self._measures[measure].split(" (")[0]
+        point = self._cells().index(cell)  # the table's `point` of this value
         if len(self._fields) == 1:
-            f, base, now = self._fields[0], self._baseline[0], cell[0]
-            self.win_chart.chart = charts.win_rate_chart(table, f, baseline=base, current=now)
-            self.score_chart.chart = charts.measure_chart(table, f, measure, label=label, baseline=base, current=now)
+            f, base = self._fields[0], self._baseline[0]
+            self._draw("win_chart", (version,), point,
+                       lambda now: charts.win_rate_chart(self.table, f, baseline=base, current=now))
+            self._draw("score_chart", (version, measure), point,
+                       lambda now: charts.measure_chart(self.table, f, measure, label=label, baseline=base, current=now))
         else:
             x, y = self._fields
-            self.map_chart.chart = charts.heatmap_chart(table, x, y, measure, self.seat.value, label=label,
-                                                        current=cell, baseline=self._baseline)
-        self.copy.text = self.table_csv()  # what the copy button puts on the clipboard
+            seat = self.seat.value
+            self._draw("map_chart", (version, measure, seat), point,
+                       lambda now: charts.heatmap_chart(self.table, x, y, measure, seat, label=label, current=now,
+                                                        baseline=self._baseline))
+        if self._copied != version:
+            self.copy.text = self.table_csv()  # what the copy button puts on the clipboard
+            self._copied = version
         if self.csv.layout.display != "none":
             self.csv.value = self.copy.text
         self._numbers(cell, measure)
+
+    def _draw(self, name: str, key: tuple, point: int, build) -> None:
+        """Ring the value at `point` on chart `name`. Drawn already from the same numbers (`key`):
+        only its Vega parameter moves (a few bytes to the browser); else `build(param)` makes the
+        chart anew (Altair building and validating a spec with its data costs 0.1-0.2 s a chart)."""
+        chart = getattr(self, name)
+        if self._drawn.get(name) == key:
+            setattr(chart.params, CURRENT, point)
+        else:
+            chart.chart = build(alt.param(name=CURRENT, value=point))
+            self._drawn[name] = key
 
     def _numbers(self, cell, measure: str) -> None:
         from meeple.rules.simulate import measure_columns
