@@ -335,3 +335,12 @@ def test_tally_counts_and_shows_the_wilson_interval():
         t.add(1)
     t.reset()
     assert t.games == 0
+
+
+@pytest.mark.parametrize("faces, impossible", [((1, 2, 3, 4), True), ((1, 2, 3, 4) * 3, True),
+                                               ((1, 2, 3, 4, 1, 3), True), ((2,) * 8, False), ((2,) * 16, False)])
+def test_die_checker_asks_whether_the_face_count_can_work(faces, impossible):
+    """02.die: mean 5/2 and variance 1 need a multiple of eight faces (sum 5n/2 and squares 29n/4 whole,
+    and the squares even because an even sum has an even number of odd faces); other counts get the hint."""
+    ok, said = _quiet("02.die", faces)
+    assert not ok and ("Can any die" in said) == impossible, said

@@ -315,7 +315,7 @@ def _die_mean_2_5_var_1(answer):
     if m == Fraction(5, 2) and v == 1:
         return True, f"{len(faces)} faces {faces}: mean exactly 5/2, variance exactly 1."
     hint = f"your die has mean {m} and variance {v}; the target is mean 5/2 and variance 1."
-    if len(faces) % 4:
+    if len(faces) % 8:  # 5n/2 and 29n/4 whole, and 29n/4 even (an even sum has an even number of odd faces)
         hint += (f" Can any die with {len(faces)} whole-number faces do it? Work out what the sum of "
                  "the faces and the sum of their squares would have to be.")
     return False, hint
