@@ -43,14 +43,22 @@ def _variant_configs(mod, variants) -> dict[str, Any]:
         if cfg is None:
             cfg = mod.Config()
         if not isinstance(cfg, mod.Config):
-            raise ValueError(f"variant {name!r} must be a {mod.NAME} Config (or a variant file), got {type(cfg).__name__}")
+            raise ValueError(f"variant {name!r} must be a {mod.NAME} Config (or a variant file), got {_what(cfg)}")
         out[name] = cfg
     return out
+
+
+def _what(value) -> str:
+    """'a duck-duck-bruce Config' or the type's name, for a message."""
+    game = getattr(type(value), "game_name", None)
+    return f"a {game()} Config" if callable(game) else type(value).__name__
 
 
 def lineup(mod, bots, players: int) -> tuple:
     """Bots for `players` seats: one name for every seat, one per seat, or two
     names "A,B" for A in seat 1 against B in every other seat (as the Explorer)."""
+    if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
+        raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic' or ['heuristic', 'random']")
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(names) == 2 and players > 2:
         names = [names[0]] + [names[1]] * (players - 1)
@@ -210,6 +218,11 @@ def _ender_rounds(mod, res: Results) -> list[float]:
     return out
 
 
+def _short_repr(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _bot_shares(res: Results, bot: str) -> list[float]:
     t = res.table
     part = t[t["bot"] == bot]
@@ -243,12 +256,22 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
     if callable(measure):
         def custom(res):
             v = measure(res)
-            return tuple(v) if isinstance(v, (tuple, list)) else (float(v), float(v), float(v))
+            try:
+                v = tuple(float(x) for x in v) if isinstance(v, (tuple, list)) else (float(v),) * 3
+            except (TypeError, ValueError):
+                v = ()
+            if len(v) != 3:
+                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number or "
+                                 f"(value, low, high), got {_short_repr(measure(res))}")
+            return v
 
         return getattr(measure, "__name__", "custom measure"), custom
     known = measure_names(mod)
-    if measure not in known:
+    if isinstance(measure, str) and measure.strip() not in known and f"mean_{measure.strip()}" in known:
+        measure = f"mean_{measure.strip()}"  # "backfires" as `simulate --measure` takes it
+    if not isinstance(measure, str) or measure.strip() not in known:
         raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(known)}, or a function of the Results")
+    measure = measure.strip()
     if measure == "ender_win_rate":
         def ender(res):
             wins = _ender_rounds(mod, res)
@@ -362,6 +385,8 @@ def _candidates(config, field: str, values) -> list:
     if kind is not int:
         raise ValueError(f"tune moves one whole number; {field} is {getattr(kind, '__name__', kind)}")
     explicit = values is not None
+    if explicit and (isinstance(values, (str, bytes)) or not hasattr(values, "__iter__")):
+        raise ValueError(f"values={values!r} is not allowed: a list or range of whole numbers, e.g. range(0, 9)")
     if not explicit:
         here = config.get(field)
         values = range(here - 10, here + 11)
@@ -419,7 +444,7 @@ def tune(
         config = mod.Config.load(config)
     config = mod.Config() if config is None else config
     if not isinstance(config, mod.Config):
-        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+        raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {_what(config)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
     if method not in ("grid", "bisect"):
@@ -431,9 +456,12 @@ def tune(
     seed = check_seed(seed)
     workers = _check_workers(workers)
     candidates = _candidates(config, field, values)
-    lineup(mod, bots, config.players)  # bad bots stop before any game
+    seats = lineup(mod, bots, config.players)  # bad bots stop before any game
     if bot is not None:
         _bot_refs(mod, [bot], 1)
+        if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
+                bot not in (bots.split(",") if isinstance(bots, str) else bots):
+            raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
     seen: dict[Any, tuple[float, float, float]] = {}
 
     def measure_at(todo) -> None:
@@ -448,6 +476,9 @@ def tune(
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
             seen[job.key] = tuple(float(x) for x in fn(res))
+            if not math.isfinite(seen[job.key][0]):
+                raise ValueError(f"{label} has no value at {field} = {_show_value(job.key)} (nothing to measure in "
+                                 f"{games} games); try more games or other values")
 
     own = None
     if executor is None and workers != 1 and method == "bisect":  # one pool for every step, not one each

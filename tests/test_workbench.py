@@ -435,3 +435,29 @@ def test_save_refuses_what_load_would_refuse_and_unwritable_places(tmp_path):
     with pytest.raises(ValueError, match="cannot write .*long"):
         bb.Config().save(tmp_path / ("a" * 300 + ".toml"))
     assert [p.name for p in tmp_path.iterdir()] == []  # nothing half-written
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: compare("bucket-brigade", {"a": bb.Config(), "b": ddb.Config()}, "random", 2, 0), "got a duck-duck-bruce Config"),
+    (lambda: compare("bucket-brigade", {"a": bb.Config(), "b": bb.Config()}, None, 2, 0), "bots=None is not allowed"),
+    (lambda: tune("bucket-brigade", ddb.Config(), "bonus", "win_rate", 0.5, "random", 2, 0), "got a duck-duck-bruce Config"),
+    (lambda: tune("bucket-brigade", None, "bonus", "win_rate", 0.5, "random", 2, 0, values="0..3"), "a list or range"),
+    (lambda: tune("bucket-brigade", None, "bonus", "bot_win_rate", 0.5, "random", 2, 0, values=[0, 1], bot="heuristic"),
+     "not in the lineup"),
+])
+def test_workbench_refuses_odd_arguments_before_any_game(monkeypatch, call, message):
+    import meeple.rules.workbench as wb
+
+    monkeypatch.setattr(wb, "_run", lambda *a, **k: pytest.fail("a game was played before the refusal"))
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_tune_checks_what_a_measure_function_returns_and_takes_bare_column_names():
+    kw = dict(values=[1, 2], progress=False, workers=1)
+    with pytest.raises(ValueError, match=r"must return a number or \(value, low, high\), got 'x'"):
+        tune("bucket-brigade", None, "bonus", lambda r: "x", 0.5, "random", 2, 0, **kw)
+    with pytest.raises(ValueError, match="has no value at bonus = 1"):  # not a report built on NaN
+        tune("bucket-brigade", None, "bonus", lambda r: math.nan, 0.5, "random", 2, 0, **kw)
+    bare = tune("duck-duck-bruce", None, "die[0]", "backfires", 0.5, "random", 2, 0, **kw)  # as simulate --measure
+    assert bare.table.equals(tune("duck-duck-bruce", None, "die[0]", "mean_backfires", 0.5, "random", 2, 0, **kw).table)
