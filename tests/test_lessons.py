@@ -344,3 +344,9 @@ def test_die_checker_asks_whether_the_face_count_can_work(faces, impossible):
     and the squares even because an even sum has an even number of odd faces); other counts get the hint."""
     ok, said = _quiet("02.die", faces)
     assert not ok and ("Can any die" in said) == impossible, said
+
+
+def test_catchup_checker_refuses_a_rule_whose_turns_never_end():
+    """06.catchup: every face rerolling always is refused, as the lesson's rule picker refuses it (PB-6)."""
+    ok, said = _quiet("06.catchup", ("yes",) * 6)
+    assert not ok and "never ends" in said, said

@@ -512,6 +512,9 @@ def _catch_up_rule(answer):
             cfg = pb.Config(rerolls=tuple(answer))
         except ValueError as e:
             raise WrongKind(str(e)) from None
+    if cfg.max_rerolls is None and all(r == pb.YES for r in cfg.rerolls):
+        # as the lesson's rule picker: the first turn runs to the finish, so the 'leader' always wins
+        return False, "every face always rerolls, so the first piglet's turn never ends short of the finish: not a race."
     rate, lo, hi, n = halftime_leader(cfg)
     said = f"the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
     if hi <= CATCHUP_LIMIT:
