@@ -68,10 +68,17 @@ def game_setup(args):
         config = presets[args.preset or "base"] if getattr(args, "config", None) is None else variant_file(mod, args)
         settings = list(args.settings)
         bots = [b.strip() for b in args.bots.split(",")]
-        if len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings):
+        implied = len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings)
+        if implied:
             settings.insert(0, f"players={len(bots)}")  # three bots named: a three-player game
         if settings:
-            config = config.with_text(settings)
+            try:
+                config = config.with_text(settings)
+            except ValueError as e:
+                if implied and str(e).startswith("players="):
+                    raise ValueError(f"--bots names {len(bots)} bots, one per player, so {e} "
+                                     "(name one bot for every seat, or one per seat)") from None
+                raise
         names, _ = resolve_bots(mod, args.bots, config.players)
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -226,6 +233,8 @@ def _move_counter(mod):
 
 
 def cmd_replay(args) -> int:
+    if not args.file.strip():
+        raise CliError("replay needs a record's file name, got an empty one")
     path = Path(args.file)
     text = read_capped(path, "game record")
     try:
@@ -415,6 +424,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", default="0")
     p.add_argument("--preset", default=None)
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE")
+    p.add_argument("--config", default=None, metavar="FILE", help="a variant file (.toml/.json) to start from")
     p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")

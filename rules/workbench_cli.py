@@ -151,6 +151,8 @@ def cmd_variant_save(args) -> int:
             args.game = read_variant(args.config)[0]
         except ValueError as e:
             raise CliError(str(e)) from None
+    if args.out is not None and not args.out.strip():
+        raise CliError("--out needs a file name, got an empty one")
     mod, config, _ = game_setup(args)
     out = Path(args.out) if args.out else Path(re.sub(r"[^A-Za-z0-9._+-]+", "-", name) + ".toml")
     if out.suffix.lower() not in VARIANT_SUFFIXES:
@@ -167,6 +169,8 @@ def cmd_variant_save(args) -> int:
 def cmd_variant_show(args) -> int:
     from .config import load_variant
 
+    if not args.file.strip():
+        raise CliError("variant show needs a variant file's name, got an empty one")
     try:
         name, config = load_variant(args.file)
     except ValueError as e:

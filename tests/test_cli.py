@@ -55,6 +55,11 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
         (["duel", "bucket-king", "--bot", "heuristic", "--others", "random,heuristic"], "--others takes one bot name"),
         (["play", "bucket-brigade", "--record", "/"], "cannot write /: it is a folder"),
         (["play", "bucket-brigade", "--record", "/proc/meeple.json"], "cannot write /proc/meeple.json"),
+        (["replay", ""], "got an empty one"),  # not "cannot read .: Is a directory"
+        (["variant", "show", ""], "got an empty one"),
+        (["variant", "save", "x", "--game", "bucket-brigade", "--out", ""], "--out needs a file name"),
+        (["sweep", "bucket-brigade", "--vary", "players=3,4", "--bots", "heuristic,random"],
+         "--bots names 2 bots, one per player, so players=2 is not allowed"),
     ],
 )
 def test_bad_input_is_one_line_and_a_nonzero_exit(capsys, argv, message):
@@ -126,3 +131,10 @@ def test_scrub_refuses_bad_folders_and_writes_nothing(capsys, tmp_path):
     assert code == 2 and "is not a folder" in err
     code, _, err = run(capsys, "scrub", str(bad), str(bad))
     assert code == 2 and "another folder" in err
+
+
+def test_duel_reads_a_variant_file_as_every_game_command_does(capsys, tmp_path):
+    variant = tmp_path / "bonus6.toml"
+    assert run(capsys, "variant", "save", "bonus6", "--game", "bucket-brigade", "--set", "bonus=6", "--out", str(variant))[0] == 0
+    code, out, err = run(capsys, "duel", "bucket-brigade", "--bot", "heuristic", "--games", "2", "--config", str(variant))
+    assert code == 0 and "bonus=6" in out, err
