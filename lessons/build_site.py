@@ -68,6 +68,28 @@ FONTS = (".woff", ".woff2", ".ttf", ".eot", ".svg")
 # webpack derives the URL of the widget icon fonts from the module's address (without them
 # the fonts are fetched from /@jupyter-widgets/... next to the page, a 404).
 ANYWIDGET_CONFIG = """\
+// The widgets HTML manager (1.x) typesets widget labels with MathJax 2's API,
+// MathJax.Hub.Queue; the site runs MathJax 3, which has no Hub: a page with a formula
+// and a labelled widget threw "reading 'Queue'". Give whatever window.MathJax becomes
+// (the config object, then MathJax 3 itself) a Hub that typesets with MathJax 3.
+(function () {
+  var current = window.MathJax;
+  function shim(mj) {
+    if (mj && typeof mj === "object" && !mj.Hub) {
+      mj.Hub = {Queue: function (job) {
+        var el = job && job[2];
+        if (el && mj.typesetPromise) mj.typesetPromise([el]).catch(function () {});
+      }};
+    }
+    return mj;
+  }
+  shim(current);
+  Object.defineProperty(window, "MathJax", {
+    configurable: true,
+    get: function () { return current; },
+    set: function (v) { current = shim(v); }
+  });
+})();
 (function () {
   var here = document.currentScript.src.replace(/[^/]*$/, "");
   require.config({paths: {
@@ -252,7 +274,7 @@ def prune_widget_state(page: Path) -> int:
     """Drop the widget models a page never shows; returns how many were dropped.
     The executed notebook keeps every widget the lesson ever made, closed ones too (nbclient
     never forgets one), and each Altair chart carries ~0.9 MB of Vega: keep the models the
-    page's views reach (directly or through "IPY_MODEL_<id>" references), drop the rest."""
+    page's views reach (directly, or through any model id in a reached model's state), drop the rest."""
     text = page.read_text()
     found = STATE.search(text)
     if not found:
@@ -266,7 +288,8 @@ def prune_widget_state(page: Path) -> int:
         if mid in keep or mid not in models:
             continue
         keep.add(mid)
-        todo += re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(models[mid]))
+        # children as "IPY_MODEL_<id>", an Output widget's views as {"model_id": "<id>"}: any id will do
+        todo += [r for r in re.findall(r"[0-9a-f]{32}", json.dumps(models[mid])) if r in models]
     dropped = len(models) - len(keep)
     if dropped:
         state["state"] = {k: v for k, v in models.items() if k in keep}

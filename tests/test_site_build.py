@@ -96,9 +96,12 @@ def test_a_lesson_subset_must_match_something():
 def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
     """nbclient keeps every widget a lesson made (closed ones too), ~0.9 MB per chart: only
     the models a view reaches, directly or through IPY_MODEL_ references, stay."""
-    ids = {k: k * 32 for k in "abc"}
+    ids = {k: k * 32 for k in "abcde"}
     state = {"version_major": 2, "version_minor": 0, "state": {
-        ids["a"]: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{ids['b']}"]}},
+        ids["a"]: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{ids['b']}", f"IPY_MODEL_{ids['d']}"]}},
+        ids["d"]: {"model_name": "OutputModel", "state": {"outputs": [{"output_type": "display_data", "data": {
+            "application/vnd.jupyter.widget-view+json": {"model_id": ids["e"]}}}]}},
+        ids["e"]: {"model_name": "HTMLModel", "state": {"value": "shown only inside the Output"}},
         ids["b"]: {"model_name": "HTMLModel", "state": {"value": "</b>kept</b>"}},
         ids["c"]: {"model_name": "AnyModel", "state": {"_esm": "x" * 1000}},
     }}
@@ -110,5 +113,5 @@ def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
     text = page.read_text()
     body = text[text.index(">") + 1:text.index("</script>")]
     kept = json.loads(body)["state"]
-    assert set(kept) == {ids["a"], ids["b"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
+    assert set(kept) == {ids["a"], ids["b"], ids["d"], ids["e"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
     assert "<p>text</p>" in text and bs.prune_widget_state(page) == 0
