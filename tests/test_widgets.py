@@ -145,6 +145,17 @@ def _rows(spec, layer):
     return spec["datasets"][(layer.get("data") or spec["data"])["name"]]
 
 
+def _ringed(widget, layer, data=None):
+    """The rows the current-value mark of an Explorer chart draws: its rows whose `point` is
+    the chart's `meeple_current` parameter as the widget holds it now (Vega applies the
+    filter in the browser; the Explorer moves the ring by setting the parameter)."""
+    spec = widget.chart.to_dict()
+    assert layer["transform"] == [{"filter": "datum.point == meeple_current"}]
+    assert [p["name"] for p in spec["params"]] == ["meeple_current"]
+    rows = spec["datasets"][(layer.get("data") or data or spec["data"])["name"]]
+    return [r for r in rows if r["point"] == widget.params.meeple_current]
+
+
 def _mark(layer):
     if "layer" in layer:
         return "layer"
@@ -285,7 +296,14 @@ def test_explorer_moves_a_path_or_alias_and_keeps_the_baseline_drawn():
     assert baseline["layer"][0]["mark"]["type"] == "rule"
     assert spec["datasets"][baseline["data"]["name"]] == [{"hand_size": 13, "label": "baseline"}]
     ring = spec["layer"][-1]
-    assert {r["hand_size"] for r in spec["datasets"][ring["data"]["name"]]} == {11}  # the current value
+    assert {r["hand_size"] for r in _ringed(e.win_chart, ring)} == {11}  # the current value
+    built = e.win_chart.chart
+    e.show(13)  # already simulated: the ring moves, the chart is not rebuilt
+    assert e.win_chart.chart is built and {r["hand_size"] for r in _ringed(e.win_chart, ring)} == {13}
+    e.measure.value = "turns"  # another measure: the measure chart is drawn anew, the ring still at 13
+    line = [layer for layer in e.score_chart.chart.to_dict()["layer"] if _mark(layer) == "line"][0]
+    assert line["encoding"]["y"]["field"] == "turns"
+    assert {r["hand_size"] for r in _ringed(e.score_chart, e.score_chart.chart.to_dict()["layer"][-1])} == {13}
     p = Explorer("bucket-brigade", field="hand_sizes[1]", values=[11, 13], bots="heuristic,random", games=10, seed=2,
                  workers=1)
     p.show(11)  # the alias and the path it stands for play the same games
@@ -355,7 +373,9 @@ def test_explorer_on_two_fields_draws_a_map_with_the_current_cell_marked():
     cells, _labels, baseline, current = value_map["layer"]
     assert cells["mark"]["type"] == "rect" and cells["encoding"]["color"]["field"] == "win_rate"
     assert width_map["layer"][0]["encoding"]["color"]["field"] == "width"
-    assert spec["datasets"][current["data"]["name"]][0]["bonus"] == 0  # the current cell outlined
+    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e.map_chart, current, value_map.get("data"))] == [(0, 11)]
+    e.show((3, 13))  # simulated already: only the outline moves
+    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e.map_chart, current, value_map.get("data"))] == [(3, 13)]
     assert spec["datasets"][baseline["data"]["name"]][0]["hand_size"] == 13  # the baseline cell, dashed
     e.measure.value = "turns"
     assert e.map_chart.chart.to_dict()["hconcat"][0]["layer"][0]["encoding"]["color"]["field"] == "turns"
@@ -429,3 +449,18 @@ def test_explorer_takes_values_as_text_or_numpy_as_their_numbers():
     for values in (["0", "1"], np.array([0, 1])):
         e = Explorer("bucket-brigade", "bonus", values, bots="random", games=10, seed=0, workers=1)
         assert [v for _, v in e.slider.options] == [0, 1] and all(type(v) is int for _, v in e.slider.options)
+
+
+def test_the_heat_map_renders_every_vega_expression_parses():
+    """Review R2: the label colour's test read `datum['win_rate'] < np.float64(0.25)` under
+    numpy 2, which Vega refuses ("Illegal callee type"), so the two-field Explorer drew nothing."""
+    import re
+
+    from meeple.rules import sweep
+
+    vlc = pytest.importorskip("vl_convert")
+    t = sweep("bucket-brigade", None, {"bonus": [0, 3], "hand_size": [9, 11]}, "heuristic", 10, 1, progress=False, workers=1)
+    spec = charts.heatmap_chart(t, "bonus", "hand_size", "win_rate", 0, current=(0, 9), baseline=(3, 11)).to_dict()
+    tests = re.findall(r'"test": "([^"]*)"', json.dumps(spec))
+    assert tests and not any("np." in x for x in tests), tests
+    assert vlc.vegalite_to_png(spec)[:4] == b"\x89PNG"  # Vega itself parses and draws it

@@ -72,7 +72,8 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
                    current=None) -> alt.LayerChart:
     """Win rate of each seat as `field` changes (a sweep table), with 95% Wilson intervals
     and a dashed line at the fair share 1/players. `baseline`: the value the reader started
-    from, a grey rule behind the lines; `current`: the value under the slider, ringed."""
+    from, a grey rule behind the lines; `current`: the value under the slider, ringed (or a
+    Vega parameter holding that value's `point`: see `_ring`)."""
     data = _lines(table, field, "win_rate", "win_low", "win_high")
     fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
     base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
@@ -99,7 +100,8 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
         layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa"))
     if current is not None:
         layers.append(_ring(data, field, current, "win_rate"))
-    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT, title=title or f"Win rate as {field} changes")
+    return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
+                                                               title=title or f"Win rate as {field} changes")
 
 
 def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
@@ -159,7 +161,8 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
     """Any measure of a sweep table (`meeple.rules.simulate.measures`) as `field` changes,
     with its 95% interval: one line per seat, or one line when the measure is one number
     per game (turns, rounds). `baseline`: the value the reader started from, drawn as a grey
-    rule behind everything; `current`: the value under the slider, ringed."""
+    rule behind everything; `current`: the value under the slider, ringed (or a Vega
+    parameter holding that value's `point`: see `_ring`)."""
     from meeple.rules.simulate import measure_columns
 
     value, low, high = measure_columns(measure)
@@ -185,14 +188,29 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
     layers += [bars, line]
     if current is not None:
         layers.append(_ring(data, field, current, value))
-    return alt.layer(*layers).properties(width=WIDTH, height=HEIGHT, title=title or f"{label} as {field} changes")
+    return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
+                                                               title=title or f"{label} as {field} changes")
+
+
+def _at_current(data: pd.DataFrame, current, match) -> alt.Chart:
+    """The rows of the value under the slider. `current` a Vega parameter: every row, kept by
+    Vega where `point` equals the parameter, so the Explorer moves the mark by setting the
+    parameter (no new spec, no Altair rebuild: a redraw in milliseconds); else the rows `match`
+    picks in Python."""
+    if isinstance(current, alt.Parameter):
+        return alt.Chart(data).transform_filter(f"datum.point == {current.name}")
+    return alt.Chart(data[match(data)])
+
+
+def _with_param(chart, current):
+    """The chart declaring `current` when it is a Vega parameter (see `_at_current`)."""
+    return chart.add_params(current) if isinstance(current, alt.Parameter) else chart
 
 
 def _ring(data: pd.DataFrame, field: str, current, y: str) -> alt.Chart:
     """A ring round each line's point at the value under the slider."""
-    at = data[data[field] == current]
-    return alt.Chart(at).mark_point(size=160, filled=False, color="#111", strokeWidth=2).encode(
-        x=_x(data, field), y=f"{y}:Q")
+    return _at_current(data, current, lambda d: d[field] == current).mark_point(
+        size=160, filled=False, color="#111", strokeWidth=2).encode(x=_x(data, field), y=f"{y}:Q")
 
 
 def _rule_at(field: str, value, text: str, colour: str) -> alt.LayerChart:
@@ -210,15 +228,17 @@ def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate"
     """Two numbers at once: a sweep over fields `x` and `y` as two maps side by side, the
     measure's value (labelled in each cell) and its 95% interval's width (how sure each cell
     is). `seat`: whose value for a per-seat measure (0 = Player 1; ignored for per-game
-    measures). `current`: the (x, y) cell to outline in black; `baseline`: the cell the
-    reader started from, outlined dashed (when it is on the map)."""
+    measures). `current`: the (x, y) cell to outline in black (or a Vega parameter holding
+    that cell's `point`: see `_at_current`); `baseline`: the cell the reader started from,
+    outlined dashed (when it is on the map)."""
     from meeple.rules.simulate import measure_columns
 
     value, low, high = measure_columns(measure)
     label = label or measure.replace("_", " ")
     data = table if _per_game(table, measure) or seat is None else table[table["seat"] == seat]
     who = "" if _per_game(table, measure) or seat is None else f", Player {seat + 1}"
-    data = data[[x, y, "seat", value, low, high]].drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
+    keep = [x, y, "seat", value, low, high] + (["point"] if "point" in data.columns else [])
+    data = data[keep].drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
     fmt = ".0%" if measure == "win_rate" else ".1f"
     ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " "), axis=alt.Axis(labelAngle=0)), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
     tips = [alt.Tooltip(_col(x), title=x), alt.Tooltip(_col(y), title=y), alt.Tooltip(f"{value}:Q", format=fmt, title=label),
@@ -228,22 +248,22 @@ def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate"
         base = alt.Chart(data).encode(x=ex, y=ey)
         cells = base.mark_rect().encode(color=alt.Color(f"{colour}:Q", scale=alt.Scale(scheme=scheme),
                                                         legend=alt.Legend(title=text, format=fmt)), tooltip=tips)
-        mid = (data[colour].min() + data[colour].max()) / 2
+        mid = float(data[colour].min() + data[colour].max()) / 2  # a plain float: numpy 2's repr is np.float64(...), not Vega
         dark = f"datum[{colour!r}] {'<' if scheme == 'viridis' else '>'} {mid!r}"  # viridis is dark low, greys high
         labels = base.mark_text(fontSize=11).encode(text=alt.Text(f"{colour}:Q", format=fmt),
                                                     color=alt.condition(dark, alt.value("white"), alt.value("black")))
         layers = [cells, labels]
         for cell, dash in ((baseline, [5, 3]), (current, [])):
             if cell is not None:
-                mark = data[(data[x] == cell[0]) & (data[y] == cell[1])]
-                layers.append(alt.Chart(mark).mark_rect(fill=None, stroke="#111" if not dash else "#e45756",
-                                                        strokeWidth=3, strokeDash=dash).encode(x=ex, y=ey))
+                mark = _at_current(data, cell, lambda d, c=cell: (d[x] == c[0]) & (d[y] == c[1]))
+                layers.append(mark.mark_rect(fill=None, stroke="#111" if not dash else "#e45756",
+                                             strokeWidth=3, strokeDash=dash).encode(x=ex, y=ey))
         return alt.layer(*layers).properties(width=WIDTH * 0.8, height=HEIGHT, title=heading)
 
-    return alt.hconcat(
+    return _with_param(alt.hconcat(
         panel(value, "viridis", label, f"{label}{who}"),
         panel("width", "greys", "CI width", "width of its 95% interval"),
-    ).resolve_scale(color="independent").properties(title=title or f"{label} over {x} and {y}")
+    ), current).resolve_scale(color="independent").properties(title=title or f"{label} over {x} and {y}")
 
 
 def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatChart:
