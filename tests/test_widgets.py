@@ -420,6 +420,11 @@ def test_compare_chart_draws_each_variants_paired_difference():
     assert score["layer"][2]["encoding"]["x"]["field"] == "diff_score"
     rows = spec["datasets"][win["layer"][1]["data"]["name"]]
     assert {r["variant"] for r in rows} == {"six"} and len(rows) == 4
+    # review R2: a difference of win rates reads in percentage points (+10), as the win charts speak in %
+    axis = win["layer"][1]["encoding"]["x"]
+    assert "% points" in axis["title"] and "* 100" in axis["axis"]["labelExpr"]
+    vlc = pytest.importorskip("vl_convert")
+    assert vlc.vegalite_to_png(spec)[:4] == b"\x89PNG"
 
 
 # --- review R2: odd values for the Explorer --------------------------------------

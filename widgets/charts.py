@@ -273,10 +273,11 @@ def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatC
     data["who"] = _who(data) if "seat" in data.columns else data["bot"].astype(str)
     base_name = table.attrs.get("baseline") or table.loc[table["baseline"], "variant"].iloc[0]
 
-    def panel(diff: str, lo: str, hi: str, heading: str, fmt: str):
+    def panel(diff: str, lo: str, hi: str, heading: str, fmt: str, axis_format: str):
         base = alt.Chart(data).encode(y=alt.Y("variant:N", title=None, sort=None), yOffset="who:N",
                                       color=alt.Color("who:N", legend=LEGEND))
-        bars = base.mark_errorbar(ticks=True).encode(x=alt.X(f"{lo}:Q", title=heading), x2=f"{hi}:Q")
+        bars = base.mark_errorbar(ticks=True).encode(
+            x=alt.X(f"{lo}:Q", title=heading, axis=alt.Axis(labelExpr=axis_format)), x2=f"{hi}:Q")
         dots = base.mark_point(filled=True, size=50).encode(
             x=f"{diff}:Q", tooltip=["variant:N", alt.Tooltip("who:N", title="seat"), alt.Tooltip(f"{diff}:Q", format=fmt),
                                     alt.Tooltip(f"{lo}:Q", format=fmt, title="95% CI from"),
@@ -285,6 +286,9 @@ def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatC
         return alt.layer(zero, bars, dots).properties(width=WIDTH, height=max(HEIGHT // 2, 40 * data["variant"].nunique()))
 
     return alt.hconcat(
-        panel("diff_win_rate", "diff_win_low", "diff_win_high", "win rate minus the baseline's (95% CI)", "+.1%"),
-        panel("diff_score", "diff_score_low", "diff_score_high", "mean score minus the baseline's (95% CI)", "+.2f"),
+        # a difference of two rates is in percentage points: +10, not 0.10 (the win charts speak in %)
+        panel("diff_win_rate", "diff_win_low", "diff_win_high", "win rate minus the baseline's, % points (95% CI)",
+              "+.1%", "format(datum.value * 100, '+~g')"),
+        panel("diff_score", "diff_score_low", "diff_score_high", "mean score minus the baseline's (95% CI)", "+.2f",
+              "format(datum.value, '+~g')"),
     ).properties(title=title or f"Each variant against {base_name!r}, game by game on the same seeds")
