@@ -44,6 +44,11 @@ OPTIONAL (speed; simulate uses them when present; all four games have them)
                             stays empty): simulate's own states
   bot.reads_observation     False on a bot that never reads its observation
                             (simulate then passes None instead of building it)
+  new_game(config, seed, turn_end=f)
+                            f(state) is called at the end of every turn (one
+                            player's go, decision or not; a round it ended is
+                            scored), before the next turn begins: simulate
+                            counts turns and reads progress with it
 The event log is shared between a state and the next (rules/log.py): appending
 costs O(1), and a state still shows only its own events.
 """

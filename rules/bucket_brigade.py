@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
@@ -182,6 +182,8 @@ class State:
     # None in simulate's own states and in sampled worlds, where nobody reads it.
     _events: list | None = field(default_factory=list, compare=False, repr=False)
     _n_events: int = field(default=0, compare=False, repr=False)
+    # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
+    _turn_end: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -256,8 +258,11 @@ def _hand_order(colours: tuple[str, ...]):
     return key
 
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
-    """A new game; `events=False` keeps no event text (simulate's own states, never shown)."""
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
+             turn_end=None) -> State:
+    """A new game; `events=False` keeps no event text (simulate's own states, never shown).
+    `turn_end(state)` is called at the end of every turn: after each card played (BB-5),
+    once a round it ended is scored, before the next turn begins."""
     config = own_config(Config, config, NAME)
     state = State(
         config=config,
@@ -273,6 +278,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         history=(),
         enders=(),
         _events=[] if events else None,
+        _turn_end=turn_end,
     )
     _deal(state, 0)
     return state
@@ -359,6 +365,8 @@ def _score_round(state: State, ender: int | None) -> None:
     state.history += (points,)
     state.enders += (ender,)
     _log.say(state, f"Round {state.round + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + ".")
+    if state._turn_end is not None:  # the round's last turn ends with its scoring
+        state._turn_end(state)
     if len(state.history) >= cfg.total_rounds:
         state.is_over = True
         state.current_player = None
@@ -411,6 +419,8 @@ def step(s: State, action: Play) -> None:
         _log.say(s, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
         _score_round(s, None)
     else:
+        if s._turn_end is not None:
+            s._turn_end(s)
         s.current_player = (p + 1) % cfg.players  # BB-5: clockwise
 
 

@@ -18,7 +18,7 @@ from operator import attrgetter
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
@@ -535,6 +535,8 @@ class State:
     # None in simulate's own states and in sampled worlds, where nobody reads it.
     _events: list | None = field(default_factory=list, compare=False, repr=False)
     _n_events: int = field(default=0, compare=False, repr=False)
+    # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
+    _turn_end: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -570,6 +572,7 @@ class State:
         new.is_over = self.is_over
         new._events = self._events
         new._n_events = self._n_events
+        new._turn_end = self._turn_end
         return new
 
 
@@ -626,9 +629,11 @@ def _next(state, p: int, d: int) -> int:
     return q
 
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
+             turn_end=None) -> State:
     """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4); `events=False`
-    keeps no event text (simulate's own states, never shown)."""
+    keeps no event text (simulate's own states, never shown). `turn_end(state)` is
+    called at the end of every turn (see _turn_over)."""
     cfg = own_config(Config, config, NAME)
     deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(cfg.deck())
     n, h = cfg.players, cfg.hand_size
@@ -657,6 +662,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         history=(),
         falls=(),
         _events=[] if events else None,
+        _turn_end=turn_end,
     )
     _log.say(
         state,
@@ -835,6 +841,15 @@ def step(s: State, action) -> None:
         _play(s, p, action)
 
 
+def _turn_over(s: State) -> None:
+    """A player's turn is over: building their whole pyramid (BK-4, one turn each, in seat
+    order), a lead with its choice of direction (BK-5, BK-6), a play (BK-7), or losing
+    buckets with the part kept (BK-9 to BK-12, BK-20); the next turn has not begun.
+    A player who is out has no turns (BK-16)."""
+    if s._turn_end is not None:
+        s._turn_end(s)
+
+
 def _place(s: State, p: int, a: Place) -> None:
     """BK-4: the pyramid is built bucket by bucket, bottom-left to top."""
     lay = _layout(s.config.rows)
@@ -845,6 +860,7 @@ def _place(s: State, p: int, a: Place) -> None:
     _log.say(s, f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}.",)
     if None in pyr:
         return
+    _turn_over(s)
     if p + 1 < s.config.players:
         s.current_player = p + 1
     else:
@@ -923,6 +939,7 @@ def _play(s: State, p: int, a: PlayCards) -> None:
         s.direction = -s.direction
         _log.say(s, f"The direction reverses: play goes {'left' if s.direction == 1 else 'right'} now.",)
     s.phase = FOLLOW
+    _turn_over(s)
     s.current_player = _next(s, p, s.direction)
 
 
@@ -1004,6 +1021,7 @@ def _end_round(s: State, loser: int, split: int = 0) -> None:
         f"Round {s.round + 1} ends: {_seat(loser)} lost {s.lost_now} bucket{'s' if s.lost_now != 1 else ''} "
         f"({s.buckets[loser]} left).",
     )
+    _turn_over(s)  # losing ends the loser's turn and the round
     s.round += 1
     starter = loser
     if s.buckets[loser] == 0:

@@ -18,7 +18,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import chain
 from operator import attrgetter
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
@@ -222,6 +222,8 @@ class State:
     _n_events: int = field(default=0, compare=False, repr=False)
     _facts: list = field(default_factory=list, compare=False, repr=False)
     _n_facts: int = field(default=0, compare=False, repr=False)
+    # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
+    _turn_end: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -260,6 +262,7 @@ class State:
         new._n_events = self._n_events
         new._facts = self._facts
         new._n_facts = self._n_facts
+        new._turn_end = self._turn_end
         return new
 
 
@@ -515,8 +518,10 @@ def best_stop(row, remaining, config: Config | None = None, nest=()) -> bool:
 
 # --- playing ---------------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
-    """A new game; `events=False` keeps no event text (simulate's own states, never shown)."""
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
+             turn_end=None) -> State:
+    """A new game; `events=False` keeps no event text (simulate's own states, never shown).
+    `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
     config = own_config(Config, config, NAME)
     n = config.players
     state = State(
@@ -536,6 +541,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     )
     if not events:
         state._events = None
+    state._turn_end = turn_end
     _deal(state, 0, 0, "")
     _flip(state, 0)
     return state
@@ -629,6 +635,7 @@ def _flip(s: State, p: int) -> None:
             s.row = ()
             _log.say(s, _said_last, p, card, row)
         if pile:
+            _turn_over(s)
             p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
             s.current_player = p  # DDB-3: the next turn opens with a forced flip
         elif _end_round(s):  # the next round is dealt: its starter flips first
@@ -637,8 +644,18 @@ def _flip(s: State, p: int) -> None:
             return  # the game is over
 
 
+def _turn_over(s: State) -> None:
+    """DDB-2: a player's turn is over (stopped, a double, Bruce and the steal, or the last
+    card), and a round it ended is scored; the next turn has not begun. A turn may hold no
+    decision (its forced first flip is the last card, DDB-3, DDB-9), so it can end inside
+    another player's action."""
+    if s._turn_end is not None:
+        s._turn_end(s)
+
+
 def _end_turn(s: State, p: int) -> None:
     if s.pile:
+        _turn_over(s)
         p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
         s.current_player = p
     elif _end_round(s):
@@ -660,6 +677,7 @@ def _end_round(s: State) -> bool:
     s.history += (points,)
     if s._events is not None:
         _log.say(s, f"Round {s.round + 1} scores: " + ", ".join(f"{_seat(i)} {x}" for i, x in enumerate(points)) + ".")
+    _turn_over(s)  # the round's last turn ends with its scoring
     if (len(s.history) >= cfg.rounds) if cfg.end == "rounds" else (max(s.totals) >= cfg.target):
         s.is_over = True
         s.current_player = None

@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
@@ -235,6 +235,8 @@ class State:
     # None in simulate's own states and in sampled worlds, where nobody reads it.
     _events: list | None = field(default_factory=list, compare=False, repr=False)
     _n_events: int = field(default=0, compare=False, repr=False)
+    # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
+    _turn_end: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -265,6 +267,7 @@ class State:
         new.rerolls_taken = self.rerolls_taken
         new.rerolls_declined = self.rerolls_declined
         new.finish_group = self.finish_group
+        new._turn_end = self._turn_end
         return new
 
 
@@ -403,8 +406,10 @@ def is_last(where, piglet: int) -> bool:
 
 # --- the game -----------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True) -> State:
-    """A new race; `events=False` keeps no event text (simulate's own states, never shown)."""
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
+             turn_end=None) -> State:
+    """A new race; `events=False` keeps no event text (simulate's own states, never shown).
+    `turn_end(state)` is called at the end of every turn, decision or not (PB-3, see _turn_over)."""
     config = own_config(Config, config, NAME)
     n = config.players * config.piglets_per_player
     state = State(
@@ -425,6 +430,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     )
     if not events:
         state._events = None
+    state._turn_end = turn_end
     _log.say(
         state,
         f"The race starts: {config.players} players, "
@@ -435,8 +441,16 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         )
         + f", {config.spaces} spaces in {len(config.sections)} sections.",
     )
-    _play_on(state, None)
+    _play_on(state, None, fresh=True)
     return state
+
+
+def _turn_over(s: State) -> None:
+    """PB-3: a player's turn is over (its last roll moved, or an extension was the whole
+    turn, PB-12); the next turn has not begun. A turn may hold no decision at all (a
+    single roll with no reroll allowed), so it can end inside another player's action."""
+    if s._turn_end is not None:
+        s._turn_end(s)
 
 
 def _resolve(s: State, face: int, chosen: bool = False) -> bool:
@@ -463,6 +477,7 @@ def _resolve(s: State, face: int, chosen: bool = False) -> bool:
             text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
             _log.say(s, text + (f", onto {_names(below)}." if below else "."))
     if dest >= len(s.stacks):
+        _turn_over(s)  # the winning roll ends the last turn
         _finish(s, group)
         return True
     if rule == YES or last:
@@ -491,10 +506,11 @@ def _finish(s: State, group) -> None:
     )
 
 
-def _play_on(s: State, face: int | None, chosen: bool = False) -> None:
+def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = False) -> None:
     """Resolve `face` for s.piglet (if given), then roll on until a decision or the end.
 
-    Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11).
+    Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`:
+    no turn is under way yet (the race starts).
     """
     cfg = s.config
     n_faces = len(cfg.faces)
@@ -503,6 +519,10 @@ def _play_on(s: State, face: int | None, chosen: bool = False) -> None:
             return
         chosen = False
         if not s.pending:
+            if fresh:
+                fresh = False
+            else:
+                _turn_over(s)
             p = (s.current_player + 1) % cfg.players
             k = cfg.piglets_per_player
             s.current_player = p

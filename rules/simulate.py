@@ -29,6 +29,15 @@ OPTIONAL HOOKS a game module may define (simulate works without them):
                                   seat (default: scores(state)); read at the
                                   end of every turn for lead changes and the
                                   "leader after k% of the turns" figures.
+  new_game(..., turn_end=f)       the game calls f(state) at the end of every
+                                  turn its rules define (one player's go, with
+                                  a decision or not), before the next begins:
+                                  the turns column counts these calls and
+                                  progress is read in them. All four games
+                                  have it. Without it a turn is guessed to end
+                                  when an action changes the player or round,
+                                  which misses a turn with no decision played
+                                  inside another player's action.
 
 pandas and tqdm are imported only when a table or a bar is made, so
 `meeple.rules` stays importable with the standard library alone.
@@ -101,6 +110,19 @@ def _lead_changes(leaders) -> int:
     return changes
 
 
+_TURN_HOOK: dict[Any, bool] = {}  # new_game function -> whether it takes `turn_end`
+
+
+def _reports_turns(mod: ModuleType) -> bool:
+    """Whether the module's new_game takes a `turn_end` callback (the optional hook)."""
+    known = _TURN_HOOK.get(mod.new_game)
+    if known is None:
+        import inspect
+
+        known = _TURN_HOOK[mod.new_game] = "turn_end" in inspect.signature(mod.new_game).parameters
+    return known
+
+
 def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False) -> GameResult:
     """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
     derive(seed, "game", index))`, plus turn-by-turn leader tracking.
@@ -118,12 +140,21 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     rngs = [bot_rng(game_seed, s) for s in range(n)]
     legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
     progress = getattr(mod, "progress", mod.scores)
+    leaders: list[int | None] = []  # the sole leader at the end of each turn
+    shown = [None, None]  # last progress seen, and its leader
+
+    def turn_end(st) -> None:
+        values = progress(st)
+        if values != shown[0]:
+            shown[:] = values, _leader(values)
+        leaders.append(shown[1])
+
     # A module with a `step` hook plays in place on this private state, which keeps
     # no event text (nobody reads it): the same moves as apply, without a copy per move.
     step = getattr(mod, "step", None)
-    state = mod.new_game(config, game_seed, events=False) if step else mod.new_game(config, game_seed)
-    leaders: list[int | None] = []  # after each turn
-    shown, leader = None, None  # last progress seen, and its leader
+    hooked = _reports_turns(mod)  # the game calls turn_end itself, at every turn's end
+    kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {})
+    state = mod.new_game(config, game_seed, **kwargs)
     actions = 0
     while not state.is_over:
         if actions >= MAX_STEPS:
@@ -138,11 +169,8 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         else:
             state = apply(state, action)
         actions += 1
-        if state.current_player != p or state.round != r:  # the turn is over
-            values = progress(state)
-            if values != shown:
-                shown, leader = values, _leader(values)
-            leaders.append(leader)
+        if not hooked and (state.current_player != p or state.round != r):  # a guess: the turn is over
+            turn_end(state)
     round_pts = mod.round_scores(state)
     totals, round_leaders = [0] * n, []
     for pts in round_pts[:-1]:
