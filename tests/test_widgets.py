@@ -137,7 +137,7 @@ def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
     assert "95% CI" in e.numbers.value and "2 of 2 values simulated" in e.status.value
     spec = e.win_chart.chart.to_dict()
     kinds = [_mark(layer) for layer in spec["layer"]]
-    assert kinds == ["layer", "errorbar", "line", "rule", "point"]  # baseline rule behind, current value ringed
+    assert kinds == ["layer", "errorbar", "line", "rule", "text", "point"]  # baseline rule behind, fair share named, current value ringed
 
 
 def _rows(spec, layer):
@@ -216,7 +216,8 @@ def test_win_rate_chart_layers_intervals_line_and_fair_share():
         "win_high": [0.6, 0.6, 0.8, 0.4], "score": [1.0] * 4, "score_low": [0.5] * 4, "score_high": [1.5] * 4,
     })
     spec = charts.win_rate_chart(table, "bonus").to_dict()
-    bars, line, fair = spec["layer"]
+    bars, line, fair, label = spec["layer"]
+    assert label["mark"]["type"] == "text" and label["encoding"]["text"]["value"] == "fair share"  # review R2
     assert bars["encoding"]["y"]["field"] == "win_low" and bars["encoding"]["y2"]["field"] == "win_high"
     assert line["encoding"]["x"]["field"] == "bonus" and line["encoding"]["x"]["type"] == "quantitative"
     fair_values = [d for d in spec["datasets"].values() if d and "fair" in d[0]]
@@ -469,3 +470,24 @@ def test_the_heat_map_renders_every_vega_expression_parses():
     tests = re.findall(r'"test": "([^"]*)"', json.dumps(spec))
     assert tests and not any("np." in x for x in tests), tests
     assert vlc.vegalite_to_png(spec)[:4] == b"\x89PNG"  # Vega itself parses and draws it
+
+
+def test_the_explorer_ring_follows_its_vega_parameter_when_vega_draws_it():
+    """The Explorer moves the ring by setting `meeple_current` (no new spec): Vega itself must
+    put the ring at the parameter's value (rendered with vl-convert: x = 0 at bonus 0, the
+    plot's right edge at bonus 6), one ring per seat."""
+    import re
+
+    vlc = pytest.importorskip("vl_convert")
+    e = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=10, seed=1, workers=1)
+    e.show_all()
+    spec = e.win_chart.chart.to_dict()
+    assert spec["params"] == [{"name": "meeple_current", "value": 1}]  # bonus 3, the baseline
+    xs = {}
+    for point in (0, 2):
+        spec["params"][0]["value"] = point
+        svg = vlc.vegalite_to_svg(spec)
+        ring = re.findall(r'class="mark-symbol role-mark (layer_\d+_marks)"', svg)[-1]  # the last layer
+        group = svg.split(f'class="mark-symbol role-mark {ring}"')[1].split("</g>")[0]
+        xs[point] = re.findall(r"translate\(([\d.]+),", group)
+    assert xs[0] == ["0"] * 4 and xs[2] == [str(charts.WIDTH)] * 4

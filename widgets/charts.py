@@ -95,7 +95,10 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
         fair = alt.Chart(fair_share[["fair"]].head(1)).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
     else:  # the player count varies along x: the fair share 1/players follows it
         fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=_x(fair_share, field), y="fair:Q")
-    layers = [bars, line, fair]
+    # the dashed line says what it is (a reader cannot tell it from a seat's line otherwise)
+    fair_label = alt.Chart(fair_share[["fair"]].tail(1)).mark_text(align="right", dy=-7, color="#777").encode(
+        y="fair:Q", x=alt.value(WIDTH - 2), text=alt.value("fair share"))
+    layers = [bars, line, fair, fair_label]
     if baseline is not None:
         layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa"))
     if current is not None:
