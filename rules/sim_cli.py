@@ -205,6 +205,17 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
         is_tuple = hint is not None and typing.get_origin(_split_optional(hint)[0]) is tuple
         values = text.split(";") if is_tuple else text.replace(";", ",").split(",")
         grid.setdefault(name, []).extend(values)
+    base = mod.Config()
+    for name, values in grid.items() if hasattr(base, "value_for") else ():  # a value twice would be played twice
+        seen = {}
+        for text in values:
+            try:
+                key = base.value_for(name, text)
+            except (ValueError, TypeError):
+                continue  # sweep names every bad value at once
+            if key in seen:
+                raise CliError(f"--vary {name} gives {seen[key].strip()!r} and {text.strip()!r}: the same value twice")
+            seen[key] = text
     return grid
 
 

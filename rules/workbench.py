@@ -383,7 +383,9 @@ def _candidates(config, field: str, values) -> list:
     """The values tune may try, each a valid config, in increasing order."""
     kind = config.kind(field)
     if kind is not int:
-        raise ValueError(f"tune moves one whole number; {field} is {getattr(kind, '__name__', kind)}")
+        from .config import _describe
+
+        raise ValueError(f"tune moves one whole number; {field} is {_describe(kind)}")
     explicit = values is not None
     if explicit and (isinstance(values, (str, bytes)) or not hasattr(values, "__iter__")):
         raise ValueError(f"values={values!r} is not allowed: a list or range of whole numbers, e.g. range(0, 9)")

@@ -89,6 +89,7 @@ def test_balance_prints_the_report_and_saves_json(capsys, tmp_path):
         (["sweep", "bucket-brigade", "--vary", "wings=1,2"], "unknown parameter 'wings'"),
         (["sweep", "bucket-brigade", "--vary", "bonus=3,-1,lots"], "bonus=-1 is not allowed"),
         (["sweep", "bucket-brigade", "--vary", "bonus=3,-1,lots"], "bonus: 'lots' is not a whole number"),
+        (["sweep", "bucket-brigade", "--vary", "bonus=1,2", "--vary", "bonus=01"], "--vary bonus gives '1' and '01': the same value twice"),
         (["sweep", "bucket-brigade", "--vary", "track=0,1;5"], "Start plus at least one space"),
         (["sweep", "bucket-brigade", "--vary", "players=3,4", "--bots", "random,random,random"], "[players=4] need 4 bots"),
         (["sweep", "bucket-brigade", "--vary", "bonus=1", "--out", "OUT/grid.txt"], "--out must end in"),

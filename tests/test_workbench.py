@@ -229,7 +229,8 @@ def test_the_round_enders_win_rate_is_a_share_that_grows_with_the_bonus():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"field": "advanced"}, "tune moves one whole number; advanced is bool"),
+        ({"field": "advanced"}, "tune moves one whole number; advanced is true or false"),
+        ({"field": "rounds"}, "tune moves one whole number; rounds is a whole number or none"),  # not "int | None"
         ({"measure": "happiness"}, "measure='happiness' is not allowed: one of ender_win_rate"),
         ({"measure": "bot_win_rate"}, "needs bot=NAME"),
         ({"values": [1, -1]}, "values: bonus=-1 is not allowed: 0 to 99"),
