@@ -2,6 +2,8 @@
 
     .venv/bin/python tests/bench/bench_engine.py --update BENCHMARKS.md   # run by `make bench`
     .venv/bin/python tests/bench/bench_engine.py --agree                  # lean vs meeple, 20,000 games each
+    .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
+    .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
 
 1. Games/s on one core, CPU time, base rules, one bot in every seat: meeple's
    `simulate(..., workers=1)` (to a finished Results) and the lean reference of
@@ -10,11 +12,15 @@
    best round of each counts (least disturbed by other jobs on the machine).
 2. The Explorer: a slider move to a new value (1,000 heuristic-vs-random Duck,
    Duck, Bruce games, wall clock, the default workers) and back to a value
-   already played; against the lean reference's CPU time for 1,000 random games.
+   already played (that move, then the slowest of five more such moves; wall and
+   CPU), what a new value adds to its simulation (both charts built anew from
+   the table); against the lean reference's CPU time for 1,000 random games.
 3. `import meeple.widgets` and the Explorer / Stepper imports: CPU time in a
    fresh interpreter.
 4. Memory per game when only the summary is wanted: peak traced memory of
-   simulate for 2,000 and for 8,000 games (tracemalloc), and the difference.
+   simulate + summary for 2,000 and for 8,000 games (tracemalloc), and the
+   difference, for the default run (every game kept) and for keep="summary"
+   (running totals).
 
 `--agree` checks that each lean reference plays the same game as meeple in
 distribution: mean score per seat and mean game length (actions), 20,000
@@ -101,14 +107,40 @@ def explorer_move() -> dict:
     t = time.perf_counter()
     ex.show(4)
     new = time.perf_counter() - t
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     ex.show(3)
-    again = time.perf_counter() - t
+    again, again_cpu = time.perf_counter() - t, time.process_time() - c
     t = time.perf_counter()
     ex.show(2)
     second_new = time.perf_counter() - t
+    more = []  # values already played, back and forth: the ring moves, no chart is rebuilt
+    for v in (4, 3, 2, 4, 3):
+        t, c = time.perf_counter(), time.process_time()
+        ex.show(v)
+        more.append((time.perf_counter() - t, time.process_time() - c))
+    ex._drawn.clear()  # what a new value adds to its own simulation: both charts built anew from the table
+    t, c = time.perf_counter(), time.process_time()
+    ex._redraw()
+    rebuild, rebuild_cpu = time.perf_counter() - t, time.process_time() - c
     lean_1000 = min(_lean(lean_ddb, "random", EXPLORER_GAMES, s) for s in range(3))
-    return {"first": first, "new": new, "second_new": second_new, "again": again, "lean": lean_1000}
+    return {"first": first, "new": new, "second_new": second_new, "again": again, "again_cpu": again_cpu,
+            "more": max(w for w, _ in more), "more_cpu": max(c for _, c in more), "rebuild": rebuild,
+            "rebuild_cpu": rebuild_cpu, "lean": lean_1000}
+
+
+def explorer_text(e: dict) -> str:
+    """The Explorer's paragraph in BENCHMARKS.md (it starts "Explorer (")."""
+    return (
+        f"Explorer (Duck, Duck, Bruce, `rounds` slider, heuristic vs random, {EXPLORER_GAMES:,} games per value, "
+        f"default workers, wall clock): a move to a new value {e['new']:.2f} s (another new value: "
+        f"{e['second_new']:.2f} s), of which both charts built anew {e['rebuild']:.3f} s ({e['rebuild_cpu']:.3f} s "
+        f"CPU); back to a value already played {e['again']:.3f} s ({e['again_cpu']:.3f} s CPU; the slowest of five "
+        f"more such moves {e['more']:.3f} s, {e['more_cpu']:.3f} s CPU) (goal < {REDRAW_GOAL} s: "
+        f"{'met' if max(e['again'], e['more']) < REDRAW_GOAL else 'NOT met'}); building the widget with its first "
+        f"value {e['first']:.2f} s. The lean reference plays {EXPLORER_GAMES:,} random games in {e['lean']:.3f} s "
+        f"CPU: a move costs {e['new'] / e['lean']:.1f}x that (goal <= {EXPLORER_GOAL:g}x: "
+        f"{'met' if e['new'] <= EXPLORER_GOAL * e['lean'] else 'NOT met'})."
+    )
 
 
 def import_cpu(stmt: str) -> float:
@@ -121,18 +153,29 @@ def import_cpu(stmt: str) -> float:
     return best
 
 
-def memory_per_game(game: str = "duck-duck-bruce") -> tuple[float, float, float]:
+def memory_per_game(game: str = "duck-duck-bruce", keep: str = "games") -> tuple[float, float, float]:
     """(KiB peak for 2,000 games, KiB peak for 8,000, KiB per extra game) of simulate + summary."""
     peaks = []
     for n in (2000, 8000):
         gc.collect()
         tracemalloc.start()
-        res = simulate(game, None, "random", n, 7, progress=False, workers=1)
+        res = simulate(game, None, "random", n, 7, progress=False, workers=1, keep=keep)
         str(res.summary())
         peaks.append(tracemalloc.get_traced_memory()[1] / 1024)
         tracemalloc.stop()
         del res
     return peaks[0], peaks[1], (peaks[1] - peaks[0]) / 6000
+
+
+def memory_text() -> str:
+    low, high, per = memory_per_game()
+    s_low, s_high, s_per = memory_per_game(keep="summary")
+    return (
+        f"Memory, only the summary wanted (Duck, Duck, Bruce, random bots, one process, tracemalloc peak of "
+        f"simulate + summary): every game kept (the default) {low:,.0f} KiB for 2,000 games, {high:,.0f} KiB "
+        f"for 8,000: {per:.2f} KiB per extra game; `keep=\"summary\"` {s_low:,.0f} KiB and {s_high:,.0f} KiB: "
+        f"{s_per:.3f} KiB per extra game (goal: flat)."
+    )
 
 
 def measure(seconds: float) -> str:
@@ -155,17 +198,7 @@ def measure(seconds: float) -> str:
                 lines.append(f"| {game} | {bots} | {m:,.0f} | {lean:,.0f} | {r:.2f}x | "
                              f"{'met' if r >= RATIO_GOAL else 'NOT met'} |")
             print(lines[-1], file=sys.stderr)
-    e = explorer_move()
-    lines += [
-        "",
-        f"Explorer (Duck, Duck, Bruce, `rounds` slider, heuristic vs random, {EXPLORER_GAMES:,} games per value, "
-        f"default workers, wall clock): a move to a new value {e['new']:.2f} s (another new value: "
-        f"{e['second_new']:.2f} s); back to a value already played {e['again']:.3f} s (goal < {REDRAW_GOAL} s: "
-        f"{'met' if e['again'] < REDRAW_GOAL else 'NOT met'}); building the widget with its first value "
-        f"{e['first']:.2f} s. The lean reference plays {EXPLORER_GAMES:,} random games in {e['lean']:.3f} s CPU: "
-        f"a move costs {e['new'] / e['lean']:.1f}x that (goal <= {EXPLORER_GOAL:g}x: "
-        f"{'met' if e['new'] <= EXPLORER_GOAL * e['lean'] else 'NOT met'}).",
-    ]
+    lines += ["", explorer_text(explorer_move())]
     print(lines[-1], file=sys.stderr)
     imports = {
         "import meeple.widgets": import_cpu("import meeple.widgets"),
@@ -175,13 +208,7 @@ def measure(seconds: float) -> str:
     }
     lines += ["", "Import CPU time in a fresh interpreter (best of 3; goal for the widgets <= 1.0 s):", ""]
     lines += [f"- `{k}`: {v:.2f} s" for k, v in imports.items()]
-    low, high, per = memory_per_game()
-    lines += [
-        "",
-        f"Memory, only the summary wanted (Duck, Duck, Bruce, random bots, one process, tracemalloc peak of "
-        f"simulate + summary): {low:,.0f} KiB for 2,000 games, {high:,.0f} KiB for 8,000: "
-        f"{per:.2f} KiB per extra game.",
-    ]
+    lines += ["", memory_text()]
     print("\n".join(lines[-3:]), file=sys.stderr)
     return "\n".join(lines)
 
@@ -220,9 +247,45 @@ def main(argv=None) -> int:
     ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- engine:start/end --> in FILE.md")
     ap.add_argument("--agree", action="store_true", help="check lean references against meeple (20,000 games each)")
     ap.add_argument("--games", type=int, default=20_000, help="games per check for --agree")
+    ap.add_argument("--explorer", action="store_true",
+                    help="measure the Explorer alone (with --update: replace only its paragraph, the one starting 'Explorer (')")
+    ap.add_argument("--memory", action="store_true",
+                    help="measure memory alone (with --update: replace only its paragraph, 'Memory, only the summary wanted')")
     args = ap.parse_args(argv)
     if args.agree:
         return 1 if agree(args.games) else 0
+    if args.memory:
+        text = memory_text()
+        if args.update:
+            path = Path(args.update)
+            old = path.read_text()
+            new, k = re.subn(r"(<!-- engine:start -->\n(?:.*?\n)?)Memory, only the summary wanted.*?\n(?=\n|<!-- engine:end -->)",
+                             lambda m: m[1] + text + "\n", old, flags=re.S)
+            if k != 1:
+                print(f"{path} has no 'Memory, only the summary wanted' paragraph between <!-- engine:start/end -->",
+                      file=sys.stderr)
+                return 2
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(new)
+            os.replace(tmp, path)
+        print(text)
+        return 0
+    if args.explorer:
+        text = f"{explorer_text(explorer_move())} (Measured {time.strftime('%Y-%m-%d %H:%M')}, load average " \
+               f"{os.getloadavg()[0]:.1f} after.)"
+        if args.update:
+            path = Path(args.update)
+            old = path.read_text()
+            new, k = re.subn(r"(<!-- engine:start -->\n(?:.*?\n)?)Explorer \(.*?\n(?=\n|<!-- engine:end -->)",
+                             lambda m: m[1] + text + "\n", old, flags=re.S)
+            if k != 1:
+                print(f"{path} has no 'Explorer (' paragraph between <!-- engine:start/end -->", file=sys.stderr)
+                return 2
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(new)
+            os.replace(tmp, path)
+        print(text)
+        return 0
     text = measure(args.seconds)
     if args.update:
         path = Path(args.update)
