@@ -181,8 +181,8 @@ def test_explorer_numbers_are_reproducible_by_seed():
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        ({"field": "colours"}, "field='colours' is not allowed: one of"),
-        ({"field": "hand_sizes[7]"}, r"field='hand_sizes\[7\]' is not allowed: one of .*hand_sizes\[2\].*hand_size"),
+        ({"field": "colours"}, "field='colours' is not allowed: it holds a tuple of text"),
+        ({"field": "hand_sizes[7]"}, r"field='hand_sizes\[7\]' is not allowed: .*out of range.*\(hand_sizes\[0\] to hand_sizes\[2\]\)"),
         ({"field": ("bonus", "bonus")}, "a pair of two different numbers"),
         ({"field": ("bonus", "hand_size"), "values": [1, 2]}, "values for two fields: a pair of lists"),
         ({"measure": "joy"}, "measure='joy' is not allowed: one of win_rate, score, turns"),
@@ -442,6 +442,9 @@ def test_explorer_puts_an_optional_number_at_none_on_its_slider():
     (dict(values="0,1"), "a list of values"),
     (dict(values=[1, 1]), "twice"),
     (dict(bots=None), "bot names"),
+    (dict(field="hand_sizes[9]"), r"index 9 is out of range: hand_sizes has 3 values"),  # not a list of 31 names
+    (dict(field="track"), r"not one number; put one of its elements on the slider, e.g. track\[0\]"),
+    (dict(field="colours"), "a slider moves numbers and switches only"),
     (dict(field=("hand_size", "hand_sizes[1]"), values=([8, 9], [10, 11])), "name each number once"),
 ])
 def test_explorer_refuses_odd_values_with_one_message(kwargs, message):

@@ -24,6 +24,7 @@ import ipywidgets as W
 import pandas as pd
 import traitlets
 
+from meeple.rules.config import _describe
 from meeple.rules.core import game_module
 from meeple.rules.simulate import measures, sweep
 
@@ -105,6 +106,16 @@ class Explorer(W.VBox):
             raise ValueError(f"field={field!r} is not allowed: one number, or a pair of two different numbers")
         for f in fields:
             if f not in allowed:
+                if isinstance(f, str) and f.strip():
+                    try:  # a path out of range or an unknown name: the config's own message says exactly what
+                        kind = self._config.kind(f)
+                    except (ValueError, TypeError) as e:
+                        raise ValueError(f"field={f!r} is not allowed: {e}") from None
+                    if f.strip() in allowed:
+                        raise ValueError(f"field={f!r} is not allowed: write it without spaces, {f.strip()!r}")
+                    hint = (f"put one of its elements on the slider, e.g. {f.strip()}[0]" if f"{f.strip()}[0]" in allowed
+                            else "a slider moves numbers and switches only")
+                    raise ValueError(f"field={f!r} is not allowed: it holds {_describe(kind)}, not one number; {hint}")
                 raise ValueError(f"field={f!r} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
         if len(fields) == 2:  # hand_size and hand_sizes[1] are one number: a map of it against itself would lie
             self._config.with_values({f: self._config.get(f) for f in fields})
