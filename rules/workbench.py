@@ -327,7 +327,7 @@ class Tuning:
     high: float
     table: Any  # DataFrame: <field>, value, low, high, distance (every value measured, in order)
     neighbours: list  # the measured values either side of the answer
-    tied: list  # neighbours whose interval overlaps the answer's: the data cannot tell them apart
+    tied: list  # neighbours whose interval comes as near the target as the answer's estimate: not ruled out
     games: int
     seed: int
     method: str
@@ -350,11 +350,13 @@ class Tuning:
                              f"(95% CI {fmt(r['low'])} to {fmt(r['high'])})")
         if self.tied:
             lines.append(
-                f"  The data cannot tell {self.field} = {_show_value(self.answer)} from "
-                f"{' or '.join(str(_show_value(v)) for v in self.tied)}: their intervals overlap. Play more games to decide."
+                f"  The data cannot rule out that {self.field} = "
+                f"{' or '.join(str(_show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
+                f"near the target as the answer's estimate. Play more games at these values to decide."
             )
         elif self.neighbours:
-            lines.append("  The neighbours' intervals do not overlap the answer's: the data tells them apart.")
+            lines.append("  Neither neighbour's interval comes as near the target as the answer's estimate: "
+                         "at this many games the answer stands.")
         if not self.monotone:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
@@ -437,8 +439,10 @@ def tune(
     current one). `method="grid"` measures every value; `"bisect"` assumes
     the measure moves one way as the value grows and halves the range,
     measuring about log2(len(values)) + 3 values. Every value plays the same
-    game seeds. The answer's neighbours are measured too; where their
-    intervals overlap the answer's, the report says the data cannot tell them apart.
+    game seeds. The answer's neighbours are measured too; where a neighbour's
+    interval comes as near the target as the answer's estimate, the report says the
+    data cannot rule it out. (Whether two intervals overlap is not the test: that
+    is the overlap fallacy.)
     """
     pd = _pd()
     mod = game_module(game)
@@ -518,7 +522,6 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     neighbours = [candidates[j] for j in (k - 1, k + 1) if 0 <= j < len(candidates)]
     measure_at(neighbours)  # the answer may have moved to a value whose neighbour is new
     value, low, high = seen[best]
-    tied = [v for v in neighbours if seen[v][1] <= high and low <= seen[v][2]]
     rows = [{field: v, "value": seen[v][0], "low": seen[v][1], "high": seen[v][2],
              "distance": abs(seen[v][0] - target)} for v in candidates if v in seen]
     table = pd.DataFrame(rows)
@@ -529,6 +532,7 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
         _, lo, hi = seen[v]
         return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
+    tied = [v for v in neighbours if gap(v) <= abs(value - target)]
     rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= abs(value - target)]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
