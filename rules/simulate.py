@@ -829,6 +829,9 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
                 typed.append(base.value_for(name, v))
             except ValueError as e:
                 problems.append(str(e))
+        twice = sorted({_show_value(v) for v in typed if typed.count(v) > 1}, key=str)
+        if twice:  # a repeated value would be played twice and drawn as two points
+            problems.append(f"{name}: each value once, got {', '.join(map(str, twice))} more than once")
         axes[name] = typed
     points = [dict(zip(axes, combo)) for combo in itertools.product(*axes.values())] if axes else []
     built, bad = [], 0

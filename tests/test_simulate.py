@@ -459,3 +459,9 @@ def test_summary_shows_the_games_own_figures_with_intervals_over_games():
     per_game = res.table.groupby("game")["points_ender_bonus"].mean().tolist()
     assert tuple(cols.loc["points_ender_bonus", ["mean", "low", "high"]]) == pytest.approx(mean_ci(per_game))
     assert "The game's own figures" in str(summary) and "points_ender_bonus" in str(summary)
+
+
+def test_sweep_refuses_a_value_given_twice():
+    """A repeated grid value would be played twice and drawn as two points of one value."""
+    with pytest.raises(ValueError, match=r"bonus: each value once, got 1 more than once"):
+        sweep("bucket-brigade", None, {"bonus": [1, 1, 2]}, "random", games=4, seed=1, progress=False)
