@@ -53,14 +53,16 @@ import os
 import signal
 import sys
 import time
+from collections import Counter
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from fractions import Fraction
 from types import ModuleType
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from . import bots as _bots
 from .chance import check_seed, derive
 from .core import MAX_STEPS, bot_rng, game_module, resolve_bots
-from .stats import binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
+from .stats import Z95, binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
 
 CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
 MAX_GAMES = 10_000_000
@@ -203,10 +205,17 @@ def _load(ref: str | ModuleType) -> ModuleType:
     return sys.modules.get(ref) or importlib.import_module(ref)
 
 
-def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool) -> list[GameResult]:
-    """Games start..stop-1 of a run (what a worker process is sent)."""
+def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool,
+               keep: str = "games") -> "list[GameResult] | Tally":
+    """Games start..stop-1 of a run (what a worker process is sent); with keep="summary"
+    their Tally (a few KiB however many games), not the games."""
     mod = _load(game_ref)
     names, funcs = resolve_bots(mod, bots, config.players)
+    if keep == "summary":
+        tally = Tally(config.players)
+        for i in range(start, stop):
+            tally.append(play_game(mod, config, names, funcs, seed, i, rotate))
+        return tally
     return [play_game(mod, config, names, funcs, seed, i, rotate) for i in range(start, stop)]
 
 
@@ -287,6 +296,7 @@ class _Job(NamedTuple):
     seed: int
     games: int
     rotate: bool
+    keep: str = "games"  # "summary": the games are folded into a Tally as they come (simulate's keep=)
 
 
 def _chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
@@ -342,11 +352,12 @@ def _play_here(jobs: list[_Job], out: dict, start: dict, bar, until: float | Non
 
 
 def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progress: bool, desc: str):
-    """Play every job's games; ({key: [GameResult]}, interrupted).
+    """Play every job's games; ({key: [GameResult] sorted by index, or a Tally for a
+    keep="summary" job}, interrupted).
 
     A KeyboardInterrupt stops the run and keeps every finished game (in-process:
     each game; on an executor: each finished chunk)."""
-    out: dict[Any, list[GameResult]] = {job.key: [] for job in jobs}
+    out: dict[Any, Any] = {job.key: Tally(job.config.players) if job.keep == "summary" else [] for job in jobs}
     total = sum(job.games for job in jobs)
     chosen = workers is not None
     workers = workers or (default_workers() if executor is None else _executor_slots(executor))
@@ -368,7 +379,8 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
             kept = set()
             try:
                 for job, a, b in chunks:
-                    fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate)
+                    fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate,
+                                          job.keep)
                     futures[fut] = job.key
                 for fut in as_completed(futures):
                     done = fut.result()
@@ -395,7 +407,8 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
     finally:
         bar.close()
     for games in out.values():
-        games.sort(key=lambda g: g.index)
+        if isinstance(games, list):
+            games.sort(key=lambda g: g.index)
     return out, interrupted
 
 
@@ -771,6 +784,286 @@ class Summary:
         p.text(str(self))
 
 
+# --- summary only: running totals ---------------------------------------------
+
+def _kahan(values) -> float:
+    """A sum as pandas' groupby sum and mean make it (Kahan, in row order): the summary-only
+    path's per-game figures are then the very floats the table's groupby gives."""
+    total = comp = 0.0
+    for v in values:
+        y = v - comp
+        t = total + y
+        comp = t - total - y
+        total = t
+    return total
+
+
+def _exact_sum(hist) -> float:
+    """math.fsum of the values a histogram {value: count} stands for (both round the exact sum once)."""
+    return float(sum(Fraction(v) * c for v, c in hist.items()))
+
+
+def _hist_mean_ci(hist) -> tuple[float, float, float]:
+    """stats.mean_ci of the values a histogram {value: count} stands for, bit for bit."""
+    n = sum(hist.values())
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    m = _exact_sum(hist) / n
+    if n == 1:
+        return (m, -math.inf, math.inf)
+    var = float(sum(Fraction((v - m) ** 2) * c for v, c in hist.items())) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return (m, m - half, m + half)
+
+
+def _hist_rate(hist) -> tuple[float, float, float]:
+    """_rate_row of the per-game shares a histogram stands for."""
+    n = sum(hist.values())
+    if n == 0:
+        return (math.nan, 0.0, 1.0)
+    total = _exact_sum(hist)
+    lo, hi = wilson(total, n)
+    return (total / n, lo, hi)
+
+
+def _hist_quantiles(hist, qs=(0.1, 0.5, 0.9)) -> list[float]:
+    """pandas' Series.quantile(qs) (numpy's linear method) of the values a histogram stands for."""
+    values = sorted(hist)
+    n = sum(hist.values())
+
+    def nth(i: int):
+        for v in values:
+            i -= hist[v]
+            if i < 0:
+                return v
+        raise IndexError(i)
+
+    out = []
+    for q in qs:
+        at = (n - 1) * q
+        if at >= n - 1:
+            out.append(float(nth(n - 1)))
+            continue
+        lo = math.floor(at)
+        t = at - lo
+        a, b = nth(lo), nth(lo + 1)
+        d = b - a
+        out.append(float(b - d * (1 - t) if t >= 0.5 else a + d * t))
+    return out
+
+
+class Tally:
+    """Running totals of a run's games: every number `Summary` shows, in memory that
+    stays flat in the number of games (issue 11). Each figure is kept as a histogram
+    {value: games} (scores, turns and the games' own counts are small whole numbers,
+    win shares a few fractions), so the intervals and quantiles computed from it are
+    bit for bit those of the full table (an exact sum rounded once, as math.fsum does).
+    Tallies of chunks played apart add up (`extend`) to the tally of the whole run,
+    in whatever order the chunks come."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.games = 0
+        self.seat_share = [Counter() for _ in range(players)]  # win_share per seat
+        self.seat_score = [Counter() for _ in range(players)]
+        self.seat_bots = [{} for _ in range(players)]  # bot -> first game (index) it sat there
+        self.bot_first: dict[str, tuple[int, int]] = {}  # bot -> (first game, its seats in that game)
+        self.bot_share: dict[str, Counter] = {}  # per game: the bot's win shares / its seats
+        self.bot_score: dict[str, Counter] = {}  # per game: the mean score of its seats
+        self.per_game = {"rounds": Counter(), "turns": Counter(), "lead_changes": Counter()}
+        # the game's own columns: name -> [first seen (game, position), numeric so far, any value,
+        # per-game mean over seats, per-seat values]
+        self.cols: dict[str, list] = {}
+        self.first: tuple[int, frozenset] | None = None  # lowest game index, its stats that are per seat
+        self.sourced = 0  # games with score_sources; a points_ column absent from some of them is 0 there
+
+    def __len__(self) -> int:
+        return self.games
+
+    def append(self, g: GameResult) -> None:
+        """Fold one game in (it is not kept)."""
+        n = self.players
+        self.games += 1
+        share = 1.0 / len(g.winners) if g.winners else 0.0
+        shares = [share if s in g.winners else 0.0 for s in range(n)]
+        by_bot: dict[str, list[int]] = {}
+        for s in range(n):
+            b = g.bots[s]
+            self.seat_share[s][shares[s]] += 1
+            self.seat_score[s][g.scores[s]] += 1
+            if g.index < self.seat_bots[s].get(b, math.inf):
+                self.seat_bots[s][b] = g.index
+            by_bot.setdefault(b, []).append(s)
+        for b, seats in by_bot.items():
+            k = len(seats)
+            if g.index < self.bot_first.get(b, (math.inf, 0))[0]:
+                self.bot_first[b] = (g.index, k)
+            self.bot_share.setdefault(b, Counter())[_kahan(shares[s] for s in seats) / k] += 1
+            self.bot_score.setdefault(b, Counter())[_kahan(float(g.scores[s]) for s in seats) / k] += 1
+        self.per_game["rounds"][g.rounds] += 1
+        self.per_game["turns"][g.turns] += 1
+        self.per_game["lead_changes"][g.lead_changes] += 1
+        # A column a game lacks is None in its rows (counted nowhere), as in the table.
+        for pos, (k, v) in enumerate(g.stats.items()):
+            self._column(k, (g.index, 0, pos), [v[s] if isinstance(v, (list, tuple)) else v for s in range(n)])
+        if g.sources:  # a source another game names and this one does not is 0 here: see `sourced`
+            self.sourced += 1
+            for pos, k in enumerate(dict.fromkeys(k for d in g.sources for k in d)):
+                self._column(f"points_{k}", (g.index, 1, pos), [d.get(k, 0) for d in g.sources], sourced=True)
+        if self.first is None or g.index < self.first[0]:
+            self.first = (g.index, frozenset(k for k, v in g.stats.items() if isinstance(v, (list, tuple))))
+
+    def _column(self, name: str, seen, values: list, sourced: bool = False) -> None:
+        col = self.cols.get(name)
+        if col is None:
+            col = self.cols[name] = [seen, True, False, Counter(), [Counter() for _ in range(self.players)], 0]
+        elif seen < col[0]:
+            col[0] = seen
+        col[5] += sourced  # games with score_sources that name this source
+        got = [v for v in values if v is not None]
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in got):
+            col[1] = False  # text or flags: not a numeric column (the table leaves it out of the summary)
+            return
+        if got:
+            col[2] = True
+            col[3][_kahan(float(v) for v in got) / len(got)] += 1
+        for s, v in enumerate(values):
+            if v is not None:
+                col[4][s][v] += 1
+
+    def extend(self, other: "Tally | Sequence[GameResult]") -> None:
+        """Fold in another tally (a chunk played elsewhere) or some games."""
+        if not isinstance(other, Tally):
+            for g in other:
+                self.append(g)
+            return
+        self.games += other.games
+        for s in range(self.players):
+            self.seat_share[s].update(other.seat_share[s])
+            self.seat_score[s].update(other.seat_score[s])
+            for b, i in other.seat_bots[s].items():
+                self.seat_bots[s][b] = min(i, self.seat_bots[s].get(b, i))
+        for b, first in other.bot_first.items():
+            self.bot_first[b] = min(first, self.bot_first.get(b, first))
+            self.bot_share.setdefault(b, Counter()).update(other.bot_share[b])
+            self.bot_score.setdefault(b, Counter()).update(other.bot_score[b])
+        for k, h in other.per_game.items():
+            self.per_game[k].update(h)
+        self.sourced += other.sourced
+        for name, (seen, numeric, any_value, per_game, per_seat, named) in other.cols.items():
+            col = self.cols.get(name)
+            if col is None:
+                col = self.cols[name] = [seen, numeric, any_value, Counter(), [Counter() for _ in range(self.players)], 0]
+            elif seen < col[0]:
+                col[0] = seen
+            col[1] = col[1] and numeric
+            col[2] = col[2] or any_value
+            col[3].update(per_game)
+            for s in range(self.players):
+                col[4][s].update(per_seat[s])
+            col[5] += named
+        if other.first is not None and (self.first is None or other.first[0] < self.first[0]):
+            self.first = other.first
+
+    def own_columns(self) -> list[str]:
+        """The game's numeric columns, in the table's order (game_stats keys, then points_<source>)."""
+        return [name for _, name in sorted((c[0], name) for name, c in self.cols.items() if c[1] and c[2])]
+
+    def column(self, name: str) -> tuple[Counter, list[Counter]]:
+        """(per-game mean over seats, per-seat values) of one of the game's columns, as histograms."""
+        col = self.cols[name]
+        per_game, per_seat = Counter(col[3]), [Counter(h) for h in col[4]]
+        if name.startswith("points_") and self.sourced > col[5]:  # games that named other sources only: 0
+            per_game[0.0] += self.sourced - col[5]
+            for h in per_seat:
+                h[0] += self.sourced - col[5]
+        return per_game, per_seat
+
+
+class Totals:
+    """What `simulate(..., keep="summary")` returns: the run's running totals (a Tally),
+    no table. `summary()` gives the same numbers as the full Results' summary() of the
+    same run; `table`, `games` and `records` are not kept."""
+
+    def __init__(self, mod, config, bots, seed, requested, rotate, tally: Tally, partial=False):
+        self.game = mod.NAME
+        self.title = mod.TITLE
+        self.config = config
+        self.bots = tuple(b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots)
+        self.seed = seed
+        self.requested = requested
+        self.rotate = rotate
+        self.partial = partial
+        self.tally = tally
+
+    @property
+    def completed(self) -> int:
+        return self.tally.games
+
+    describe = Results.describe
+
+    def __repr__(self) -> str:
+        return "<Totals" + Results.__repr__(self)[len("<Results"):]
+
+    def __getattr__(self, name):
+        if name in ("table", "games", "records"):
+            raise AttributeError(
+                f"simulate(..., keep='summary') keeps running totals, not the games: no {name!r}; "
+                "run with keep='games' (the default) for the per-game table")
+        raise AttributeError(name)
+
+    def summary(self, measures: Sequence[str] | None = None) -> "Summary":
+        """As Results.summary: win rates, scores, game length and the game's own figures, with 95% intervals."""
+        pd = _pd()
+        t = self.tally
+        n_games = t.games
+        cols = ["win_rate", "win_low", "win_high", "score", "score_low", "score_high"]
+        seat_rows = []
+        for s in range(t.players) if n_games else []:
+            bots = [b for b, _ in sorted(t.seat_bots[s].items(), key=lambda kv: kv[1])]
+            seat_rows.append([s, ",".join(bots), n_games, *_hist_rate(t.seat_share[s]), *_hist_mean_ci(t.seat_score[s])])
+        seats = pd.DataFrame(seat_rows, columns=["seat", "bot", "games", *cols])
+        bot_rows = []
+        for b in sorted(t.bot_first) if n_games else []:
+            games = sum(t.bot_share[b].values())
+            bot_rows.append([b, t.bot_first[b][1], games, *_hist_rate(t.bot_share[b]), *_hist_mean_ci(t.bot_score[b])])
+        bots = pd.DataFrame(bot_rows, columns=["bot", "seats_per_game", "games", *cols])
+        length_rows = []
+        for measure in ("rounds", "turns") if n_games else ():
+            h = t.per_game[measure]
+            length_rows.append([measure, *_hist_mean_ci(h), int(min(h)), *_hist_quantiles(h), int(max(h))])
+        length = pd.DataFrame(length_rows, columns=["measure", "mean", "low", "high", "min", "p10", "median", "p90", "max"])
+        own = [[c, *_hist_mean_ci(t.column(c)[0])] for c in t.own_columns()] if n_games else []
+        columns = pd.DataFrame(own, columns=["column", "mean", "low", "high"])
+        chosen = None
+        if measures is not None:
+            known = ["win_rate", "score", *_PER_GAME, *(f"mean_{c}" for c in t.own_columns())]
+            chosen = self._chosen(seats, [measure_name(known, m) for m in measures] if n_games else [])
+        return Summary(self.describe(), n_games, seats, bots, length, self.partial, columns, chosen)
+
+    def _chosen(self, seats, names: list[str]):
+        """As _chosen_measures, from the running totals."""
+        pd = _pd()
+        t = self.tally
+        rows = []
+        for name in dict.fromkeys(names):
+            if name in ("win_rate", "score"):
+                low, high = ("win_low", "win_high") if name == "win_rate" else ("score_low", "score_high")
+                rows += [[name, int(r["seat"]), r[name], r[low], r[high]] for _, r in seats.iterrows()]
+            elif name in _PER_GAME:
+                rows.append([name, None, *_hist_mean_ci(t.per_game[name])])
+            else:
+                col = name[len("mean_"):]
+                per_game, per_seat = t.column(col)
+                if col.startswith("points_") or (t.first is not None and col in t.first[1]):
+                    for s in range(t.players):
+                        rows.append([name, s, *_hist_mean_ci(per_seat[s])])
+                rows.append([name, None, *_hist_mean_ci(per_game)])
+        out = pd.DataFrame(rows, columns=["measure", "seat", "mean", "low", "high"])
+        out["seat"] = out["seat"].astype("Int64")
+        return out
+
+
 # --- the three entry points ---------------------------------------------------
 
 def simulate(
@@ -784,7 +1077,8 @@ def simulate(
     *,
     workers: int | None = None,
     rotate: bool = False,
-) -> Results:
+    keep: str = "games",
+) -> "Results | Totals":
     """Play `games` games and return their Results.
 
     `bots`: names (or callables) one per seat, or one for every seat.
@@ -798,13 +1092,21 @@ def simulate(
     index so each bot holds each seat equally often. The table is the same
     however the work is split. Ctrl-C returns the finished games with
     `partial=True`; a progress bar shows unless `progress=False`.
+    `keep="summary"` keeps no game: each is folded into running totals as
+    it finishes (memory flat in the number of games) and a Totals is
+    returned, whose summary() has the same numbers as the full Results'.
     """
     mod, config, refs = _setup(game, config, bots)
     games = _check_games(games)
     seed = check_seed(seed)
     workers = _check_workers(workers)
-    job = _Job(0, mod, config, refs, seed, games, rotate)
+    if keep not in ("games", "summary"):
+        raise ValueError(f"keep must be 'games' (every game: table, games, records) or 'summary' "
+                         f"(running totals: summary() only), got {keep!r}")
+    job = _Job(0, mod, config, refs, seed, games, rotate, keep)
     out, interrupted = _run([job], executor, workers, progress, mod.TITLE)
+    if keep == "summary":
+        return Totals(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
     return Results(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
 
 
@@ -1214,4 +1516,4 @@ def balance_report(
                          skill_out, res.partial)
 
 
-__all__ = ["simulate", "sweep", "balance_report", "measures", "measure_columns", "Results", "Summary", "BalanceReport", "GameResult", "play_game"]
+__all__ = ["simulate", "sweep", "balance_report", "measures", "measure_columns", "Results", "Summary", "BalanceReport", "GameResult", "play_game", "Tally", "Totals"]
