@@ -360,6 +360,8 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
         nb.unlink()
     answers = sum(stage_notebook(nb, src / nb.name, solutions) for nb in chosen)
     pages = [p.stem for p in chosen]
+    if (src / "teachers_guide.md").exists():  # the course map, times, exercises to set, publishing
+        pages.append("teachers_guide")
     (src / "_toc.yml").write_text(toc_yaml(pages))
     vendor(modules, src / "_vendor")
     built = work / "_build" / "html"
