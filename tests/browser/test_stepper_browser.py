@@ -271,10 +271,17 @@ def test_a_lesson_draws_its_explorer_and_charts(lab, shots, page_for):
         page.wait_for_function(f"{first}.querySelectorAll('.vega-embed svg, .vega-embed canvas').length >= 2")
         assert explorer.locator(".vega-embed").count() == 2
         assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
+        chart = f"{first}.querySelector('.vega-embed')"
+        page.evaluate(f"window.meepleChartBefore = {chart}.innerHTML")
+        some_left = page.evaluate(
+            f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"
+            " return !m || m[1] !== m[2]; })()")
         explorer.get_by_role("button", name="Run every value").click()
         page.wait_for_function(
             f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"
             " return m && m[1] === m[2]; })()")
+        if some_left:  # the chart is redrawn after the count changes: wait for the new drawing
+            page.wait_for_function(f"{chart}.innerHTML !== window.meepleChartBefore")
         explorer.scroll_into_view_if_needed()
         explorer.screenshot(path=str(shots / "lesson-explorer.png"))
         drawn = page.locator(".vega-embed svg, .vega-embed canvas").count()
