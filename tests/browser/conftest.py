@@ -145,3 +145,23 @@ def page_for(browser, shots):
             page.close()
 
     return open_page
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, free_port, server):
+    """The course site, built once per session (site_build.py), served by http.server
+    in its own process group for one test module."""
+    import sys
+
+    from site_build import Site, build
+
+    base = tmp_path_factory.getbasetemp()
+    try:
+        html, lessons, log = build(base)
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
+    with server(cmd, url + "/index.html", base / f"http-{port}.log", "http.server", 10):
+        yield Site(url, html, lessons, log)

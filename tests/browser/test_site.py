@@ -13,14 +13,13 @@ Screenshots go to $MEEPLE_SCREENSHOTS (default: pytest's tmp dir) so a person ca
 from __future__ import annotations
 
 import json
-import sys
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from site_build import ROOT, Site, build, lessons_with, local, site_lessons
+from site_build import ROOT, Site, lessons_with, local, site_lessons
 
 pytestmark = pytest.mark.browser
 LESSONS = site_lessons()  # the lessons the test build runs (site_build.py says which)
@@ -47,21 +46,6 @@ def _title(lesson: str) -> str:
                 if line.startswith("# "):
                     return line[2:].strip()
     raise AssertionError(f"{lesson} has no '# ' title")
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, free_port, server):
-    """The site, built once per session (site_build.py), served in its own process group."""
-    base = tmp_path_factory.getbasetemp()
-    try:
-        html, lessons, log = build(base)
-    except RuntimeError as e:
-        pytest.fail(str(e), pytrace=False)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", base / f"http-{port}.log", "http.server", 10):
-        yield Site(url, html, lessons, log)
 
 
 @dataclass
@@ -145,7 +129,8 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         linked = [Path(urlsplit(h).path).stem for h in nav.evaluate_all("els => els.map(e => e.href)")]
         assert [p for p in linked if p in LESSONS] == LESSONS, f"sidebar: {linked}"
         listed = page.locator("article .toctree-wrapper a").all_inner_texts()
-        assert listed == [_title(lesson) for lesson in LESSONS]
+        # the lessons in order, then the teacher's guide (a page of the course too)
+        assert listed == [_title(lesson) for lesson in LESSONS] + ["Teacher\u2019s guide"]
         article = page.locator("article").inner_text()
         assert "Play live" in article and "lessons/_build/html" in article and "any static web host" in article
         banner = page.locator(".bd-header-announcement").inner_text()

@@ -16,10 +16,9 @@ the deadlines are generous because Python's first start takes 10-20 s on a busy 
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-from site_build import Site, build, lessons_with, local
+from site_build import Site, lessons_with, local
 
 from meeple.rules import replay
 from meeple.rules.simulate import sweep
@@ -28,20 +27,6 @@ from meeple.widgets.session import StepperSession
 pytestmark = pytest.mark.browser
 START = 240_000  # ms: Python's first start in the browser (measured 8-20 s; a busy CI machine is slower)
 STEP = 60_000  # ms: one move, a bot's turn, a round
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, free_port, server):
-    base = tmp_path_factory.getbasetemp()
-    try:
-        html, lessons, log = build(base)
-    except RuntimeError as e:
-        pytest.fail(str(e), pytrace=False)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", base / f"http-live-{port}.log", "http.server", 10):
-        yield Site(url, html, lessons, log)
 
 
 class Visit:
