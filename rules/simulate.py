@@ -554,7 +554,35 @@ def _fmt_table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(headers)] + [line(r) for r in rows])
 
 
-class Results:
+class _Run:
+    """What Results and Totals share: which game, rules, bots and seed a run played."""
+
+    def __init__(self, mod, config, bots, seed, requested, rotate, partial):
+        self.game = mod.NAME
+        self.title = mod.TITLE
+        self.config = config
+        self.bots = tuple(b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots)
+        self.seed = seed
+        self.requested = requested
+        self.rotate = rotate
+        self.partial = partial
+
+    def __repr__(self) -> str:
+        part = f", partial: {self.completed} of {self.requested}" if self.partial else ""
+        return (f"<{type(self).__name__} {self.game}: {self.completed} games, seed {self.seed}, "
+                f"bots {_lineup_text(self.bots)}{part}>")
+
+    def describe(self) -> str:
+        """One line: game, games played, seed, bots and rules."""
+        part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
+        rot = ", seats rotated" if self.rotate else ""
+        return (
+            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {_lineup_text(self.bots)}{rot}, "
+            f"rules: {self.config.describe()}"
+        )
+
+
+class Results(_Run):
     """The games of one run.
 
     `table`: one row per game x seat — game, seat (0-based), bot, score, won
@@ -567,14 +595,7 @@ class Results:
     """
 
     def __init__(self, mod, config, bots, seed, requested, rotate, records: list[GameResult], partial=False):
-        self.game = mod.NAME
-        self.title = mod.TITLE
-        self.config = config
-        self.bots = tuple(b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots)
-        self.seed = seed
-        self.requested = requested
-        self.rotate = rotate
-        self.partial = partial
+        super().__init__(mod, config, bots, seed, requested, rotate, partial)
         self.records = records
         self.table, self.games = _tables(config.players, records)
 
@@ -582,24 +603,11 @@ class Results:
     def completed(self) -> int:
         return len(self.records)
 
-    def __repr__(self) -> str:
-        part = f", partial: {self.completed} of {self.requested}" if self.partial else ""
-        return f"<Results {self.game}: {self.completed} games, seed {self.seed}, bots {_lineup_text(self.bots)}{part}>"
-
     def summary(self, measures: Sequence[str] | None = None) -> "Summary":
         """Win rates, scores and game length with 95% intervals; `measures` (names
         from `measures(game)`, e.g. "steals_tried" or "mean_steals_tried", "turns")
         picks which of the game's figures to show, each with its interval."""
         return Summary.of(self, measures)
-
-    def describe(self) -> str:
-        """One line: game, games played, seed, bots and rules."""
-        part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
-        rot = ", seats rotated" if self.rotate else ""
-        return (
-            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {_lineup_text(self.bots)}{rot}, "
-            f"rules: {self.config.describe()}"
-        )
 
     def to_json(self) -> str:
         import json
@@ -980,30 +988,18 @@ class Tally:
         return per_game, per_seat
 
 
-class Totals:
+class Totals(_Run):
     """What `simulate(..., keep="summary")` returns: the run's running totals (a Tally),
     no table. `summary()` gives the same numbers as the full Results' summary() of the
     same run; `table`, `games` and `records` are not kept."""
 
     def __init__(self, mod, config, bots, seed, requested, rotate, tally: Tally, partial=False):
-        self.game = mod.NAME
-        self.title = mod.TITLE
-        self.config = config
-        self.bots = tuple(b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots)
-        self.seed = seed
-        self.requested = requested
-        self.rotate = rotate
-        self.partial = partial
+        super().__init__(mod, config, bots, seed, requested, rotate, partial)
         self.tally = tally
 
     @property
     def completed(self) -> int:
         return self.tally.games
-
-    describe = Results.describe
-
-    def __repr__(self) -> str:
-        return "<Totals" + Results.__repr__(self)[len("<Results"):]
 
     def __getattr__(self, name):
         if name in ("table", "games", "records"):
