@@ -145,9 +145,13 @@ def _text(value: Any) -> Any:
     return value
 
 
+def _field_params(config) -> dict[str, Any]:
+    """Every field of a Config as an OpenSpiel parameter."""
+    return {f.name: _text(getattr(config, f.name)) for f in dataclasses.fields(config)}
+
+
 def _parameters(mod: ModuleType) -> dict[str, Any]:
-    base = mod.Config()
-    params = {f.name: _text(getattr(base, f.name)) for f in dataclasses.fields(base)}
+    params = _field_params(mod.Config())
     params["preset"] = "base"
     params["utility"] = "score"
     return params
@@ -251,6 +255,7 @@ class MeepleState(pyspiel.State):
         self._pending = None  # the decision waiting for chance, or None
         self._chance = None  # (outcomes, kind) of the NeedChance while at a chance node
         self._state = state
+        self._legal_list = None  # legal_actions(self._state), asked once per completed step
         self._moves = moves  # texts of the decisions so far (for the history string)
         if state is None:
             self._advance()
@@ -266,7 +271,7 @@ class MeepleState(pyspiel.State):
         except NeedChance as need:
             self._chance = (need.outcomes, need.kind)
             return
-        self._state, self._pending, self._chance = st, None, None
+        self._state, self._pending, self._chance, self._legal_list = st, None, None, None
         self._start = len(self._script)
 
     @property
@@ -281,10 +286,13 @@ class MeepleState(pyspiel.State):
         return self._state.current_player
 
     def _legal(self) -> list:
-        legal = self._mod.legal_actions(self._state)
-        if len(legal) > ACTION_CAP:
-            raise pyspiel.SpielError(f"{len(legal)} legal moves exceed meeple's ACTION_CAP={ACTION_CAP}")
-        return legal
+        # OpenSpiel asks for the legal ids, then applies one: list the engine's moves once per step
+        if self._legal_list is None:
+            legal = self._mod.legal_actions(self._state)
+            if len(legal) > ACTION_CAP:
+                raise pyspiel.SpielError(f"{len(legal)} legal moves exceed meeple's ACTION_CAP={ACTION_CAP}")
+            self._legal_list = legal
+        return self._legal_list
 
     def _legal_actions(self, player):
         return list(range(len(self._legal())))
@@ -308,7 +316,6 @@ class MeepleState(pyspiel.State):
             legal = self._legal()
             self._pending = legal[action]
             self._moves += (f"P{self._state.current_player + 1}: {legal[action]}",)
-            self._start = len(self._script)
         self._advance()
 
     def _action_to_string(self, player, action):
@@ -418,7 +425,7 @@ def load(game: str | ModuleType, config=None, utility: str = "score") -> MeepleG
     config = mod.Config() if config is None else config
     if not isinstance(config, mod.Config):
         raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
-    params = {f.name: _text(getattr(config, f.name)) for f in dataclasses.fields(config)}
+    params = _field_params(config)
     params["utility"] = utility
     return pyspiel.load_game(short_name(mod), params)
 
