@@ -273,13 +273,11 @@ def test_a_lesson_draws_its_explorer_and_charts(lab, shots, page_for):
         assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
         chart = f"{first}.querySelector('.vega-embed')"
         page.evaluate(f"window.meepleChartBefore = {chart}.innerHTML")
-        some_left = page.evaluate(
-            f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"
-            " return !m || m[1] !== m[2]; })()")
+        all_done = (f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"
+                    " return !!m && m[1] === m[2]; })()")
+        some_left = not page.evaluate(all_done)
         explorer.get_by_role("button", name="Run every value").click()
-        page.wait_for_function(
-            f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"
-            " return m && m[1] === m[2]; })()")
+        page.wait_for_function(all_done)
         if some_left:  # the chart is redrawn after the count changes: wait for the new drawing
             page.wait_for_function(f"{chart}.innerHTML !== window.meepleChartBefore")
         explorer.scroll_into_view_if_needed()
