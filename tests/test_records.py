@@ -7,6 +7,7 @@ They were made by `python tests/test_records.py --write` from the engine as
 it was before the speed work of issue 11 (random bots), and from a commit
 with the fixed heuristic bots for the heuristic and lookahead line-ups.
 
+`python tests/test_records.py --game=bucket-king` checks one game's sets.
 pytest plays the first CHECK games of every set (and the few whole records)
 and compares; `python tests/test_records.py` checks every stored game (what
 a change to the engine must pass before it is committed). Game i of a set
@@ -96,6 +97,15 @@ def _check_set(entry: dict, games: int) -> None:
         assert got.split()[1] == want.split()[1], f"{where}: game_stats / score_sources differ from the stored game"
         # simulate plays the same game as play (same seed, same bots)
         assert (res.scores, res.winners, res.actions) == (rec.scores, rec.winners, len(rec.actions)), where
+        # simulate's own quiet, in-place states keep the same statistics as play's
+        assert (res.stats, res.sources) == _stats_of(mod, rec.state), f"{where}: simulate's game_stats differ from play's"
+
+
+def _stats_of(mod, state):
+    """What simulate's play_game keeps of a finished game's own statistics."""
+    stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
+    sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
+    return stats, sources
 
 
 def _cases():
@@ -144,8 +154,11 @@ def main(argv: list[str]) -> int:
         FIXTURE.parent.mkdir(exist_ok=True)
         FIXTURE.write_text(json.dumps(data, indent=0) + "\n")
         return 0
+    games = [a.split("=", 1)[1] for a in argv if a.startswith("--game=")]  # e.g. --game=bucket-king
     bad = 0
     for entry in _load()["sets"]:
+        if games and entry["game"] not in games:
+            continue
         try:
             _check_set(entry, len(entry["hashes"]))
             print(f"ok   {entry['game']} {entry['preset']} {entry['lineup']}: {len(entry['hashes'])} games", file=sys.stderr)
