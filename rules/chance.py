@@ -30,8 +30,16 @@ def derive(seed: int, *labels: object) -> int:
 
     Hashing the labels makes sub-streams independent of how work is split.
     """
-    text = repr((check_seed(seed), labels)).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+    if type(seed) is int and seed >= 0 and len(labels) == 2 and type(labels[1]) is int and labels[0] in _LABELS:
+        # the common case (game i of a run, seat k's bot) without repr of a nested tuple: the same text
+        text = f"({seed}, ({_LABELS[labels[0]]}, {labels[1]}))".encode()
+    else:
+        text = repr((check_seed(seed), labels)).encode()
+    return int.from_bytes(_blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+_blake2b = hashlib.blake2b
+_LABELS = {label: repr(label) for label in ("game", "bot")}  # labels simulate derives per game
 
 
 def _splitmix64(x: int) -> int:

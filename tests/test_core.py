@@ -224,3 +224,46 @@ def test_whole_shuffles_and_samples_are_the_values_of_successive_below_calls():
         assert c.shuffled(range(n)) == by_steps(c, range(n))
         k = rng.randrange(n + 1)
         assert c.sample(range(n), k) == by_steps(c, range(n), k)
+
+
+def test_derive_is_blake2b_of_the_labels_text_in_every_shape():
+    """The fast path for ("game", i) and ("bot", k) gives the documented value."""
+    import hashlib
+
+    def documented(seed, *labels):
+        text = repr((seed, labels)).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+    for seed in (0, 1, 2**63 - 1, 2**64 + 5, 10**40):
+        for labels in [("game", 0), ("game", 123456), ("bot", 3), ("bot", True), ("bot", -1), ("h2h", 2),
+                       ("skill",), ("game", 1, 2), ("game", "1")]:
+            assert derive(seed, *labels) == documented(seed, *labels), (seed, labels)
+
+
+def test_a_seat_stream_seeded_on_first_use_is_bot_rng_exactly():
+    """simulate seeds a seat's bot stream only when the bot first draws: every Random
+    method, a copy and a pickle give bot_rng(seed, seat)'s values."""
+    import copy
+    import pickle
+    import random
+
+    from meeple.rules.core import _LazySeatRandom, bot_rng
+
+    draws = {
+        "random": lambda r: r.random(),
+        "randrange": lambda r: r.randrange(7),
+        "choice": lambda r: r.choice("abcdef"),
+        "shuffle": lambda r: (lambda x: (r.shuffle(x), x)[1])(list(range(12))),
+        "sample": lambda r: r.sample(range(40), 4),
+        "getrandbits": lambda r: r.getrandbits(70),
+        "choices": lambda r: r.choices("abc", k=3),
+        "getstate": lambda r: r.getstate(),
+        "gauss": lambda r: r.gauss(),
+        "copy": lambda r: copy.copy(r).random(),
+        "pickle": lambda r: pickle.loads(pickle.dumps(r)).random(),
+    }
+    for k, (name, draw) in enumerate(draws.items()):
+        lazy, eager = _LazySeatRandom(1000 + k, k % 4), bot_rng(1000 + k, k % 4)
+        assert draw(lazy) == draw(eager), name
+        assert [lazy.randrange(100) for _ in range(5)] == [eager.randrange(100) for _ in range(5)], name
+        assert isinstance(lazy, random.Random)
