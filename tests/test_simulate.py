@@ -465,3 +465,13 @@ def test_sweep_refuses_a_value_given_twice():
     """A repeated grid value would be played twice and drawn as two points of one value."""
     with pytest.raises(ValueError, match=r"bonus: each value once, got 1 more than once"):
         sweep("bucket-brigade", None, {"bonus": [1, 1, 2]}, "random", games=4, seed=1, progress=False)
+
+
+def test_a_users_bot_that_chooses_an_illegal_action_is_stopped_with_its_name():
+    """simulate trusts the package's own bots (the stored records check them move by move)
+    and checks every move of a bot it does not know."""
+    def cheat(obs, legal, rng):
+        return "take everything"
+
+    with pytest.raises(ValueError, match="bot 'cheat' chose 'take everything', which is not legal here"):
+        simulate("duck-duck-bruce", None, [cheat, "random", "random", "random"], 3, 1, workers=1, progress=False)
