@@ -15,10 +15,10 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from functools import lru_cache
-from itertools import chain
+from functools import cached_property, lru_cache
 from operator import attrgetter
-from typing import Any, Iterable, NamedTuple
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
@@ -224,6 +224,12 @@ class State:
     _n_facts: int = field(default=0, compare=False, repr=False)
     # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
     _turn_end: Any = field(default=None, compare=False, repr=False)
+    # Observation.unseen_suits, kept current by every flip once an observation has asked for it (bots
+    # read it on every decision; no rule reads it): valid while the draw pile is `_unseen_pile` (a
+    # state whose pile was set by hand is counted afresh). A new dict per flip: states and
+    # observations share them.
+    _unseen: dict | None = field(default=None, compare=False, repr=False)
+    _unseen_pile: tuple | None = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -263,6 +269,8 @@ class State:
         new._facts = self._facts
         new._n_facts = self._n_facts
         new._turn_end = self._turn_end
+        new._unseen = self._unseen
+        new._unseen_pile = self._unseen_pile
         return new
 
 
@@ -321,6 +329,13 @@ class Observation:
         """The cards still in the draw pile, as a sorted list (their order is unknown)."""
         return sorted(_unseen_counts(self).elements(), key=_card_key)
 
+    @cached_property
+    def unseen_suits(self) -> Mapping[str, int]:
+        """{suit: cards of it still in the draw pile}, "Bruce" counted as a suit (read-only).
+        Not a field: observation() fills it from the state's running count, so a bot can
+        read it on every decision without recounting every card it has seen."""
+        return MappingProxyType(_count_unseen_suits(self.config, self.row, self.discard, self.nests))
+
 
 def _unseen_counts(obs) -> Counter:
     cfg = obs.config
@@ -328,6 +343,21 @@ def _unseen_counts(obs) -> Counter:
     for group in (obs.row, obs.discard, *obs.nests):
         for c in group:
             left[c] -= 1
+    return left
+
+
+@lru_cache(maxsize=64)
+def _deck_suits(suits, ducks_per_suit, bruce_cards) -> dict[str, int]:
+    """{suit: cards of it in the deck}, "Bruce" too (never changed: callers copy it)."""
+    return dict.fromkeys(suits, ducks_per_suit) | {"Bruce": bruce_cards}
+
+
+def _count_unseen_suits(cfg: Config, row, discard, nests) -> dict[str, int]:
+    """The deck's count by suit less every card face up (DDB-13: all but the draw pile)."""
+    left = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()
+    for group in (row, discard, *nests):
+        for c in group:
+            left[c.suit] -= 1
     return left
 
 
@@ -384,9 +414,10 @@ def _nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, i
 
 def _best_by_suit(nest) -> dict[str, int]:
     best: dict[str, int] = {}
-    for c in nest:
-        if c.number > best.get(c.suit, 0):
-            best[c.suit] = c.number
+    get = best.get
+    for suit, n in nest:
+        if n > get(suit, 0):
+            best[suit] = n
     return best
 
 
@@ -552,6 +583,9 @@ def _deal(s: State, round_: int, starter: int, why: str) -> None:
     cfg = s.config
     pile, s.chance = s.chance.shuffled(cfg.deck())
     s.pile = tuple(pile)
+    if s._unseen is not None:  # an observation reads it: every card unseen again
+        s._unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()
+        s._unseen_pile = s.pile
     s.row = ()
     s.discard = ()
     s.nests = s.taken = ((),) * cfg.players
@@ -599,9 +633,11 @@ def _flip(s: State, p: int) -> None:
     Rounds that end without a decision are scored and dealt in this same loop
     (never by recursion: a one-card deck and a high target play thousands)."""
     while True:
-        pile = s.pile
-        card = pile[-1]
-        s.pile = pile = pile[:-1]
+        before = s.pile
+        card = before[-1]
+        s.pile = pile = before[:-1]
+        if s._unseen is not None:  # an observation reads the unseen cards by suit
+            _count_flip(s, card, before)
         row = s.row
         if type(card) is Bruce:  # DDB-6
             s.discard += row + (card,)
@@ -642,6 +678,16 @@ def _flip(s: State, p: int) -> None:
             p = s.start_player
         else:
             return  # the game is over
+
+
+def _count_flip(s: State, card: Card, before: tuple) -> None:
+    """Keep Observation.unseen_suits current: `card` was flipped from the draw pile `before`."""
+    if s._unseen_pile is before:
+        unseen = s._unseen = s._unseen.copy()
+        unseen[card.suit] -= 1
+        s._unseen_pile = s.pile
+    else:  # the pile was set by hand: count afresh when next asked
+        s._unseen = None
 
 
 def _turn_over(s: State) -> None:
@@ -904,7 +950,12 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 
 def observation(state: State, player: int) -> Observation:
-    player = check_seat(state.config, player)
+    if type(player) is not int or not 0 <= player < state.config.players:
+        player = check_seat(state.config, player)  # a numpy seat, or one it refuses with its message
+    unseen = state._unseen
+    if unseen is None or state._unseen_pile is not state.pile:  # count once; every flip then keeps it current
+        unseen = state._unseen = _count_unseen_suits(state.config, state.row, state.discard, state.nests)
+        state._unseen_pile = state.pile
     # Built through __dict__: a frozen dataclass's __init__ sets its 12 fields one
     # object.__setattr__ at a time, and bots ask for an observation on every move.
     obs = _new_observation(Observation)
@@ -921,6 +972,7 @@ def observation(state: State, player: int) -> Observation:
         nests=state.nests,
         totals=state.totals,
         history=state.history,
+        unseen_suits=MappingProxyType(unseen),  # the cached_property's value, shared read-only
     )
     return obs
 
@@ -933,6 +985,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
     future chance reseeded from `rng`. Nothing else is hidden (DDB-13)."""
     pile = obs.unseen()
     rng.shuffle(pile)
+    pile = tuple(pile)
     return State(
         config=obs.config,
         chance=Chance(rng.getrandbits(63)),
@@ -940,7 +993,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         start_player=obs.start_player,
         current_player=obs.current_player,
         phase=obs.phase,
-        pile=tuple(pile),
+        pile=pile,
         row=obs.row,
         discard=obs.discard,
         nests=obs.nests,
@@ -949,6 +1002,8 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         taken=((),) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
         _events=None,  # a sampled world: nobody reads its events
         is_over=obs.phase == OVER,
+        _unseen=dict(obs.unseen_suits),
+        _unseen_pile=pile,
     )
 
 
@@ -981,12 +1036,11 @@ def check_state(state: State) -> None:
 
 # --- bots -------------------------------------------------------------------------
 
-@lru_cache(maxsize=64)
-def _die_odds(cfg: Config) -> tuple[dict[int, float], float]:
+@lru_cache(maxsize=64)  # keyed by the die and the claims: hashing a whole Config costs microseconds
+def _die_odds(die: tuple[int, ...], min_steal: int, max_steal: int) -> tuple[dict[int, float], float]:
     """({claim: chance the roll is at least it}, chance of the backfire face)."""
-    die = cfg.die
     n = len(die)
-    wins = {d: sum(1 for f in die if f >= d) / n for d in range(cfg.min_steal, cfg.max_steal + 1)}
+    wins = {d: sum(1 for f in die if f >= d) / n for d in range(min_steal, max_steal + 1)}
     return wins, sum(1 for f in die if f == PENALTY_FACE) / n
 
 
@@ -994,11 +1048,10 @@ def _removal_loss(nest) -> int:
     """What a nest's owner loses, summed over its cards, if that one card were
     taken: only a suit's unique highest duck costs anything (the gap to the next)."""
     top: dict[str, list[int]] = {}  # suit -> [highest, how many, next highest]
-    for c in nest:
-        n = c.number
-        t = top.get(c.suit)
+    for suit, n in nest:
+        t = top.get(suit)
         if t is None:
-            top[c.suit] = [n, 1, 0]
+            top[suit] = [n, 1, 0]
         elif n > t[0]:
             t[0], t[1], t[2] = n, 1, t[0]
         elif n == t[0]:
@@ -1016,22 +1069,24 @@ def steal_choice(obs: Observation, legal: list, rng: random.Random | None = None
     nests = obs.nests
     mine = nests[obs.player]
     my_best = _best_by_suit(mine)
-    win, backfire = _die_odds(cfg)
+    win, backfire = _die_odds(cfg.die, cfg.min_steal, cfg.max_steal)
     my_loss = _removal_loss(mine) / len(mine) if mine else 0.0
     if cfg.minus_one == "steal-back":
         my_loss *= 2  # the card also helps that opponent
-    per_card = {}  # target -> value of one random card of their nest
-    for t in {a.target for a in legal if a.target is not None}:
-        theirs = nests[t]
-        if theirs:
-            gain = sum(max(0, c.number - my_best.get(c.suit, 0)) for c in theirs)
-            per_card[t] = (gain + _removal_loss(theirs)) / len(theirs)
+    risk = backfire * my_loss  # what every steal risks
+    per_card = {}  # target -> (cards in their nest, value of one random card of it)
     best, best_value = None, 0.0 if cfg.may_decline else None
     for a in legal:
-        if a.target is None:
+        t, d = a
+        if t is None:
             continue
-        size = len(nests[a.target])
-        value = (win[a.count] * min(a.count, size) * per_card[a.target] if size else 0.0) - backfire * my_loss
+        known = per_card.get(t)
+        if known is None:  # the first claim on this nest: value its cards once
+            theirs = nests[t]
+            size = len(theirs)
+            known = per_card[t] = (size, _card_value(theirs, my_best) if size else 0.0)
+        size, value = known
+        value = (win[d] * min(d, size) * value if size else 0.0) - risk
         if best_value is None or value > best_value:
             best, best_value = [a], value
         elif value == best_value and best is not None:
@@ -1039,6 +1094,17 @@ def steal_choice(obs: Observation, legal: list, rng: random.Random | None = None
     if best is None:
         return NO_STEAL
     return best[0] if len(best) == 1 or rng is None else best[rng.randrange(len(best))]
+
+
+def _card_value(theirs, my_best: dict[str, int]) -> float:
+    """One random card of a nest: what it adds to mine (my best duck of its suit,
+    `my_best`) plus what it costs its owner (steal_choice)."""
+    gain = 0
+    for suit, n in theirs:
+        n -= my_best.get(suit, 0)
+        if n > 0:
+            gain += n
+    return (gain + _removal_loss(theirs)) / len(theirs)
 
 
 def threshold_bot(k: int):
@@ -1054,17 +1120,13 @@ def threshold_bot(k: int):
 
 
 def _bust_chance(obs: Observation) -> float:
-    """bust_probability for the observed row, in floats, without building the unseen cards."""
-    row = obs.row
-    cfg = obs.config
-    ends = {c.suit for c in row}
-    busts = cfg.bruce_cards + len(cfg.numbers) * len(ends) - len(row)
-    ends.add("Bruce")
-    busts -= sum(map(ends.__contains__, map(_SUIT, chain(obs.discard, *obs.nests))))
+    """bust_probability for the observed row, in floats, from the unseen cards by suit:
+    a Bruce, or a duck of a suit in the row (one each, DDB-5)."""
+    unseen = obs.unseen_suits
+    busts = unseen["Bruce"]
+    for c in obs.row:
+        busts += unseen[c.suit]
     return busts / obs.pile_size
-
-
-_SUIT = attrgetter("suit")
 
 
 def heuristic_bot(level: float = 0.35):

@@ -347,6 +347,46 @@ def test_observation_shows_every_nest_but_not_the_pile_order():
     assert len(orders) > 1
 
 
+def _suits_of(cfg, cards) -> dict[str, int]:
+    return dict.fromkeys((*cfg.suits, "Bruce"), 0) | Counter(c.suit for c in cards)
+
+
+def test_unseen_suits_is_the_draw_piles_make_up_at_every_decision():
+    """DDB-13: Observation.unseen_suits counts the draw pile by suit ("Bruce" too). observation()
+    keeps a running count that every flip updates; it must equal a count from scratch (the
+    same observation rebuilt) and the pile itself, through apply and through simulate's
+    in-place step, across rounds, steals and determinized worlds."""
+    import dataclasses
+
+    checked = 0
+    for seed, cfg in ((3, Config()), (8, Config(minus_one="discard", players=2)), (5, SMALL)):
+        s = ddb.new_game(cfg, seed)
+        quiet = ddb.new_game(cfg, seed, events=False)
+        rng = random.Random(seed)
+        while not s.is_over:
+            p = s.current_player
+            legal = ddb.legal_actions(s)
+            for state in (s, quiet):
+                obs = ddb.observation(state, p)
+                fresh = dataclasses.replace(obs).unseen_suits  # counted anew from what obs shows
+                assert obs.unseen_suits == fresh == _suits_of(cfg, state.pile)
+                assert sum(obs.unseen_suits.values()) == obs.pile_size
+            w = ddb.determinize(obs, rng)
+            assert ddb.observation(w, p).unseen_suits == obs.unseen_suits
+            action = ddb.BOTS["heuristic"](obs, legal, rng) if rng.random() < 0.5 else rng.choice(legal)
+            s = ddb.apply(s, action)
+            ddb.step(quiet, action)
+            checked += 1
+        assert quiet.totals == s.totals and quiet.history == s.history
+    assert checked > 100
+    s = _state(pile=[G1, B1, R2], row=(R1,))
+    assert ddb.observation(s, 0).unseen_suits["red"] == 1
+    s.pile, s.discard = (G1, B1), s.discard + (R2,)  # a pile set by hand is counted afresh
+    assert ddb.observation(s, 0).unseen_suits["red"] == 0
+    with pytest.raises(TypeError):
+        ddb.observation(s, 0).unseen_suits["red"] = 5  # read-only: shared with the state
+
+
 # --- exact helpers against brute force ---------------------------------------------
 
 def _every_order_from_a_fresh_round():
