@@ -404,6 +404,53 @@ def is_last(where, piglet: int) -> bool:
     return where[piglet] == min(where)
 
 
+class _Setup:
+    """What a Config fixes for the whole race, worked out once per Config: the
+    engine and the heuristic read it on every roll (a Config's properties and
+    sums cost more than a tuple lookup, and simulate plays thousands of games)."""
+
+    __slots__ = ("config", "players", "spaces", "n_faces", "steps", "again", "max_rerolls",
+                 "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean")
+
+    def __init__(self, cfg: Config):
+        k = cfg.piglets_per_player
+        self.config = cfg
+        self.players = cfg.players
+        self.spaces = cfg.spaces
+        self.n_faces = len(cfg.faces)
+        self.steps = cfg.faces  # spaces each face moves (PB-5)
+        # PB-6/PB-7 per face: True rerolls, False does not, None only if the piglet was last
+        self.again = tuple(True if r == YES else None if r == IF_LAST else False for r in cfg.rerolls)
+        self.max_rerolls = cfg.max_rerolls  # PB-8
+        self.owner = tuple(cfg.owner(q) for q in range(cfg.players * k))
+        self.piglets_of = tuple(tuple(range(p * k, p * k + k)) for p in range(cfg.players))  # PB-2
+        self.next_seat = tuple((p + 1) % cfg.players for p in range(cfg.players))  # PB-3
+        # for the heuristic
+        self.face_sum = sum(cfg.faces)
+        self.mean_face = self.face_sum / self.n_faces
+        self.finish_likely = tuple(_finish_chance(cfg, d) >= 0.5 for d in range(cfg.spaces + 1))
+        self._turn_mean = None
+
+    @property
+    def turn_mean(self) -> float:
+        """_turn_mean(config), computed on first use (exact sums: only the heuristic needs it)."""
+        if self._turn_mean is None:
+            self._turn_mean = _turn_mean(self.config)
+        return self._turn_mean
+
+
+_SETUPS: dict[int, _Setup] = {}  # id(config) -> its _Setup; an entry keeps its Config alive, so ids stay unique
+
+
+def _setup(cfg: Config) -> _Setup:
+    setup = _SETUPS.get(id(cfg))
+    if setup is None:
+        if len(_SETUPS) > 256:  # many configs (a sweep): start afresh rather than grow
+            _SETUPS.clear()
+        setup = _SETUPS[id(cfg)] = _Setup(cfg)
+    return setup
+
+
 # --- the game -----------------------------------------------------------------
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
@@ -431,16 +478,17 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     if not events:
         state._events = None
     state._turn_end = turn_end
-    _log.say(
-        state,
-        f"The race starts: {config.players} players, "
-        + (
-            "one piglet each"
-            if config.piglets_per_player == 1
-            else f"{config.piglets_per_player} piglets each"
+    if events:
+        _log.say(
+            state,
+            f"The race starts: {config.players} players, "
+            + (
+                "one piglet each"
+                if config.piglets_per_player == 1
+                else f"{config.piglets_per_player} piglets each"
+            )
+            + f", {config.spaces} spaces in {len(config.sections)} sections.",
         )
-        + f", {config.spaces} spaces in {len(config.sections)} sections.",
-    )
     _play_on(state, None, fresh=True)
     return state
 
@@ -453,17 +501,18 @@ def _turn_over(s: State) -> None:
         s._turn_end(s)
 
 
-def _resolve(s: State, face: int, chosen: bool = False) -> bool:
+def _resolve(s: State, face: int, setup: _Setup, chosen: bool = False) -> bool:
     """Move s.piglet by the rolled face; True when a decision or the end stops play."""
-    cfg = s.config
     piglet = s.piglet
-    rule = cfg.rerolls[face]
-    last = rule == IF_LAST and is_last(s.where, piglet)  # PB-7: before this roll
+    again = setup.again[face]  # PB-6
+    if again is None:
+        again = is_last(s.where, piglet)  # PB-7: judged before this roll
     telling = s._events is not None  # simulate's own states keep no event text: skip building it
     if telling:
         before = _place_text(s, piglet)
-    s.stacks, s.where, group, dest, below = _move(s.stacks, s.where, piglet, cfg.faces[face])
+    s.stacks, s.where, group, dest, below = _move(s.stacks, s.where, piglet, setup.steps[face])
     if telling:
+        cfg = s.config
         p = s.current_player
         if chosen:  # the roll was already announced (PB-11)
             text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
@@ -476,15 +525,14 @@ def _resolve(s: State, face: int, chosen: bool = False) -> bool:
         else:
             text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
             _log.say(s, text + (f", onto {_names(below)}." if below else "."))
-    if dest >= len(s.stacks):
+    if dest >= setup.spaces:
         _turn_over(s)  # the winning roll ends the last turn
         _finish(s, group)
         return True
-    if rule == YES or last:
-        if cfg.max_rerolls is None or s.rerolls < cfg.max_rerolls:  # PB-8
-            s.phase = REROLL
-            s.face = face
-            return True
+    if again and (setup.max_rerolls is None or s.rerolls < setup.max_rerolls):  # PB-8
+        s.phase = REROLL
+        s.face = face
+        return True
     return False
 
 
@@ -497,13 +545,14 @@ def _finish(s: State, group) -> None:
     s.phase = OVER
     s.current_player = None
     s.pending = ()
-    riders = f" carrying {_names(group[1:])}" if len(group) > 1 else ""
-    _log.say(
-        s,
-        f"Race over: the {PIGLET_COLOURS[group[0]]} piglet{riders} wins; "
-        + " and ".join(_seat(p) for p in s.won)
-        + (" win." if len(s.won) > 1 else " wins."),
-    )
+    if s._events is not None:
+        riders = f" carrying {_names(group[1:])}" if len(group) > 1 else ""
+        _log.say(
+            s,
+            f"Race over: the {PIGLET_COLOURS[group[0]]} piglet{riders} wins; "
+            + " and ".join(_seat(p) for p in s.won)
+            + (" win." if len(s.won) > 1 else " wins."),
+        )
 
 
 def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = False) -> None:
@@ -512,10 +561,10 @@ def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = Fal
     Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`:
     no turn is under way yet (the race starts).
     """
-    cfg = s.config
-    n_faces = len(cfg.faces)
+    setup = _setup(s.config)
+    n_faces = setup.n_faces
     while True:
-        if face is not None and _resolve(s, face, chosen):
+        if face is not None and _resolve(s, face, setup, chosen):
             return
         chosen = False
         if not s.pending:
@@ -523,10 +572,9 @@ def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = Fal
                 fresh = False
             else:
                 _turn_over(s)
-            p = (s.current_player + 1) % cfg.players
-            k = cfg.piglets_per_player
+            p = setup.next_seat[s.current_player]
             s.current_player = p
-            s.pending = tuple(range(p * k, p * k + k))
+            s.pending = setup.piglets_of[p]
             s.piglet = -1
             s.rerolls = 0
             if s.extensions_left[p] and can_extend(s):
@@ -537,7 +585,7 @@ def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = Fal
             s.phase = CHOOSE
             s.face = face
             if s._events is not None:
-                _log.say(s, f"{_seat(s.current_player)} rolls a {cfg.face_text(face)}.")
+                _log.say(s, f"{_seat(s.current_player)} rolls a {s.config.face_text(face)}.")
             return
         s.piglet = s.pending[0]
         s.pending = ()
@@ -552,14 +600,15 @@ def _extend(s: State) -> None:
     p = s.current_player
     s.order = s.order[1:] + s.order[:1]
     s.stacks = s.stacks[k:] + s.stacks[:k]
-    s.where = tuple(w - k if w >= 0 else w for w in s.where)
+    s.where = tuple([w - k if w >= 0 else w for w in s.where])
     s.extensions_left = s.extensions_left[:p] + (s.extensions_left[p] - 1,) + s.extensions_left[p + 1 :]
-    _log.say(
-        s,
-        f"{_seat(p)} extends the track: section {SECTION_NAMES[sec]} ({k} spaces) moves from the start "
-        f"to the end; every piglet on the track is {k} spaces further from the finish "
-        f"({s.extensions_left[p]} extension{'s' if s.extensions_left[p] != 1 else ''} left).",
-    )
+    if s._events is not None:
+        _log.say(
+            s,
+            f"{_seat(p)} extends the track: section {SECTION_NAMES[sec]} ({k} spaces) moves from the start "
+            f"to the end; every piglet on the track is {k} spaces further from the finish "
+            f"({s.extensions_left[p]} extension{'s' if s.extensions_left[p] != 1 else ''} left).",
+        )
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -641,22 +690,14 @@ def progress(state: State) -> list[float]:
     each piglet under it on its space: a rider moves whenever a piglet under
     it moves (PB-10), and it wins with it (PB-14). A seat's carried piglet
     counts where its stack is."""
-    cfg = state.config
-    k = cfg.piglets_per_player
     stacks, where = state.stacks, state.where
     n, size = len(stacks), len(where)
-    out = []
-    for first in range(0, cfg.players * k, k):
-        best = 0.0
-        for q in range(first, first + k):
-            w = where[q]
-            if w < 0:
-                continue
-            value = w + 1.0 if w >= n else w + 1 + stacks[w].index(q) / size
-            if value > best:
-                best = value
-        out.append(best)
-    return out
+    values = [0.0 if w < 0 else w + 1.0 if w >= n else w + 1 + stacks[w].index(q) / size
+              for q, w in enumerate(where)]
+    seats = _setup(state.config).piglets_of
+    if len(seats[0]) == 1:  # one piglet each (4 players and more): its value is the seat's
+        return values
+    return [max(values[q] for q in mine) for mine in seats]
 
 
 # What each column of game_stats / score_sources (points_<source>) counts, and the rule it
@@ -677,33 +718,71 @@ def game_stats(state: State) -> dict:
     (PB-6 to PB-8), extensions used (PB-12), and whether the seat won riding
     on another player's piglet (PB-14: carried across, not moving itself);
     for the race, how many piglets crossed the finish together."""
-    cfg = state.config
-    group = state.finish_group
-    mover = cfg.owner(group[0]) if group else None
+    made = state.config.extensions_per_player
     return {
         "rerolls": list(state.rerolls_taken),
         "rerolls_declined": list(state.rerolls_declined),
-        "extensions": [cfg.extensions_per_player - e for e in state.extensions_left],
-        "won_carried": [int(p in state.won and p != mover) for p in range(cfg.players)],
-        "finish_stack": len(group),
+        "extensions": [made - e for e in state.extensions_left],
+        "won_carried": _won_carried(state),
+        "finish_stack": len(state.finish_group),
     }
+
+
+def _won_carried(state: State) -> list[int]:
+    """Per seat, 1 if it won riding on another player's piglet (PB-14)."""
+    group, won = state.finish_group, state.won
+    mover = state.config.owner(group[0]) if group else None
+    return [int(p in won and p != mover) for p in range(state.config.players)]
 
 
 def score_sources(state: State) -> list[dict[str, int]]:
     """Per seat, its point (PB-15) split by how it won (PB-14): "moved" when its
     own piglet carried the winning group across, "carried" when it rode on
     another player's piglet (the simulate hook; the parts add up to scores)."""
-    carried = game_stats(state)["won_carried"]
+    carried = _won_carried(state)
     return [{"moved": score - c, "carried": c} for score, c in zip(scores(state), carried)]
 
 
 def observation(state: State, player: int) -> Observation:
-    player = check_seat(state.config, player)
-    return Observation(
-        player, state.config, state.current_player, state.phase, state.face, state.piglet,
-        state.rerolls, state.pending, state.order, state.stacks, state.where,
-        state.extensions_left, state.won, state.is_over,
-    )
+    return _observe(state, check_seat(state.config, player))
+
+
+def _observer():
+    """observation()'s builder: Observation(player, state's fields...) with each slot set
+    directly. The frozen class's own __init__ goes through object.__setattr__ once per
+    field, about three times the cost, and a heuristic bot gets one on every decision.
+    The fields are set by name; a test checks every one against the constructor's."""
+    put = {f.name: getattr(Observation, f.name).__set__ for f in fields(Observation)}
+    new = object.__new__
+    player, config, current_player, phase = put["player"], put["config"], put["current_player"], put["phase"]
+    face, piglet, rerolls, pending = put["face"], put["piglet"], put["rerolls"], put["pending"]
+    order, stacks, where = put["order"], put["stacks"], put["where"]
+    extensions_left, won, is_over = put["extensions_left"], put["won"], put["is_over"]
+    if len(put) != 14:
+        raise AssertionError("Observation gained a field that _observer does not set")
+
+    def observe(s: State, seat: int) -> Observation:
+        obs = new(Observation)
+        player(obs, seat)
+        config(obs, s.config)
+        current_player(obs, s.current_player)
+        phase(obs, s.phase)
+        face(obs, s.face)
+        piglet(obs, s.piglet)
+        rerolls(obs, s.rerolls)
+        pending(obs, s.pending)
+        order(obs, s.order)
+        stacks(obs, s.stacks)
+        where(obs, s.where)
+        extensions_left(obs, s.extensions_left)
+        won(obs, s.won)
+        is_over(obs, s.is_over)
+        return obs
+
+    return observe
+
+
+_observe = _observer()
 
 
 def determinize(obs: Observation, rng: random.Random) -> State:
@@ -834,35 +913,36 @@ def _finish_chance(cfg: Config, distance: int) -> float:
     return sum(1 for v in cfg.faces if v >= distance) / len(cfg.faces)
 
 
-def _carriers(cfg: Config, stacks, where, piglet: int, me: int, pending=()) -> int:
+def _carriers(setup: _Setup, stacks, where, piglet: int, me: int, pending=()) -> int:
     """Piglets under `piglet` that move before my next turn (others', or mine still to roll)."""
     i = where[piglet]
     if i < 0 or i >= len(stacks):
         return 0
     stack = stacks[i]
-    owner = cfg.owner
-    return sum(1 for b in stack[: stack.index(piglet)] if owner(b) != me or b in pending)
+    h = stack.index(piglet)
+    if h == 0:  # nothing under it (the usual case)
+        return 0
+    owner = setup.owner
+    return sum(1 for b in stack[:h] if owner[b] != me or b in pending)
 
 
-def _good_ride(obs: Observation) -> bool:
+def _good_ride(obs: Observation, setup: _Setup) -> bool:
     """PB-10 for the heuristic: the piglets under mine will carry it at least one roll
     each before my next turn; a ride is good when that beats what a reroll is worth."""
-    cfg = obs.config
-    carriers = _carriers(cfg, obs.stacks, obs.where, obs.piglet, obs.player, obs.pending)
-    return carriers * sum(cfg.faces) / len(cfg.faces) > _turn_mean(cfg)
+    carriers = _carriers(setup, obs.stacks, obs.where, obs.piglet, obs.player, obs.pending)
+    return carriers * setup.face_sum / setup.n_faces > setup.turn_mean
 
 
-def _value(cfg: Config, stacks, where, me: int) -> float:
+def _value(setup: _Setup, stacks, where, me: int) -> float:
     """My piglets' progress; a good ride counts one roll per carrier; my best piglet counts most."""
     n = len(stacks)
-    mean_face = sum(cfg.faces) / len(cfg.faces)
+    mean_face = setup.mean_face
     values = []
-    for q, w in enumerate(where):
-        if cfg.owner(q) != me:
-            continue
+    for q in setup.piglets_of[me]:
+        w = where[q]
         if w >= n:
             return 1e9  # across the finish: the race is won
-        values.append(w + 1 + mean_face * _carriers(cfg, stacks, where, q, me))
+        values.append(w + 1 + mean_face * _carriers(setup, stacks, where, q, me))
     values.sort(reverse=True)
     return values[0] + 0.25 * sum(values[1:])
 
@@ -879,28 +959,28 @@ def heuristic_bot(obs: Observation, legal: list[Action], rng: random.Random) -> 
     piglet on the track a section; with `instead` timing never (losing a
     whole turn costs more than the section costs the leaders).
     """
-    cfg = obs.config
-    n = len(obs.stacks)
-    if obs.phase == REROLL:
-        if _finish_chance(cfg, n - obs.where[obs.piglet]) >= 0.5:
+    setup = _setup(obs.config)
+    phase = obs.phase
+    if phase == REROLL:
+        if setup.finish_likely[setup.spaces - obs.where[obs.piglet]]:  # one roll likely crosses the finish
             return ROLL_AGAIN
-        return STOP if _good_ride(obs) else ROLL_AGAIN
-    if obs.phase == CHOOSE:
+        return STOP if _good_ride(obs, setup) else ROLL_AGAIN
+    if phase == CHOOSE:
         best, best_value = [], None
-        steps = cfg.faces[obs.face]
+        steps = setup.steps[obs.face]
         for a in legal:
             stacks, where, _, _, _ = _move(obs.stacks, obs.where, a.piglet, steps)
-            v = _value(cfg, stacks, where, obs.player)
+            v = _value(setup, stacks, where, obs.player)
             if best_value is None or v > best_value:
                 best, best_value = [a], v
             elif v == best_value:
                 best.append(a)
         # equal values (e.g. two piglets before the start): the bot's rng decides, not the listing order
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
-    if obs.phase == TURN:
-        if cfg.extend_timing == BEFORE and max(obs.where) >= 0:
-            mine = max(w for q, w in enumerate(obs.where) if cfg.owner(q) == obs.player)
-            if mine < 0:
+    if phase == TURN:
+        where = obs.where
+        if obs.config.extend_timing == BEFORE and max(where) >= 0:
+            if max(where[q] for q in setup.piglets_of[obs.player]) < 0:  # all mine before the start
                 return EXTEND
         return ROLL
     return legal[0]

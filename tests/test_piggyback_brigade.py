@@ -596,3 +596,20 @@ def test_game_stats_agree_with_the_played_games(preset):
         assert sum(stats["won_carried"]) == len(rec.winners) - 1  # everyone but the mover's owner rode
         assert stats["finish_stack"] >= len(rec.winners)
         assert [sum(d.values()) for d in pb.score_sources(rec.state)] == list(rec.scores)
+
+
+def test_observation_is_the_constructors_field_for_field_through_whole_games():
+    """observation() fills the frozen Observation slot by slot (a fast path): every field
+    equals what Observation(...) built from the state gives, at every decision."""
+    for cfg, seed in [(Config(), 3), (Config(players=2), 4), (Config(players=3, extend_timing=pb.INSTEAD), 5)]:
+        s, rng = pb.new_game(cfg, seed), random.Random(seed)
+        while not s.is_over:
+            for p in range(cfg.players):
+                obs = pb.observation(s, p)
+                built = pb.Observation(**{f.name: p if f.name == "player" else getattr(s, f.name)
+                                          for f in dataclasses.fields(pb.Observation)})
+                assert obs == built and hash(obs) == hash(built) and repr(obs) == repr(built)
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                obs.phase = pb.OVER
+            legal = pb.legal_actions(s)
+            s = pb.apply(s, legal[rng.randrange(len(legal))])
