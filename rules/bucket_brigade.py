@@ -12,6 +12,7 @@ import random
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, fields
+from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -161,6 +162,54 @@ PARAMETERS = {
 }
 
 
+class _CardPlays(dict):
+    """Card -> the plays it allows, made on first use: its own colour's hedgehog, or
+    for a rainbow joker any colour's, in the colours' order (BB-6, BB-7)."""
+
+    def __init__(self, colours: tuple[str, ...]):
+        super().__init__()
+        self.colours = colours
+
+    def __missing__(self, card: Card) -> tuple[Play, ...]:
+        plays = self[card] = (
+            tuple(Play(card, c) for c in self.colours) if card.colour is None else (Play(card, card.colour),)
+        )
+        return plays
+
+
+class _Box:
+    """What the game's box holds for one Config, worked out once rather than on every move:
+    the deck (the same Card objects every round), the track and its last space, each
+    colour's place, the order a hand is sorted in and the plays each card allows."""
+
+    __slots__ = ("config", "colours", "index", "deck", "track", "end", "order", "plays")
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.colours = config.colours
+        self.index = _colour_index(config.colours)
+        self.deck = tuple(config.deck())
+        self.track = config.track
+        self.end = len(config.track) - 1
+        self.order = _hand_order(config.colours)
+        self.plays = _CardPlays(config.colours)
+
+    def __reduce__(self):  # a pickled state carries its Config; the box is remade from it
+        return _box, (self.config,)
+
+
+_BOXES: dict[int, _Box] = {}  # id(config) -> its box (which keeps the config, so the id stays its own)
+
+
+def _box(config: Config) -> _Box:
+    box = _BOXES.get(id(config))
+    if box is None or box.config is not config:
+        if len(_BOXES) >= 64:  # a long sweep makes many configs: start afresh rather than grow
+            _BOXES.clear()
+        box = _BOXES[id(config)] = _Box(config)
+    return box
+
+
 @dataclass(slots=True)
 class State:
     """The whole game at one moment, hidden hands included."""
@@ -184,6 +233,11 @@ class State:
     _n_events: int = field(default=0, compare=False, repr=False)
     # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
     _turn_end: Any = field(default=None, compare=False, repr=False)
+    # The config's _Box (its deck, track end, the plays each card allows), looked up once per state.
+    _box: Any = field(default=None, compare=False, repr=False)
+    # (hands, config, each seat's legal plays) for the `hands` tuple it was worked out from: step keeps
+    # it up to date (a card played changes one seat's plays, or none); any other new `hands` remakes it.
+    _plays: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -224,22 +278,25 @@ def _seat(p: int) -> str:
 def _deal(state: State, round_: int) -> None:
     """Start round `round_` on `state` (a fresh copy): BB-2, BB-4, BB-12."""
     cfg = state.config
-    deck, state.chance = state.chance.shuffled(cfg.deck())
+    box = _box_of(state)
+    deck, state.chance = state.chance.shuffled(box.deck)
     n, h = cfg.players, cfg.hand_size
     removed = len(deck) - n * h
     state.removed = tuple(deck[:removed])
-    order = _hand_order(cfg.colours)
+    order = box.order
     state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=order)) for i in range(n))
+    state._plays = (state.hands, cfg, tuple(_hand_plays(hand, box.plays) for hand in state.hands))
     state.positions = (0,) * len(cfg.colours)
     state.played = ()
     state.round = round_
     state.start_player = round_ % n  # BB-12: the start passes left each round
     state.current_player = state.start_player
-    _log.say(
-        state,
-        f"Round {round_ + 1}: {_seat(state.start_player)} starts; each player holds {h} cards"
-        + (f" ({removed} set aside unseen)." if removed else "."),
-    )
+    _log.say(state, _said_deal, round_, state.start_player, h, removed)
+
+
+def _said_deal(round_: int, start: int, h: int, removed: int) -> str:
+    return (f"Round {round_ + 1}: {_seat(start)} starts; each player holds {h} cards"
+            + (f" ({removed} set aside unseen)." if removed else "."))
 
 
 def _card_key(c: Card):
@@ -285,27 +342,52 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
 
 
 def legal_actions(state: State) -> list[Play]:
-    """One play per distinct card in hand; a joker once per colour (BB-6, BB-7)."""
+    """One play per distinct card in hand, in the hand's order; a joker once per colour (BB-6, BB-7)."""
     if state.is_over:
         return []
-    cols = state.config.colours
-    cache = _PLAYS.get(cols)
-    if cache is None:
-        cache = _PLAYS[cols] = {}
-    out = []
-    for card in dict.fromkeys(state.hands[state.current_player]):
-        plays = cache.get(card)
-        if plays is None:
-            plays = cache[card] = (
-                tuple(Play(card, c) for c in cols) if card.colour is None else (Play(card, card.colour),)
-            )
-        out += plays
-    return out
+    return list(_seat_plays(state)[state.current_player])
 
 
-# The plays each card allows, per colour set: Plays are immutable, so
-# legal_actions hands out the same ones instead of building them each step.
-_PLAYS: dict[tuple[str, ...], dict[Card, tuple[Play, ...]]] = {}
+def _box_of(s: State) -> _Box:
+    """The state's box: looked up once per state (and again if its config was replaced)."""
+    box = s._box
+    if box is None or box.config is not s.config:
+        box = s._box = _box(s.config)
+    return box
+
+
+def _hand_plays(hand, plays: _CardPlays) -> tuple[Play, ...]:
+    """The plays a hand allows: each distinct card's, in the hand's order."""
+    return tuple(chain.from_iterable(map(plays.__getitem__, dict.fromkeys(hand))))
+
+
+def _seat_plays(s: State) -> tuple[tuple[Play, ...], ...]:
+    """Every seat's legal plays. Worked out once for the hands a round deals; step
+    keeps them up to date, which needs hands in order (a hand built by hand may not be)."""
+    memo = s._plays
+    if memo is not None and memo[0] is s.hands and memo[1] is s.config:
+        return memo[2]
+    box = _box_of(s)
+    seats = tuple(_hand_plays(h, box.plays) for h in s.hands)
+    if all(_in_order(h, box.order) for h in s.hands):
+        s._plays = (s.hands, s.config, seats)
+    return seats
+
+
+def _in_order(hand, order) -> bool:
+    keys = list(map(order, hand))
+    return keys == sorted(keys)
+
+
+def _plays_after(plays: tuple[Play, ...], hand, i: int, box: _Box) -> tuple[Play, ...]:
+    """The plays left when card i of `hand` (in order, and the first of its kind) is played;
+    `plays` are the hand's."""
+    card = hand[i]
+    if i + 1 < len(hand) and hand[i + 1] == card:  # another of the same card: the same plays
+        return plays
+    gone = box.plays[card]
+    j = plays.index(gone[0])
+    return plays[:j] + plays[j + len(gone) :]
 
 
 def round_score(hand, positions: dict[str, int], config: Config, ended_round: bool) -> int:
@@ -313,23 +395,31 @@ def round_score(hand, positions: dict[str, int], config: Config, ended_round: bo
 
     `positions` maps colour -> space index on `config.track`.
     """
+    return _hand_score(hand, [positions.get(c) for c in config.colours], config, ended_round)
+
+
+def _hand_score(hand, spaces, config: Config, ended_round: bool, index: dict[str, int] | None = None) -> int:
+    """round_score with the hedgehogs' spaces in colour order (`index`: _colour_index(config.colours))."""
     track = config.track
-    ones, twos = _counts_by_colour(hand, config.colours)
-    card_points = sum(
-        _colour_points(ones[k], twos[k], track[positions[colour]], config)
-        for k, colour in enumerate(config.colours)
-        if ones[k] or twos[k]
-    )
+    ones, twos = _counts_by_colour(hand, config.colours, index)
+    card_points = 0
+    for k, at in enumerate(spaces):
+        if ones[k] or twos[k]:
+            card_points += _colour_points(ones[k], twos[k], track[at], config)
     return _round_total(card_points, config, ended_round)
 
 
-def _counts_by_colour(hand, colours) -> tuple[list[int], list[int]]:
+def _counts_by_colour(hand, colours, index: dict[str, int] | None = None) -> tuple[list[int], list[int]]:
     """(one-step, two-step) coloured cards in `hand`, per colour; jokers score nothing."""
-    index = _colour_index(colours)
+    if index is None:
+        index = _colour_index(colours)
     ones, twos = [0] * len(colours), [0] * len(colours)
-    for c in hand:
-        if c.colour is not None:
-            (twos if c.steps == 2 else ones)[index[c.colour]] += 1
+    for colour, steps in hand:
+        if colour is not None:
+            if steps == 2:
+                twos[index[colour]] += 1
+            else:
+                ones[index[colour]] += 1
     return ones, twos
 
 
@@ -343,8 +433,8 @@ def _colour_points(ones: int, twos: int, value: int, config: Config) -> int:
 
 def _round_total(card_points: int, config: Config, ended_round: bool) -> int:
     """Card points plus the ender's bonus (BB-9), floored at zero (BB-11)."""
-    total = card_points + (config.bonus if ended_round else 0)
-    return max(0, total) if config.floor_zero else total
+    total = card_points + config.bonus if ended_round else card_points
+    return total if total > 0 or not config.floor_zero else 0
 
 
 _COLOUR_INDEX: dict[tuple[str, ...], dict[str, int]] = {}
@@ -359,21 +449,29 @@ def _colour_index(colours: tuple[str, ...]) -> dict[str, int]:
 
 def _score_round(state: State, ender: int | None) -> None:
     cfg = state.config
-    where = dict(zip(cfg.colours, state.positions))
-    points = tuple(round_score(h, where, cfg, seat == ender) for seat, h in enumerate(state.hands))
+    spaces, index = state.positions, _box_of(state).index
+    points = tuple(_hand_score(h, spaces, cfg, seat == ender, index) for seat, h in enumerate(state.hands))
     state.totals = tuple(t + p for t, p in zip(state.totals, points))
     state.history += (points,)
     state.enders += (ender,)
-    _log.say(state, f"Round {state.round + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + ".")
+    _log.say(state, _said_scores, state.round, points)
     if state._turn_end is not None:  # the round's last turn ends with its scoring
         state._turn_end(state)
     if len(state.history) >= cfg.total_rounds:
         state.is_over = True
         state.current_player = None
-        w = winners(state)
-        _log.say(state, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
+        if state._events is not None:
+            _log.say(state, _said_winners, winners(state))
     else:
         _deal(state, state.round + 1)
+
+
+def _said_scores(round_: int, points: tuple[int, ...]) -> str:
+    return f"Round {round_ + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + "."
+
+
+def _said_winners(w: list[int]) -> str:
+    return "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins.")
 
 
 def apply(state: State, action: Play) -> State:
@@ -400,28 +498,45 @@ def step(s: State, action: Play) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
     without checking the action (simulate's own states, whose actions come from
     legal_actions). Everything else holds a state only through apply."""
-    cfg = s.config
+    box = s._box
+    if box is None or box.config is not s.config:
+        box = _box_of(s)
     p = s.current_player
-    hand = s.hands[p]
-    i = hand.index(action.card)
-    s.hands = s.hands[:p] + (hand[:i] + hand[i + 1 :],) + s.hands[p + 1 :]
-    s.played = s.played + (action.card,)
-    k = _colour_index(cfg.colours)[action.colour]
-    end = len(cfg.track) - 1
-    to = min(end, s.positions[k] + action.card.steps)  # BB-8: overshoot stops on the last space
-    s.positions = s.positions[:k] + (to,) + s.positions[k + 1 :]
+    card = action.card
+    hands = s.hands
+    hand = hands[p]
+    i = hand.index(card)
+    # tuples are shared with the states before this one: new ones with one item replaced
+    seat_hands = list(hands)
+    seat_hands[p] = hand[:i] + hand[i + 1 :]
+    s.hands = seat_hands = tuple(seat_hands)
+    memo = s._plays
+    if memo is not None and memo[0] is hands and memo[1] is s.config:  # the seat's legal plays follow its hand
+        seats = list(memo[2])
+        seats[p] = _plays_after(seats[p], hand, i, box)
+        s._plays = (seat_hands, memo[1], tuple(seats))
+    s.played += (card,)
+    spaces = list(s.positions)
+    k = box.index[action.colour]
+    to = spaces[k] + card.steps
+    end = box.end
+    if to > end:
+        to = end  # BB-8: overshoot stops on the last space
+    spaces[k] = to
+    s.positions = tuple(spaces)
     if s._events is not None:
-        _log.say(s, _said_play, p, action, to, cfg.track[to])
+        _log.say(s, _said_play, p, action, to, box.track[to])
     if to == end:
-        _log.say(s, f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.")
+        if s._events is not None:
+            _log.say(s, f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.")
         _score_round(s, p)
-    elif not any(s.hands):
+    elif not any(seat_hands):
         _log.say(s, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
         _score_round(s, None)
     else:
         if s._turn_end is not None:
             s._turn_end(s)
-        s.current_player = (p + 1) % cfg.players  # BB-5: clockwise
+        s.current_player = (p + 1) % s.config.players  # BB-5: clockwise
 
 
 def scores(state: State) -> list[int]:
@@ -481,7 +596,10 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 def observation(state: State, player: int) -> Observation:
     player = check_seat(state.config, player)
-    return Observation(
+    # Built through __dict__: a frozen dataclass's __init__ sets its 11 fields one
+    # object.__setattr__ at a time, and the heuristic bot asks for one on every move.
+    obs = _new_observation(Observation)
+    obs.__dict__.update(
         player=player,
         config=state.config,
         round=state.round,
@@ -494,6 +612,10 @@ def observation(state: State, player: int) -> Observation:
         totals=state.totals,
         history=state.history,
     )
+    return obs
+
+
+_new_observation = object.__new__
 
 
 def determinize(obs: Observation, rng: random.Random) -> State:
@@ -501,7 +623,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
     other hands and the set-aside pile; future deals reseeded from `rng`."""
     cfg = obs.config
     hands, rest = _bots.deal_unseen(cfg.deck(), (obs.hand, obs.played), obs.hand_counts, obs.player, obs.hand, rng,
-                                    key=_hand_order(cfg.colours))
+                                    key=_box(cfg).order)
     return State(
         config=cfg,
         chance=Chance(rng.getrandbits(63)),
@@ -540,35 +662,37 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     among equals, prefer spending cards of colours that score badly.
     """
     cfg = obs.config
-    track, end = cfg.track, len(cfg.track) - 1
-    index = _colour_index(cfg.colours)
+    box = _box(cfg)
+    track, end, index = box.track, box.end, box.index
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
     positions, colour_points, round_total = obs.positions, _colour_points, _round_total
-    ones, twos = _counts_by_colour(obs.hand, cfg.colours)
+    ones, twos = _counts_by_colour(obs.hand, cfg.colours, index)
     now = [colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(positions)]
     card_points = sum(now)
+    others = [card_points - points for points in now]  # what the other colours score, for each colour
     danger = end - 2  # a hedgehog here can be finished by the next player
     near_end = max(positions) >= danger
+    risk = cfg.bonus * 0.75  # someone else can end it next turn
     best, best_value = [], None
     for a in legal:
-        card = a.card
-        k = index[a.colour]
-        to = positions[k] + card.steps
-        if to > end:
-            to = end
+        card, colour = a
+        own, steps = card  # the card's own colour: None for a joker
+        k = index[colour]
         left_ones, left_twos = ones[k], twos[k]
-        joker = card.colour is None
-        if not joker:  # the card leaves the hand (a joker scores nothing anyway)
-            if card.steps == 2:
+        if own is not None:  # the card leaves the hand (a joker scores nothing anyway)
+            if steps == 2:
                 left_twos -= 1
             else:
                 left_ones -= 1
-        ends = to == end
-        value = round_total(card_points - now[k] + colour_points(left_ones, left_twos, track[to], cfg), cfg, ends)
-        if not ends and (near_end or to >= danger):
-            value -= cfg.bonus * 0.75  # someone else can end it next turn
-        if joker:
+        to = positions[k] + steps
+        if to >= end:
+            value = round_total(others[k] + colour_points(left_ones, left_twos, track[end], cfg), cfg, True)
+        else:
+            value = round_total(others[k] + colour_points(left_ones, left_twos, track[to], cfg), cfg, False)
+            if near_end or to >= danger:
+                value -= risk
+        if own is None:
             value -= 0.5  # keep jokers: they end rounds on our terms
         if best_value is None or value > best_value:
             best, best_value = [a], value

@@ -258,3 +258,40 @@ def test_lookahead_plays_legal_cards_from_its_own_view_only():
     legal = bb.legal_actions(s)
     choice = bb.BOTS["lookahead"](bb.observation(s, 0), legal, random.Random(1))
     assert choice in legal
+
+
+def _plays_afresh(s):
+    """BB-6, BB-7 read off the hand: one play per distinct card in hand order, a joker once per colour."""
+    hand = s.hands[s.current_player]
+    return [Play(c, k) for c in dict.fromkeys(hand) for k in ((c.colour,) if c.colour else s.config.colours)]
+
+
+def test_legal_plays_kept_up_to_date_card_by_card_are_those_the_hand_allows():
+    """BB-6, BB-7: step keeps each seat's legal plays up to date as cards leave the hands (and
+    apply's states share them); at every turn of seeded games they are the ones listed afresh."""
+    import random
+
+    for cfg in Config.presets().values():
+        for seed in range(8):
+            s, rng = bb.new_game(cfg, seed, events=seed % 2 == 0), random.Random(seed)
+            while not s.is_over:
+                legal = bb.legal_actions(s)
+                assert legal == _plays_afresh(s)
+                play = legal[rng.randrange(len(legal))]
+                if seed % 2:
+                    bb.step(s, play)
+                else:
+                    before = s
+                    s = bb.apply(s, play)
+                    assert bb.legal_actions(before) == _plays_afresh(before)  # the older state is unchanged
+
+
+def test_legal_plays_follow_a_hand_built_out_of_order():
+    """BB-6: a hand set by hand, not in the dealt order, lists its plays in its own order,
+    also after a card of which another copy is held further on is played."""
+    s = _state(hands=[[BLUE1, RED1, BLUE1, JOKER1], [BLUE1], [BLUE1], [BLUE1]])
+    assert bb.legal_actions(s) == [Play(BLUE1, "blue"), Play(RED1, "red")] + [Play(JOKER1, c) for c in s.config.colours]
+    s = bb.apply(bb.apply(bb.apply(bb.apply(s, Play(BLUE1, "blue")), Play(BLUE1, "blue")), Play(BLUE1, "blue")),
+                 Play(BLUE1, "blue"))
+    assert s.hands[0] == (RED1, BLUE1, JOKER1)
+    assert bb.legal_actions(s) == [Play(RED1, "red"), Play(BLUE1, "blue")] + [Play(JOKER1, c) for c in s.config.colours]
