@@ -140,8 +140,18 @@ class Chance:
         """A uniform int in [0, n) (bias below n / 2**64, i.e. none measurable)."""
         if n <= 0:
             raise ValueError(f"below() needs n >= 1, got {n}")
+        # _draw written out: a die roll is the engines' most frequent call
         seed, counter = self.seed, self.counter
-        return (_draw(seed, counter) * n) >> 64, Chance(seed, counter + 1)
+        key = _KEYS.get(seed)
+        if key is None:
+            key = _key(seed)
+        z = ((key ^ (counter * 0xD1B54A32D192ED03 & _MASK)) + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        nxt = _new(Chance)
+        _set_seed(nxt, seed)
+        _set_counter(nxt, counter + 1)
+        return ((z ^ (z >> 31)) * n) >> 64, nxt
 
     def happens(self, p: float) -> tuple[bool, "Chance"]:
         """True with probability p (one 64-bit draw below p * 2**64) and the next Chance.
@@ -174,3 +184,10 @@ class Chance:
         for i, j in enumerate(_below_each(self.seed, self.counter, range(n, n - k, -1))):  # as k calls of below()
             pool[i], pool[i + j] = pool[i + j], pool[i]
         return pool[:k], Chance(self.seed, self.counter + k)
+
+
+# A Chance made without the frozen dataclass's __init__ (two object.__setattr__ calls through
+# Python): the slots' own setters, as that __init__ ends up calling.
+_new = object.__new__
+_set_seed = Chance.__dict__["seed"].__set__
+_set_counter = Chance.__dict__["counter"].__set__
