@@ -2,9 +2,12 @@
 
 Each value the reader visits is simulated once (seeded, so the same value
 always gives the same numbers) and joins the chart; "Run every value"
-fills in the rest. Any number of the rules can go on the slider: a field
-(`bonus`), an element of a list (`hand_sizes[1]`, `track[0]`) or a name a
-game gives a derived number (`hand_size`). The value the reader started
+fills in the rest. While the reader looks, the values next to the current
+one are simulated in worker processes and join the chart when done, so a
+move to a neighbour costs only a redraw (widgets/prefetch.py). Any number
+of the rules can go on the slider: a field (`bonus`), an element of a list
+(`hand_sizes[1]`, `track[0]`) or a name a game gives a derived number
+(`hand_size`). The value the reader started
 from stays drawn behind the current one; the second chart shows whichever
 measure the reader picks (the game's own figures too); two fields at once
 give a heat map with the current cell outlined. The rules module does all
@@ -13,8 +16,10 @@ the playing; this only asks and draws.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import itertools
+import weakref
 from os import PathLike
 from pathlib import Path
 
@@ -26,11 +31,15 @@ import traitlets
 
 from meeple.rules.config import _describe
 from meeple.rules.core import game_module
-from meeple.rules.simulate import measures, sweep
+from meeple.rules.simulate import default_workers, measures, shared_pool, sweep
 
 from . import charts, site_charts
+from .prefetch import Prefetch, cancel_others
 
 MAX_GAMES = 20_000
+# Background chunks are sized for this many per pool worker and value: small enough that a move
+# to a far value waits at most about one short chunk per worker (a running chunk cannot be stopped).
+CHUNKS_PER_WORKER = 4
 CURRENT = "meeple_current"  # the Vega parameter holding the `point` of the value under the slider
 
 
@@ -90,6 +99,10 @@ class Explorer(W.VBox):
     seat 1 against B); games: games per value; seed: same seed, same numbers.
     measure: what the second chart (the map, for two fields) shows; any
     column of `meeple.rules.simulate.measures(game)`, chosen again in the widget.
+    workers, executor: who plays (as for `sweep`). After each move the values
+    next to the current one (along each slider) are played in the background,
+    in the shared process pool (or `executor`), unless workers=1 without an
+    executor; `close()` cancels what has not started.
     """
 
     def __init__(self, game="bucket-brigade", field="bonus", values=None, config=None, bots="heuristic,random",
@@ -127,6 +140,10 @@ class Explorer(W.VBox):
         axes = self._stops = self._axes(values)
         self._check_games(games)
         self._seed, self._workers, self._executor = seed, workers, executor
+        self._background: Prefetch | None = None  # made on the first move that has neighbours to play
+        self._pending: dict = {}  # cell -> the chunk calls playing it in the background
+        self._at = None  # the cell shown last (which way the reader moves: that neighbour goes first)
+        self._closed = False
         self._points: dict = {}  # cell (a tuple of values) -> sweep rows
         self._version = 0  # counts changes to _points: a chart drawn from the same version only moves its ring
         self._drawn: dict = {}  # chart name -> (version, measure, ...) it was built from
@@ -227,6 +244,11 @@ class Explorer(W.VBox):
         finally:
             self._moving = False
         self._redraw()
+        came_from, self._at = self._at, cell
+        try:  # in a kernel: queue the neighbours as its next task, once this move is drawn and answered
+            asyncio.get_running_loop().call_soon(self._prefetch, cell, came_from)
+        except RuntimeError:  # no event loop (a script): now
+            self._prefetch(cell, came_from)
 
     def show_all(self) -> None:
         """Simulate every value on the slider (every cell of the map)."""
@@ -245,6 +267,16 @@ class Explorer(W.VBox):
     def table_csv(self) -> str:
         """Every simulated value's numbers as CSV (what the "Numbers as CSV" button shows)."""
         return self.table.to_csv(index=False)
+
+    def close(self) -> None:
+        """Close the widget and cancel its background games not started yet."""
+        self._closed = True
+        background = getattr(self, "_background", None)  # ipywidgets closes a widget whose __init__ failed too
+        if background is not None:
+            background.shutdown()
+        if hasattr(self, "_pending"):
+            self._pending.clear()
+        super().close()
 
     # --- plumbing --------------------------------------------------------------
 
@@ -318,34 +350,151 @@ class Explorer(W.VBox):
             return
         self._games = change["new"]
         self._points.clear()  # every point must use the same number of games
+        if self._background is not None:  # the other count's games: none of them is wanted now
+            self._background.cancel()
+            self._background.forget([k for keys in self._pending.values() for k in keys])
+        self._pending.clear()
         self.show(self.current)
 
     def _slid(self) -> None:
         if not self._moving:
             self.show(self.current)
 
-    def _simulate(self, cells) -> None:
+    def _simulate(self, cells, wanted: bool = True) -> None:
+        """Simulate the cells not done yet. wanted: the reader asked for them (not a
+        background harvest), so they go first: every background game not started yet
+        that does not play them, this widget's or another Explorer's, is cancelled."""
         todo = [c for c in dict.fromkeys(cells) if c not in self._points]
         if not todo:
             return
+        background = self._background
+        if wanted:
+            cancel_others(background)
+            if background is not None:
+                background.cancel(keep=[k for c in todo for k in self._pending.get(c, ())])
         what = " and ".join(self._fields)
         self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(what)}…"
-        # one name for every seat lets the lineup follow a varying player count
-        bots = self._bots[0] if len(set(self._bots)) == 1 else self._bots
         groups: dict = {}  # cells sharing their first value: one sweep (a grid) each
         for c in todo:
             groups.setdefault(c[:-1], []).append(c[-1])
         for head, lasts in groups.items():
-            grid = {f: [v] for f, v in zip(self._fields, head)}
-            grid[self._fields[-1]] = lasts
-            table = sweep(self._mod, self._config, grid, bots, self._games, self._seed,
-                          executor=self._executor, progress=False, workers=self._workers)
-            for k, v in enumerate(lasts):
-                self._points[head + (v,)] = table[table["point"] == k].reset_index(drop=True)
+            cells_here = [head + (v,) for v in lasts]
+            if background is not None and any(c in self._pending for c in cells_here):
+                # played (or playing) in the background: the same sweep, handed the same futures
+                table = self._sweep(head, lasts, background, None)
+                for c in cells_here:
+                    background.forget(self._pending.pop(c, ()))
+            else:
+                table = self._sweep(head, lasts, self._executor, self._workers)
+            for k, c in enumerate(cells_here):
+                self._points[c] = table[table["point"] == k].reset_index(drop=True)
             self._version += 1
+        self._show_status()
+
+    def _sweep(self, head: tuple, lasts: list, executor, workers):
+        """One sweep: the fields before the last at `head`, the last over `lasts`."""
+        grid = {f: [v] for f, v in zip(self._fields, head)}
+        grid[self._fields[-1]] = lasts
+        # one name for every seat lets the lineup follow a varying player count
+        bots = self._bots[0] if len(set(self._bots)) == 1 else self._bots
+        return sweep(self._mod, self._config, grid, bots, self._games, self._seed,
+                     executor=executor, progress=False, workers=workers)
+
+    def _show_status(self) -> None:
         total = len(self._cells())
         noun = "values" if len(self._fields) == 1 else "cells"
-        self.status.value = f"<span class='meeple-done'>{len(self._points)} of {total} {noun} simulated.</span>"
+        text = f"<span class='meeple-done'>{len(self._points)} of {total} {noun} simulated.</span>"
+        busy = self._busy()
+        if busy:
+            nexts = "; ".join(html.escape(self._cell_text(c)) for c in busy)
+            text += f" <span class='meeple-background'>Simulating in the background: {nexts}…</span>"
+        self.status.value = text
+
+    # --- the neighbours, in the background ------------------------------------
+
+    def _neighbours(self, cell: tuple, came_from) -> list[tuple]:
+        """The cells one stop away along each slider: the way the reader last moved first."""
+        axes = list(range(len(cell)))
+        moved = [a for a in axes if came_from is not None and came_from[a] != cell[a]]
+        out = []
+        for a in moved + [a for a in axes if a not in moved]:
+            stops = self._stops[a]
+            i = stops.index(cell[a])
+            back = a in moved and came_from[a] in stops and stops.index(came_from[a]) > i
+            for j in ((i - 1, i + 1) if back else (i + 1, i - 1)):
+                if 0 <= j < len(stops):
+                    out.append(cell[:a] + (stops[j],) + cell[a + 1:])
+        return out
+
+    def _prefetch(self, cell: tuple, came_from) -> None:
+        """Queue the neighbours of `cell` not simulated yet. Other background games go on
+        (a move to a value already played waits for none of them; a move to a new value
+        cancels those not started, in _simulate)."""
+        if self._closed or (self._executor is None and self._workers == 1):
+            return  # one process asked for: nothing runs beside it
+        if cell != self._at:
+            return  # queued for a value the reader has left already
+        todo = [c for c in self._neighbours(cell, came_from) if c not in self._points]
+        if not todo and not self._pending:
+            return
+        if self._background is None:
+            n = self._workers or getattr(self._executor, "_max_workers", None) or default_workers()
+            executor = self._executor
+            pool = (lambda: executor) if executor is not None else (lambda: shared_pool(n))
+            self._background = Prefetch(pool, CHUNKS_PER_WORKER * n)
+            weakref.finalize(self, self._background.shutdown)  # a widget collected stops its games too
+        background = self._background
+        keep = []
+        for c in todo:
+            keys = background.queue(lambda ex, c=c: self._sweep(c[:-1], [c[-1]], ex, None))
+            self._pending.pop(c, None)  # listed in the order queued (the status names them so)
+            self._pending[c] = keys
+            keep += keys
+        for c, keys in list(self._pending.items()):
+            if not background.futures(keys):  # all cancelled before they started: nothing of it is kept
+                del self._pending[c]
+        try:  # in a kernel: harvest on its own thread when the pool is done (see _collect)
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # a script: a neighbour is collected when the reader moves to it
+        if loop is not None:
+            wake = _waker(self, loop)
+            for fut in background.futures(keep):
+                fut.add_done_callback(wake)
+        self._show_status()
+
+    def _busy(self) -> list[tuple]:
+        """The cells whose background games are still playing."""
+        if self._background is None:
+            return []
+        return [c for c, keys in self._pending.items()
+                if any(not f.done() for f in self._background.futures(keys))]
+
+    def _ready(self) -> list[tuple]:
+        """The cells whose background games have all been played."""
+        if self._background is None:
+            return []
+        ready = []
+        for c, keys in self._pending.items():
+            futs = self._background.futures(keys)
+            if len(futs) == len(keys) and all(f.done() and not f.cancelled() and f.exception() is None for f in futs):
+                ready.append(c)
+        return ready
+
+    def _collect(self) -> None:
+        """Put the values played in the background into the table and the charts.
+        Runs on the kernel's thread (a callback of its event loop), once no neighbour of
+        the current value is playing any more: the charts are built once for all of them."""
+        if self._closed or self._at is None:
+            return
+        near = set(self._neighbours(self._at, None))
+        if any(c in near for c in self._busy()):
+            return
+        ready = self._ready()
+        if ready:
+            self._simulate(ready, wanted=False)
+            self._redraw()
+        self._show_status()
 
     def _empty(self, what: str) -> alt.Chart:
         return alt.Chart(pd.DataFrame({"x": []})).mark_point().properties(title=f"{what}: nothing simulated yet")
@@ -414,6 +563,25 @@ class Explorer(W.VBox):
             f"<table><tr><th>seat</th><th>win rate</th><th>95% CI</th><th>mean score</th><th>95% CI</th>{head}</tr>"
             f"{cells}</table></div>"
         )
+
+
+def _waker(explorer: Explorer, loop):
+    """A future's done-callback (it runs on a pool thread): ask the kernel's event loop to
+    call `explorer._collect()` on the kernel's own thread. Holds the widget weakly."""
+    ref = weakref.ref(explorer)
+
+    def collect():
+        e = ref()
+        if e is not None:
+            e._collect()
+
+    def wake(_fut):
+        try:
+            loop.call_soon_threadsafe(collect)
+        except RuntimeError:  # the loop is closed (the kernel is going)
+            pass
+
+    return wake
 
 
 __all__ = ["Explorer", "candidate_values"]
