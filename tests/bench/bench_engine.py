@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bench_engine.py --update BENCHMARKS.md   # run by `make bench`
     .venv/bin/python tests/bench/bench_engine.py --agree                  # lean vs meeple, 20,000 games each
+    .venv/bin/python tests/bench/bench_engine.py --agree --game bucket-king --bots heuristic   # one of them
     .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
     .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
 
@@ -45,6 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 import lean_bucket_brigade  # noqa: E402
+import lean_bucket_king  # noqa: E402
 import lean_ddb  # noqa: E402
 import lean_piggyback  # noqa: E402
 import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded already
@@ -56,7 +58,8 @@ GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade"
 LEAN = {  # game -> (module, bots it implements)
     "duck-duck-bruce": (lean_ddb, ("random", "heuristic")),
     "piggyback-brigade": (lean_piggyback, ("random", "heuristic")),
-    "bucket-brigade": (lean_bucket_brigade, ("random",)),
+    "bucket-brigade": (lean_bucket_brigade, ("random", "heuristic")),
+    "bucket-king": (lean_bucket_king, ("random", "heuristic")),
 }
 RATIO_GOAL = 0.5
 EXPLORER_GAMES, EXPLORER_GOAL, REDRAW_GOAL = 1000, 4.0, 0.15
@@ -213,11 +216,16 @@ def measure(seconds: float) -> str:
     return "\n".join(lines)
 
 
-def agree(games: int) -> int:
-    """Lean vs meeple in distribution; returns the number of disagreements (|z| > 4)."""
+def agree(games: int, only_game: str | None = None, only_bots: str | None = None) -> int:
+    """Lean vs meeple in distribution; returns the number of disagreements (|z| > 4).
+    `only_game` / `only_bots`: check only that game / those bots (None: all)."""
     bad = 0
     for game, (mod, bots_list) in LEAN.items():
+        if only_game is not None and game != only_game:
+            continue
         for bots in bots_list:
+            if only_bots is not None and bots != only_bots:
+                continue
             res = simulate(game, None, bots, games, 11, progress=False)
             rng = random.Random(11)
             lean_scores, lean_len = [[] for _ in range(4)], []
@@ -247,13 +255,21 @@ def main(argv=None) -> int:
     ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- engine:start/end --> in FILE.md")
     ap.add_argument("--agree", action="store_true", help="check lean references against meeple (20,000 games each)")
     ap.add_argument("--games", type=int, default=20_000, help="games per check for --agree")
+    ap.add_argument("--game", choices=sorted(LEAN), help="--agree for this game only (default: every lean reference)")
+    ap.add_argument("--bots", choices=("random", "heuristic"), help="--agree for these bots only (default: both)")
     ap.add_argument("--explorer", action="store_true",
                     help="measure the Explorer alone (with --update: replace only its paragraph, the one starting 'Explorer (')")
     ap.add_argument("--memory", action="store_true",
                     help="measure memory alone (with --update: replace only its paragraph, 'Memory, only the summary wanted')")
     args = ap.parse_args(argv)
+    if (args.game or args.bots) and not args.agree:
+        ap.error("--game and --bots choose what --agree checks; add --agree")
     if args.agree:
-        return 1 if agree(args.games) else 0
+        if args.game and args.bots and args.bots not in LEAN[args.game][1]:
+            ap.error(f"--bots {args.bots}: the lean {args.game} has {', '.join(LEAN[args.game][1])} bots")
+        if args.games < 2:
+            ap.error(f"--games {args.games}: at least 2 games per check (an interval needs two)")
+        return 1 if agree(args.games, args.game, args.bots) else 0
     if args.memory:
         text = memory_text()
         if args.update:
