@@ -182,7 +182,7 @@ class _Box:
     the deck (the same Card objects every round), the track and its last space, each
     colour's place, the order a hand is sorted in and the plays each card allows."""
 
-    __slots__ = ("config", "colours", "index", "deck", "track", "end", "order", "plays")
+    __slots__ = ("config", "colours", "index", "deck", "track", "end", "order", "plays", "counted")
 
     def __init__(self, config: Config):
         self.config = config
@@ -193,6 +193,9 @@ class _Box:
         self.end = len(config.track) - 1
         self.order = _hand_order(config.colours)
         self.plays = _CardPlays(config.colours)
+        # counted[ones][twos]: _times_counted for every count of one colour's cards the deck allows
+        self.counted = [[_times_counted(o, t, config) for t in range(config.two_step_cards + 1)]
+                        for o in range(config.one_step_cards + 1)]
 
     def __reduce__(self):  # a pickled state carries its Config; the box is remade from it
         return _box, (self.config,)
@@ -425,10 +428,15 @@ def _counts_by_colour(hand, colours, index: dict[str, int] | None = None) -> tup
 
 def _colour_points(ones: int, twos: int, value: int, config: Config) -> int:
     """What one colour's cards in a hand score with its hedgehog on a space worth `value`."""
+    return _times_counted(ones, twos, config) * value
+
+
+def _times_counted(ones: int, twos: int, config: Config) -> int:
+    """How many times one colour's cards in a hand count their hedgehog's space."""
     if not config.advanced:
-        return (ones + twos) * value  # BB-9: every coloured card counts once
+        return ones + twos  # BB-9: every coloured card counts once
     pairs, single = divmod(ones, 2)  # BB-10
-    return (pairs * config.pair_multiplier + single + twos * config.two_step_multiplier) * value
+    return pairs * config.pair_multiplier + single + twos * config.two_step_multiplier
 
 
 def _round_total(card_points: int, config: Config, ended_round: bool) -> int:
@@ -663,12 +671,12 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     """
     cfg = obs.config
     box = _box(cfg)
-    track, end, index = box.track, box.end, box.index
+    track, end, index, counted = box.track, box.end, box.index, box.counted
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
-    positions, colour_points, round_total = obs.positions, _colour_points, _round_total
+    positions, round_total = obs.positions, _round_total
     ones, twos = _counts_by_colour(obs.hand, cfg.colours, index)
-    now = [colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(positions)]
+    now = [counted[o][t] * track[p] for o, t, p in zip(ones, twos, positions)]  # _colour_points of each colour
     card_points = sum(now)
     others = [card_points - points for points in now]  # what the other colours score, for each colour
     danger = end - 2  # a hedgehog here can be finished by the next player
@@ -687,9 +695,9 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
                 left_ones -= 1
         to = positions[k] + steps
         if to >= end:
-            value = round_total(others[k] + colour_points(left_ones, left_twos, track[end], cfg), cfg, True)
+            value = round_total(others[k] + counted[left_ones][left_twos] * track[end], cfg, True)
         else:
-            value = round_total(others[k] + colour_points(left_ones, left_twos, track[to], cfg), cfg, False)
+            value = round_total(others[k] + counted[left_ones][left_twos] * track[to], cfg, False)
             if near_end or to >= danger:
                 value -= risk
         if own is None:
