@@ -14,6 +14,7 @@ import random
 from collections import Counter
 from types import ModuleType
 
+from . import core
 from .chance import derive
 from .stats import wilson
 
@@ -42,10 +43,21 @@ def deal_unseen(deck, seen, hand_counts, me: int, my_hand, rng: random.Random, k
 
 def random_bot(observation, legal, rng: random.Random):
     """Any legal action, uniformly."""
-    return legal[rng.randrange(len(legal))]
+    n = len(legal)
+    if type(rng) not in _MERSENNE or n <= 0:
+        return legal[rng.randrange(n)]
+    # rng.randrange(n) for a Mersenne Twister (random.Random._randbelow_with_getrandbits)
+    # written out: the same draws, without two Python calls on every random move
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return legal[r]
 
 
 random_bot.reads_observation = False  # simulate passes None instead of building one
+# the Random classes whose randrange(n) is _randbelow_with_getrandbits(n) (simulate's seat streams too)
+_MERSENNE = (random.Random, core._SeatRandom, core._LazySeatRandom)
 
 
 def _advantage(mod, state, me: int) -> float:

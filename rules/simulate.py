@@ -148,12 +148,14 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     progress = getattr(mod, "progress", mod.scores)
     leaders: list[int | None] = []  # the sole leader at the end of each turn
     shown = [None, None]  # last progress seen, and its leader
+    note = leaders.append
 
-    def turn_end(st) -> None:
+    def turn_end(st) -> None:  # called at every turn's end: _leader written out
         values = progress(st)
         if values != shown[0]:
-            shown[:] = values, _leader(values)
-        leaders.append(shown[1])
+            best = max(values)
+            shown[0], shown[1] = values, (values.index(best) if values.count(best) == 1 else None)
+        note(shown[1])
 
     # A module with a `step` hook plays in place on this private state, which keeps
     # no event text (nobody reads it): the same moves as apply, without a copy per move.
