@@ -288,7 +288,7 @@ def _deal(state: State, round_: int) -> None:
     state.removed = tuple(deck[:removed])
     order = box.order
     state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=order)) for i in range(n))
-    state._plays = (state.hands, cfg, tuple(_hand_plays(hand, box.plays) for hand in state.hands))
+    state._plays = (state.hands, cfg, tuple(_hand_plays(hand, box.plays) for hand in state.hands))  # as _list_plays
     state.positions = (0,) * len(cfg.colours)
     state.played = ()
     state.round = round_
@@ -348,7 +348,10 @@ def legal_actions(state: State) -> list[Play]:
     """One play per distinct card in hand, in the hand's order; a joker once per colour (BB-6, BB-7)."""
     if state.is_over:
         return []
-    return list(_seat_plays(state)[state.current_player])
+    memo = state._plays
+    if memo is None or memo[0] is not state.hands or memo[1] is not state.config:
+        memo = _list_plays(state)
+    return list(memo[2][state.current_player])
 
 
 def _box_of(s: State) -> _Box:
@@ -364,21 +367,21 @@ def _hand_plays(hand, plays: _CardPlays) -> tuple[Play, ...]:
     return tuple(chain.from_iterable(map(plays.__getitem__, dict.fromkeys(hand))))
 
 
-def _seat_plays(s: State) -> tuple[tuple[Play, ...], ...]:
-    """Every seat's legal plays. Worked out once for the hands a round deals; step
-    keeps them up to date, which needs hands in order (a hand built by hand may not be)."""
-    memo = s._plays
-    if memo is not None and memo[0] is s.hands and memo[1] is s.config:
-        return memo[2]
+def _list_plays(s: State) -> tuple:
+    """(hands, config, every seat's legal plays), listed afresh. Kept on the state (`_plays`) when
+    every hand is in order, as dealt: step can then keep it up to date (a hand built by hand may not be)."""
     box = _box_of(s)
-    seats = tuple(_hand_plays(h, box.plays) for h in s.hands)
+    memo = (s.hands, s.config, tuple(_hand_plays(h, box.plays) for h in s.hands))
     if all(_in_order(h, box.order) for h in s.hands):
-        s._plays = (s.hands, s.config, seats)
-    return seats
+        s._plays = memo
+    return memo
 
 
 def _in_order(hand, order) -> bool:
-    keys = list(map(order, hand))
+    try:
+        keys = list(map(order, hand))
+    except KeyError:  # a card no deck of these colours holds (a hand built by hand)
+        return False
     return keys == sorted(keys)
 
 
