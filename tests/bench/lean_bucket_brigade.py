@@ -29,45 +29,48 @@ def _score(hand, pos, ended: bool) -> int:
     return total if total > 0 else 0  # BB-11
 
 
-def _heuristic(hand, count, pos, randrange):
+def _heuristic(have, count, pos, rnd):
     """meeple's heuristic_bot: each play valued by the round score of the hand left if the round
     ended now (BB-9, BB-11), less 3/4 of the bonus when the next player could end the round, less
-    1/2 for spending a joker; in quarter points (ints); ties uniform. `count`: the hand's coloured
-    cards per colour."""
-    now = [count[k] * TRACK[pos[k]] for k in range(COLOURS)]
-    points = sum(now)
-    near_end = max(pos) >= DANGER
+    1/2 for spending a joker; in quarter points (ints); ties uniform (int(rnd() * n): uniform to
+    within 2**-53). `have`: the hand's cards of each kind; `count`: its coloured cards per colour."""
+    now = [count[k] * TRACK[pos[k]] for k in ALL]
+    points = now[0] + now[1] + now[2] + now[3]
+    near_end = pos[0] >= DANGER or pos[1] >= DANGER or pos[2] >= DANGER or pos[3] >= DANGER
     best, best_value = [], None
-    last = -1
-    for c in hand:
-        if c == last:
-            continue
-        last = c
-        if c < 8:
-            ks, spent, joker = (c >> 1,), 1, 0
-        else:  # a joker moves any hedgehog, scores nothing, and is worth keeping
-            ks, spent, joker = ALL, 0, 2
-        step = (c & 1) + 1
-        for k in ks:
+    for k in ALL:  # each hedgehog, moved 1 or 2 by a card of its colour or by a joker (BB-6, BB-7)
+        base = points - now[k]
+        for step in (1, 2):
+            card = 2 * k + step - 1
+            coloured, joker = have[card], have[7 + step]
+            if not (coloured or joker):
+                continue
             to = pos[k] + step
-            if to >= END:
-                value = points - now[k] + (count[k] - spent) * TRACK[END] + BONUS
-                value = 4 * value - joker if value > 0 else -joker
+            if to >= END:  # BB-8: ends the round and takes the bonus
+                worth, bonus, risk = TRACK[END], BONUS, 0
             else:
-                value = points - now[k] + (count[k] - spent) * TRACK[to]
-                value = 4 * value - joker if value > 0 else -joker
-                if near_end or to >= DANGER:
-                    value -= 3 * BONUS  # 3/4 of the bonus, in quarters
-            if best_value is None or value > best_value:
-                best, best_value = [(c, k)], value
-            elif value == best_value:
-                best.append((c, k))
-    return best[0] if len(best) == 1 else best[randrange(len(best))]
+                worth, bonus, risk = TRACK[to], 0, 3 * BONUS if near_end or to >= DANGER else 0
+            if coloured:  # the card leaves the hand
+                value = base + (count[k] - 1) * worth + bonus
+                value = 4 * value - risk if value > 0 else -risk
+                if best_value is None or value > best_value:
+                    best, best_value = [(card, k)], value
+                elif value == best_value:
+                    best.append((card, k))
+            if joker:  # a joker scores nothing in hand; keeping one is worth 1/2
+                value = base + count[k] * worth + bonus
+                value = 4 * value - risk - 2 if value > 0 else -risk - 2
+                if best_value is None or value > best_value:
+                    best, best_value = [(7 + step, k)], value
+                elif value == best_value:
+                    best.append((7 + step, k))
+    return best[0] if len(best) == 1 else best[int(rnd() * len(best))]
 
 
 def play(rng: random.Random, players: int = 4, bot: str = "random"):
     heuristic = bot == "heuristic"
     randrange = rng.randrange
+    rnd = rng.random
     h = HAND[players]
     totals = [0] * players
     actions = 0
@@ -77,10 +80,12 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
         removed = len(deck) - players * h
         hands = [sorted(deck[removed + i * h: removed + (i + 1) * h]) for i in range(players)]
         pos = [0] * COLOURS
-        if heuristic:  # coloured cards per colour in each hand
+        if heuristic:  # cards of each kind, and coloured cards per colour, in each hand
+            haves = [[0] * 10 for _ in range(players)]
             counts = [[0] * COLOURS for _ in range(players)]
             for i in range(players):
                 for c in hands[i]:
+                    haves[i][c] += 1
                     if c < 8:
                         counts[i][c >> 1] += 1
         p = r % players
@@ -88,10 +93,10 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
         while True:
             hand = hands[p]
             if heuristic:
-                count = counts[p]
-                c, k = _heuristic(hand, count, pos, randrange)
+                c, k = _heuristic(haves[p], counts[p], pos, rnd)
+                haves[p][c] -= 1
                 if c < 8:
-                    count[k] -= 1
+                    counts[p][k] -= 1
             else:
                 plays = []  # one per distinct card; a joker once per colour (BB-6, BB-7)
                 last = -1
