@@ -6,6 +6,7 @@ started. Not timed: bench_engine.py --explorer measures the moves."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections import Counter
 from concurrent.futures import Executor, Future, wait
@@ -67,9 +68,15 @@ def _rows(e: Explorer, cell) -> pd.DataFrame:
     return e._points[cell].drop(columns="point")
 
 
-def _foreground(value, **kw) -> pd.DataFrame:
-    """The value's rows from an Explorer playing in this process only (no background)."""
-    e = Explorer(**{**BB, **kw, "values": [value], "workers": 1})
+def _foreground(value, games: int = BB["games"]) -> pd.DataFrame:
+    """The value's rows from a fresh Explorer playing in this process only (no background)."""
+    return _foreground_rows(value, games).copy()
+
+
+@functools.cache
+def _foreground_rows(value, games: int) -> pd.DataFrame:
+    e = Explorer(**{**BB, "games": games, "values": [value], "workers": 1})
+    e.close()
     return _rows(e, (value,))
 
 

@@ -372,8 +372,9 @@ class Explorer(W.VBox):
             cancel_others(background)
             if background is not None:
                 background.cancel(keep=[k for c in todo for k in self._pending.get(c, ())])
-        what = " and ".join(self._fields)
-        self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(what)}…"
+        if wanted:  # a harvest is only put into the table: nothing for the reader to wait for
+            what = " and ".join(self._fields)
+            self.status.value = f"Playing {self._games} games for {len(todo)} value(s) of {html.escape(what)}…"
         groups: dict = {}  # cells sharing their first value: one sweep (a grid) each
         for c in todo:
             groups.setdefault(c[:-1], []).append(c[-1])
