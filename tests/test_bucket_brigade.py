@@ -295,3 +295,35 @@ def test_legal_plays_follow_a_hand_built_out_of_order():
                  Play(BLUE1, "blue"))
     assert s.hands[0] == (RED1, BLUE1, JOKER1)
     assert bb.legal_actions(s) == [Play(RED1, "red"), Play(BLUE1, "blue")] + [Play(JOKER1, c) for c in s.config.colours]
+
+
+def _heuristic_value(obs, play):
+    """What heuristic_bot's docstring says a play is worth, from round_score itself (BB-9 to BB-11)."""
+    cfg, end = obs.config, len(obs.config.track) - 1
+    hand = list(obs.hand)
+    if play.card.colour is not None:
+        hand.remove(play.card)
+    where = dict(zip(cfg.colours, obs.positions))
+    where[play.colour] = to = min(end, where[play.colour] + play.card.steps)
+    value = round_score(hand, where, cfg, to == end)
+    if to != end and max(max(obs.positions), to) >= end - 2:
+        value -= cfg.bonus * 0.75
+    return value - (0.5 if play.card.colour is None else 0)
+
+
+@pytest.mark.parametrize("advanced", [False, True])
+def test_heuristic_picks_a_best_play_even_holding_every_card_of_a_colour(advanced):
+    """The heuristic's choice is worth the most of the legal plays by round_score of the hand
+    left (BB-9, BB-10 pairs and two-steps), also with hands of 7 from a deck of 3 + 2 cards a
+    colour, which can hold all of a colour's cards."""
+    import random
+
+    cfg = Config(players=3, colours=("red", "blue"), one_step_cards=3, two_step_cards=2, hand_sizes=(7, 5, 4),
+                 advanced=advanced, bonus=6)
+    for seed in range(15):
+        s, rng = bb.new_game(cfg, seed, events=False), random.Random(seed)
+        while not s.is_over:
+            obs, legal = bb.observation(s, s.current_player), bb.legal_actions(s)
+            choice = bb.heuristic_bot(obs, legal, rng)
+            assert _heuristic_value(obs, choice) == max(_heuristic_value(obs, a) for a in legal)
+            bb.step(s, choice)
