@@ -1297,7 +1297,10 @@ def _sweep_rows(res: Results, point: dict, k: int):
     if not res.completed:
         return rows
     for col in ("turns", "rounds", "lead_changes"):
-        rows[col], rows[f"{col}_low"], rows[f"{col}_high"] = mean_ci(res.games[col].tolist())
+        # a swept field of that name (Bucket Brigade's and Duck, Duck, Bruce's `rounds`) keeps its
+        # column: the game length is then <col>_played (the field's values stay whole numbers)
+        name = f"{col}_played" if col in point else col
+        rows[name], rows[f"{name}_low"], rows[f"{name}_high"] = mean_ci(res.games[col].tolist())
     t = res.table
     for c in _own_columns(t):
         by_seat = {s: mean_ci(part.dropna().tolist()) for s, part in t.groupby("seat")[c]}

@@ -494,3 +494,27 @@ def test_the_explorer_ring_follows_its_vega_parameter_when_vega_draws_it():
         group = svg.split(f'class="mark-symbol role-mark {ring}"')[1].split("</g>")[0]
         xs[point] = re.findall(r"translate\(([\d.]+),", group)
     assert xs[0] == ["0"] * 4 and xs[2] == [str(charts.WIDTH)] * 4
+
+
+def _x_axes(spec) -> list:
+    """Every layer's x axis in a (layered) chart spec."""
+    found = []
+    for layer in spec.get("layer", []):
+        found += _x_axes(layer) if "layer" in layer else [layer.get("encoding", {}).get("x", {}).get("axis")]
+    return [a for a in found if a is not None]
+
+
+def test_a_swept_field_named_like_a_length_measure_keeps_its_whole_values():
+    """Sweeping DDB's `rounds` (also the game-length column's name): the field's column holds
+    the rule values as whole numbers, the game length goes to rounds_played, and the charts
+    tick each whole value once on one axis for every layer (not "2 3 3 4 4")."""
+    from meeple.rules.simulate import sweep
+
+    table = sweep("duck-duck-bruce", None, {"rounds": [2, 3, 4]}, games=8, seed=1, workers=1, progress=False)
+    assert str(table["rounds"].dtype) == "int64" and sorted(set(table["rounds"])) == [2, 3, 4]
+    assert table["rounds_played"].tolist() == [float(r) for r in table["rounds"]]  # DDB-12: a set number of rounds
+    for chart in (charts.win_rate_chart(table, "rounds", baseline=3, current=3),
+                  charts.measure_chart(table[table["rounds"] > 2], "rounds", "score", baseline=2, current=3)):
+        axes = _x_axes(chart.to_dict())
+        assert axes and all(a == {"format": "d", "values": [2, 3, 4]} for a in axes), axes
+    assert "rounds" not in Explorer("duck-duck-bruce", "rounds", values=[2, 3], games=10, workers=1)._measures

@@ -37,13 +37,21 @@ def _col(field: str) -> str:
     return re.sub(r"([\[\].\\])", r"\\\1", field)
 
 
-def _x(table: pd.DataFrame, field: str, title: str | None = None) -> alt.X:
+def _x(table: pd.DataFrame, field: str, title: str | None = None, also=()) -> alt.X:
+    """The x encoding of `field`; a whole-number field ticks every value from the least to
+    the greatest of the table's and `also`'s (every layer of a chart must use the same one)."""
     col = table[field]
     title = title or field.replace("_", " ")
     if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
         return alt.X(f"{_col(field)}:O", title=title, axis=alt.Axis(labelAngle=0))  # discrete axes rotate labels by default
     whole = pd.api.types.is_integer_dtype(col)
-    axis = alt.Axis(tickMinStep=1, format="d") if whole else alt.Axis()
+    axis = alt.Axis()
+    if whole and len(col):
+        spread = [int(v) for v in (col.min(), col.max(), *also) if v is not None]
+        lo, hi = min(spread), max(spread)
+        # every whole number as a tick where there are few: Vega's own ticks on [2, 4] fall at
+        # half steps (tickMinStep is not always honoured), which "d" labels "2 3 3 4 4"
+        axis = alt.Axis(values=list(range(lo, hi + 1)), format="d") if hi - lo <= 30 else alt.Axis(tickMinStep=1, format="d")
     return alt.X(f"{_col(field)}:Q", title=title, axis=axis, scale=alt.Scale(zero=False))
 
 
@@ -76,7 +84,8 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
     Vega parameter holding that value's `point`: see `_ring`)."""
     data = _lines(table, field, "win_rate", "win_low", "win_high")
     fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
-    base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
+    x = _x(data, field, also=_marked(baseline, current))
+    base = alt.Chart(data).encode(x=x, color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(
         y=alt.Y("win_low:Q", title="win rate (95% CI)", axis=alt.Axis(format="%")), y2="win_high:Q"
     )
@@ -94,15 +103,15 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
     if fair_share["fair"].nunique() == 1:  # the same number of players everywhere: one dashed rule
         fair = alt.Chart(fair_share[["fair"]].head(1)).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
     else:  # the player count varies along x: the fair share 1/players follows it
-        fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=_x(fair_share, field), y="fair:Q")
+        fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=x, y="fair:Q")
     # the dashed line says what it is (a reader cannot tell it from a seat's line otherwise)
     fair_label = alt.Chart(fair_share[["fair"]].tail(1)).mark_text(align="right", dy=-7, color="#777").encode(
         y="fair:Q", x=alt.value(WIDTH - 2), text=alt.value("fair share"))
     layers = [bars, line, fair, fair_label]
     if baseline is not None:
-        layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa"))
+        layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa", x))
     if current is not None:
-        layers.append(_ring(data, field, current, "win_rate"))
+        layers.append(_ring(data, field, current, "win_rate", x))
     return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
                                                                title=title or f"Win rate as {field} changes")
 
@@ -175,7 +184,8 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
         keys = _varied(table) or [field]
         data = data.drop_duplicates(keys).assign(who="every seat" if len(keys) == 1 else data["who"].str.split(", ", n=1).str[1])
     fmt = ".1%" if measure == "win_rate" else ".2f"
-    base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
+    x = _x(data, field, also=_marked(baseline, current))
+    base = alt.Chart(data).encode(x=x, color=alt.Color("who:N", legend=LEGEND))
     bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=f"{label} (95% CI)", scale=alt.Scale(zero=False),
                                                          axis=alt.Axis(format="%") if measure == "win_rate" else alt.Axis()),
                                                  y2=f"{high}:Q")
@@ -187,10 +197,10 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
     )
     layers = []
     if baseline is not None:
-        layers.append(_rule_at(field, baseline, "baseline", "#aaa"))
+        layers.append(_rule_at(field, baseline, "baseline", "#aaa", x))
     layers += [bars, line]
     if current is not None:
-        layers.append(_ring(data, field, current, value))
+        layers.append(_ring(data, field, current, value, x))
     return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
                                                                title=title or f"{label} as {field} changes")
 
@@ -210,16 +220,21 @@ def _with_param(chart, current):
     return chart.add_params(current) if isinstance(current, alt.Parameter) else chart
 
 
-def _ring(data: pd.DataFrame, field: str, current, y: str) -> alt.Chart:
+def _marked(*values) -> list:
+    """The whole-number values a chart marks (baseline, current) beside its data, for _x's ticks."""
+    return [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+
+
+def _ring(data: pd.DataFrame, field: str, current, y: str, x: alt.X) -> alt.Chart:
     """A ring round each line's point at the value under the slider."""
     return _at_current(data, current, lambda d: d[field] == current).mark_point(
-        size=160, filled=False, color="#111", strokeWidth=2).encode(x=_x(data, field), y=f"{y}:Q")
+        size=160, filled=False, color="#111", strokeWidth=2).encode(x=x, y=f"{y}:Q")
 
 
-def _rule_at(field: str, value, text: str, colour: str) -> alt.LayerChart:
-    """A vertical rule with a label at x = value (the baseline behind the current curve)."""
+def _rule_at(field: str, value, text: str, colour: str, x: alt.X) -> alt.LayerChart:
+    """A vertical rule with a label at x = value (the baseline behind the current curve);
+    `x`: the chart's own x encoding (one axis for every layer)."""
     marker = pd.DataFrame({field: [value], "label": [text]})
-    x = _x(marker, field)
     rule = alt.Chart(marker).mark_rule(color=colour, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
     label = alt.Chart(marker).mark_text(align="left", dx=4, dy=-4, color="#777", baseline="top").encode(
         x=x, y=alt.value(0), text="label:N")

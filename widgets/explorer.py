@@ -149,7 +149,8 @@ class Explorer(W.VBox):
         self._drawn: dict = {}  # chart name -> (version, measure, ...) it was built from
         self._copied = None  # the version whose CSV the copy button holds
         self._baseline = tuple(self._config.get(f) for f in fields)
-        self._measures = measures(mod, self._config)
+        # a measure named like a slider's field (`rounds`) is that field in the sweep table
+        self._measures = {k: v for k, v in measures(mod, self._config).items() if k not in fields}
         measure = measure or ("score" if len(fields) == 1 else "win_rate")
         if measure not in self._measures:
             raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self._measures)}")
