@@ -385,17 +385,6 @@ def _in_order(hand, order) -> bool:
     return keys == sorted(keys)
 
 
-def _plays_after(plays: tuple[Play, ...], hand, i: int, box: _Box) -> tuple[Play, ...]:
-    """The plays left when card i of `hand` (in order, and the first of its kind) is played;
-    `plays` are the hand's."""
-    card = hand[i]
-    if i + 1 < len(hand) and hand[i + 1] == card:  # another of the same card: the same plays
-        return plays
-    gone = box.plays[card]
-    j = plays.index(gone[0])
-    return plays[:j] + plays[j + len(gone) :]
-
-
 def round_score(hand, positions: dict[str, int], config: Config, ended_round: bool) -> int:
     """Points a hand scores at round end (BB-9, BB-10, BB-11).
 
@@ -523,9 +512,15 @@ def step(s: State, action: Play) -> None:
     s.hands = seat_hands = tuple(seat_hands)
     memo = s._plays
     if memo is not None and memo[0] is hands and memo[1] is s.config:  # the seat's legal plays follow its hand
-        seats = list(memo[2])
-        seats[p] = _plays_after(seats[p], hand, i, box)
-        s._plays = (seat_hands, memo[1], tuple(seats))
+        seats = memo[2]
+        if i + 1 == len(hand) or hand[i + 1] != card:  # its last copy (hands kept here are in order): its plays go
+            seats = list(seats)
+            mine = seats[p]
+            gone = box.plays[card]
+            j = mine.index(gone[0])
+            seats[p] = mine[:j] + mine[j + len(gone) :]
+            seats = tuple(seats)
+        s._plays = (seat_hands, memo[1], seats)
     s.played += (card,)
     spaces = list(s.positions)
     k = box.index[action.colour]
@@ -607,25 +602,26 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
 def observation(state: State, player: int) -> Observation:
     player = check_seat(state.config, player)
-    # Built through __dict__: a frozen dataclass's __init__ sets its 11 fields one
+    # Its __dict__ given whole: a frozen dataclass's __init__ sets its 11 fields one
     # object.__setattr__ at a time, and the heuristic bot asks for one on every move.
     obs = _new_observation(Observation)
-    obs.__dict__.update(
-        player=player,
-        config=state.config,
-        round=state.round,
-        start_player=state.start_player,
-        current_player=state.current_player,
-        hand=state.hands[player],
-        hand_counts=tuple(map(len, state.hands)),
-        positions=state.positions,
-        played=state.played,
-        totals=state.totals,
-        history=state.history,
-    )
+    _set(obs, "__dict__", {
+        "player": player,
+        "config": state.config,
+        "round": state.round,
+        "start_player": state.start_player,
+        "current_player": state.current_player,
+        "hand": state.hands[player],
+        "hand_counts": tuple(map(len, state.hands)),
+        "positions": state.positions,
+        "played": state.played,
+        "totals": state.totals,
+        "history": state.history,
+    })
     return obs
 
 
+_set = object.__setattr__
 _new_observation = object.__new__
 
 
@@ -681,7 +677,6 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     ones, twos = _counts_by_colour(obs.hand, cfg.colours, index)
     now = [counted[o][t] * track[p] for o, t, p in zip(ones, twos, positions)]  # _colour_points of each colour
     card_points = sum(now)
-    others = [card_points - points for points in now]  # what the other colours score, for each colour
     danger = end - 2  # a hedgehog here can be finished by the next player
     near_end = max(positions) >= danger
     risk = cfg.bonus * 0.75  # someone else can end it next turn
@@ -698,9 +693,9 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
                 left_ones -= 1
         to = positions[k] + steps
         if to >= end:
-            value = round_total(others[k] + counted[left_ones][left_twos] * track[end], cfg, True)
+            value = round_total(card_points - now[k] + counted[left_ones][left_twos] * track[end], cfg, True)
         else:
-            value = round_total(others[k] + counted[left_ones][left_twos] * track[to], cfg, False)
+            value = round_total(card_points - now[k] + counted[left_ones][left_twos] * track[to], cfg, False)
             if near_end or to >= danger:
                 value -= risk
         if own is None:
