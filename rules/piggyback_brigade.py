@@ -412,13 +412,12 @@ class _Setup:
     engine and the heuristic read it on every roll (a Config's properties and
     sums cost more than a tuple lookup, and simulate plays thousands of games)."""
 
-    __slots__ = ("config", "players", "spaces", "n_faces", "steps", "again", "max_rerolls",
+    __slots__ = ("config", "spaces", "n_faces", "steps", "again", "max_rerolls",
                  "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean")
 
     def __init__(self, cfg: Config):
         k = cfg.piglets_per_player
         self.config = cfg
-        self.players = cfg.players
         self.spaces = cfg.spaces
         self.n_faces = len(cfg.faces)
         self.steps = cfg.faces  # spaces each face moves (PB-5)
