@@ -12,12 +12,14 @@ Rules are numbered as in seeds/bucket_king.md (BK-1, ...).
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations
+from math import inf
+from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from . import bots as _bots
@@ -290,14 +292,15 @@ def _mask(indices) -> int:
     return m
 
 
-def _indices(mask: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def _indices(mask: int) -> tuple[int, ...]:
     """The flat indices in a bitmask, lowest first."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -455,6 +458,23 @@ def _plain_plays(same: tuple[Card, ...], most: int) -> tuple[tuple[PlayCards, in
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 14)
+def _plain_only(same: tuple[Card, ...], most: int) -> tuple[PlayCards, ...]:
+    """The plays of _plain_plays without their totals (a lead: any of them, BK-6)."""
+    return tuple(play for play, _ in _plain_plays(same, most))
+
+
+@lru_cache(maxsize=1 << 15)
+def _beating(same: tuple[Card, ...], most: int, need_more: int) -> tuple[PlayCards, ...]:
+    """The plays of _plain_plays, in its order, whose total is above `need_more` (BK-7)."""
+    return tuple(play for play, total in _plain_plays(same, most) if total > need_more)
+
+
+def _of_colour(hand: tuple[Card, ...], colour: str) -> tuple[Card, ...]:
+    """The cards of `colour` in a sorted hand: one run of it, as cards sort by colour first."""
+    return hand[bisect_left(hand, (colour,)) : bisect_left(hand, (colour, inf))]
+
+
 def _plays(hand, colour: str, cfg: Config, same=None) -> list[tuple[PlayCards, int]] | tuple[tuple[PlayCards, int], ...]:
     """Every distinct play a player may put down in `colour`, with its total (BK-6, BK-17).
 
@@ -537,6 +557,9 @@ class State:
     _n_events: int = field(default=0, compare=False, repr=False)
     # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
     _turn_end: Any = field(default=None, compare=False, repr=False)
+    # Set-up only: buckets of each colour (Config order) the player building now has still to
+    # place (BK-3, BK-4), so that a move need not count their pyramid; None: count it.
+    _supply: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
 
@@ -573,10 +596,12 @@ class State:
         new._events = self._events
         new._n_events = self._n_events
         new._turn_end = self._turn_end
+        new._supply = self._supply
         return new
 
 
 _compared = attrgetter(*(f.name for f in fields(State) if f.compare))
+_value = attrgetter("value")  # of a Card
 
 
 class Observation(NamedTuple):
@@ -635,7 +660,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     keeps no event text (simulate's own states, never shown). `turn_end(state)` is
     called at the end of every turn (see _turn_over)."""
     cfg = own_config(Config, config, NAME)
-    deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(cfg.deck())
+    deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(_fixed(cfg).deck)
     n, h = cfg.players, cfg.hand_size
     hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(n))
     size = sum(cfg.rows)
@@ -663,23 +688,85 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         falls=(),
         _events=[] if events else None,
         _turn_end=turn_end,
+        _supply=_fixed(cfg).supply,
     )
-    _log.say(
-        state,
-        f"Each player is dealt {h} cards ({len(state.draw)} in the draw pile) and builds a pyramid of "
-        f"{size} buckets (rows {'-'.join(map(str, cfg.rows))}), bottom row first.",
-    )
+    _log.say(state, _deals_text, h, len(state.draw), cfg.rows)
     return state
 
 
 # --- legal actions ----------------------------------------------------------
 
+class _Fixed(NamedTuple):
+    """What a game's Config fixes, worked out once per Config: the pyramid's
+    layout, every Place action by position, and the numbers every move reads."""
+
+    config: Config
+    rows: tuple[int, ...]
+    layout: _Layout
+    places: tuple[tuple[Place, ...], ...]  # every Place action, by flat position, in colour order
+    each: int  # buckets of each colour a player builds (BK-3)
+    most: int  # most cards of the required colour in one play (BK-6)
+    plain: bool  # plays are cards of one colour only: neither Special One nor Backfiring Discard
+    exact: bool  # the exact fall rule (BK-10), not the poke model
+    deck: tuple[Card, ...]  # Config.deck(), in its fixed order
+    supply: tuple[int, ...]  # buckets of each colour a player starts to build with
+    offers: dict  # set-up: a builder's supply -> the Place actions open to them (see _offer)
+    spent: dict  # set-up: (supply, colour placed) -> the supply left
+
+
+# id(config) -> its _Fixed. The entry holds the config, so while it is there no other
+# object can have that id: a hit is always this very config.
+_FIXED: dict[int, _Fixed] = {}
+
+
+def _fixed(cfg: Config) -> _Fixed:
+    """The _Fixed of a Config (hot paths inline its first line: `_FIXED.get(id(cfg)) or _fixed(cfg)`)."""
+    fx = _FIXED.get(id(cfg))
+    if fx is None:
+        if len(_FIXED) >= 256:  # many configs (a sweep): start afresh rather than grow
+            _FIXED.clear()
+        rows = cfg.rows
+        fx = _FIXED[id(cfg)] = _Fixed(
+            cfg, rows, _layout(rows), _places(rows, cfg.colours), cfg.buckets_each, cfg.max_cards,
+            not cfg.special_one and not cfg.backfiring_discard, cfg.fall_model == "exact", tuple(cfg.deck()),
+            (cfg.buckets_each,) * len(cfg.colours), {}, {},
+        )
+    return fx
+
+
 def _place_options(state: State, p: int) -> list[Place]:
     """Set-up (BK-4): the next empty position, in each colour player p still has buckets of."""
-    cfg = state.config
-    pyr = state.pyramids[p]
-    each = cfg.buckets_each
-    return [a for a in _places(cfg.rows, cfg.colours)[pyr.index(None)] if pyr.count(a.colour) < each]
+    fx = _fixed(state.config)
+    return list(_offer(fx, state._supply or _supply_of(fx, state.pyramids[p])))
+
+
+def _supply_of(fx: _Fixed, pyramid: tuple) -> tuple[int, ...]:
+    """Buckets of each colour still to place while building `pyramid` (BK-3)."""
+    return tuple(fx.each - pyramid.count(c) for c in fx.config.colours)
+
+
+def _offer(fx: _Fixed, supply: tuple[int, ...]) -> tuple[Place, ...]:
+    """The Place actions of a builder with this supply: the next position (the pyramid fills
+    in flat order, one bucket per move, so it is the number placed so far), in each colour
+    left. Remembered per Config: a game meets a few hundred supplies."""
+    offer = fx.offers.get(supply)
+    if offer is None:
+        if len(fx.offers) >= 4096:
+            fx.offers.clear()
+        k = sum(fx.supply) - sum(supply)
+        offer = fx.offers[supply] = tuple(a for a, left in zip(fx.places[k], supply) if left)
+    return offer
+
+
+def _spend(fx: _Fixed, supply: tuple[int, ...], colour: str) -> tuple[int, ...]:
+    """The supply left after placing a bucket of `colour`."""
+    left = fx.spent.get((supply, colour))
+    if left is None:
+        if len(fx.spent) >= 4096:
+            fx.spent.clear()
+        i = fx.config.colours.index(colour)
+        left = fx.spent[supply, colour] = supply[:i] + (supply[i] - 1,) + supply[i + 1 :]
+    return left
 
 
 @lru_cache(maxsize=64)
@@ -690,7 +777,7 @@ def _places(rows: tuple[int, ...], colours: tuple[str, ...]) -> tuple[tuple[Plac
 
 def _lose_options(state: State, p: int) -> tuple[LoseBucket, ...]:
     """BK-9: a bucket of the required colour; any bucket if none of it is left."""
-    return _lose_choices(state.config.rows, state.pyramids[p], state.colour)
+    return _lose_choices(_fixed(state.config).rows, state.pyramids[p], state.colour)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -707,28 +794,37 @@ def legal_actions(state: State) -> list:
         return []
     phase = state.phase
     p = state.current_player
-    cfg = state.config
+    fx = _FIXED.get(id(state.config)) or _fixed(state.config)
     if phase == ARRANGE:
-        return _place_options(state, p)
+        supply = state._supply or _supply_of(fx, state.pyramids[p])
+        return list(fx.offers.get(supply) or _offer(fx, supply))
     if phase == DIRECTION:
         return list(_DIRECTIONS)
     if phase == KEEP:
-        lay = _layout(cfg.rows)
-        return [KeepPart(lay.positions[part[0]], len(part)) for part in state.parts]
+        positions = fx.layout.positions
+        return [KeepPart(positions[part[0]], len(part)) for part in state.parts]
     hand = state.hands[p]
     if phase == LEAD:
         if not hand:
-            return list(_lose_options(state, p))  # BK-20: nothing to lead with
-        by_colour: dict[str, tuple[Card, ...]] = {}  # colours in the order they first appear in the hand
-        for c in hand:
-            by_colour[c.colour] = by_colour.get(c.colour, ()) + (c,)
+            return list(_lose_choices(fx.rows, state.pyramids[p], state.colour))  # BK-20: nothing to lead with
         out = []
-        for colour, same in by_colour.items():
-            out += [play for play, _ in _plays(hand, colour, cfg, same)]
+        start = 0
+        while start < len(hand):  # colour by colour, in the hand's (sorted) order
+            colour = hand[start].colour
+            stop = bisect_left(hand, (colour, inf), start)
+            if fx.plain:
+                out += _plain_only(hand[start:stop], fx.most)
+            else:
+                out += [play for play, _ in _plays(hand, colour, fx.config, hand[start:stop])]
+            start = stop
         return out
     # FOLLOW
     colour = state.colour
-    need_more = state.to_beat - sum(c.value for c in state.fronts[p])
+    need_more = state.to_beat - sum(map(_value, state.fronts[p]))
+    loses = _lose_choices(fx.rows, state.pyramids[p], colour)
+    if fx.plain:
+        return [*_beating(_of_colour(hand, colour), fx.most, need_more), *loses]
+    cfg = fx.config
     out = []
     backfire = cfg.backfiring_discard and _active(state) > 2
     for play, total in _plays(hand, colour, cfg):
@@ -740,7 +836,7 @@ def legal_actions(state: State) -> list:
                     rest.remove(c)
                 for d in dict.fromkeys(c for c in rest if c.colour == colour):
                     out.append(PlayCards(play.cards, play.extras, d))
-    out += _lose_options(state, p)
+    out += loses
     return out
 
 
@@ -850,20 +946,88 @@ def _turn_over(s: State) -> None:
         s._turn_end(s)
 
 
+# The event sentences. Each step logs (sentence, its values); the text is made only when
+# someone reads state.events (rules/log.py), never in simulate's quiet states.
+
+def _deals_text(hand_size: int, draw: int, rows: tuple[int, ...]) -> str:
+    return (f"Each player is dealt {hand_size} cards ({draw} in the draw pile) and builds a pyramid of "
+            f"{sum(rows)} buckets (rows {'-'.join(map(str, rows))}), bottom row first.")
+
+
+def _places_text(p: int, a: Place) -> str:
+    return f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}."
+
+
+def _starts_text(round_: int, starter: int, chooses: bool) -> str:
+    return f"Round {round_ + 1}: {_seat(starter)} starts" + (" and chooses the direction." if chooses else ".")
+
+
+def _points_text(p: int, way: str, next_: int) -> str:
+    return f"{_seat(p)} points {way}: {_seat(next_)} plays next."
+
+
+def _reshuffle_text(cards: int) -> str:
+    return f"The draw pile is empty: the discard pile ({cards} cards) is shuffled into a new one."
+
+
+def _plays_text(p: int, a: PlayCards, lead: bool, total: int, colour: str, got: int, want: int) -> str:
+    drew = f"draws {got} card{'s' if got != 1 else ''}" + (" (both piles are empty)" if got < want else "")
+    verb = f"leads {a}" if lead else f"plays {a}"
+    return f"{_seat(p)} {verb}: {total} in {colour} in front of them; {drew}."
+
+
+def _reverses_text(direction: int) -> str:
+    return f"The direction reverses: play goes {'left' if direction == 1 else 'right'} now."
+
+
+def _loses_text(p: int, a: LoseBucket, colour: str | None, to_beat: int, more: int) -> str:
+    why = f"cannot or will not beat {to_beat} in {colour}" if colour else "has no card to lead with"
+    if colour and a.colour != colour:
+        why += f" (no {colour} bucket left)"
+    return (f"{_seat(p)} {why} and loses the {a.colour} bucket at {_where(a.position)}"
+            + (f"; {more} more fall{'s' if more == 1 else ''}." if more else "."))
+
+
+def _splits_text(p: int, parts: tuple) -> str:
+    return (f"{_seat(p)}'s pyramid is split into {len(parts)} parts ("
+            + ", ".join(str(len(x)) for x in parts) + " buckets): only one may stay.")
+
+
+def _keeps_text(p: int, size: int, gone: int) -> str:
+    return f"{_seat(p)} keeps {size} bucket{'s' if size != 1 else ''} and loses {gone} more."
+
+
+def _round_ends_text(round_: int, loser: int, lost: int, left: int) -> str:
+    return f"Round {round_ + 1} ends: {_seat(loser)} lost {lost} bucket{'s' if lost != 1 else ''} ({left} left)."
+
+
+def _out_text(p: int) -> str:
+    return f"{_seat(p)} has no buckets left and is out; their cards go to the discard pile."
+
+
+def _game_over_text(w: list, best: int) -> str:
+    return ("Game over: " + " and ".join(_seat(i) for i in w)
+            + (" share the win" if len(w) > 1 else " wins") + f" with {best} bucket{'s' if best != 1 else ''} left.")
+
+
 def _place(s: State, p: int, a: Place) -> None:
     """BK-4: the pyramid is built bucket by bucket, bottom-left to top."""
-    lay = _layout(s.config.rows)
-    k = lay.index[a.position]
+    fx = _FIXED.get(id(s.config)) or _fixed(s.config)
+    k = fx.layout.index[a.position]
     pyr = s.pyramids[p]
+    supply = s._supply or _supply_of(fx, pyr)
     pyr = pyr[:k] + (a.colour,) + pyr[k + 1 :]
     s.pyramids = s.pyramids[:p] + (pyr,) + s.pyramids[p + 1 :]
-    _log.say(s, f"{_seat(p)} puts a {a.colour} bucket at {_where(a.position)}.",)
-    if None in pyr:
+    _log.say(s, _places_text, p, a)
+    if k + 1 < len(pyr):  # built in flat order: the top bucket is the last
+        s._supply = fx.spent.get((supply, a.colour)) or _spend(fx, supply, a.colour)
         return
     _turn_over(s)
     if p + 1 < s.config.players:
         s.current_player = p + 1
+        s._supply = fx.supply
     else:
+        s._supply = None
         _start_round(s, 0)
 
 
@@ -876,25 +1040,23 @@ def _start_round(s: State, starter: int) -> None:
     if _active(s) == 2:
         s.direction = 1
         s.phase = LEAD
-        _log.say(s, f"Round {s.round + 1}: {_seat(starter)} starts.",)
+        _log.say(s, _starts_text, s.round, starter, False)
     else:
         s.direction = 0
         s.phase = DIRECTION
-        _log.say(s, f"Round {s.round + 1}: {_seat(starter)} starts and chooses the direction.",)
+        _log.say(s, _starts_text, s.round, starter, True)
 
 
 def _direction(s: State, p: int, way: str) -> None:
     s.direction = 1 if way == LEFT else -1
     s.phase = LEAD
-    _log.say(s, 
-        f"{_seat(p)} points {way}: {_seat(_next(s, p, s.direction))} plays next.",
-    )
+    _log.say(s, _points_text, p, way, _next(s, p, s.direction))
 
 
-def _draw(s: State, p: int, k: int) -> int:
-    """Draw k cards for p (BK-8), reshuffling the discard pile when the draw pile is out (BK-2);
-    with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
-    got = []
+def _draw(s: State, hand: list, k: int) -> int:
+    """Draw k cards onto `hand` (BK-8), reshuffling the discard pile when the draw pile is out
+    (BK-2); with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
+    got = 0
     draw = s.draw
     for _ in range(k):
         if not draw:
@@ -902,42 +1064,43 @@ def _draw(s: State, p: int, k: int) -> int:
                 break
             draw, s.chance = s.chance.shuffled(s.discard)
             draw = tuple(draw)
-            _log.say(s, f"The draw pile is empty: the discard pile ({len(s.discard)} cards) is shuffled into a new one.",)
+            _log.say(s, _reshuffle_text, len(s.discard))
             s.discard = ()
-        got.append(draw[-1])
+        hand.append(draw[-1])
         draw = draw[:-1]
+        got += 1
     s.draw = draw
-    if got:
-        s.hands = s.hands[:p] + (tuple(sorted(s.hands[p] + tuple(got))),) + s.hands[p + 1 :]
-    return len(got)
+    return got
 
 
 def _play(s: State, p: int, a: PlayCards) -> None:
     """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
     cfg = s.config
     hand = list(s.hands[p])
-    for c in a.cards + a.extras:
+    for c in a.cards:
+        hand.remove(c)
+    for c in a.extras:
         hand.remove(c)
     if a.discard is not None:
         hand.remove(a.discard)
         s.discard = s.discard + (a.discard,)
-    s.hands = s.hands[:p] + (tuple(hand),) + s.hands[p + 1 :]
     front = s.fronts[p] + a.cards + a.extras
     s.fronts = s.fronts[:p] + (front,) + s.fronts[p + 1 :]
-    total = sum(c.value for c in front)
+    total = sum(map(_value, front))
     lead = s.phase == LEAD
     if lead:
         s.colour = a.cards[0].colour
     s.to_beat, s.attacker = total, p
     want = cfg.draw_per_turn + len(a.extras)
-    got = _draw(s, p, want)
-    drew = f"draws {got} card{'s' if got != 1 else ''}" + (" (both piles are empty)" if got < want else "")
-    verb = f"leads {a}" if lead else f"plays {a}"
-    _log.say(s, f"{_seat(p)} {verb}: {total} in {s.colour} in front of them; {drew}.",)
+    got = _draw(s, hand, want)
+    if got:
+        hand.sort()  # hands stay sorted
+    s.hands = s.hands[:p] + (tuple(hand),) + s.hands[p + 1 :]
+    _log.say(s, _plays_text, p, a, lead, total, s.colour, got, want)
     reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
     if reverse and _active(s) > 2:
         s.direction = -s.direction
-        _log.say(s, f"The direction reverses: play goes {'left' if s.direction == 1 else 'right'} now.",)
+        _log.say(s, _reverses_text, s.direction)
     s.phase = FOLLOW
     _turn_over(s)
     s.current_player = _next(s, p, s.direction)
@@ -946,49 +1109,38 @@ def _play(s: State, p: int, a: PlayCards) -> None:
 def _lose(s: State, p: int, a: LoseBucket) -> None:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
     cfg = s.config
-    rows = cfg.rows
-    lay = _layout(rows)
+    fx = _fixed(cfg)
+    rows = fx.rows
+    lay = fx.layout
     pyr = s.pyramids[p]
-    standing = _standing(pyr)
     k = lay.index[a.position]
-    if cfg.fall_model == "poke":
-        present = [c is not None for c in pyr]
-        fall, s.chance = _poke_falls(present, k, lay, cfg.fall_probability, s.chance)
+    if fx.exact:
+        standing = _standing(pyr)
+        fall_mask = _falls(rows, standing, k)
+        fall = _indices(fall_mask)
+        standing &= ~fall_mask
     else:
-        fall = _indices(_falls(rows, standing, k))
+        fall, s.chance = _poke_falls([c is not None for c in pyr], k, lay, cfg.fall_probability, s.chance)
+        standing = _standing(pyr) & ~_mask(fall)
     new = list(pyr)
     for j in fall:
         new[j] = None
-        standing &= ~(1 << j)
-    why = (f"cannot or will not beat {s.to_beat} in {s.colour}" if s.colour
-           else "has no card to lead with")
-    more = len(fall) - 1
-    if s.colour and a.colour != s.colour:
-        why += f" (no {s.colour} bucket left)"
-    _log.say(s, 
-        f"{_seat(p)} {why} and loses the {a.colour} bucket at {_where(a.position)}"
-        + (f"; {more} more fall{'s' if more == 1 else ''}." if more else "."),
-    )
+    _log.say(s, _loses_text, p, a, s.colour, s.to_beat, len(fall) - 1)
     s.pyramids = s.pyramids[:p] + (tuple(new),) + s.pyramids[p + 1 :]
     s.buckets = s.buckets[:p] + (s.buckets[p] - len(fall),) + s.buckets[p + 1 :]
     s.lost_now = len(fall)
     parts = _parts(rows, standing)
     if len(parts) > 1:
-        parts = [_indices(part) for part in parts]
-        s.parts = tuple(tuple(x) for x in parts)
+        s.parts = tuple(map(_indices, parts))
         s.phase = KEEP
-        _log.say(s, 
-            f"{_seat(p)}'s pyramid is split into {len(parts)} parts ("
-            + ", ".join(str(len(x)) for x in parts) + " buckets): only one may stay.",
-        )
+        _log.say(s, _splits_text, p, s.parts)
         return
     _end_round(s, p)
 
 
 def _keep(s: State, p: int, a: KeepPart) -> None:
     """BK-12: the other parts of a split pyramid are lost."""
-    lay = _layout(s.config.rows)
-    keep = lay.index[a.position]
+    keep = _fixed(s.config).layout.index[a.position]
     new = list(s.pyramids[p])
     gone = 0
     for part in s.parts:
@@ -1000,9 +1152,7 @@ def _keep(s: State, p: int, a: KeepPart) -> None:
     s.buckets = s.buckets[:p] + (s.buckets[p] - gone,) + s.buckets[p + 1 :]
     s.lost_now = s.lost_now + gone
     s.parts = ()
-    _log.say(s, 
-        f"{_seat(p)} keeps {a.size} bucket{'s' if a.size != 1 else ''} and loses {gone} more.",
-    )
+    _log.say(s, _keeps_text, p, a.size, gone)
     _end_round(s, p, split=gone)
 
 
@@ -1015,12 +1165,9 @@ def _end_round(s: State, loser: int, split: int = 0) -> None:
     lost[loser] = s.lost_now
     s.history += (tuple(lost),)
     s.falls += ((s.lost_now - 1 - split, split),)
-    s.discard += tuple(c for f in s.fronts for c in f)
+    s.discard += tuple(chain.from_iterable(s.fronts))
     s.fronts = ((),) * n
-    _log.say(s, 
-        f"Round {s.round + 1} ends: {_seat(loser)} lost {s.lost_now} bucket{'s' if s.lost_now != 1 else ''} "
-        f"({s.buckets[loser]} left).",
-    )
+    _log.say(s, _round_ends_text, s.round, loser, s.lost_now, s.buckets[loser])
     _turn_over(s)  # losing ends the loser's turn and the round
     s.round += 1
     starter = loser
@@ -1031,7 +1178,7 @@ def _end_round(s: State, loser: int, split: int = 0) -> None:
         s.out = s.out[:loser] + (True,) + s.out[loser + 1 :]
         s.discard += s.hands[loser]
         s.hands = s.hands[:loser] + ((),) + s.hands[loser + 1 :]
-        _log.say(s, f"{_seat(loser)} has no buckets left and is out; their cards go to the discard pile.",)
+        _log.say(s, _out_text, loser)
         left = n - sum(s.out)
         if (cfg.end_rule == "rulebook" and sum(s.out) >= 2) or (cfg.end_rule == "three-left" and left <= 3):
             _game_over(s)
@@ -1046,11 +1193,7 @@ def _game_over(s: State) -> None:
     s.current_player = None
     s.parts = ()
     w = winners(s)
-    best = s.buckets[w[0]]
-    _log.say(s, 
-        "Game over: " + " and ".join(_seat(i) for i in w)
-        + (" share the win" if len(w) > 1 else " wins") + f" with {best} bucket{'s' if best != 1 else ''} left.",
-    )
+    _log.say(s, _game_over_text, tuple(w), s.buckets[w[0]])
 
 
 # --- scores -----------------------------------------------------------------
@@ -1130,12 +1273,15 @@ def game_stats(state: State) -> dict:
 
 def observation(state: State, player: int) -> Observation:
     s, player = state, check_seat(state.config, player)
-    return Observation(  # positional, in the order of Observation's fields (built on every step)
+    return _new_tuple(Observation, (  # in the order of Observation's fields (built on every step)
         player, s.config, s.phase, s.round, s.start_player, s.current_player, s.direction,
         s.hands[player], tuple(map(len, s.hands)), len(s.draw), s.discard, s.fronts,
         s.colour, s.to_beat, s.attacker, s.pyramids, s.buckets, s.out, s.parts,
         s.lost_now, s.history, s.falls, s.is_over,
-    )
+    ))
+
+
+_new_tuple = tuple.__new__  # what Observation(...) calls, without its keyword handling
 
 
 def determinize(obs: Observation, rng: random.Random) -> State:
@@ -1181,6 +1327,9 @@ def check_state(state: State) -> None:
         cards += Counter(f)
     assert cards == Counter(cfg.deck()), "cards not conserved"
     assert all(h == tuple(sorted(h)) for h in state.hands), "hands must stay sorted"
+    if state.phase == ARRANGE and state._supply is not None:
+        fx = _fixed(cfg)
+        assert state._supply == _supply_of(fx, state.pyramids[state.current_player]), "set-up supply differs from the pyramid"
     size = sum(cfg.rows)
     for p, pyr in enumerate(state.pyramids):
         assert len(pyr) == size
@@ -1235,15 +1384,17 @@ def _strengths(hand) -> dict[str, float]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[str, ...]:
+def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[frozenset[str], ...]:
     """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips).
-    The colour for each flat position; a player's hand does not change while they build."""
+    For each flat position, the colour planned there and every colour as strong
+    (the plan ranks ties by colour order; any of them fills the same block of
+    positions). A player's hand does not change while they build."""
     strength = _strengths(hand)
     ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
     plan = [""] * len(_layout(rows).positions)
     for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
         plan[k] = ranked[rank // each]  # each colour fills `each` positions in turn
-    return tuple(plan)
+    return tuple(frozenset(c for c in colours if strength.get(c, 0) == strength.get(want, 0)) for want in plan)
 
 
 def _play_cost(a: PlayCards, draws: int) -> float:
@@ -1251,23 +1402,57 @@ def _play_cost(a: PlayCards, draws: int) -> float:
     return sum(c.value + CARD_WORTH for c in spent) - draws * (4.5 + CARD_WORTH)
 
 
+@lru_cache(maxsize=1 << 14)
+def _play_key(a: PlayCards, draws: int) -> tuple[float, int]:
+    """The heuristic's order of plays: the cheapest (drawing `draws` cards after it), then the lowest total."""
+    return _play_cost(a, draws + len(a.extras)), a.total
+
+
 def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tuple[LoseBucket | None, int]:
     """The bucket whose loss costs fewest buckets, the highest row among equals;
     still tied, `rng` picks (None: the first)."""
-    rows = obs.config.rows
-    index = _layout(rows).index
-    standing = _standing(obs.pyramids[obs.player])
-    best, key = [], None
-    for a in legal:
-        if type(a) is LoseBucket:
-            k = (_damage(rows, standing, index[a.position]), -a.position[0])
-            if key is None or k < key:
-                best, key = [a], k
-            elif k == key:
-                best.append(a)
-    if not best:
+    losses = tuple(a for a in legal if type(a) is LoseBucket)
+    if not losses:
         return None, 0
-    return _pick(best, rng), key[0]
+    best, damage = _least_damage(_fixed(obs.config).rows, obs.pyramids[obs.player], losses)
+    return _pick(best, rng), damage
+
+
+@lru_cache(maxsize=1 << 14)
+def _least_damage(rows: tuple[int, ...], pyramid: tuple, losses: tuple[LoseBucket, ...]) -> tuple[tuple, int]:
+    """Of `losses` (not none), those costing fewest buckets, the highest row among equals; and that cost."""
+    index = _layout(rows).index
+    standing = _standing(pyramid)
+    best, key = [], None
+    for a in losses:
+        k = (_damage(rows, standing, index[a.position]), -a.position[0])
+        if key is None or k < key:
+            best, key = [a], k
+        elif k == key:
+            best.append(a)
+    return tuple(best), key[0]
+
+
+def _neighbour(out: tuple[bool, ...], me: int, d: int, n: int) -> int:
+    """The next seat still in from `me` in direction d (+1 or -1)."""
+    q = (me + d) % n
+    while out[q]:
+        q = (q + d) % n
+    return q
+
+
+_LAST_PLAN: list = [None, None, ()]  # (_Fixed, hand, its _setup_plan) of the last set-up move
+
+
+def _plan_for(fx: _Fixed, hand: tuple) -> tuple[frozenset[str], ...]:
+    """_setup_plan for this hand: a player places all their buckets from one hand (the very
+    same tuple), so the last plan is kept by identity rather than hashed again each move."""
+    last = _LAST_PLAN
+    if last[1] is hand and last[0] is fx:
+        return last[2]
+    plan = _setup_plan(fx.rows, fx.config.colours, fx.each, hand)
+    last[:] = fx, hand, plan
+    return plan
 
 
 def _pick(tied: list, rng: random.Random | None):
@@ -1285,23 +1470,12 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     cfg = obs.config
     first = legal[0]
     if type(first) is Place:
-        plan = _setup_plan(cfg.rows, cfg.colours, cfg.buckets_each, obs.hand)
-        want = plan[_layout(cfg.rows).index[first.position]]
-        # colours as strong as the planned one may take its place (the plan ranks
-        # ties by colour order; any of them fills the same block of positions)
-        strength = _strengths(obs.hand)
-        level = strength.get(want, 0)
-        return _pick([a for a in legal if strength.get(a.colour, 0) == level] or [first], rng)
+        fx = _fixed(cfg)
+        fits = _plan_for(fx, obs.hand)[fx.layout.index[first.position]]
+        return _pick([a for a in legal if a.colour in fits] or [first], rng)
     if type(first) is Direction:
-        n = cfg.players
-        me = obs.player
-
-        def neighbour(d):
-            q = (me + d) % n
-            while obs.out[q]:
-                q = (q + d) % n
-            return q
-        right, left = obs.buckets[neighbour(1)], obs.buckets[neighbour(-1)]
+        n, me, out = cfg.players, obs.player, obs.out
+        right, left = obs.buckets[_neighbour(out, me, 1, n)], obs.buckets[_neighbour(out, me, -1, n)]
         return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
     if type(first) is KeepPart:
         most = max(a.size for a in legal)
@@ -1310,14 +1484,13 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
         strength = _strengths(obs.hand)
         top = max(strength.values())
         colour = _pick([c for c, v in strength.items() if v == top], rng)
-        single = (max(c for c in obs.hand if c.colour == colour),)
-        return next(a for a in legal if a.cards == single and not a.extras)
+        return PlayCards((_of_colour(obs.hand, colour)[-1],))  # its highest card: always a legal lead (BK-6)
     plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
     loss, dmg = _best_loss(obs, legal, rng)
     if not plays:
         return loss if loss is not None else legal[0]
     draws = cfg.draw_per_turn
-    keys = [(_play_cost(a, draws + len(a.extras)), a.total) for a in plays]
+    keys = [_play_key(a, draws) for a in plays]
     low = min(keys)
     cheapest = _pick([a for a, k in zip(plays, keys) if k == low], rng)
     cost = low[0]
