@@ -12,7 +12,7 @@ Rules are numbered as in seeds/bucket_king.md (BK-1, ...).
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections import Counter
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
@@ -1054,7 +1054,7 @@ def _direction(s: State, p: int, way: str) -> None:
 
 
 def _draw(s: State, hand: list, k: int) -> int:
-    """Draw k cards onto `hand` (BK-8), reshuffling the discard pile when the draw pile is out
+    """Draw k cards into the sorted `hand` (BK-8), reshuffling the discard pile when the draw pile is out
     (BK-2); with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
     got = 0
     draw = s.draw
@@ -1066,7 +1066,7 @@ def _draw(s: State, hand: list, k: int) -> int:
             draw = tuple(draw)
             _log.say(s, _reshuffle_text, len(s.discard))
             s.discard = ()
-        hand.append(draw[-1])
+        insort(hand, draw[-1])  # hands stay sorted
         draw = draw[:-1]
         got += 1
     s.draw = draw
@@ -1093,8 +1093,6 @@ def _play(s: State, p: int, a: PlayCards) -> None:
     s.to_beat, s.attacker = total, p
     want = cfg.draw_per_turn + len(a.extras)
     got = _draw(s, hand, want)
-    if got:
-        hand.sort()  # hands stay sorted
     s.hands = s.hands[:p] + (tuple(hand),) + s.hands[p + 1 :]
     _log.say(s, _plays_text, p, a, lead, total, s.colour, got, want)
     reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
@@ -1378,8 +1376,8 @@ def _strengths(hand) -> dict[str, float]:
     """How strong the hand is in each colour it holds, Σ(value + CARD_WORTH),
     colours in the order they first appear in the hand."""
     out: dict[str, float] = {}
-    for c in hand:
-        out[c.colour] = out.get(c.colour, 0) + (c.value + CARD_WORTH)
+    for colour, value in hand:
+        out[colour] = out.get(colour, 0) + (value + CARD_WORTH)
     return out
 
 

@@ -157,6 +157,29 @@ def test_pyramid_is_built_bucket_by_bucket_after_seeing_the_hand():
     assert bk.legal_actions(s)[0].position == (0, 0) and s.current_player == 1
 
 
+def test_set_up_offers_the_same_however_the_state_was_made():
+    """BK-3, BK-4: the builder is offered the next slot in each colour they still have buckets
+    of, whether the state kept that supply from its moves (the step path), must count it from
+    the pyramid (a hand-made state) or is a determinized world."""
+    cfg = Config(players=5)  # 2 buckets a colour: colours run out early
+    positions = bk._layout(cfg.rows).positions
+    s = bk.new_game(cfg, 7)
+    rng = random.Random(7)
+    while s.phase == bk.ARRANGE:
+        p = s.current_player
+        pyr = s.pyramids[p]
+        want = [Place(positions[pyr.index(None)], c) for c in cfg.colours if pyr.count(c) < cfg.buckets_each]
+        counted = s._copy()
+        counted._supply = None  # as if made by hand: the pyramid is counted
+        world = bk.determinize(bk.observation(s, p), random.Random(1))
+        assert bk.legal_actions(s) == bk.legal_actions(counted) == bk.legal_actions(world) == want
+        a = rng.choice(want)
+        s, counted = bk.apply(s, a), bk.apply(counted, a)
+        bk.check_state(s)
+        assert counted.pyramids == s.pyramids and bk.legal_actions(counted) == bk.legal_actions(s)
+    assert all(Counter(pyr) == {c: 2 for c in cfg.colours} for pyr in s.pyramids)
+
+
 def test_heuristic_puts_its_strong_colour_low_and_a_colour_it_lacks_on_top():
     """BK-4 (tips): more/higher cards in a colour -> its buckets low in the pyramid; no cards -> at the top."""
     cfg = Config()
