@@ -11,6 +11,12 @@
    the same game (tests/bench/lean_*.py: plain lists, random.Random, no event
    text), measured side by side in this process in alternating rounds; the
    best round of each counts (least disturbed by other jobs on the machine).
+   Where a game's time goes, in µs a game: the module's own moves (new_game,
+   legal_actions, the bots, step: no event text, one rng for the batch, no
+   turn hook: `_moves_only`), what simulate's per-game loop adds (play_game:
+   each seat's own seeded bot stream, turn-end leader tracking, the game's
+   statistics), and what building the run's tables adds; and simulate with
+   keep="summary" (running totals, no tables).
 2. The Explorer (1,000 heuristic-vs-random Duck, Duck, Bruce games per value,
    wall clock, the default workers, in an event loop as in a kernel): a move to
    a neighbour the background has played (the usual move), to a value far away
@@ -54,6 +60,8 @@ import lean_piggyback  # noqa: E402
 import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded already
 
 from meeple.rules import simulate  # noqa: E402
+from meeple.rules.core import game_module, resolve_bots  # noqa: E402
+from meeple.rules.simulate import play_chunk  # noqa: E402
 from meeple.rules.stats import mean_ci  # noqa: E402
 
 GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade")
@@ -99,6 +107,58 @@ def side_by_side(game: str, bots: str, seconds: float, rounds: int = 5) -> tuple
             best_l = min(best_l, _lean(lean[0], bots, n_lean, 100 + r) / n_lean)
     m = 1 / best_m
     return m, (1 / best_l if has_lean else None)
+
+
+def _moves_only(game: str, bots: str, n: int, seed: int) -> float:
+    """CPU seconds of n games played by the game module alone: new_game (no event text, no
+    turn hook), legal_actions, the bots' choices (one random.Random for the whole batch, as
+    the lean loop has) and step: the rules' and the bots' own work, none of simulate's."""
+    mod = game_module(game)
+    config = mod.Config()
+    _names, funcs = resolve_bots(mod, bots, config.players)
+    looks = [getattr(f, "reads_observation", True) for f in funcs]
+    legal_actions, observation, step = mod.legal_actions, mod.observation, mod.step
+    rng = random.Random(seed)
+    t = time.process_time()
+    for i in range(n):
+        s = mod.new_game(config, seed * 1_000_003 + i, events=False)
+        while not s.is_over:
+            p = s.current_player
+            step(s, funcs[p](observation(s, p) if looks[p] else None, legal_actions(s), rng))
+    return time.process_time() - t
+
+
+def _chunk(game: str, bots: str, n: int, seed: int) -> float:
+    """CPU seconds of simulate's own per-game loop (play_game: seat streams, turn-end leader
+    tracking, the game's results) for n games, without building the run's tables."""
+    mod = game_module(game)
+    t = time.process_time()
+    play_chunk(mod.__name__, mod.Config(), bots, seed, 0, n, False)
+    return time.process_time() - t
+
+
+def _summary_only(game: str, bots: str, n: int, seed: int) -> float:
+    t = time.process_time()
+    simulate(game, None, bots, n, seed, progress=False, workers=1, keep="summary")
+    return time.process_time() - t
+
+
+def parts(game: str, bots: str, seconds: float, rounds: int = 5) -> dict:
+    """Microseconds per game (CPU, best of `rounds` alternating rounds) of the lean reference,
+    the module's own moves, simulate's play_game loop, simulate to a Results (tables) and to a
+    summary only (keep="summary")."""
+    n = max(20, int(20 / max(1e-6, _meeple(game, bots, 20, 0)) * seconds / rounds / 3))
+    timers = {"moves": _moves_only, "play_game": _chunk, "simulate": _meeple, "summary": _summary_only}
+    lean = LEAN.get(game)
+    if lean is not None and bots in lean[1]:
+        n_lean = max(50, int(50 / max(1e-6, _lean(lean[0], bots, 50, 0)) * seconds / rounds))
+        timers["lean"] = lambda g, b, k, seed: _lean(lean[0], b, k, seed)
+    best = {k: float("inf") for k in timers}
+    for r in range(rounds):
+        for k, timer in timers.items():
+            count = n_lean if k == "lean" else n
+            best[k] = min(best[k], timer(game, bots, count, 100 + r) / count * 1e6)
+    return best
 
 
 def explorer_move() -> dict:
@@ -245,18 +305,25 @@ def measure(seconds: float) -> str:
         f"{platform.python_version()}; load average {load:.1f} at the start (the machine is shared: CPU-time "
         "figures, best of 5 alternating rounds).",
         "",
-        "| game | bots | meeple, games/s (CPU) | lean reference, games/s (CPU) | ratio | goal >= 0.5x |",
-        "|---|---|---:|---:|---:|---|",
+        "| game | bots | meeple, games/s (CPU) | lean reference, games/s (CPU) | ratio | goal >= 0.5x "
+        "| summary only: games/s, ratio | µs a game: lean | module's moves | + simulate's loop | + tables |",
+        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
     ]
     for game in GAMES:
         for bots in ("random", "heuristic"):
-            m, lean = side_by_side(game, bots, seconds)
+            t = parts(game, bots, seconds)
+            m, lean = 1e6 / t["simulate"], (1e6 / t["lean"] if "lean" in t else None)
+            summary = 1e6 / t["summary"]
+            split = (f"{t['moves']:,.0f} | {t['play_game'] - t['moves']:,.0f} | "
+                     f"{t['simulate'] - t['play_game']:,.0f} |")
             if lean is None:
-                lines.append(f"| {game} | {bots} | {m:,.0f} | no lean reference | - | not measured |")
+                lines.append(f"| {game} | {bots} | {m:,.0f} | no lean reference | - | not measured | "
+                             f"{summary:,.0f} | - | {split}")
             else:
                 r = m / lean
                 lines.append(f"| {game} | {bots} | {m:,.0f} | {lean:,.0f} | {r:.2f}x | "
-                             f"{'met' if r >= RATIO_GOAL else 'NOT met'} |")
+                             f"{'met' if r >= RATIO_GOAL else 'NOT met'} | {summary:,.0f}, {summary / lean:.2f}x | "
+                             f"{t['lean']:,.0f} | {split}")
             print(lines[-1], file=sys.stderr)
     lines += ["", explorer_text(explorer_move())]
     print(lines[-1], file=sys.stderr)
