@@ -208,7 +208,10 @@ class State:
     start_player: int
     current_player: int | None
     phase: str  # DECIDE, STEAL or OVER
-    pile: tuple[Card, ...]  # face down; the next card is the last one
+    # The draw pile (the `pile` property) is the first `_left` cards of `_dealt`, the round's
+    # shuffle: a flip counts down instead of copying the rest of the pile into a new tuple.
+    _dealt: tuple[Card, ...] = field(compare=False, repr=False)
+    _left: int = field(compare=False, repr=False)
     row: tuple[Duck, ...]  # face up, oldest first
     discard: tuple[Card, ...]  # face up, this round
     nests: tuple[tuple[Duck, ...], ...]  # face down, in the order the cards came in
@@ -224,14 +227,23 @@ class State:
     _n_facts: int = field(default=0, compare=False, repr=False)
     # Called with the state at the end of every turn (new_game's `turn_end`; simulate counts turns with it).
     _turn_end: Any = field(default=None, compare=False, repr=False)
-    # Observation.unseen_suits, kept current by every flip once an observation has asked for it (bots
-    # read it on every decision; no rule reads it): valid while the draw pile is `_unseen_pile` (a
-    # state whose pile was set by hand is counted afresh). A new dict per flip: states and
-    # observations share them.
+    # Observation.unseen_suits, kept current by every flip once an observation has asked for it
+    # (bots read it on every decision; no rule reads it); None when it must be counted afresh.
+    # A new dict per flip: states and observations share them.
     _unseen: dict | None = field(default=None, compare=False, repr=False)
-    _unseen_pile: tuple | None = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        """The draw pile, face down; the next card is the last one."""
+        return self._dealt[: self._left]
+
+    @pile.setter
+    def pile(self, cards) -> None:
+        self._dealt = tuple(cards)
+        self._left = len(self._dealt)
+        self._unseen = None  # a pile set by hand: count the unseen cards afresh when asked
 
     @property
     def facts(self) -> tuple[tuple[int, str, int], ...]:
@@ -246,7 +258,10 @@ class State:
     def __eq__(self, other):
         if other.__class__ is not State:
             return NotImplemented
-        return _compared(self) == _compared(other) and self.facts == other.facts and self.events == other.events
+        return (
+            _compared(self) == _compared(other) and self.pile == other.pile
+            and self.facts == other.facts and self.events == other.events
+        )
 
     def _copy(self) -> "State":
         new = _new_state(State)
@@ -256,7 +271,8 @@ class State:
         new.start_player = self.start_player
         new.current_player = self.current_player
         new.phase = self.phase
-        new.pile = self.pile
+        new._dealt = self._dealt
+        new._left = self._left
         new.row = self.row
         new.discard = self.discard
         new.nests = self.nests
@@ -270,7 +286,6 @@ class State:
         new._n_facts = self._n_facts
         new._turn_end = self._turn_end
         new._unseen = self._unseen
-        new._unseen_pile = self._unseen_pile
         return new
 
 
@@ -406,13 +421,14 @@ def nest_score(cards: Iterable[Card]) -> int:
 
 def _nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, int]:
     """(nest_score of the nest, nest_score of its cards not at the `taken` positions)."""
-    total = nest_score(nest)
+    total = sum(_best_by_suit(nest).values())  # nest_score: a nest holds only ducks
     if not taken:
         return total, total
-    return total, nest_score([c for i, c in enumerate(nest) if i not in taken])
+    return total, sum(_best_by_suit([c for i, c in enumerate(nest) if i not in taken]).values())
 
 
 def _best_by_suit(nest) -> dict[str, int]:
+    """{suit: its highest duck's number}, for ducks only (nest_score without the Bruce check)."""
     best: dict[str, int] = {}
     get = best.get
     for suit, n in nest:
@@ -562,7 +578,8 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         start_player=0,
         current_player=0,
         phase=DECIDE,
-        pile=(),
+        _dealt=(),
+        _left=0,
         row=(),
         discard=(),
         nests=((),) * n,
@@ -582,17 +599,18 @@ def _deal(s: State, round_: int, starter: int, why: str) -> None:
     """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
     cfg = s.config
     pile, s.chance = s.chance.shuffled(cfg.deck())
-    s.pile = tuple(pile)
+    s._dealt = tuple(pile)
+    s._left = len(pile)
     if s._unseen is not None:  # an observation reads it: every card unseen again
         s._unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()
-        s._unseen_pile = s.pile
     s.row = ()
     s.discard = ()
     s.nests = s.taken = ((),) * cfg.players
     s.round = round_
     s.start_player = starter
     s.current_player = starter
-    _log.say(s, f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.")
+    if s._events is not None:
+        _log.say(s, f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.")
 
 
 def _to_nest(s: State, p: int, cards: tuple[Duck, ...]) -> None:
@@ -627,28 +645,43 @@ def _said_stop(p: int, row) -> str:
     return f"{_SEATS[p]} stops and puts {_cards(row)} in the nest."
 
 
-def _flip(s: State, p: int) -> None:
+def _flip(s: State, p: int, ended: bool = False) -> None:
     """Reveal the top card for seat p and resolve it (DDB-3 to DDB-6, DDB-9);
     a turn that ends passes play on, flipping the next player's first card.
-    Rounds that end without a decision are scored and dealt in this same loop
-    (never by recursion: a one-card deck and a high target play thousands)."""
+    With `ended`, seat p's turn has just ended (a stop or a steal) and play
+    passes on before the first flip. Rounds that end without a decision are
+    scored and dealt in this same loop (never by recursion: a one-card deck
+    and a high target play thousands)."""
     while True:
-        before = s.pile
-        card = before[-1]
-        s.pile = pile = before[:-1]
-        if s._unseen is not None:  # an observation reads the unseen cards by suit
-            _count_flip(s, card, before)
+        if ended:
+            if s._left:
+                if s._turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    s._turn_end(s)
+                p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
+                s.current_player = p  # DDB-3: the next turn opens with a forced flip
+            elif _end_round(s):  # the next round is dealt: its starter flips first
+                p = s.start_player
+            else:
+                return  # the game is over
+        ended = True  # unless the flip below leaves a choice (it returns then)
+        s._left = left = s._left - 1
+        card = s._dealt[left]
+        if s._unseen is not None:  # an observation reads Observation.unseen_suits: keep it current
+            unseen = s._unseen = s._unseen.copy()  # a new dict: earlier states and observations share the old
+            unseen[card.suit] -= 1
         row = s.row
         if type(card) is Bruce:  # DDB-6
             s.discard += row + (card,)
             s.row = ()
             s.phase = STEAL
             _fact(s, p, "bruce", len(row))
-            _log.say(s, _said_bruce, p, row, not pile)
+            if s._events is not None:  # simulate's quiet states skip even the call
+                _log.say(s, _said_bruce, p, row, not left)
             return
         suit = card.suit
-        for i, c in enumerate(row):
+        for c in row:
             if c.suit == suit:  # DDB-5: a double ends the turn at once
+                i = row.index(c)
                 kept = row[:i]
                 lost = row[i:] + (card,)
                 s.discard += lost
@@ -656,10 +689,11 @@ def _flip(s: State, p: int) -> None:
                 _fact(s, p, "double", len(row) - i)
                 if kept:
                     _to_nest(s, p, kept)
-                _log.say(s, _said_double, p, card, lost, kept)
+                if s._events is not None:
+                    _log.say(s, _said_double, p, card, lost, kept)
                 break
         else:
-            if pile:
+            if left:
                 s.row = row + (card,)
                 s.phase = DECIDE
                 if s._events is not None:  # the commonest move: skip even the call when no one keeps events
@@ -669,25 +703,8 @@ def _flip(s: State, p: int) -> None:
             row = row + (card,)
             _to_nest(s, p, row)
             s.row = ()
-            _log.say(s, _said_last, p, card, row)
-        if pile:
-            _turn_over(s)
-            p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
-            s.current_player = p  # DDB-3: the next turn opens with a forced flip
-        elif _end_round(s):  # the next round is dealt: its starter flips first
-            p = s.start_player
-        else:
-            return  # the game is over
-
-
-def _count_flip(s: State, card: Card, before: tuple) -> None:
-    """Keep Observation.unseen_suits current: `card` was flipped from the draw pile `before`."""
-    if s._unseen_pile is before:
-        unseen = s._unseen = s._unseen.copy()
-        unseen[card.suit] -= 1
-        s._unseen_pile = s.pile
-    else:  # the pile was set by hand: count afresh when next asked
-        s._unseen = None
+            if s._events is not None:
+                _log.say(s, _said_last, p, card, row)
 
 
 def _turn_over(s: State) -> None:
@@ -697,18 +714,6 @@ def _turn_over(s: State) -> None:
     another player's action."""
     if s._turn_end is not None:
         s._turn_end(s)
-
-
-def _end_turn(s: State, p: int) -> None:
-    if s.pile:
-        _turn_over(s)
-        p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
-        s.current_player = p
-    elif _end_round(s):
-        p = s.start_player
-    else:
-        return
-    _flip(s, p)  # DDB-3: the next turn opens with a forced flip
 
 
 def _end_round(s: State) -> bool:
@@ -728,8 +733,9 @@ def _end_round(s: State) -> bool:
         s.is_over = True
         s.current_player = None
         s.phase = OVER
-        w = winners(s)
-        _log.say(s, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
+        if s._events is not None:
+            w = winners(s)
+            _log.say(s, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
         return False
     key = points if cfg.next_start == "lowest-round" else s.totals
     low = min(key)
@@ -789,21 +795,26 @@ def step(s: State, action) -> None:
     without checking the action (simulate's own states, whose actions come from
     legal_actions). Everything else holds a state only through apply."""
     p = s.current_player
+    if action is FLIP:  # the commonest action, answered first
+        _flip(s, p)
+        return
     if s.phase == DECIDE:
-        if action.flip:
+        if action.flip:  # a Turn(True) made elsewhere
             _flip(s, p)
             return
         row = s.row
         _to_nest(s, p, row)
         s.row = ()
-        _log.say(s, _said_stop, p, row)
+        if s._events is not None:  # simulate's quiet states skip even the call
+            _log.say(s, _said_stop, p, row)
     elif action.target is None:
-        _log.say(s, f"{_SEATS[p]} does not try to steal.")
+        if s._events is not None:
+            _log.say(s, f"{_SEATS[p]} does not try to steal.")
         _fact(s, p, "declined", 0)
     else:
         face, s.chance = s.chance.choice(s.config.die)
         _resolve_steal(s, p, action, face)
-    _end_turn(s, p)
+    _flip(s, p, ended=True)  # the turn is over: play passes on
 
 
 def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
@@ -839,41 +850,63 @@ def _receive(s: State, p: int, cards: tuple[Duck, ...]) -> None:
 
 def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
     """The die showed `face` for `action` by seat p (DDB-7, DDB-8)."""
-    t, d = action.target, action.count
-    thief, victim = _SEATS[p], _SEATS[t]
-    said = f"{thief} tries to steal {d} from {victim} and rolls {face}"
+    t, d = action
+    cards = ()  # the cards that moved
     if face == PENALTY_FACE:
         if not s.nests[p]:
             _fact(s, p, "backfire", 0)
-            text = f"{said}: backfire, but {thief}'s nest is empty."
+            what = "backfire, empty"
         elif s.config.minus_one == "steal-back":
-            lost = _take_random(s, p, 1)
-            _receive(s, t, lost)
+            cards = _take_random(s, p, 1)
+            _receive(s, t, cards)
             _fact(s, p, "backfire", 1)
-            text = f"{said}: backfire! {victim} takes {_TEXTS[lost[0]]} from {thief}'s nest."
+            what = "backfire, stolen back"
         else:
-            lost = _take_random(s, p, 1)
-            s.discard += lost
+            cards = _take_random(s, p, 1)
+            s.discard += cards
             _fact(s, p, "backfire", 1)
-            text = f"{said}: backfire! {_TEXTS[lost[0]]} from {thief}'s nest is discarded."
+            what = "backfire, discarded"
     elif face >= d:
         k = min(d, len(s.nests[t]))
         _fact(s, p, "stole", k)
         if k:
-            got = _take_random(s, t, k)
-            _receive(s, p, got)
+            cards = _take_random(s, t, k)
+            _receive(s, p, cards)
             _fact(s, t, "robbed", k)
-            text = f"{said}: takes {_cards(got)}." if k == d else f"{said}: takes {_cards(got)} (all {victim} had)."
+            what = "stole"
         else:
-            text = f"{said}: success, but {victim}'s nest is empty."
+            what = "stole, empty"
     else:
         _fact(s, p, "missed", 0)
-        text = f"{said}: too low, nothing happens."
-    _log.say(s, text)
+        what = "missed"
+    if s._events is not None:
+        _log.say(s, _said_steal, p, t, d, face, what, cards)
+
+
+def _said_steal(p: int, t: int, d: int, face: int, what: str, cards) -> str:
+    thief, victim = _SEATS[p], _SEATS[t]
+    said = f"{thief} tries to steal {d} from {victim} and rolls {face}"
+    if what == "backfire, empty":
+        return f"{said}: backfire, but {thief}'s nest is empty."
+    if what == "backfire, stolen back":
+        return f"{said}: backfire! {victim} takes {_TEXTS[cards[0]]} from {thief}'s nest."
+    if what == "backfire, discarded":
+        return f"{said}: backfire! {_TEXTS[cards[0]]} from {thief}'s nest is discarded."
+    if what == "stole":
+        return f"{said}: takes {_cards(cards)}." if len(cards) == d else f"{said}: takes {_cards(cards)} (all {victim} had)."
+    if what == "stole, empty":
+        return f"{said}: success, but {victim}'s nest is empty."
+    return f"{said}: too low, nothing happens."
 
 
 def scores(state: State) -> list[int]:
     return list(state.totals)
+
+
+def progress(state: State) -> tuple[int, ...]:
+    """Who is ahead: the totals, as the tuple the state holds (simulate reads this at
+    every turn's end; in this game only a round's scoring changes it, DDB-10)."""
+    return state.totals
 
 
 def round_scores(state: State) -> list[list[int]]:
@@ -953,27 +986,25 @@ def observation(state: State, player: int) -> Observation:
     if type(player) is not int or not 0 <= player < state.config.players:
         player = check_seat(state.config, player)  # a numpy seat, or one it refuses with its message
     unseen = state._unseen
-    if unseen is None or state._unseen_pile is not state.pile:  # count once; every flip then keeps it current
+    if unseen is None:  # count once; every flip then keeps it current
         unseen = state._unseen = _count_unseen_suits(state.config, state.row, state.discard, state.nests)
-        state._unseen_pile = state.pile
-    # Built through __dict__: a frozen dataclass's __init__ sets its 12 fields one
+    # Filled in through __dict__: a frozen dataclass's __init__ sets its 12 fields one
     # object.__setattr__ at a time, and bots ask for an observation on every move.
     obs = _new_observation(Observation)
-    obs.__dict__.update(
-        player=player,
-        config=state.config,
-        round=state.round,
-        start_player=state.start_player,
-        current_player=state.current_player,
-        phase=state.phase,
-        pile_size=len(state.pile),
-        row=state.row,
-        discard=state.discard,
-        nests=state.nests,
-        totals=state.totals,
-        history=state.history,
-        unseen_suits=MappingProxyType(unseen),  # the cached_property's value, shared read-only
-    )
+    attrs = obs.__dict__
+    attrs["player"] = player
+    attrs["config"] = state.config
+    attrs["round"] = state.round
+    attrs["start_player"] = state.start_player
+    attrs["current_player"] = state.current_player
+    attrs["phase"] = state.phase
+    attrs["pile_size"] = state._left
+    attrs["row"] = state.row
+    attrs["discard"] = state.discard
+    attrs["nests"] = state.nests
+    attrs["totals"] = state.totals
+    attrs["history"] = state.history
+    attrs["unseen_suits"] = MappingProxyType(unseen)  # the cached_property's value, shared read-only
     return obs
 
 
@@ -985,7 +1016,6 @@ def determinize(obs: Observation, rng: random.Random) -> State:
     future chance reseeded from `rng`. Nothing else is hidden (DDB-13)."""
     pile = obs.unseen()
     rng.shuffle(pile)
-    pile = tuple(pile)
     return State(
         config=obs.config,
         chance=Chance(rng.getrandbits(63)),
@@ -993,7 +1023,8 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         start_player=obs.start_player,
         current_player=obs.current_player,
         phase=obs.phase,
-        pile=pile,
+        _dealt=tuple(pile),
+        _left=len(pile),
         row=obs.row,
         discard=obs.discard,
         nests=obs.nests,
@@ -1003,7 +1034,6 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         _events=None,  # a sampled world: nobody reads its events
         is_over=obs.phase == OVER,
         _unseen=dict(obs.unseen_suits),
-        _unseen_pile=pile,
     )
 
 
@@ -1058,7 +1088,11 @@ def _removal_loss(nest) -> int:
             t[1] += 1
         elif n > t[2]:
             t[2] = n
-    return sum(high - below for high, k, below in top.values() if k == 1)
+    loss = 0
+    for high, k, below in top.values():
+        if k == 1:
+            loss += high - below
+    return loss
 
 
 def steal_choice(obs: Observation, legal: list, rng: random.Random | None = None) -> Steal:
