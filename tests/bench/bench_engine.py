@@ -61,7 +61,7 @@ import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded a
 
 from meeple.rules import simulate  # noqa: E402
 from meeple.rules.core import game_module, resolve_bots  # noqa: E402
-from meeple.rules.simulate import play_chunk  # noqa: E402
+from meeple.rules.simulate import _tables, play_chunk  # noqa: E402
 from meeple.rules.stats import mean_ci  # noqa: E402
 
 GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade")
@@ -137,6 +137,16 @@ def _chunk(game: str, bots: str, n: int, seed: int) -> float:
     return time.process_time() - t
 
 
+def _tables_of(game: str, bots: str, n: int, seed: int) -> float:
+    """CPU seconds of building the run's two tables (Results.table and .games) from n games."""
+    mod = game_module(game)
+    config = mod.Config()
+    games = play_chunk(mod.__name__, config, bots, seed, 0, n, False)
+    t = time.process_time()
+    _tables(config.players, games)
+    return time.process_time() - t
+
+
 def _summary_only(game: str, bots: str, n: int, seed: int) -> float:
     t = time.process_time()
     simulate(game, None, bots, n, seed, progress=False, workers=1, keep="summary")
@@ -145,10 +155,11 @@ def _summary_only(game: str, bots: str, n: int, seed: int) -> float:
 
 def parts(game: str, bots: str, seconds: float, rounds: int = 5) -> dict:
     """Microseconds per game (CPU, best of `rounds` alternating rounds) of the lean reference,
-    the module's own moves, simulate's play_game loop, simulate to a Results (tables) and to a
-    summary only (keep="summary")."""
+    the module's own moves, simulate's play_game loop, building the tables from its games,
+    simulate to a Results (tables) and to a summary only (keep="summary")."""
     n = max(20, int(20 / max(1e-6, _meeple(game, bots, 20, 0)) * seconds / rounds / 3))
-    timers = {"moves": _moves_only, "play_game": _chunk, "simulate": _meeple, "summary": _summary_only}
+    timers = {"moves": _moves_only, "play_game": _chunk, "tables": _tables_of, "simulate": _meeple,
+              "summary": _summary_only}
     lean = LEAN.get(game)
     if lean is not None and bots in lean[1]:
         n_lean = max(50, int(50 / max(1e-6, _lean(lean[0], bots, 50, 0)) * seconds / rounds))
@@ -314,8 +325,7 @@ def measure(seconds: float) -> str:
             t = parts(game, bots, seconds)
             m, lean = 1e6 / t["simulate"], (1e6 / t["lean"] if "lean" in t else None)
             summary = 1e6 / t["summary"]
-            split = (f"{t['moves']:,.0f} | {t['play_game'] - t['moves']:,.0f} | "
-                     f"{t['simulate'] - t['play_game']:,.0f} |")
+            split = f"{t['moves']:,.0f} | {t['play_game'] - t['moves']:,.0f} | {t['tables']:,.0f} |"
             if lean is None:
                 lines.append(f"| {game} | {bots} | {m:,.0f} | no lean reference | - | not measured | "
                              f"{summary:,.0f} | - | {split}")

@@ -14,6 +14,7 @@ pytest does not collect this folder (no test_*.py names).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import platform
 import re
@@ -25,6 +26,8 @@ import pandas  # noqa: F401 - imported up front: a notebook has it loaded alread
 
 from meeple.rules import GAMES
 from meeple.rules.simulate import default_workers, simulate
+
+_sim_module = importlib.import_module("meeple.rules.simulate")  # the module (meeple.rules.simulate is also the function)
 
 ONE_CORE_TARGET = {  # random bots, games/s on one core
     "duck-duck-bruce": 2000,
@@ -55,8 +58,22 @@ def all_cores(game: str, bots: str, games: int, seed: int) -> float:
 
 
 def _children_cpu() -> float:
+    """CPU seconds of this process's worker processes so far: the live pool's workers read from
+    /proc (simulate keeps one pool for the life of the process, so its workers never end and
+    getrusage(RUSAGE_CHILDREN), which counts ended children only, would miss them) plus every
+    child that has ended."""
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
+    total = ru.ru_utime + ru.ru_stime
+    pool = _sim_module._POOL[0]
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in list(getattr(pool, "_processes", None) or ()):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
 
 
 def to_summary(game: str, bots: str, seed: int, workers: int) -> tuple[float, float]:
