@@ -49,6 +49,14 @@ OPTIONAL (speed; simulate uses them when present; all four games have them)
                             player's go, decision or not; a round it ended is
                             scored), before the next turn begins: simulate
                             counts turns and reads progress with it
+  progress(state)           per seat, how far ahead mid-game (numbers; a list
+                            or a tuple): the sole leader after each turn comes
+                            from it (lead changes, leader after k% of turns);
+                            without it, scores(state)
+  game_stats(state), score_sources(state)
+                            the game's own columns in simulate's table (per
+                            seat lists or per game numbers) and each seat's
+                            points by source (they add up to scores)
 The event log is shared between a state and the next (rules/log.py): appending
 costs O(1), and a state still shows only its own events.
 """
