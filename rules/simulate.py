@@ -1262,9 +1262,10 @@ def sweep(
     them (common random numbers: differences between points are less noisy).
     Columns: the varied fields, point, seat, bot, games, win_rate, win_low,
     win_high, score, score_low, score_high; turns, rounds and lead_changes
-    per game, and mean_<column> per seat for the game's own numeric columns,
-    each with _low and _high (95% CI). `table.attrs["partial"]` is True
-    after a Ctrl-C.
+    per game (a varied field of the same name keeps its column, and that
+    length is then `rounds_played`, say), and mean_<column> per seat for the
+    game's own numeric columns, each with _low and _high (95% CI).
+    `table.attrs["partial"]` is True after a Ctrl-C.
     """
     pd = _pd()
     mod = game_module(game)
