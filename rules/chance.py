@@ -98,30 +98,56 @@ def _below_each(seed: int, counter: int, bounds: range) -> list[int]:
     """[(x * b) >> 64 for each draw x from position `counter` on and each bound b]:
     the values successive below(b) calls would give."""
     n = len(bounds)
-    np = _numpy() if n >= _VECTOR_FROM and max(bounds) < 1 << 32 else None
+    # a range's largest bound is at one end (max() would walk it)
+    np = _numpy() if n >= _VECTOR_FROM and max(bounds[0], bounds[-1]) < 1 << 32 else None
     if not np:
         return [(x * b) >> 64 for x, b in zip(_draws(seed, counter, n), bounds)]
     u = np.uint64
-    key = _key(seed)
+    k = _consts(np)
     steps = _STEPS.get(bounds)
     if steps is None:
         if len(_STEPS) > 256:  # many sizes: start afresh rather than grow
             _STEPS.clear()
         # counter offsets times the odd constant (wrapping mod 2**64, as & _MASK does), and the bounds
-        steps = _STEPS[bounds] = (np.arange(n, dtype=np.uint64) * u(0xD1B54A32D192ED03), np.array(bounds, dtype=np.uint64))
+        steps = _STEPS[bounds] = (np.arange(n, dtype=np.uint64) * k.odd, np.array(bounds, dtype=np.uint64))
+    # SplitMix64 in place (one new array per shift): the same values as _draws
     z = steps[0] + u((counter * 0xD1B54A32D192ED03) & _MASK)
-    z ^= u(key)
-    z += u(0x9E3779B97F4A7C15)
-    z ^= z >> u(30)
-    z *= u(0xBF58476D1CE4E5B9)
-    z ^= z >> u(27)
-    z *= u(0x94D049BB133111EB)
-    z ^= z >> u(31)
+    z ^= u(_key(seed))
+    z += k.gamma
+    z ^= z >> k.s30
+    z *= k.m1
+    z ^= z >> k.s27
+    z *= k.m2
+    z ^= z >> k.s31
     # (z * b) >> 64 in 64-bit pieces (b < 2**32): high half of z times b, plus the carry of the low half
     b = steps[1]
-    low = (z & u(0xFFFFFFFF)) * b
-    high = (z >> u(32)) * b + (low >> u(32))
-    return (high >> u(32)).tolist()
+    low = z & k.low
+    low *= b
+    low >>= k.s32
+    z >>= k.s32
+    z *= b
+    z += low
+    z >>= k.s32
+    return z.tolist()
+
+
+class _Consts:
+    """numpy uint64 scalars of SplitMix64's constants, made once (a scalar costs a call each time)."""
+
+    def __init__(self, np):
+        u = np.uint64
+        self.odd, self.gamma = u(0xD1B54A32D192ED03), u(0x9E3779B97F4A7C15)
+        self.m1, self.m2 = u(0xBF58476D1CE4E5B9), u(0x94D049BB133111EB)
+        self.s27, self.s30, self.s31, self.s32, self.low = u(27), u(30), u(31), u(32), u(0xFFFFFFFF)
+
+
+_CONSTS: list = []
+
+
+def _consts(np) -> _Consts:
+    if not _CONSTS:
+        _CONSTS.append(_Consts(np))
+    return _CONSTS[0]
 
 
 @dataclass(frozen=True, slots=True)
