@@ -406,50 +406,37 @@ def main(argv=None) -> int:
         return 1 if agree(args.games, args.game, args.bots) else 0
     if args.memory:
         text = memory_text()
-        if args.update:
-            path = Path(args.update)
-            old = path.read_text()
-            new, k = re.subn(r"(<!-- engine:start -->\n(?:.*?\n)?)Memory, only the summary wanted.*?\n(?=\n|<!-- engine:end -->)",
-                             lambda m: m[1] + text + "\n", old, flags=re.S)
-            if k != 1:
-                print(f"{path} has no 'Memory, only the summary wanted' paragraph between <!-- engine:start/end -->",
-                      file=sys.stderr)
-                return 2
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(new)
-            os.replace(tmp, path)
-        print(text)
-        return 0
+        return _write(args.update, text, _paragraph("Memory, only the summary wanted"), text + "\n",
+                      "a 'Memory, only the summary wanted' paragraph between <!-- engine:start/end -->")
     if args.explorer:
         text = f"{explorer_text(explorer_move())} (Measured {time.strftime('%Y-%m-%d %H:%M')}, load average " \
                f"{os.getloadavg()[0]:.1f} after.)"
-        if args.update:
-            path = Path(args.update)
-            old = path.read_text()
-            new, k = re.subn(r"(<!-- engine:start -->\n(?:.*?\n)?)Explorer \(.*?\n(?=\n|<!-- engine:end -->)",
-                             lambda m: m[1] + text + "\n", old, flags=re.S)
-            if k != 1:
-                print(f"{path} has no 'Explorer (' paragraph between <!-- engine:start/end -->", file=sys.stderr)
-                return 2
-            tmp = path.with_suffix(".tmp")
-            tmp.write_text(new)
-            os.replace(tmp, path)
-        print(text)
-        return 0
+        return _write(args.update, text, _paragraph("Explorer \\("), text + "\n",
+                      "an 'Explorer (' paragraph between <!-- engine:start/end -->")
     text = measure(args.seconds)
-    if args.update:
-        path = Path(args.update)
-        old = path.read_text()
-        new, k = re.subn(r"(<!-- engine:start -->\n).*?(\n<!-- engine:end -->)", lambda m: m[1] + text + m[2], old, flags=re.S)
+    return _write(args.update, text, r"(<!-- engine:start -->\n).*?(\n<!-- engine:end -->)", text,
+                  "<!-- engine:start --> ... <!-- engine:end --> markers", whole=True)
+
+
+def _paragraph(start: str) -> str:
+    """A pattern for the paragraph starting with `start` (a regex) between the engine markers."""
+    return r"(<!-- engine:start -->\n(?:.*?\n)?)" + start + r".*?\n(?=\n|<!-- engine:end -->)"
+
+
+def _write(update: str | None, text: str, pattern: str, replacement: str, what: str, whole: bool = False) -> int:
+    """Print `text`; with --update, replace what `pattern` finds in that file (atomically). 2 if it finds nothing."""
+    if update:
+        path = Path(update)
+        end = (lambda m: m[1] + replacement + m[2]) if whole else (lambda m: m[1] + replacement)
+        new, k = re.subn(pattern, end, path.read_text(), flags=re.S)
         if k != 1:
-            print(f"{path} has no <!-- engine:start --> ... <!-- engine:end --> markers", file=sys.stderr)
+            print(f"{path} has no {what}", file=sys.stderr)
             return 2
         tmp = path.with_suffix(".tmp")
         tmp.write_text(new)
         os.replace(tmp, path)
     print(text)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
