@@ -150,11 +150,10 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     shown = [None, None]  # last progress seen, and its leader
     note = leaders.append
 
-    def turn_end(st) -> None:  # called at every turn's end: _leader written out
+    def turn_end(st) -> None:  # called at every turn's end
         values = progress(st)
         if values != shown[0]:
-            best = max(values)
-            shown[0], shown[1] = values, (values.index(best) if values.count(best) == 1 else None)
+            shown[0], shown[1] = values, _leader(values)
         note(shown[1])
 
     # A module with a `step` hook plays in place on this private state, which keeps
