@@ -59,11 +59,18 @@ _KEYS: dict[int, int] = {}  # seed -> its stream key: a game draws many single v
 
 
 def _key(seed: int) -> int:
+    """The 64-bit key of stream `seed` (any whole number >= 0 is a seed).
+
+    The bits of a seed above 2**64 are folded in by xor, and the key is kept to
+    64 bits: every draw uses only the low 64 bits of the key (its first step is
+    `(key ^ x) + gamma` mod 2**64), so the draws are those of every seed below
+    2**128 as before, and a seed of 2**128 or more plays too (numpy's uint64
+    used to refuse its wider key)."""
     key = _KEYS.get(seed)
     if key is None:
         if len(_KEYS) > 4096:  # a long run of games: start afresh rather than grow
             _KEYS.clear()
-        key = _KEYS[seed] = _splitmix64(seed & _MASK) ^ (seed >> 64)
+        key = _KEYS[seed] = (_splitmix64(seed & _MASK) ^ (seed >> 64)) & _MASK
     return key
 
 

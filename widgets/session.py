@@ -90,10 +90,11 @@ class StepperSession:
 
     def restart(self, seed: int | None = None) -> None:
         """A new game (the same seed replays the same deal)."""
-        if seed is not None:
-            self.seed = check_seed(seed)
-        self._rngs = [bot_rng(self.seed, s) for s in range(self.config.players)]
-        self._states = [self.mod.new_game(self.config, self.seed)]
+        seed = self.seed if seed is None else check_seed(seed)
+        # everything made before anything is replaced: a seed the game refuses leaves the game as it was
+        rngs = [bot_rng(seed, s) for s in range(self.config.players)]
+        first = self.mod.new_game(self.config, seed)
+        self.seed, self._rngs, self._states = seed, rngs, [first]
         self.actions: list[str] = []
         self._rng_states: list[list] = []  # the bots' streams before each step, so undo rewinds them too
         self.error = ""

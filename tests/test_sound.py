@@ -1,0 +1,237 @@
+"""Sound under load and attack (issue 19): a busy machine, a huge seed, a Ctrl-C, an unwritable --out.
+
+Every place where the clock decides something in rules/ and widgets/ is run here under a
+patched clock, so none of these tests depends on how busy the machine is:
+
+- simulate.py `_short_run` / `_play_here(until=...)`: the probe that decides whether a run
+  without `workers` stays in this process or goes to the pool (a clock that jumps past the
+  probe before any game ends, one that jumps after the first game, one that stands still);
+- simulate.py `_worker_init`'s parent watch (`time.sleep` between looks at the parent id):
+  run with `sleep` doing nothing, so only the parent id decides.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import meeple.rules.simulate  # noqa: F401 - the module (the package exports a function of that name)
+from meeple.rules import GAMES, play, replay
+from meeple.rules import chance
+
+SIM = sys.modules["meeple.rules.simulate"]
+BB = "bucket-brigade"
+MEEPLE = [sys.executable, "-m", "meeple.rules.cli"]
+
+
+class JumpingClock:
+    """perf_counter that moves only when read: by `steps[k]` seconds at the k-th read (the last step repeats)."""
+
+    def __init__(self, *steps: float):
+        self.now, self.steps, self.reads = 1000.0, list(steps), 0
+
+    def __call__(self) -> float:
+        step = self.steps[min(self.reads, len(self.steps) - 1)]
+        self.reads += 1
+        self.now += step
+        return self.now
+
+
+def _job(games: int, bots="random"):
+    mod = GAMES[BB]
+    config = mod.Config()
+    return SIM._Job(0, mod, config, SIM._bot_refs(mod, bots, config.players), 1, games, False)
+
+
+# --- item 1: the probe, at any speed ------------------------------------------------
+
+@pytest.mark.parametrize(
+    "steps, here, played",
+    [
+        ((0.0, 1.0), False, 0),        # time is up before the first game: the "no game yet" path
+        ((0.0, 0.0, 1.0), False, 1),   # one game in a second: the rest would take long, a pool pays
+        ((0.0,), True, 40),            # a clock that stands still: all here (the rest "takes no time")
+        ((0, 0, .01, .01, .01, .01, .01, 0), True, 40),  # 5 games in 50 ms: 35 more take 0.35 s < 0.4 s: here
+    ],
+    ids=["no-game-yet", "one-slow-game", "clock-stands-still", "fast-enough"],
+)
+def test_the_probe_decides_without_dividing_by_zero_at_any_speed(monkeypatch, steps, here, played):
+    clock = JumpingClock(*steps)
+    monkeypatch.setattr(SIM.time, "perf_counter", clock)
+    job = _job(40)
+    out, start = {0: []}, {0: 0}
+    assert SIM._short_run([job], out, start, SIM._NoBar(), 40) is here
+    assert start[0] == len(out[0]) == played
+
+
+def test_a_run_whose_probe_sees_no_game_gives_the_same_table(monkeypatch):
+    """The clock jumps a second at every read (a machine made very slow): `simulate` without
+    `workers` used to raise ZeroDivisionError; now the pool plays it, and the table is the
+    one a single process gives."""
+    alone = SIM.simulate(BB, None, "random", games=12, seed=5, workers=1, progress=False).table
+    clock = JumpingClock(1.0)
+    monkeypatch.setattr(SIM.time, "perf_counter", clock)
+    slow = SIM.simulate(BB, None, "random", games=12, seed=5, progress=False).table
+    assert clock.reads >= 1 and slow.equals(alone)
+
+
+def test_the_parent_watch_ends_a_worker_by_the_parent_id_not_by_time(tmp_path):
+    """The watch sleeps between looks; with sleep doing nothing the worker still ends
+    exactly when its parent is gone (and not before)."""
+    script = (
+        "import os, time, threading\n"
+        "import meeple.rules.simulate\n"
+        "import sys; SIM = sys.modules['meeple.rules.simulate']\n"
+        "parent = os.getppid(); looks = [0]\n"
+        "def ppid():\n"
+        "    looks[0] += 1\n"
+        "    return parent if looks[0] < 50 else 1\n"  # the parent 'goes' at the 50th look
+        "SIM.os.getppid = ppid\n"
+        "SIM.time.sleep = lambda s: None\n"
+        "SIM._worker_init(parent, False)\n"
+        "while True: threading.Event().wait(0.01)\n"  # the watch thread must end the process
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+
+
+# --- item 2: Ctrl-C stops the running chunks ------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(k) for k in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def _wait_for(condition, seconds: float, what: str):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", BB, "--bots", "lookahead", "--games", "1000", "--workers", "2"],
+        ["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "0.5", "--values", "2..8",
+         "--bisect", "--games", "1000", "--bots", "lookahead", "--workers", "2"],
+    ],
+    ids=["simulate", "tune-bisect"],
+)
+def test_ctrl_c_stops_the_running_chunks_and_leaves_no_worker(argv):
+    """Each worker is inside a chunk of 125 lookahead games (minutes of work) when Ctrl-C
+    comes: the command ends well within 30 s with 130 and "interrupted", and no worker is left."""
+    proc = subprocess.Popen(MEEPLE + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own process group, as a terminal's job
+    workers: set[int] = set()
+    try:
+        workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 120, "two workers start")
+        # both are playing (they have used CPU beyond their start-up): the chunks are running
+        _wait_for(lambda: all(_cpu_ticks(w) > 150 for w in workers), 120, "both workers play")
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            raise AssertionError("the command was still running 30 s after Ctrl-C") from None
+        assert proc.returncode == 130, (proc.returncode, err)
+        assert "interrupted" in err and "Traceback" not in err, err
+        _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end")
+    finally:  # a failing run must not leave orphans behind: end them by the ids seen
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for w in workers:
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
+    """After a Ctrl-C killed the shared pool's workers, the next run (and the Explorer's
+    background, which asks shared_pool at each submit) gets a working pool."""
+    pool = SIM.shared_pool(2)
+    pool.submit(int, "1").result()
+    SIM._drop_pool(wait=False, kill=True)
+    assert SIM._POOL[0] is None
+    res = SIM.simulate(BB, None, "random", games=8, seed=2, workers=2, progress=False)
+    assert res.completed == 8 and SIM._POOL[0] is not pool
+
+
+# --- item 3: every seed the checker accepts plays ----------------------------------------
+
+HUGE = (2**128, 2**128 + 7, 2**200 + 3, 10**100)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_huge_seed_plays_and_replays(name):
+    for seed in HUGE:
+        rec = play(name, None, "random", seed)
+        assert replay(rec.to_json()) == rec
+        assert play(name, None, "random", seed) == rec  # the same seed, the same game
+
+
+def _old_draw(seed: int, counter: int) -> int:
+    """The draw as written before (the key not kept to 64 bits): the reference for seeds below 2**128."""
+    mask = (1 << 64) - 1
+    key = chance._splitmix64(seed & mask) ^ (seed >> 64)
+    return chance._splitmix64(key ^ (counter * 0xD1B54A32D192ED03 & mask))
+
+
+def test_seeds_below_2_128_draw_what_they_drew_before():
+    for seed in (0, 1, 7, 2**63 - 1, 2**64, 2**64 + 5, 2**127 + 12345, 2**128 - 1):
+        c = chance.Chance(seed, 3)
+        assert [c.bits()[0], chance._draws(seed, 3, 20)] == [_old_draw(seed, 3), [_old_draw(seed, k) for k in range(3, 23)]]
+        # the numpy shuffle (from 16 cards) and the plain one agree, above 2**128 too
+    for seed in (5, 2**127 + 1, *HUGE):
+        bounds = range(60, 1, -1)
+        assert chance._below_each(seed, 9, bounds) == [(x * b) >> 64 for x, b in zip(chance._draws(seed, 9, 59), bounds)]
+
+
+def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
+    from meeple.widgets.session import StepperSession
+
+    s = StepperSession(BB, None, seed=3, bots="random", seat=0)
+    s.act(s.view["actions"][0])
+    s.handle({"do": "restart", "seed": 2**130})
+    assert s.error == "" and s.seed == 2**130 and s.actions == [] and s.setup()["seed"] == 2**130
+    s.act(s.view["actions"][0])
+    rec = s.record()
+    assert rec.seed == 2**130 and replay(rec.to_json()) == rec
+    again = StepperSession.from_setup(s.setup())
+    assert again.view == StepperSession(BB, None, seed=2**130, bots="random", seat=0).view
+    # a seed the checker refuses changes nothing
+    s.handle({"do": "restart", "seed": -1})
+    assert "seed must be a whole number" in s.error and s.seed == 2**130 and len(s.actions) == 1
