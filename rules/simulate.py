@@ -331,11 +331,29 @@ def shared_pool(workers: int) -> ProcessPoolExecutor:
     return _POOL[0]
 
 
-def _drop_pool(wait: bool = True) -> None:
+def _drop_pool(wait: bool = True, kill: bool = False) -> None:
+    """Forget the shared pool; with `kill`, end its workers now (a Ctrl-C: the chunks
+    still running are stopped, not waited for, and no worker is left playing)."""
     pool = _POOL[0]
     _POOL[:] = [None, 0]
     if pool is not None:
-        pool.shutdown(wait=wait, cancel_futures=True)
+        _stop(pool, wait, kill)
+
+
+def _stop(pool: ProcessPoolExecutor, wait: bool, kill: bool) -> None:
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # read before shutdown clears it
+    pool.shutdown(wait=False if kill else wait, cancel_futures=True)
+    if kill:
+        for proc in procs:
+            try:
+                proc.kill()  # SIGKILL: a worker ignores Ctrl-C, and its chunk's games are not wanted
+            except (OSError, ValueError, AttributeError):
+                pass  # already gone (or closed)
+        for proc in procs:
+            try:
+                proc.join()  # SIGKILL cannot be refused: this returns; no zombie is left
+            except (OSError, ValueError, AssertionError):
+                pass
 
 
 def _play_here(jobs: list[_Job], out: dict, start: dict, bar, until: float | None = None) -> bool:
@@ -406,7 +424,7 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
                         bar.update(len(fut.result()))
             finally:
                 if own and interrupted:
-                    _drop_pool(wait=False)  # stop the chunks still running; the next run starts a fresh pool
+                    _drop_pool(wait=False, kill=True)  # stop the chunks still running; the next run starts a fresh pool
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -419,13 +437,20 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
 
 def _short_run(jobs: list[_Job], out: dict, start: dict, bar, total: int) -> bool:
     """Play here for up to _PROBE seconds; if the rest would take under _POOL_PAYS
-    seconds at that pace, play it here too (True); else leave it for a pool (False)."""
+    seconds at that pace, play it here too (True); else leave it for a pool (False).
+
+    Only the speed depends on the clock, never the table: a game is played here or
+    in a pool with the same seed. When the probe's time is up before any game has
+    finished (a busy machine, a slow bot, a stalled process), the pace is unknown
+    and at least slow: the pool takes the run."""
     t = time.perf_counter()
     if _play_here(jobs, out, start, bar, until=t + _PROBE):
         return True
     played = sum(start.values())
-    rate = played / max(1e-9, time.perf_counter() - t)
-    if (total - played) / rate < _POOL_PAYS:
+    if not played:
+        return False  # no game finished within the probe: no pace to divide by
+    elapsed = time.perf_counter() - t
+    if elapsed <= 0 or (total - played) * elapsed < _POOL_PAYS * played:  # (total - played) / rate < _POOL_PAYS
         _play_here(jobs, out, start, bar)
         return True
     return False

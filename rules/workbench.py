@@ -21,7 +21,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .chance import check_seed
 from .core import game_module, play
-from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _pd, _rate_row, _run, _show_value, default_workers,
+from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _pd, _rate_row, _run, _show_value, _stop,
+                       default_workers,
                        measures, worker_pool)
 from .stats import mean_ci, wilson
 
@@ -491,6 +492,11 @@ def tune(
         own = executor = worker_pool(workers or default_workers())
     try:
         return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method)
+    except KeyboardInterrupt:
+        if own is not None:
+            _stop(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
+            own = None
+        raise
     finally:
         if own is not None:
             own.shutdown(cancel_futures=True)
