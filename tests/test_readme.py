@@ -12,6 +12,11 @@ so a reader who pastes the blocks at the top of a fresh clone gets what the READ
 - whatever a block writes must be ignored by the repository's .gitignore (e.g. under out/),
   so following the README never leaves untracked files.
 
+The blocks that play many games run a second time on a machine made slow: a patched
+clock (`sitecustomize` on PYTHONPATH) that moves a second at every read meeple's own code
+makes, so no game ever finishes within a time limit and every timing decision takes its
+slow path (issue 19); each of them must read that clock, or the check would prove nothing.
+
 A block that truly cannot run here (it needs a cluster) carries the line
 `<!-- readme-test: skip (reason) -->` just before it; the skip and its reason are reported.
 """
@@ -59,6 +64,28 @@ for node in tree.body:
         sys.exit(f"README.md line {first + node.lineno - 1}: the comment shows {expected}\n"
                  f"but the code gives {got[:400]}")
 '''
+
+
+# The slow machine: time.perf_counter, read from a meeple module, moves a second per read (a
+# count in MEEPLE_SLOW_CLOCK_LOG says it was read); every other caller gets the real clock.
+SLOW_CLOCK = r'''
+import os, sys, time
+_real, _reads = time.perf_counter, [0]
+
+
+def perf_counter():
+    if sys._getframe(1).f_globals.get("__name__", "").startswith("meeple."):
+        _reads[0] += 1
+        with open(os.environ["MEEPLE_SLOW_CLOCK_LOG"], "a") as log:
+            log.write(".")
+        return _real() + _reads[0]
+    return _real()
+
+
+time.perf_counter = perf_counter
+'''
+# the blocks that play games in bulk (simulate, sweep, balance, compare, tune)
+BULK = re.compile(r"\b(simulate|sweep|balance(_report)?|compare|tune)\b")
 
 
 @dataclass(frozen=True)
@@ -157,13 +184,7 @@ def clone(tmp_path_factory) -> Path:
     return _scratch(tmp_path_factory.mktemp("readme"))
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.id)
-def test_readme_block_runs_as_written(block, clone):
-    if block.skip:
-        pytest.skip(f"README.md line {block.line}: {block.skip}")
-    top = clone
-    before = _files(top)
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg"}
+def _run_block(block: Block, top: Path, env: dict) -> subprocess.CompletedProcess:
     if block.lang == "python":
         done = subprocess.run([sys.executable, "-c", RUNNER, str(block.line)], input=block.code, cwd=top, env=env,
                               capture_output=True, text=True, timeout=DEADLINE_S)
@@ -174,8 +195,40 @@ def test_readme_block_runs_as_written(block, clone):
                         "which the suite itself stands for")
         done = subprocess.run(["bash", "-c", script], cwd=top, env=env, capture_output=True, text=True,
                               timeout=DEADLINE_S)
+    return done
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.id)
+def test_readme_block_runs_as_written(block, clone):
+    if block.skip:
+        pytest.skip(f"README.md line {block.line}: {block.skip}")
+    _check_block(block, clone, {})
+
+
+def _check_block(block: Block, top: Path, extra_env: dict) -> None:
+    before = _files(top)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg", **extra_env}
+    done = _run_block(block, top, env)
     assert done.returncode == 0, (f"README.md block at line {block.line} failed:\n{block.code}\n"
                                   f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}")
     left = _not_ignored(_files(top) - before)
     assert not left, (f"README.md block at line {block.line} leaves files git would list as untracked: {left} "
                       "(write examples under out/, which .gitignore ignores)")
+
+
+SLOW_BLOCKS = [b for b in BLOCKS if not b.skip and BULK.search(b.code)]
+
+
+def test_the_slow_machine_check_covers_the_blocks_that_play_in_bulk():
+    assert len(SLOW_BLOCKS) >= 3 and {b.lang for b in SLOW_BLOCKS} == {"python", "sh"}
+
+
+@pytest.mark.parametrize("block", SLOW_BLOCKS, ids=lambda b: b.id)
+def test_readme_block_runs_on_a_slow_machine(block, clone, tmp_path):
+    """The same block with meeple's clock moving a second at every read (issue 19: the probe
+    that divided by the games finished in time, when none had)."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_CLOCK)
+    log = tmp_path / "clock-reads"
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    _check_block(block, clone, {"PYTHONPATH": path, "MEEPLE_SLOW_CLOCK_LOG": str(log)})
+    assert log.exists() and log.read_text(), f"README.md block at line {block.line} never read the slow clock"
