@@ -126,7 +126,19 @@ def check_writable(path: str | None, option: str) -> Path | None:
             raise CliError(f"cannot write {_short(out)}: it is a folder")
     except OSError as e:  # a name longer than the system allows, a loop of links, ...
         raise _name_error(out, e) from None
+    _try_writing_in(out)
     return out
+
+
+def _try_writing_in(out: Path) -> None:
+    """Make and remove a temp file beside `out`, as write_atomic will (a read-only folder,
+    a full disk or a missing permission shows now, not after every game is played)."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".meeple.", suffix=".tmp")
+    except OSError as e:
+        raise _name_error(out, e) from None
+    os.close(fd)
+    Path(tmp).unlink(missing_ok=True)
 
 
 def read_capped(path: Path, what: str) -> str:

@@ -101,6 +101,21 @@ def _save(out: Path | None, data, done: int, asked: int, partial: bool, what: st
     return f"{what} saved to {target}{part}{kept}"
 
 
+def show_then_save(text: str, save) -> None:
+    """Print the summary, then write the file (`save()`: the line saying where it went, or None).
+    A file that cannot be written (a full disk) does not cost the summary, and a reader that
+    has gone (`| head`) does not cost the file: it is still written, then the pipe ends the command."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        save()
+        raise
+    saved = save()
+    if saved:
+        print(saved)
+
+
 def _progress() -> bool:
     return sys.stderr.isatty()
 
@@ -179,12 +194,9 @@ def cmd_simulate(args) -> int:
     chosen = _measures(args, mod)
     res = simulate(mod, config, names, games, seed, progress=_progress(), workers=workers, rotate=args.rotate)
     note = partial_note(res.completed, games) if res.partial else None
-    # the file first: a reader that goes away (`| head`) must not cost the table
-    saved = _save(out, lambda p: _table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
-                  f"Table of {len(res.table)} rows (one per game and seat)")
-    print(res.summary(chosen))
-    if saved:
-        print(saved)
+    show_then_save(res.summary(chosen), lambda: _save(
+        out, lambda p: _table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
+        f"Table of {len(res.table)} rows (one per game and seat)"))
     return _interrupted(res.completed, games, out) if res.partial else 0
 
 
@@ -275,11 +287,9 @@ def cmd_sweep(args) -> int:
                            "games": games, "completed": done, "partial": partial,
                            "rows": json.loads(table.to_json(orient="records"))}, indent=1)
 
-    saved = _save(out, lambda p: _table_data(table, p, sweep_json, note), done, asked, partial,
-                  f"Table of {len(table)} rows (one per point and seat)")
-    print(_fmt_table(fields + ["seat", "bot", "games", *heads], rows))
-    if saved:
-        print(saved)
+    show_then_save(_fmt_table(fields + ["seat", "bot", "games", *heads], rows), lambda: _save(
+        out, lambda p: _table_data(table, p, sweep_json, note), done, asked, partial,
+        f"Table of {len(table)} rows (one per point and seat)"))
     return _interrupted(done, asked, out) if partial else 0
 
 
@@ -298,11 +308,9 @@ def cmd_balance(args) -> int:
         report = balance_report(mod, config, names, games, seed, progress=_progress(), workers=workers, skill=skill)
     except ValueError as e:
         raise CliError(str(e)) from None
-    saved = _save(out, lambda p: json.dumps(report.to_dict(), indent=1, default=str), report.games, games,
-                  report.partial, "Report")
-    print(report)
-    if saved:
-        print(saved)
+    show_then_save(str(report), lambda: _save(
+        out, lambda p: json.dumps(report.to_dict(), indent=1, default=str), report.games, games, report.partial,
+        "Report"))
     return _interrupted(report.games, games, out) if report.partial else 0
 
 

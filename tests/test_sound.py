@@ -235,3 +235,71 @@ def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
     # a seed the checker refuses changes nothing
     s.handle({"do": "restart", "seed": -1})
     assert "seed must be a whole number" in s.error and s.seed == 2**130 and len(s.actions) == 1
+
+
+# --- item 5: --out is checked before playing; the summary comes before the file ---------------
+
+from meeple.rules import cli as CLI  # noqa: E402
+from meeple.rules import sim_cli as SIM_CLI  # noqa: E402
+
+
+def _refuse_folder(monkeypatch, folder: Path):
+    """The folder refuses new files (a read-only folder; chmod would not stop root, who runs CI here)."""
+    real = CLI.tempfile.mkstemp
+
+    def mkstemp(*args, dir=None, **kwargs):
+        if dir is not None and Path(dir).resolve() == folder.resolve():
+            raise PermissionError(13, "Permission denied")
+        return real(*args, dir=dir, **kwargs)
+
+    monkeypatch.setattr(CLI.tempfile, "mkstemp", mkstemp)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", BB, "--games", "20000", "--out", "ro/t.csv"],
+        ["sweep", BB, "--vary", "bonus=0,3", "--games", "20000", "--out", "ro/t.csv"],
+        ["balance", BB, "--games", "20000", "--out", "ro/t.json"],
+        ["compare", BB, "--variant", "base:", "--variant", "b6:bonus=6", "--games", "20000", "--out", "ro/t.csv"],
+        ["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "0.5", "--values", "2..4",
+         "--games", "20000", "--out", "ro/t.csv"],
+        ["play", BB, "--record", "ro/game.json"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_an_unwritable_out_is_one_line_before_any_game(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ro").mkdir()
+    _refuse_folder(monkeypatch, tmp_path / "ro")
+    played = []
+    monkeypatch.setattr(SIM, "play_game", lambda *a, **k: played.append(a) or pytest.fail("a game was played"))
+    monkeypatch.setattr(CLI, "play", lambda *a, **k: pytest.fail("a game was played"))
+    code = CLI.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and not played, (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("meeple: error: cannot write ro/") and "Permission denied" in err, err
+    assert list((tmp_path / "ro").iterdir()) == []  # the probe file is gone again
+
+
+@pytest.mark.parametrize(
+    "argv, summary",
+    [
+        (["simulate", BB, "--games", "6", "--workers", "1", "--out", "t.csv"], "Win rate"),
+        (["sweep", BB, "--vary", "bonus=0,3", "--games", "4", "--workers", "1", "--out", "t.csv"], "win rate"),
+        (["balance", BB, "--games", "6", "--workers", "1", "--out", "t.json"], "Seat advantage"),
+    ],
+    ids=lambda a: a[0] if isinstance(a, list) else "",
+)
+def test_the_summary_is_printed_before_the_file_is_written(capsys, tmp_path, monkeypatch, argv, summary):
+    """A write that fails after the games (a disk that filled meanwhile) still leaves the summary on screen."""
+    monkeypatch.chdir(tmp_path)
+
+    def full_disk(path, data):
+        raise CLI.CliError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(SIM_CLI, "write_atomic", full_disk)
+    code = CLI.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and summary in out, (code, out, err)
+    assert err == f"meeple: error: cannot write {argv[-1]}: No space left on device\n"
