@@ -40,7 +40,7 @@ import pyspiel
 
 from . import GAMES
 from .chance import Chance
-from .config import parse_text
+from .config import _split_optional, parse_text
 from .core import game_module
 
 ACTION_CAP = 1024  # the most legal moves any state may offer (checked on every move)
@@ -132,22 +132,42 @@ def short_name(game: str | ModuleType) -> str:
     return PREFIX + game_module(game).NAME.replace("-", "_")
 
 
+NONE = -1  # an optional whole number (`rounds`, `max_rerolls`) set to none: none of them allows -1
+
+
 def _text(value: Any) -> Any:
     """A Config field as an OpenSpiel parameter. Tuples become space-separated text
     ("15 13 11"; "/" between inner tuples): OpenSpiel's game strings use commas
-    between parameters. None becomes "none"."""
+    between parameters. A one-value tuple ends in a space ("1 "), so that a game
+    string (what `serialize` writes) reads it back as text, not as the number 1."""
     if value is None:
         return "none"
     if isinstance(value, tuple):
         if value and isinstance(value[0], tuple):
             return "/".join(_text(v) for v in value)
-        return " ".join("true" if v is True else "false" if v is False else str(v) for v in value)
+        text = " ".join("true" if v is True else "false" if v is False else str(v) for v in value)
+        return text + " " if len(value) == 1 else text
     return value
 
 
+def _optional_int(hint) -> bool:
+    inner, optional = _split_optional(hint)
+    return optional and inner is int
+
+
 def _field_params(config) -> dict[str, Any]:
-    """Every field of a Config as an OpenSpiel parameter."""
-    return {f.name: _text(getattr(config, f.name)) for f in dataclasses.fields(config)}
+    """Every field of a Config as an OpenSpiel parameter. An optional whole number is an
+    int parameter with NONE (-1) for none: a text parameter would not survive a game
+    string, which reads `rounds=2` back as an int."""
+    types_ = type(config).field_types()
+    params = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if _optional_int(types_.get(f.name)):
+            params[f.name] = NONE if value is None else value
+        else:
+            params[f.name] = _text(value)
+    return params
 
 
 def _parameters(mod: ModuleType) -> dict[str, Any]:
@@ -171,7 +191,9 @@ def config_from(mod: ModuleType, params: dict[str, Any]):
             continue
         if name not in types_:
             raise ValueError(f"unknown parameter {name!r}; allowed: {', '.join(defaults)}")
-        if isinstance(value, str) and types_[name] is not str:
+        if _optional_int(types_[name]) and value == NONE:
+            value = None
+        elif isinstance(value, str) and types_[name] is not str:
             value = parse_text(types_[name], ",".join(value.split()), name)
         changes[name] = value
     return dataclasses.replace(presets[preset], **changes)
@@ -208,7 +230,7 @@ class MeepleGame(pyspiel.Game):
             utility_sum=1.0 if win else None,
             max_game_length=MAX_GAME_LENGTH,
         )
-        super().__init__(_game_type(mod), info, params)
+        super().__init__(_game_type(mod, utility), info, params)
         self.name, self.config, self.utility = mod.NAME, config, utility
 
     @property
@@ -222,7 +244,9 @@ class MeepleGame(pyspiel.Game):
         return MeepleObserver(self, iig_obs_type)
 
 
-def _game_type(mod: ModuleType) -> pyspiel.GameType:
+def _game_type(mod: ModuleType, utility: str = "score") -> pyspiel.GameType:
+    """The game's type: with utility="win" constant-sum (the win shares add up to 1,
+    as GameInfo's utility_sum says), with "score" general-sum."""
     sizes = [c.players for c in mod.Config.presets().values()]
     low = getattr(mod, "MIN_PLAYERS", min(sizes))
     high = getattr(mod, "MAX_PLAYERS", max(sizes))
@@ -232,7 +256,7 @@ def _game_type(mod: ModuleType) -> pyspiel.GameType:
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM if utility == "win" else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=high,
         min_num_players=low,
