@@ -62,14 +62,28 @@ costs O(1), and a state still shows only its own events.
 """
 
 import importlib.util
+import os
+import signal
+import sys
 
-from . import bucket_brigade
-from . import bucket_king
-from . import duck_duck_bruce
-from . import piggyback_brigade
-from .core import Record, play, replay
+
+def _interrupted_while_starting(signum, frame):
+    """Ctrl-C while the `meeple` command is still importing: its one line and 130, no traceback
+    (cli.main puts Python's own handler back first thing)."""
+    print("meeple: interrupted", file=sys.stderr)
+    raise SystemExit(130)
+
+
+if os.path.basename(getattr(sys.modules.get("__main__"), "__file__", None) or "") == "meeple":
+    signal.signal(signal.SIGINT, _interrupted_while_starting)  # the console script only: a notebook keeps its own
+
+from . import bucket_brigade  # noqa: E402
+from . import bucket_king  # noqa: E402
+from . import duck_duck_bruce  # noqa: E402
+from . import piggyback_brigade  # noqa: E402
+from .core import Record, play, replay  # noqa: E402
 from .simulate import Results, balance_report, simulate, sweep  # noqa: E402  (shadows the module name on purpose)
-from .workbench import compare, tune
+from .workbench import compare, tune  # noqa: E402
 
 GAMES = {}
 GAMES[bucket_brigade.NAME] = bucket_brigade

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from .chance import check_seed
+from .config import _WHOLE
 from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots
 from .simulate import MAX_GAMES, MAX_WORKERS
 
@@ -51,9 +52,17 @@ def variant_file(mod, args):
     return mod.Config.load(args.config)
 
 
+def ascii_whole(text) -> int:
+    """A whole number written in ASCII digits (an optional sign), as --set reads one:
+    int() would also take '1_000' and other scripts' digits ('٣'). ValueError otherwise."""
+    if not isinstance(text, str) or not _WHOLE.fullmatch(text.strip()):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(text, 10)
+
+
 def parse_seed(text: str) -> int:
     try:
-        return check_seed(int(text, 10))
+        return check_seed(ascii_whole(text))
     except ValueError:
         raise CliError(f"--seed must be a whole number >= 0, got {text!r}") from None
 
@@ -92,14 +101,16 @@ def _name_error(path: Path, e: OSError) -> CliError:
 def _short(path) -> str:
     """A path for a one-line message: a 300-character name is cut in the middle."""
     text = str(path)
+    if not text.isprintable():  # a newline in a name must not break the one line
+        text = text.encode("unicode_escape").decode("ascii")
     return text if len(text) <= 120 else text[:60] + "..." + text[-50:]
 
 
 def whole(text: str, option: str, low: int, high: int) -> int:
     """A whole-number option from low to high, or CliError naming the option and the range."""
     try:
-        value = int(text, 10)
-    except (TypeError, ValueError):
+        value = ascii_whole(text)
+    except ValueError:
         value = None
     if value is None or not low <= value <= high:
         raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}")
@@ -456,6 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on, Ctrl-C is handled below
     try:
         args = build_parser().parse_args(argv)
         code = args.func(args)

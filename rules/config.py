@@ -308,6 +308,10 @@ class RuleConfig:
         if not isinstance(data, Mapping):
             raise ValueError(f"config must be an object of fields, got {type(data).__name__}")
         types_ = cls.field_types()
+        odd = [k for k in data if not isinstance(k, str)]
+        if odd:
+            raise ValueError(f"config field names are text; got {odd[0]!r} ({type(odd[0]).__name__}); "
+                             f"allowed: {', '.join(types_)}")
         unknown = sorted(set(data) - set(types_))
         if unknown:
             raise ValueError(
@@ -480,6 +484,9 @@ class RuleConfig:
                 name, sep, text = item.partition("=")
                 if not sep or not name.strip():
                     raise ValueError(f"setting {item!r} is not of the form field=value")
+                if name.strip() in pairs:  # the last would win unseen: say so instead
+                    raise ValueError(f"{name.strip()} is set twice ({name.strip()}={pairs[name.strip()]} and "
+                                     f"{item.strip()}): give each name once")
                 pairs[name.strip()] = text
             settings = pairs
         for name, text in settings.items():
@@ -502,7 +509,7 @@ class RuleConfig:
         name, and only the numbers that differ from the defaults. Whole or not at all."""
         path = _variant_path(path)
         if path.suffix.lower() not in VARIANT_SUFFIXES:
-            raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
+            raise ValueError(f"{shown_path(path)}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ValueError(f"name={name!r} is not allowed: a variant's name is non-empty text")
         _write_whole(path, self.variant_text(name or path.stem, path.suffix))
@@ -519,7 +526,7 @@ class RuleConfig:
         or names another game."""
         game, _name, settings = read_variant(path)
         if game != cls.game_name():
-            raise ValueError(f"{path}: the file is a {game} variant, not {cls.game_name()}")
+            raise ValueError(f"{shown_path(path)}: the file is a {game} variant, not {cls.game_name()}")
         return _variant_config(cls, path, settings)
 
     def describe(self) -> str:
@@ -540,6 +547,14 @@ VARIANT_SUFFIXES = (".json", ".toml")
 MAX_VARIANT_BYTES = 2**20  # a variant names a few numbers; anything larger is not one
 
 
+def shown_path(path, most: int = 120) -> str:
+    """A path for a one-line message: control characters (a newline) escaped, a long one cut."""
+    text = str(path)
+    if not text.isprintable():
+        text = text.encode("unicode_escape").decode("ascii")
+    return _cut(text, most) if len(text) > most else text
+
+
 def _variant_path(path) -> Path:
     """A variant file's path from text or a path; ValueError for anything else or an empty name."""
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
@@ -553,44 +568,50 @@ _VARIANT_KEYS = ("format", "game", "name", "set")
 def read_variant(path) -> tuple[str, str, dict]:
     """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
     path = _variant_path(path)
+    shown = shown_path(path)
     kind = path.suffix.lower()
     if kind not in VARIANT_SUFFIXES:
-        raise ValueError(f"{path}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
+        raise ValueError(f"{shown}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_VARIANT_BYTES + 1)  # a link to /dev/zero must not fill the memory
-    except OSError as e:
-        raise ValueError(f"cannot read {path}: {e.strerror or e}") from None
+    except OSError as e:  # a relative name is read from the current folder: say which
+        where = "" if path.is_absolute() else f" (looked in {shown_path(os.getcwd())})"
+        raise ValueError(f"cannot read {shown}: {e.strerror or e}{where}") from None
     if len(data) > MAX_VARIANT_BYTES:
-        raise ValueError(f"{path}: larger than {MAX_VARIANT_BYTES // 2**20} MiB, not a variant file")
+        raise ValueError(f"{shown}: larger than {MAX_VARIANT_BYTES // 2**20} MiB, not a variant file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not a text file (UTF-8)") from None
+        raise ValueError(f"{shown}: not a text file (UTF-8)") from None
     try:
         data = json.loads(text) if kind == ".json" else tomllib.loads(text)
     except RecursionError:
-        raise ValueError(f"{path}: nested too deeply to be a variant file") from None
+        raise ValueError(f"{shown}: nested too deeply to be a variant file") from None
     except json.JSONDecodeError as e:
-        raise ValueError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
+        raise ValueError(f"{shown}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: not valid TOML ({str(e).splitlines()[0]})") from None
+        raise ValueError(f"{shown}: not valid TOML ({str(e).splitlines()[0]})") from None
+    except ValueError as e:  # Python's own limit: an integer of more than 4,300 digits
+        if "integer string conversion" in str(e):
+            raise ValueError(f"{shown}: holds a number of more than 4,300 digits; no rule number is that large") from None
+        raise ValueError(f"{shown}: not a variant file ({' '.join(str(e).split())})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: a variant file holds an object with {', '.join(_VARIANT_KEYS)}")
+        raise ValueError(f"{shown}: a variant file holds an object with {', '.join(_VARIANT_KEYS)}")
     unknown = sorted(set(data) - set(_VARIANT_KEYS))
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(_VARIANT_KEYS)}")
+        raise ValueError(f"{shown}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(_VARIANT_KEYS)}")
     if data.get("format", VARIANT_FORMAT) != VARIANT_FORMAT:
-        raise ValueError(f"{path}: format {data['format']!r} is not {VARIANT_FORMAT!r}")
+        raise ValueError(f"{shown}: format {data['format']!r} is not {VARIANT_FORMAT!r}")
     game = data.get("game")
     if not isinstance(game, str):
-        raise ValueError(f"{path}: name the game, e.g. game = \"bucket-brigade\"")
+        raise ValueError(f"{shown}: name the game, e.g. game = \"bucket-brigade\"")
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{path}: name must be text, got {name!r}")
+        raise ValueError(f"{shown}: name must be text, got {name!r}")
     settings = data.get("set", {})
     if not isinstance(settings, dict):
-        raise ValueError(f"{path}: 'set' must map parameter names to values, got {type(settings).__name__}")
+        raise ValueError(f"{shown}: 'set' must map parameter names to values, got {type(settings).__name__}")
     return game, name, settings
 
 
@@ -600,7 +621,7 @@ def load_variant(path) -> tuple[str, RuleConfig]:
 
     game, name, settings = read_variant(path)
     if game not in GAMES:
-        raise ValueError(f"{path}: unknown game {game!r}; known games: {', '.join(GAMES)}")
+        raise ValueError(f"{shown_path(path)}: unknown game {game!r}; known games: {', '.join(GAMES)}")
     return name, _variant_config(GAMES[game].Config, path, settings)
 
 
@@ -608,7 +629,7 @@ def _variant_config(cls, path, settings: dict) -> RuleConfig:
     try:  # a file's values are typed: "5" where a number belongs is refused, not parsed
         return cls()._apply(settings, from_json_value)
     except (ValueError, TypeError) as e:
-        raise ValueError(f"{path}: {' '.join(str(e).split())}") from None
+        raise ValueError(f"{shown_path(path)}: {' '.join(str(e).split())}") from None
 
 
 def _toml_value(v: Any) -> str:

@@ -16,7 +16,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import check_seed, derive
 
@@ -101,10 +101,18 @@ def parameter_info(game, name: str) -> tuple[str, str]:
     return mod.PARAMETERS[field]
 
 
+def check_bots_arg(mod: ModuleType, bots) -> None:
+    """ValueError unless `bots` is text or a list of names / functions (None, a number, a dict are not)."""
+    if isinstance(bots, (bytes, Mapping)) or not isinstance(bots, (str, Iterable)):
+        raise ValueError(f"bots must be bot names (text, comma-separated) or a list of names or functions, "
+                         f"got {type(bots).__name__}; known: {', '.join(mod.BOTS)}")
+
+
 def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int):
     """(names, callables) for a list of bot names/callables, one per player."""
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
+    check_bots_arg(mod, bots)
     bots = list(bots)
     if len(bots) == 1 and players > 1:
         bots = bots * players
@@ -257,7 +265,15 @@ def apply_text(mod, state, text: str):
         if str(a) == text:
             return mod.apply(state, a)
     shown = ", ".join(str(a) for a in legal[:12]) + (" ..." if len(legal) > 12 else "")
-    raise ValueError(f"action {text!r} is not legal here; legal: {shown or 'none (game over)'}")
+    raise ValueError(f"action {quote_short(text)} is not legal here; legal: {shown or 'none (game over)'}")
+
+
+def quote_short(text, limit: int = 80) -> str:
+    """repr(text), or of its first `limit` characters and how long it was (a 1 MB action
+    text is not echoed back whole into a message)."""
+    if not isinstance(text, str) or len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def replay(json_text: str) -> Record:

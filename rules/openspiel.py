@@ -48,6 +48,11 @@ MAX_GAME_LENGTH = 100_000  # decisions and chance draws; DDB's "target" games ar
 PREFIX = "python_meeple_"
 
 
+class IllegalAction(pyspiel.SpielError, ValueError):
+    """An action id that is not legal here: OpenSpiel's error type, and a ValueError as meeple's
+    other refusals are."""
+
+
 class NeedChance(Exception):
     """The engine asked for a random value the script does not hold yet."""
 
@@ -334,10 +339,14 @@ class MeepleState(pyspiel.State):
     def _apply_action(self, action):
         if self._chance is not None:
             if not any(o == action for o, _ in self._chance[0]):
-                raise pyspiel.SpielError(f"chance outcome {action} is not one of {[o for o, _ in self._chance[0]]}")
+                shown = [o for o, _ in self._chance[0]]
+                raise IllegalAction(f"chance outcome {action} is not one of the {len(shown)} here "
+                                    f"({', '.join(map(str, shown[:8]))}{', ...' if len(shown) > 8 else ''})")
             self._script.append(int(action))
         else:
             legal = self._legal()
+            if not 0 <= action < len(legal):
+                raise IllegalAction(f"action {action} is not legal here: the legal ids are 0 to {len(legal) - 1}")
             self._pending = legal[action]
             self._moves += (f"P{self._state.current_player + 1}: {legal[action]}",)
         self._advance()
@@ -534,5 +543,5 @@ def exact_value(state: MeepleState, policies) -> list[Fraction]:
     return total
 
 
-__all__ = ["MeepleBot", "MeepleGame", "MeepleState", "NeedChance", "ScriptedChance", "exact_value",
+__all__ = ["IllegalAction", "MeepleBot", "MeepleGame", "MeepleState", "NeedChance", "ScriptedChance", "exact_value",
            "ismcts_bot", "load", "seeded_outcome", "short_name"]

@@ -61,7 +61,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from . import bots as _bots
 from .chance import check_seed, derive
-from .core import MAX_STEPS, _LazySeatRandom, game_module, resolve_bots
+from .core import MAX_STEPS, _LazySeatRandom, check_bots_arg, game_module, resolve_bots
 from .stats import Z95, binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
 
 CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
@@ -380,6 +380,9 @@ def _run(jobs: list[_Job], executor: Executor | None, workers: int | None, progr
 
     A KeyboardInterrupt stops the run and keeps every finished game (in-process:
     each game; on an executor: each finished chunk)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (a pool, or a dask Client's "
+                         f"get_executor()), got {type(executor).__name__}")
     out: dict[Any, Any] = {job.key: Tally(job.config.players) if job.keep == "summary" else [] for job in jobs}
     total = sum(job.games for job in jobs)
     chosen = workers is not None
@@ -481,8 +484,22 @@ class _NoBar:
         pass
 
 
+def _someone_watches() -> bool:
+    """Whether a bar would be seen: stderr is a terminal, or this is a Jupyter kernel (tqdm
+    draws a widget there). Not a log file or a pipe, which a bar would fill with lines."""
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):  # no stderr, or a closed one
+        pass
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    return shell is not None and hasattr(shell, "kernel")
+
+
 def _progress_bar(total: int, desc: str, show: bool):
-    if not show:
+    """A tqdm bar when `show` and someone watches (see _someone_watches), else nothing."""
+    if not show or not _someone_watches():
         return _NoBar()
     from tqdm.auto import tqdm
 
@@ -510,6 +527,7 @@ def _bot_refs(mod, bots, players: int) -> tuple:
     them up), else the callables themselves; checked against `players`."""
     if isinstance(bots, str):
         bots = [b.strip() for b in bots.split(",")]
+    check_bots_arg(mod, bots)
     known = {id(f): name for name, f in mod.BOTS.items()}
     refs = tuple(known.get(id(b), b) if callable(b) else b for b in bots)
     resolve_bots(mod, refs, players)  # raises ValueError on unknown bots or a wrong count
@@ -1192,7 +1210,8 @@ def simulate(
     the executor's own count). `rotate`: seat the bots shifted by the game
     index so each bot holds each seat equally often. The table is the same
     however the work is split. Ctrl-C returns the finished games with
-    `partial=True`; a progress bar shows unless `progress=False`.
+    `partial=True`; a progress bar shows on a terminal or in a notebook
+    unless `progress=False` (never into a log file or a pipe).
     `keep="summary"` keeps no game: each is folded into running totals as
     it finishes (memory flat in the number of games) and a Totals is
     returned, whose summary() has the same numbers as the full Results'.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .config import _DECIMAL
 from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
 from .config import VARIANT_SUFFIXES, read_variant
 from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _progress, _run_options, _save, _table_data, _workers,
@@ -97,7 +98,7 @@ def parse_values(text: str | None) -> list[int] | None:
         return None
     out = []
     for part in text.split(","):
-        m = re.fullmatch(r"\s*(-?\d+)\s*(?:\.\.\s*(-?\d+)\s*)?", part)
+        m = re.fullmatch(r"\s*(-?[0-9]+)\s*(?:\.\.\s*(-?[0-9]+)\s*)?", part)  # ASCII digits, as --set
         if not m:
             raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; got {text!r}")
         a, b = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
@@ -108,10 +109,7 @@ def parse_values(text: str | None) -> list[int] | None:
 
 
 def _number(text: str, option: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = float(text) if _DECIMAL.fullmatch(text.strip()) else float("nan")  # ASCII digits, as --set
     if value != value or value in (float("inf"), float("-inf")):
         raise CliError(f"{option} must be a number, got {text!r}")
     return value

@@ -232,3 +232,80 @@ def test_readme_block_runs_on_a_slow_machine(block, clone, tmp_path):
     path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
     _check_block(block, clone, {"PYTHONPATH": path, "MEEPLE_SLOW_CLOCK_LOG": str(log)})
     assert log.exists() and log.read_text(), f"README.md block at line {block.line} never read the slow clock"
+
+
+def test_the_local_cluster_block_runs_as_a_script(clone, tmp_path):
+    """Pasted into a file and run (`python example.py`), where dask's spawned workers import the
+    script again: the block's `if __name__ == "__main__":` guard is what lets it run (issue 19)."""
+    block = next(b for b in BLOCKS if "LocalCluster(" in b.code and not b.skip)
+    script = tmp_path / "cluster_example.py"
+    script.write_text(block.code)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, str(script)], cwd=clone, env=env, capture_output=True, text=True,
+                          timeout=DEADLINE_S)
+    assert done.returncode == 0, f"--- stdout\n{done.stdout[-2000:]}\n--- stderr\n{done.stderr[-3000:]}"
+
+
+def _prose_calls(text: str) -> list[str]:
+    """The calls the README's prose names in `inline code` (fenced blocks run above)."""
+    prose, inside = [], False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            inside = not inside
+        elif not inside:
+            prose.append(line)
+    spans = (" ".join(s.split()) for s in re.findall(r"`([^`]+)`", "\n".join(prose)))
+    return [s for s in spans if re.match(r"^[A-Za-z_][\w.]*\(", s)]
+
+
+# Names the prose uses for what a reader has at hand there; a call on anything else (pandas, pyodide,
+# a builtin, a method named alone) is not meeple's to check.
+def _names() -> dict:
+    import meeple.rules
+    import meeple.widgets
+    from meeple.rules import bucket_brigade, simulate, workbench
+    from meeple.rules.chance import Chance
+    from meeple.widgets import charts, exercises
+
+    return {"meeple": sys.modules["meeple"], "Config": bucket_brigade.Config, "charts": charts,
+            "Explorer": meeple.widgets.Explorer, "check": exercises.check, "say": exercises.say,
+            "determinize": bucket_brigade.determinize, "new_game": bucket_brigade.new_game, "simulate": simulate,
+            "compare": workbench.compare, "tune": workbench.tune, "Chance": Chance,
+            "res": simulate("duck-duck-bruce", None, "heuristic", games=20, seed=1, workers=1, progress=False),
+            "game": "duck-duck-bruce", "path": None}
+
+
+NOT_OURS = ("pandas.", "pyodide.", "sum(", "close(")
+
+
+def test_every_call_the_readme_names_exists_and_the_plain_ones_run():
+    """Each `name(...)` of the prose resolves as written (issue 19: `meeple.rules.simulate.measures`
+    named the function `simulate`'s attribute); one with literal arguments, or `game`, also runs."""
+    import ast
+
+    text = README.read_text()
+    calls = [c for c in _prose_calls(text) if not c.startswith(NOT_OURS)]
+    assert 'res.summary(["steals_tried", "turns"])' in calls and len(calls) >= 12, calls
+    ns = _names()
+    for line in re.findall(r"`((?:from \S+ )?import [^`]+)`", " ".join(text.split())):  # the imports it shows
+        exec(line, {}, ns)
+    ran = []
+    for call in calls:
+        callee = call.split("(", 1)[0]
+        try:
+            target = eval(callee, {}, ns)  # a dotted name only (checked by the match above)
+        except AttributeError as e:
+            raise AssertionError(f"README names {call}, but {callee} does not exist: {e}") from None
+        assert callable(target), f"README names {call}, but {callee} is not callable"
+        try:
+            node = ast.parse(call, mode="eval").body
+        except SyntaxError:
+            continue  # a signature sketch: `new_game(..., turn_end=f)`
+        args = [*node.args, *(k.value for k in node.keywords)]
+        plain = all(isinstance(a, ast.Constant) and a.value is not Ellipsis or isinstance(a, (ast.List, ast.Tuple))
+                    and all(isinstance(e, ast.Constant) for e in a.elts) or isinstance(a, ast.Name) and a.id == "game"
+                    for a in args)
+        if plain and callee not in ("Explorer", "check"):  # a widget plays games; a check needs an answer
+            eval(call, {}, ns)
+            ran.append(call)
+    assert "measures(game)" in ran and 'res.summary(["steals_tried", "turns"])' in ran, ran

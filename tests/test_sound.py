@@ -303,3 +303,105 @@ def test_the_summary_is_printed_before_the_file_is_written(capsys, tmp_path, mon
     out, err = capsys.readouterr()
     assert code == 2 and summary in out, (code, out, err)
     assert err == f"meeple: error: cannot write {argv[-1]}: No space left on device\n"
+
+
+# --- item 6: the smaller ones -------------------------------------------------------------
+
+def test_python_simulate_draws_no_bar_into_a_log_file(capsys):
+    """stderr is not a terminal here (pytest captures it, as a log file would): no bar in it."""
+    SIM.simulate(BB, None, "random", games=30, seed=1, workers=1)
+    SIM.sweep(BB, None, {"bonus": [0, 3]}, "random", games=5, seed=1, workers=1)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", BB, "--set", "bonus=3", "--set", "bonus=4"], "bonus is set twice (bonus=3 and bonus=4): give each name once"),
+        (["compare", BB, "--variant", "base:", "--variant", "a:bonus=3,bonus=4"], "--variant a: bonus is set twice"),
+        (["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "0.5", "--values", "٣..٥"],
+         "--values must be whole numbers"),
+        (["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "٠.5", "--values", "3..4"],
+         "--target must be a number"),
+        (["simulate", BB, "--games", "٣"], "--games must be a whole number"),
+        (["play", BB, "--seed", "1_0"], "--seed must be a whole number"),
+        (["play", BB, "--config", "out/a\nb.toml"], "cannot read out/a\\nb.toml: No such file or directory (looked in "),
+        (["replay", "a\nb.json"], "cannot read a\\nb.json"),
+        (["simulate", BB, "--out", "no\ndir/t.csv"], "cannot write no\\ndir/t.csv"),
+    ],
+    ids=["set-twice", "variant-twice", "values-arabic-digits", "target-arabic-digits", "games-arabic-digits",
+         "seed-underscore", "variant-relative-newline", "replay-newline", "out-newline"],
+)
+def test_one_rule_and_one_line_for_odd_command_input(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code = CLI.main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (code, out, err)
+    if "looked in" in message:
+        assert f"(looked in {tmp_path})" in err
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_5000_digit_number_in_a_variant_file_is_named_with_the_file(tmp_path, suffix):
+    from meeple.rules import bucket_brigade as bb
+
+    path = tmp_path / f"huge{suffix}"
+    big = "9" * 5000
+    path.write_text(f'{{"game": "bucket-brigade", "set": {{"bonus": {big}}}}}' if suffix == ".json"
+                    else f'game = "bucket-brigade"\n[set]\nbonus = {big}\n')
+    with pytest.raises(ValueError) as e:
+        bb.Config.load(path)
+    assert str(e.value).startswith(f"{path}: holds a number of more than 4,300 digits") and "\n" not in str(e.value)
+
+
+def test_api_refusals_are_value_errors_that_say_what_is_allowed():
+    from meeple.rules import bucket_brigade as bb
+    from meeple.widgets import live
+
+    cases = [
+        (lambda: bb.Config.from_dict({1: 2}), "config field names are text; got 1 (int); allowed: players"),
+        (lambda: SIM.simulate(BB, None, "random", games=4, seed=1, executor=object(), progress=False),
+         "executor must be a concurrent.futures.Executor"),
+        (lambda: SIM.simulate(BB, None, None, games=4, seed=1, progress=False), "bots must be bot names"),
+        (lambda: play(BB, None, None, 1), "bots must be bot names"),
+        (lambda: live.stepper_do(10**6, "{}"), "no live Stepper has id 1000000"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            call()
+
+
+def test_an_openspiel_action_out_of_range_is_a_value_error():
+    mo = pytest.importorskip("meeple.rules.openspiel", reason="OpenSpiel is the optional extra meeple[openspiel]")
+    state = mo.load(BB).new_initial_state()
+    with pytest.raises(ValueError, match="chance outcome 5000 is not one of the"):
+        state.apply_action(5000)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    n = len(state.legal_actions())
+    with pytest.raises(ValueError, match=f"action {n + 7} is not legal here: the legal ids are 0 to {n - 1}"):
+        state.apply_action(n + 7)
+
+
+def test_the_stepper_quotes_a_short_prefix_of_a_huge_action_text():
+    from meeple.widgets.session import StepperSession
+
+    s = StepperSession(BB, None, seed=3, bots="random", seat=0)
+    s.handle({"do": "act", "action": "x" * 1_000_000})
+    assert "is not legal here" in s.error and "(1,000,000 characters)" in s.error and len(s.error) < 2000
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line_and_130(tmp_path):
+    """SIGINT arrives while `meeple` still imports its games (a sitecustomize sends it then)."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, signal, sys\n"
+        "class _Finder:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'meeple.rules.bucket_king':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Finder())\n")
+    script = Path(sys.executable).parent / "meeple"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([str(script), "rules", BB], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 130 and done.stderr == "meeple: interrupted\n" and done.stdout == "", done

@@ -98,7 +98,7 @@ class Explorer(W.VBox):
     the current value. bots: one per seat (or one for all, or "A,B": A in
     seat 1 against B); games: games per value; seed: same seed, same numbers.
     measure: what the second chart (the map, for two fields) shows; any
-    column of `meeple.rules.simulate.measures(game)`, chosen again in the widget.
+    column of `measures(game)` (`from meeple.rules.simulate import measures`), chosen again in the widget.
     workers, executor: who plays (as for `sweep`). After each move the values
     next to the current one (along each slider) are played in the background,
     in the shared process pool (or `executor`), unless workers=1 without an

@@ -39,7 +39,10 @@ def stepper_new(setup_json: str) -> str:
 
 def stepper_do(sid: int, message_json: str) -> str:
     """One message from stepper.js: {"view", "error", "answer"} ("answer": the record, for "record")."""
-    session = _sessions[int(sid)]
+    session = _sessions.get(sid) if isinstance(sid, int) and not isinstance(sid, bool) else None
+    if session is None:
+        raise ValueError(f"no live Stepper has id {sid!r}; ids so far: 1 to {len(_sessions)}" if _sessions
+                         else f"no live Stepper has id {sid!r}: none was made (stepper_new first)")
     answer = session.handle(json.loads(message_json))
     return _answer(session, {"answer": answer})
 
