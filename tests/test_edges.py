@@ -477,8 +477,10 @@ def test_no_bar_when_stderr_is_not_a_terminal(capsys):
     assert code == 0 and err == ""
 
 
-def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsys):
+def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsys, monkeypatch):
     from meeple.rules.bots import head_to_head
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal (a log file gets no bar: test_sound)
 
     r = head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1)
     assert r["games"] == 4 and "heuristic vs random" in capsys.readouterr().err

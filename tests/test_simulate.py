@@ -393,7 +393,8 @@ def test_a_bot_that_cannot_reach_worker_processes_is_named_before_any_game():
     assert res.completed == 3 and res.table["bot"][0] == "<lambda>"
 
 
-def test_progress_bar_goes_to_stderr(capsys):
+def test_progress_bar_goes_to_stderr(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal: the bar is drawn (not into a log file)
     res = simulate(BB, None, "random", 3, 0, progress=True, workers=1)
     assert res.completed == 3
     assert "game" in capsys.readouterr().err
