@@ -201,7 +201,9 @@
           (done, total) => tick.set(`Playing ${total} games of ${setup.field} = ${value.selectedOptions[0].textContent}: ${done} of ${total}`)));
         tick.stop();
         const secs = (performance.now() - t0) / 1000;
-        line.textContent = `Simulated in your browser: ${n} games in ${secs.toFixed(1)} s (${(n / secs).toFixed(0)} games/s), seed ${setup.seed}.`;
+        // a coarse browser clock (privacy settings round it to 100 ms) can read 0 s: no "Infinity games/s"
+        const pace = secs > 0 ? ` (${(n / secs).toFixed(0)} games/s)` : "";
+        line.textContent = `Simulated in your browser: ${n} games in ${secs.toFixed(1)} s${pace}, seed ${setup.seed}.`;
         showRows(out, setup.field, rows);
       } catch (err) {
         tick.stop();
