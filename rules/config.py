@@ -35,7 +35,10 @@ def need_range(config, field: str, low, high, unit: str = "") -> None:
 
 
 def _show(value: Any) -> str:
+    """A value as --set takes it (and `meeple rules` prints it): 15,13,11; 5,4/3,2 for a table of rows."""
     if isinstance(value, tuple):
+        if value and all(isinstance(v, tuple) for v in value):
+            return _cut("/".join(",".join(_show(x) for x in v) for v in value), 120)
         return _cut(",".join(_show(v) for v in value), 120) if value else "(empty)"
     if isinstance(value, bool):
         return "true" if value else "false"

@@ -234,7 +234,7 @@ def _bot_shares(res: Results, bot: str) -> list[float]:
 MEASURES = {
     "ender_win_rate": "Bucket Brigade: share of the rounds a player ended in which the ender scored the most",
     "win_rate": "seat `seat`'s win rate (a shared win counts 1/k)",
-    "seat1_advantage": "seat 1's win rate minus the fair share 1/players",
+    "seat1_advantage": "seat 1's win rate minus the fair share 1/players, in percentage points (as compare)",
     "bot_win_rate": "bot `bot`'s win rate, averaged over the seats it holds",
     "score": "seat `seat`'s mean final score",
     "turns": "mean game length in turns",
@@ -286,12 +286,12 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
 
         return f"Player {seat + 1}'s {'win rate' if measure == 'win_rate' else 'mean score'}", per_seat
     if measure == "seat1_advantage":
-        def advantage(res):
+        def advantage(res):  # percentage points, as compare prints it
             fair = 1 / res.config.players
             v, lo, hi = _rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
-            return (v - fair, lo - fair, hi - fair)
+            return (100 * (v - fair), 100 * (lo - fair), 100 * (hi - fair))
 
-        return "seat 1's advantage over the fair share", advantage
+        return "seat 1's advantage over the fair share (percentage points)", advantage
     if measure == "bot_win_rate":
         if bot is None:
             raise ValueError("measure='bot_win_rate' needs bot=NAME (the bot whose win rate is tuned)")
@@ -333,17 +333,25 @@ class Tuning:
     method: str
     monotone: bool = True  # the measured values move one way as the number grows
     rivals: list = dataclasses.field(default_factory=list)  # other values whose interval comes as near the target
+    tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
 
     @property
     def message(self) -> str:
-        def fmt(x):
-            return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
-
-        lines = [
-            f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
-            f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
-            f"{self.seed}, {self.method})."
-        ]
+        fmt = _fmt3
+        if self.tie:
+            others = " and ".join(f"{self.field} = {_show_value(v)}" for v in self.tie)
+            lines = [
+                f"Tie: {self.field} = {_show_value(self.answer)} and {others} bring {self.measure} equally close to "
+                f"{fmt(self.target)} ({fmt(self.value)}, 95% CI {fmt(self.low)} to {fmt(self.high)}, at the lower; "
+                f"{self.games} games per value, seed {self.seed}, {self.method}). The lower is named the answer; "
+                "the data does not prefer it."
+            ]
+        else:
+            lines = [
+                f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+                f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
+                f"{self.seed}, {self.method})."
+            ]
         for r in self.table.to_dict(orient="records"):
             if r[self.field] in self.neighbours:
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
@@ -379,6 +387,20 @@ class Tuning:
 
     def _repr_pretty_(self, p, cycle):
         p.text(str(self))
+
+    def table_text(self) -> str:
+        """The table of every value measured, rounded as the message is (3 significant digits)."""
+        t = self.table.copy()
+        for col in ("value", "low", "high", "distance"):
+            t[col] = [_fmt3(x) for x in t[col]]
+        if len(t):
+            t[self.field] = [_show_value(v) for v in t[self.field]]
+        return t.to_string(index=False)
+
+
+def _fmt3(x) -> str:
+    """A measured number to 3 significant digits (n/a for none)."""
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
 
 
 def _candidates(config, field: str, values) -> list:
@@ -432,7 +454,8 @@ def tune(
     whose `measure` comes closest to `target`.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
-    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`,
+    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
+    (percentage points, as compare prints it),
     `bot_win_rate` of `bot`, `turns`, `rounds`, any mean_<column> of the
     game's own figures), or a function Results -> value or (value, low, high).
     `values`: the values to try (default: valid values within 10 of the
@@ -532,9 +555,11 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
         _, lo, hi = seen[v]
         return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
+    tie = [v for v in candidates if v in seen and v != best  # equal up to rounding: 0.45 and 0.55 around 0.5
+           and math.isclose(abs(seen[v][0] - target), abs(value - target), rel_tol=1e-9, abs_tol=1e-12)]
     tied = [v for v in neighbours if gap(v) <= abs(value - target)]
     rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= abs(value - target)]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals)
+                  rivals, tie)
 

@@ -133,7 +133,7 @@ def cmd_tune(args) -> int:
         raise CliError(str(e)) from None
     print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
     print(result)
-    print(result.table.to_string(index=False))
+    print(result.table_text())
     if out is not None:
         write_atomic(out, result.table.to_csv(index=False))
         print(f"Table saved to {out}")
@@ -195,8 +195,8 @@ def register(sub) -> None:
     add_game_options(p)
     p.add_argument("--field", required=True, help="the whole number to move: a field, field[i] or alias (e.g. bonus)")
     p.add_argument("--measure", default="win_rate",
-                   help="ender_win_rate, win_rate, score, seat1_advantage, bot_win_rate, turns, rounds, or any "
-                        "mean_<column> of the game's own figures (default win_rate)")
+                   help="ender_win_rate, win_rate, score, seat1_advantage (percentage points), bot_win_rate, turns, "
+                        "rounds, or any mean_<column> of the game's own figures (default win_rate)")
     p.add_argument("--target", required=True, help="the value the measure should reach")
     p.add_argument("--values", default=None, help="values to try: 0..8, or 0,2,4 (default: within 10 of the current)")
     p.add_argument("--bisect", action="store_true", help="halve the range (for a measure that moves one way)")

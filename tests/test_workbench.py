@@ -462,3 +462,46 @@ def test_tune_checks_what_a_measure_function_returns_and_takes_bare_column_names
         tune("bucket-brigade", None, "bonus", lambda r: math.nan, 0.5, "random", 2, 0, **kw)
     bare = tune("duck-duck-bruce", None, "die[0]", "backfires", 0.5, "random", 2, 0, **kw)  # as simulate --measure
     assert bare.table.equals(tune("duck-duck-bruce", None, "die[0]", "mean_backfires", 0.5, "random", 2, 0, **kw).table)
+
+
+# --- issue 25: what the workbench prints ------------------------------------------
+
+def test_a_nested_rule_table_prints_in_the_form_set_takes_everywhere(capsys):
+    """A pyramid (a table of rows) prints 5,4,3,2,1/4,3,2,1/... as `meeple rules` and --set write
+    it, in compare's changes column, in tune's header and in describe(); and it reads back."""
+    small = bk.Config().with_text(["pyramid_base=4"])
+    shown = small.describe()
+    assert "/" in shown and "pyramid_rows=" + "/".join(",".join(map(str, r)) for r in small.pyramid_rows) in shown
+    assert bk.Config().with_text([shown]) == small  # the text is what --set takes
+    code, out, _ = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", "small:pyramid_base=4",
+                       "--games", "4", "--workers", "1")
+    assert code == 0 and shown in out
+    code, out, _ = run(capsys, "tune", "bucket-king", "--set", "pyramid_base=4", "--field", "hand_size",
+                       "--measure", "turns", "--target", "40", "--values", "9..10", "--games", "3", "--workers", "1")
+    assert code == 0 and f"rules: {shown}" in out
+
+
+def test_tune_says_tie_when_two_values_come_equally_close():
+    """Synthetic: bonus / 10 with target 0.45 puts bonus 4 and 5 exactly as near (0.05)."""
+    r = tune("bucket-brigade", None, "bonus", planted, 0.45, "random", 5, 1, values=range(0, 9), progress=False,
+             workers=1)
+    assert r.answer == 4 and r.tie == [5] and str(r).startswith("Tie: bonus = 4 and bonus = 5")
+    assert tune("bucket-brigade", None, "bonus", planted, 0.41, "random", 5, 1, values=range(0, 9), progress=False,
+                workers=1).tie == []
+
+
+def test_seat_advantage_is_in_percentage_points_in_tune_as_in_compare():
+    t = compare("bucket-brigade", {"base": None, "b4": bb.Config(bonus=4)}, "random", 40, 2, progress=False, workers=1)
+    r = tune("bucket-brigade", None, "bonus", "seat1_advantage", 0.0, "random", 40, 2, values=[3, 4],
+             progress=False, workers=1)
+    adv = dict(zip(t.drop_duplicates("variant")["variant"], t.drop_duplicates("variant")["first_seat_adv"]))
+    assert dict(zip(r.table["bonus"], r.table["value"])) == pytest.approx({3: 100 * adv["base"], 4: 100 * adv["b4"]})
+    assert "percentage points" in r.measure
+
+
+def test_tunes_table_is_rounded_as_its_summary(capsys):
+    code, out, _ = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--measure", "win_rate", "--target",
+                       "0.3", "--values", "2..4", "--games", "7", "--workers", "1")
+    table = out.split("\n bonus")[1] if "\n bonus" in out else out.split("bonus  value")[1]
+    numbers = [w for w in table.split() if any(c.isdigit() for c in w) and "." in w]
+    assert numbers and all(len(w.lstrip("-").replace(".", "").lstrip("0")) <= 3 for w in numbers), numbers
