@@ -25,7 +25,7 @@ from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _
                        measures, worker_pool)
 from .stats import mean_ci, wilson
 
-__all__ = ["compare", "tune", "Tuning", "MEASURES", "measure_names"]
+__all__ = ["compare", "tune", "Tuning", "Comparison", "MEASURES", "measure_names"]
 
 
 # --- compare ------------------------------------------------------------------
@@ -80,6 +80,46 @@ def _paired(values, base) -> tuple[float, float, float]:
     return mean_ci((values.loc[both] - base.loc[both]).tolist())
 
 
+@dataclasses.dataclass
+class Comparison:
+    """What compare measured: the table it returns, and the games behind it (for a report)."""
+
+    table: Any  # DataFrame: compare's table
+    configs: dict  # {variant: Config}, the baseline first
+    results: dict  # {variant: Results}
+    per_game: dict  # {variant: DataFrame indexed by game: turns, rounds, first_seat_adv, each measure}
+    measures: list  # the --measure names, as measures() names them
+    command: str | None = None  # the command that reproduces it, when a command made it
+
+
+def _game_figures(res: Results, chosen: list[str]):
+    """One row per game: its length, seat 1's win share minus the fair share, and each chosen measure."""
+    g = res.games.set_index("game")
+    t = res.table
+    out = g[["turns", "rounds", "lead_changes"]].astype(float).copy()
+    out["first_seat_adv"] = t[t["seat"] == 0].set_index("game")["win_share"] - 1 / res.config.players
+    for m in chosen:
+        if m in ("turns", "rounds", "lead_changes"):
+            out[m] = g[m].astype(float)
+        else:  # mean_<column>: a game is the unit, its seats' mean
+            column = m[len("mean_"):]
+            out[m] = t.groupby("game")[column].mean() if column in t.columns else math.nan
+    return out
+
+
+def _compare_measures(mod, measures_) -> list[str]:
+    """The chosen measures by their measures() names (per game figures; win rate and score are always shown)."""
+    from .simulate import measure_name
+    from .simulate import measures as known_measures
+
+    if measures_ is None:
+        return []
+    if isinstance(measures_, str) or not hasattr(measures_, "__iter__"):
+        raise ValueError(f"measures={measures_!r} is not allowed: a list of names, e.g. ['turns', 'steals_tried']")
+    names = [measure_name(list(known_measures(mod)), m) for m in measures_]
+    return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
+
+
 def compare(
     game,
     variants: Mapping[str, Any],
@@ -92,6 +132,7 @@ def compare(
     workers: int | None = None,
     rotate: bool = False,
     by: str = "seat",
+    measures: Sequence[str] | None = None,
 ):
     """Play every variant on the same game seeds and put them side by side.
 
@@ -101,11 +142,22 @@ def compare(
     score_low, score_high; the paired difference from the baseline, game by
     game, with its 95% interval: diff_win_rate, diff_win_low, diff_win_high,
     diff_score, diff_score_low, diff_score_high; game length (turns, rounds
-    and diff_turns, each with _low/_high); first_seat_adv: seat 1's win rate
-    minus the fair share 1/players, with first_seat_adv_low/_high (with
-    different bots in the seats this mixes seat and bot: pass rotate=True).
+    and diff_turns, diff_rounds, each with _low/_high); first_seat_adv: seat
+    1's win rate minus the fair share 1/players, with first_seat_adv_low/_high,
+    and diff_first_seat_adv (paired, game by game, with _low/_high). With
+    different bots in the seats, seat figures mix seat and bot skill: pass
+    rotate=True. `measures`: more per-game figures (names from
+    `simulate.measures(game)`, e.g. "steals_tried"), each as <name>,
+    <name>_low, <name>_high and diff_<name> with _low/_high.
     `changes`: what the variant sets, relative to the rules' defaults.
     """
+    return _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
+                    measures=measures).table
+
+
+def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
+             rotate=False, by="seat", measures=None) -> Comparison:
+    """compare's work; the Comparison keeps the games for a report."""
     pd = _pd()
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
@@ -114,6 +166,7 @@ def compare(
     workers = _check_workers(workers)
     if by not in ("seat", "bot"):
         raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
+    chosen = _compare_measures(mod, measures)
     refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
     jobs = [_Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
     out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
@@ -121,24 +174,32 @@ def compare(
                for name, cfg in configs.items()}
     baseline = next(iter(results))
     base_games = _per_game(results[baseline].table, by) if results[baseline].completed else {}
-    base_turns = results[baseline].games.set_index("game")["turns"]
+    figures = {name: _game_figures(res, chosen) for name, res in results.items() if res.completed}
+    base_fig = figures.get(baseline)
+    nan3 = (math.nan,) * 3
     rows = []
     for name, res in results.items():
         if not res.completed:
             continue
-        t, g = res.table, res.games.set_index("game")
+        t, fig = res.table, figures[name]
+        per_variant = {}
+        for col in ["turns", "rounds", *chosen]:
+            v = mean_ci(fig[col].dropna().tolist())
+            d = _paired(fig[col].dropna(), base_fig[col].dropna()) if base_fig is not None else nan3
+            per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
+                            f"diff_{col}": d[0], f"diff_{col}_low": d[1], f"diff_{col}_high": d[2]}
         n = res.config.players
-        turns = mean_ci(g["turns"].tolist())
-        rounds = mean_ci(g["rounds"].tolist())
-        dturns = _paired(g["turns"], base_turns)
-        first = t[t["seat"] == 0]["win_share"].tolist()
-        rate0, lo0, hi0 = _rate_row(first)
+        rate0, lo0, hi0 = _rate_row(t[t["seat"] == 0]["win_share"].tolist())
+        dadv = _paired(fig["first_seat_adv"], base_fig["first_seat_adv"]) if base_fig is not None else nan3
+        per_variant |= {"first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n,
+                        "first_seat_adv_high": hi0 - 1 / n, "diff_first_seat_adv": dadv[0],
+                        "diff_first_seat_adv_low": dadv[1], "diff_first_seat_adv_high": dadv[2]}
         for key, part in _per_game(t, by).items():
             rate, lo, hi = _rate_row(part["share"].tolist())
             score = mean_ci(part["score"].tolist())
             base = base_games.get(key)
-            dwin = _paired(part["share"], base["share"]) if base is not None else (math.nan,) * 3
-            dscore = _paired(part["score"], base["score"]) if base is not None else (math.nan,) * 3
+            dwin = _paired(part["share"], base["share"]) if base is not None else nan3
+            dscore = _paired(part["score"], base["score"]) if base is not None else nan3
             bot = ",".join(t[t[by] == key]["bot"].unique()) if by == "seat" else key
             rows.append({
                 "variant": name, "baseline": name == baseline, "changes": res.config.describe(),
@@ -147,17 +208,20 @@ def compare(
                 "score": score[0], "score_low": score[1], "score_high": score[2],
                 "diff_win_rate": dwin[0], "diff_win_low": dwin[1], "diff_win_high": dwin[2],
                 "diff_score": dscore[0], "diff_score_low": dscore[1], "diff_score_high": dscore[2],
-                "turns": turns[0], "turns_low": turns[1], "turns_high": turns[2],
-                "diff_turns": dturns[0], "diff_turns_low": dturns[1], "diff_turns_high": dturns[2],
-                "rounds": rounds[0], "rounds_low": rounds[1], "rounds_high": rounds[2],
-                "first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n, "first_seat_adv_high": hi0 - 1 / n,
+                **per_variant,
             })
     table = pd.DataFrame(rows)
     if by == "bot" and len(table):
         table = table.drop(columns="seat")
+    names = list(results[baseline].bots)
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
-                       bots=", ".join(results[baseline].bots))
-    return table
+                       bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
+                       mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
+    return Comparison(table, configs, results, figures, chosen)
+
+
+def _names(refs) -> list[str]:
+    return [getattr(r, "__name__", r) if not isinstance(r, str) else r for r in refs]
 
 
 def format_comparison(table) -> str:
@@ -168,12 +232,15 @@ def format_comparison(table) -> str:
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
              f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
-    def diff(r, col, lo, hi, scale, digits):
+    def diff(r, col, lo, hi, scale, digits, unit=""):
         if r["baseline"]:
             return "baseline"
         if math.isnan(r[col]):
             return "n/a (not in the baseline)"
-        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f})"
+        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
+
+    def interval(r, col, digits=2):
+        return f"{_num(r[col], digits)} ({_num(r[col + '_low'], digits)} to {_num(r[col + '_high'], digits)})"
 
     rows = []
     for r in table.to_dict(orient="records"):
@@ -181,20 +248,36 @@ def format_comparison(table) -> str:
         rows.append([
             r["variant"], who, _pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
             diff(r, "diff_win_rate", "diff_win_low", "diff_win_high", 100, 1),
-            f"{_num(r['score'])} ({_num(r['score_low'])} to {_num(r['score_high'])})",
+            interval(r, "score"),
             diff(r, "diff_score", "diff_score_low", "diff_score_high", 1, 2),
         ])
     lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
                              "mean score", "vs baseline"], rows))
-    per = table.drop_duplicates("variant")
-    lines.append("Game length and first-seat advantage (seat 1's win rate minus the fair share):")
+    per = table.drop_duplicates("variant").to_dict(orient="records")
+    lines.append("What each variant changes:")
+    lines.append(_fmt_table(["variant", "changes"], [[r["variant"], r["changes"]] for r in per]))
+    lines.append("First-seat advantage (seat 1's win rate minus the fair share, % points) and game length:")
     lines.append(_fmt_table(
-        ["variant", "changes", "turns", "vs baseline", "first seat"],
-        [[r["variant"], r["changes"], f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})",
-          diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
-          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) % points"]
-         for r in per.to_dict(orient="records")],
+        ["variant", "first seat", "vs baseline", "turns", "vs baseline", "rounds", "vs baseline"],
+        [[r["variant"],
+          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f})",
+          diff(r, "diff_first_seat_adv", "diff_first_seat_adv_low", "diff_first_seat_adv_high", 100, 1),
+          interval(r, "turns", 1), diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
+          interval(r, "rounds"), diff(r, "diff_rounds", "diff_rounds_low", "diff_rounds_high", 1, 2)]
+         for r in per],
     ))
+    for m in a.get("measures", []):
+        lines.append(f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
+        lines.append(_fmt_table(["variant", "mean", "vs baseline"],
+                                [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
+                                 for r in per]))
+    if a.get("mixed") and not a.get("rotate"):
+        lines.append(f"The seats hold different bots ({a.get('bots')}): each seat's figures, and the first-seat "
+                     "advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in turn, "
+                     "so each holds each seat equally often; then seat figures measure the seat.")
+    elif a.get("mixed"):
+        lines.append("Bots rotated: each holds each seat equally often, so seat figures measure the seat "
+                     "(averaged over the bots); --by bot shows each bot's own figures.")
     if a.get("partial"):
         lines.append("Interrupted: the figures cover only the games that finished.")
     return "\n".join(lines)

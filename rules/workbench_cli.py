@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
 from .config import VARIANT_SUFFIXES, read_variant
-from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _progress, _run_options, _save, _table_data, _workers,
-                      partial_note)
+from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _measure_help, _measures, _progress, _run_options,
+                      _save, _table_data, _workers, partial_note)
 from .simulate import MAX_GAMES
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
@@ -73,10 +73,11 @@ def cmd_compare(args) -> int:
     seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
     workers, out = _workers(args), _checked_out(args.out, TABLE_FORMATS)
     variants = parse_variants(args.variant, mod, base)
+    chosen = _measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     try:
         table = compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
-                        by=args.by)
+                        by=args.by, measures=chosen)
     except ValueError as e:
         raise CliError(str(e)) from None
     print(format_comparison(table))
@@ -187,8 +188,11 @@ def register(sub) -> None:
                    help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
                         "or a .json/.toml variant file; repeat")
     _run_options(p, TABLE_FORMATS, games="500")
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    p.add_argument("--rotate", action="store_true",
+                   help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
+                        "different bots and the question is about seats (else seat figures mix skill and seat)")
     p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
+    _measure_help(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")

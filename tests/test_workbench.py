@@ -505,3 +505,46 @@ def test_tunes_table_is_rounded_as_its_summary(capsys):
     table = out.split("\n bonus")[1] if "\n bonus" in out else out.split("bonus  value")[1]
     numbers = [w for w in table.split() if any(c.isdigit() for c in w) and "." in w]
     assert numbers and all(len(w.lstrip("-").replace(".", "").lstrip("0")) <= 3 for w in numbers), numbers
+
+
+def test_compares_paired_seat_advantage_is_the_one_the_per_game_tables_give():
+    """The paired first-seat advantage: game by game, (seat 1's share - 1/3) in the variant minus
+    (seat 1's share - 1/4) in the baseline, its mean and t interval over the games, from
+    simulate's own tables of the same seeds. A 3-player variant: the fair shares differ."""
+    from meeple.rules import simulate
+    from meeple.rules.stats import mean_ci
+
+    base, three = bk.Config(), bk.Config(players=3)
+    t = compare("bucket-king", {"base": base, "three": three}, "heuristic", 40, 7, progress=False, workers=1)
+    row = t[t["variant"] == "three"].iloc[0]
+    firsts = [simulate("bucket-king", c, "heuristic", 40, 7, progress=False, workers=1).table.query("seat == 0")
+              .set_index("game")["win_share"] - 1 / c.players for c in (base, three)]
+    expected = mean_ci((firsts[1] - firsts[0]).tolist())
+    got = (row["diff_first_seat_adv"], row["diff_first_seat_adv_low"], row["diff_first_seat_adv_high"])
+    assert got == pytest.approx(expected) and expected[1] < expected[2]
+    assert row["diff_first_seat_adv"] != pytest.approx(row["diff_win_rate"])  # not seat 1's win rate difference
+    text = format_comparison(t)
+    assert f"{100 * expected[0]:+.1f} ({100 * expected[1]:+.1f} to {100 * expected[2]:+.1f})" in text
+
+
+def test_compare_pairs_every_measure_and_says_when_seats_mix_skill_and_seat(capsys):
+    t = compare("duck-duck-bruce", {"base": None, "die": ddb.Config(die=(-1, 1, 2, 3, 4, 4))},
+                "heuristic,random", 30, 1, progress=False, workers=1, measures=["steals_tried", "lead_changes"])
+    var = t[~t["baseline"]].iloc[0]
+    for m in ("mean_steals_tried", "lead_changes", "rounds", "turns", "first_seat_adv"):
+        assert var[f"diff_{m}_low"] <= var[f"diff_{m}"] <= var[f"diff_{m}_high"], m
+    text = format_comparison(t)
+    assert "steals_tried (per game" in text and "lead_changes (per game" in text
+    assert "mix the bot's skill with the seat's" in text and "--rotate" in text
+    rotated = compare("duck-duck-bruce", {"base": None, "die": ddb.Config(die=(-1, 1, 2, 3, 4, 4))},
+                      "heuristic,random", 8, 1, progress=False, workers=1, rotate=True)
+    assert "mix the bot's skill" not in format_comparison(rotated) and "Bots rotated" in format_comparison(rotated)
+    same = compare("duck-duck-bruce", {"base": None, "r2": ddb.Config(rounds=2)}, "random", 8, 1, progress=False,
+                   workers=1)
+    assert "Bots rotated" not in format_comparison(same) and "mix the bot" not in format_comparison(same)
+    code, out, _ = run(capsys, "compare", "duck-duck-bruce", "--variant", "base:", "--variant", "r2:rounds=2",
+                       "--measure", "backfires", "--games", "6", "--workers", "1")
+    assert code == 0 and "backfires (per game" in out
+    code, out, err = run(capsys, "compare", "duck-duck-bruce", "--variant", "base:", "--variant", "r2:rounds=2",
+                         "--measure", "nonsense", "--games", "6", "--workers", "1")
+    assert code == 2 and "unknown measure 'nonsense'" in err
