@@ -150,6 +150,11 @@ def compare(
     `simulate.measures(game)`, e.g. "steals_tried"), each as <name>,
     <name>_low, <name>_high and diff_<name> with _low/_high.
     `changes`: what the variant sets, relative to the rules' defaults.
+    Rule usage, in `table.attrs`: "usage" {variant: {number: [games it could
+    matter in, occasions]}} from the game's rule_usage hook, "changed"
+    {variant: [numbers it sets otherwise than the baseline]};
+    format_comparison warns when a changed number could matter in under 1%
+    of a variant's games (the comparison then says nothing about it).
     """
     return _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
                     measures=measures).table
@@ -214,10 +219,93 @@ def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, p
     if by == "bot" and len(table):
         table = table.drop(columns="seat")
     names = list(results[baseline].bots)
+    usage = {name: rule_usage(mod, res) for name, res in results.items()}
+    keys = {k for u in usage.values() for k in u}
+    changed = {name: changed_numbers(configs[baseline], cfg, keys) for name, cfg in configs.items() if name != baseline}
+    table.attrs.update(usage=usage, changed=changed, completed={n: r.completed for n, r in results.items()},
+                       usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
                        bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
                        mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
     return Comparison(table, configs, results, figures, chosen)
+
+
+USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning
+
+
+def rule_usage(mod, res: Results) -> dict[str, list[int]]:
+    """{number: [games in which it could matter, occasions in all]} for a run, from the game's
+    rule_usage hook (per-player-count tables by entry: "hand_sizes[1]"); {} without the hook."""
+    hook = getattr(mod, "rule_usage", None)
+    out: dict[str, list[int]] = {}
+    if hook is None:
+        return out
+    for g in res.records:
+        for key, count in hook(res.config, g).items():
+            cell = out.setdefault(key, [0, 0])
+            cell[0] += count > 0
+            cell[1] += count
+    return out
+
+
+def changed_numbers(base, config, usage: dict) -> list[str]:
+    """The numbers `config` sets otherwise than `base`, as rule_usage names them (`usage`'s
+    keys): a field, or the entries of a per-player-count table that differ ("extensions[2]")."""
+    by_entry = {k.split("[", 1)[0] for k in usage if "[" in k}
+    out = []
+    for f in dataclasses.fields(config):
+        a, b = getattr(base, f.name), getattr(config, f.name)
+        if a == b:
+            continue
+        if f.name in by_entry and isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+            out += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        else:
+            out.append(f.name)
+    return out
+
+
+def usage_lines(table) -> list[str]:
+    """compare's rule-usage section: each changed number's use per variant, and a one-line
+    warning for each number a variant changed that could matter in under 1% of its games."""
+    a = table.attrs
+    usage, changed = a.get("usage") or {}, a.get("changed") or {}
+    words, always = a.get("usage_words") or {}, a.get("always_applies") or {}
+    keys = list(dict.fromkeys(k for v in changed.values() for k in v))
+    if not keys or not usage:
+        return []
+    from .simulate import _fmt_table
+
+    done = {v: int(n) for v, n in (a.get("completed") or {}).items()}
+    rows = []
+    for key in keys:
+        field = key.split("[", 1)[0]
+        row = [key]
+        for variant in usage:
+            if field in always:
+                row.append("always")
+                continue
+            got = _usage(key, usage[variant], always)
+            row.append("n/a" if got is None else f"{got[0]:,} of {done.get(variant, 0):,} games ({got[1] / max(1, done.get(variant, 0)):.2f} a game)")
+        row.append(always.get(field) or words.get(field, ""))
+        rows.append(row)
+    lines = ["Rule usage: games in which each changed number could matter (occasions a game), per variant:",
+             _fmt_table(["number", *usage, "what is counted"], rows)]
+    for variant, keys_ in changed.items():
+        n = done.get(variant, 0)
+        for key in keys_:
+            got = None if key.split("[", 1)[0] in always else _usage(key, usage.get(variant, {}), always)
+            if got is not None and n and got[0] < USAGE_FLOOR * n:
+                lines.append(f"Warning: {variant} changes {key}, but it could matter in only {got[0]:,} of its {n:,} "
+                             f"games ({words.get(key.split('[', 1)[0], 'counted by the game')}): this comparison says "
+                             "nothing about that rule; try other bots.")
+    return lines
+
+
+def _usage(key, usage, always):
+    if key in usage:
+        return tuple(usage[key])
+    parts = [v for k, v in usage.items() if k.split("[", 1)[0] == key]
+    return (max((p[0] for p in parts), default=0), sum(p[1] for p in parts)) if parts else None
 
 
 def _names(refs) -> list[str]:
@@ -271,6 +359,7 @@ def format_comparison(table) -> str:
         lines.append(_fmt_table(["variant", "mean", "vs baseline"],
                                 [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
                                  for r in per]))
+    lines += usage_lines(table)
     if a.get("mixed") and not a.get("rotate"):
         lines.append(f"The seats hold different bots ({a.get('bots')}): each seat's figures, and the first-seat "
                      "advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in turn, "

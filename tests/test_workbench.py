@@ -548,3 +548,49 @@ def test_compare_pairs_every_measure_and_says_when_seats_mix_skill_and_seat(caps
     code, out, err = run(capsys, "compare", "duck-duck-bruce", "--variant", "base:", "--variant", "r2:rounds=2",
                          "--measure", "nonsense", "--games", "6", "--workers", "1")
     assert code == 2 and "unknown measure 'nonsense'" in err
+
+
+# --- rule usage (issue 25) ----------------------------------------------------------
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_rule_number_is_counted_or_said_to_always_apply(name):
+    """Each Config field is counted per game (USAGE, by rule_usage) or has a written reason
+    that it always applies (ALWAYS_APPLIES), never both, and the counts are whole and >= 0."""
+    import dataclasses
+
+    from meeple.rules import simulate
+
+    mod = GAMES[name]
+    fields = {f.name for f in dataclasses.fields(mod.Config)}
+    assert set(mod.USAGE) | set(mod.ALWAYS_APPLIES) == fields and not set(mod.USAGE) & set(mod.ALWAYS_APPLIES)
+    assert all(text.strip() for text in [*mod.USAGE.values(), *mod.ALWAYS_APPLIES.values()])
+    res = simulate(name, None, "random", 5, 1, progress=False, workers=1)
+    for g in res.records:
+        got = mod.rule_usage(res.config, g)
+        assert {k.split("[", 1)[0] for k in got} == set(mod.USAGE)
+        assert all(type(v) is int and v >= 0 for v in got.values()), got
+
+
+def test_compare_warns_when_a_changed_number_is_never_used_and_not_when_it_is(capsys):
+    """No heuristic bot takes a second extension (PB-12) at 4 players, so allowing two plays the
+    same games: compare must say the comparison says nothing about it. Three rerolls at most
+    (PB-8) stops the rerolls bots do take: no warning for it."""
+    variants = {"base": None, "ext2": pb.Config().with_text(["extensions_per_player=2"]),
+                "r3": pb.Config(max_rerolls=3)}
+    t = compare("piggyback-brigade", variants, "heuristic", 100, 1, progress=False, workers=1)
+    assert t.attrs["changed"] == {"ext2": ["extensions[2]"], "r3": ["max_rerolls"]}
+    assert t.attrs["usage"]["ext2"]["extensions[2]"] == [0, 0]
+    assert t.attrs["usage"]["base"]["extensions[2]"][0] > 0  # one extension each: bots do use that up
+    warnings = [line for line in format_comparison(t).splitlines() if line.startswith("Warning")]
+    assert len(warnings) == 1 and "ext2 changes extensions[2]" in warnings[0] and "0 of its 100 games" in warnings[0]
+    assert "says nothing about that rule" in warnings[0]
+    assert (t[t["variant"] == "ext2"]["diff_score_high"] == 0).all()  # indeed the same games
+    used = compare("bucket-brigade", {"base": None, "b6": bb.Config(bonus=6)}, "heuristic", 20, 1, progress=False,
+                   workers=1)
+    assert "Warning" not in format_comparison(used) and "Rule usage" in format_comparison(used)
+    never = compare("bucket-brigade", {"base": None, "pairs": bb.Config(pair_multiplier=7)}, "heuristic", 20, 1,
+                    progress=False, workers=1)  # BB-10's multiplier without the advanced rules
+    assert "Warning: pairs changes pair_multiplier" in format_comparison(never)
+    other_count = compare("bucket-brigade", {"base": None, "h3": bb.Config(hand_sizes=(12, 13, 11))}, "random", 10,
+                          1, progress=False, workers=1)  # a 3-player hand, at 4 players
+    assert "Warning: h3 changes hand_sizes[0]" in format_comparison(other_count)
