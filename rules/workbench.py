@@ -499,7 +499,7 @@ class Tuning:
     high: float
     table: Any  # DataFrame: <field>, value, low, high, distance (every value measured, in order)
     neighbours: list  # the measured values either side of the answer
-    tied: list  # neighbours whose interval comes as near the target as the answer's estimate: not ruled out
+    tied: list  # neighbours whose interval comes as near the target as the answer's interval may lie: not ruled out
     games: int
     seed: int
     method: str
@@ -532,18 +532,19 @@ class Tuning:
             lines.append(
                 f"  The data cannot rule out that {self.field} = "
                 f"{' or '.join(str(_show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
-                f"near the target as the answer's estimate. Play more games at these values to decide."
+                f"near the target as the answer's own interval reaches from it. Play more games at these values "
+                "to decide."
             )
         elif self.neighbours:
-            lines.append("  Neither neighbour's interval comes as near the target as the answer's estimate: "
-                         "at this many games the answer stands.")
+            lines.append("  Neither neighbour's interval comes as near the target as the answer's own interval "
+                         "reaches from it: at this many games the answer stands.")
         if not self.monotone:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
         if self.rivals:
             lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(_show_value(v)) for v in self.rivals)} "
-                         "either: its interval comes as near the target as the answer's estimate.")
+                         "either: its interval comes as near the target as the answer's own interval reaches from it.")
         if not self.low <= self.target <= self.high and not self.table.empty:
             values = self.table["value"]
             if (values < self.target).any() and (values > self.target).any():
@@ -568,6 +569,11 @@ class Tuning:
         if len(t):
             t[self.field] = [_show_value(v) for v in t[self.field]]
         return t.to_string(index=False)
+
+
+def _far(low: float, high: float, target: float) -> float:
+    """The farthest from the target a value inside [low, high] may be."""
+    return max(abs(low - target), abs(high - target))
 
 
 def _fmt3(x) -> str:
@@ -635,8 +641,9 @@ def tune(
     the measure moves one way as the value grows and halves the range,
     measuring about log2(len(values)) + 3 values. Every value plays the same
     game seeds. The answer's neighbours are measured too; where a neighbour's
-    interval comes as near the target as the answer's estimate, the report says the
-    data cannot rule it out. (Whether two intervals overlap is not the test: that
+    interval comes as near the target as the answer's own interval reaches from
+    it (the nearest a neighbour may be against the farthest the answer may be),
+    the report says the data cannot rule it out. (Whether two intervals overlap is not the test: that
     is the overlap fallacy.)
     """
     pd = _pd()
@@ -729,8 +736,9 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
 
     tie = [v for v in candidates if v in seen and v != best  # equal up to rounding: 0.45 and 0.55 around 0.5
            and math.isclose(abs(seen[v][0] - target), abs(value - target), rel_tol=1e-9, abs_tol=1e-12)]
-    tied = [v for v in neighbours if gap(v) <= abs(value - target)]
-    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= abs(value - target)]
+    far = _far(low, high, target)  # the answer's interval: its distance may be this large
+    tied = [v for v in neighbours if gap(v) <= far]
+    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= far]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
                   rivals, tie)
