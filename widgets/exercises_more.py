@@ -346,9 +346,9 @@ def _ender_bonus(answer):
         return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
     if answer.games < 150:
         return False, f"{answer.games} games per value give wide intervals: use at least 150."
-    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this estimate, "
+    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this answer's own interval reaches, "
              "so more games are needed to show that it is nearer the target than they are"
-             if answer.tied else "neither neighbour's interval comes as near the target as this estimate")
+             if answer.tied else "neither neighbour's interval comes as near the target as this answer's own interval reaches")
     return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
                   f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
 
