@@ -390,6 +390,10 @@ def _ender_rounds(mod, res: Results) -> list[float]:
     return out
 
 
+def _is_series(value) -> bool:
+    return type(value).__name__ == "Series" and hasattr(value, "index")
+
+
 def _short_repr(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -428,15 +432,18 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
     if callable(measure):
         def custom(res):
             v = measure(res)
+            if _is_series(v):  # the measure game by game: its mean and interval over the games
+                return mean_ci(v.astype(float).dropna().tolist())
             try:
                 v = tuple(float(x) for x in v) if isinstance(v, (tuple, list)) else (float(v),) * 3
             except (TypeError, ValueError):
                 v = ()
             if len(v) != 3:
-                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number or "
-                                 f"(value, low, high), got {_short_repr(measure(res))}")
+                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number, "
+                                 f"(value, low, high) or a pandas Series by game, got {_short_repr(measure(res))}")
             return v
 
+        custom.raw = measure
         return getattr(measure, "__name__", "custom measure"), custom
     known = measure_names(mod)
     if isinstance(measure, str) and measure.strip() not in known and f"mean_{measure.strip()}" in known:
@@ -643,7 +650,17 @@ def tune(
     game seeds. The answer's neighbours are measured too; where a neighbour's
     interval comes as near the target as the answer's own interval reaches from
     it (the nearest a neighbour may be against the farthest the answer may be),
-    the report says the data cannot rule it out. (Whether two intervals overlap is not the test: that
+    the report says the data cannot rule it out.
+
+    Two numbers at once: `field=("bonus", "hand_size")`, `values=(list, list)`
+    or None, `method="grid"` (every allowed setting at `games`) or "halving"
+    (successive halving: every setting a few games, the nearer half kept, the
+    games doubled, until at most four settings play `games`). Returns a
+    GridTuning: the nearest setting and `kept`, the settings the data cannot
+    tell apart from it: those whose paired difference from the answer (game by
+    game, 95% CI) reaches the differences that would bring them at least as
+    near the target as the answer's own interval allows (GridTuning.procedure).
+    A measure function may return a pandas Series by game to be paired. (Whether two intervals overlap is not the test: that
     is the overlap fallacy.)
     """
     pd = _pd()
@@ -655,21 +672,33 @@ def tune(
         raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {_what(config)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
-    if method not in ("grid", "bisect"):
-        raise ValueError(f"method={method!r} is not allowed: 'grid' or 'bisect'")
+    two = isinstance(field, (tuple, list))
+    if two and len(field) != 2:
+        raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
+    if method not in (("grid", "halving") if two else ("grid", "bisect")):
+        raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
+                                                                  else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
     games = _check_games(games)
     seed = check_seed(seed)
     workers = _check_workers(workers)
-    candidates = _candidates(config, field, values)
+    if two:
+        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != 2):
+            raise ValueError(f"values={values!r} is not allowed: two lists, one per field, or None")
+        spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
+    else:
+        candidates = _candidates(config, field, values)
     seats = lineup(mod, bots, config.players)  # bad bots stop before any game
     if bot is not None:
         _bot_refs(mod, [bot], 1)
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
+    if two:
+        return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+                         float(target), bots, games, seed, executor, progress, workers, rotate, method)
     seen: dict[Any, tuple[float, float, float]] = {}
 
     def measure_at(todo) -> None:
@@ -743,3 +772,203 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
                   rivals, tie)
 
+
+
+# --- tune: two numbers at once ------------------------------------------------------
+
+def _per_game_fn(mod, measure, seat: int, bot: str | None) -> Callable | None:
+    """Results -> the measure game by game (a Series indexed by game), for paired differences;
+    None where the measure is not a mean over games (the round-ender's rate pools rounds)."""
+    if callable(measure):
+        return None  # a function may return a Series itself: see _measured
+    name = measure.strip()
+    if name not in measure_names(mod) and f"mean_{name}" in measure_names(mod):
+        name = f"mean_{name}"
+    if name == "win_rate":
+        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["win_share"]
+    if name == "score":
+        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["score"].astype(float)
+    if name == "seat1_advantage":
+        return lambda res: 100 * (res.table[res.table["seat"] == 0].set_index("game")["win_share"]
+                                  - 1 / res.config.players)
+    if name == "bot_win_rate":
+        return lambda res: res.table[res.table["bot"] == bot].groupby("game")["win_share"].mean()
+    if name in ("turns", "rounds", "lead_changes"):
+        return lambda res: res.games.set_index("game")[name].astype(float)
+    if name.startswith("mean_"):
+        return lambda res: res.table.groupby("game")[name[len("mean_"):]].mean()
+    return None
+
+
+@dataclasses.dataclass
+class GridTuning:
+    """What tune found over two numbers: the setting whose measure came closest to the
+    target, and the settings the data cannot tell apart from it (`kept`), by `procedure`."""
+
+    game: str
+    fields: tuple
+    measure: str
+    target: float
+    answer: tuple
+    value: float
+    low: float
+    high: float
+    table: Any  # DataFrame: the two fields, value, low, high, distance, games, diff, diff_low, diff_high, kept
+    kept: list  # settings (tuples) the data cannot tell apart from the answer, the answer first
+    games: int
+    seed: int
+    method: str
+    procedure: str
+    skipped: int = 0  # settings of the grid the rules do not allow
+    tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
+
+    def _setting(self, s) -> str:
+        return ", ".join(f"{f} = {_show_value(v)}" for f, v in zip(self.fields, s))
+
+    @property
+    def message(self) -> str:
+        fmt = _fmt3
+        lines = [f"{self._setting(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+                 f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
+                 f"seed {self.seed}, {self.method})."]
+        if self.tie:
+            lines.append("  Tie: " + "; ".join(self._setting(s) for s in self.tie) + " come exactly as close "
+                         f"({fmt(self.value)}); the first in the grid is named the answer, the data does not prefer it.")
+        others = [s for s in self.kept if s != self.answer]
+        if others:
+            lines.append(f"  The data cannot tell {len(others)} other setting{'s' if len(others) > 1 else ''} apart "
+                         f"from it: " + "; ".join(self._setting(s) for s in others) + ".")
+        else:
+            lines.append("  The data tells every other setting measured apart from it: at this many games the "
+                         "answer stands.")
+        lines.append(f"  Procedure: {self.procedure}")
+        if self.skipped:
+            lines.append(f"  {self.skipped} setting{'s' if self.skipped > 1 else ''} of the grid the rules do not "
+                         "allow were not played.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(str(self))
+
+    def table_text(self) -> str:
+        """The table rounded as the message is (3 significant digits)."""
+        t = self.table.copy()
+        for col in ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"):
+            t[col] = [_fmt3(x) for x in t[col]]
+        for f in self.fields:
+            t[f] = [_show_value(v) for v in t[f]]
+        return t.to_string(index=False)
+
+
+PAIRED_PROCEDURE = (
+    "a setting is kept when its paired difference from the answer, game by game on the same seeds, has a 95% "
+    "interval that reaches the differences that would bring it at least as near the target as the answer may "
+    "lie (the answer's own 95% interval); every other setting is told apart.")
+UNPAIRED_PROCEDURE = (
+    "the measure has no game-by-game values, so a setting is kept when its own 95% interval comes as near the "
+    "target as the answer's interval reaches from it.")
+
+
+def _measured(fn, per_game, res):
+    """(value, low, high, per-game Series or None) of one setting."""
+    if per_game is None:
+        got = fn.raw(res) if hasattr(fn, "raw") else None
+        if _is_series(got):  # a function gave the measure game by game
+            series = got.astype(float)
+            return (*mean_ci(series.dropna().tolist()), series)
+        return (*(float(x) for x in fn(res)), None)
+    return (*(float(x) for x in fn(res)), per_game(res).astype(float))
+
+
+def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
+              workers, rotate, method) -> GridTuning:
+    """Every allowed setting of two numbers (or successive halving over them), then the set of
+    settings the data cannot tell apart from the nearest one."""
+    import itertools
+
+    settings, configs, skipped = [], {}, 0
+    for a, b in itertools.product(*spans):
+        try:
+            configs[(a, b)] = config.with_values({fields[0]: a, fields[1]: b})
+        except ValueError:
+            skipped += 1
+            continue
+        settings.append((a, b))
+    if len(settings) < 2:
+        raise ValueError(f"tune needs at least two settings of {fields[0]} and {fields[1]} the rules allow")
+    own = None
+    if executor is None and workers != 1 and method == "halving":
+        own = executor = worker_pool(workers or default_workers())
+    seen: dict = {}  # setting -> (value, low, high, series, games)
+
+    def measure_at(todo, n) -> None:
+        jobs = [_Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
+        out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
+        if interrupted:
+            raise KeyboardInterrupt
+        for job in jobs:
+            res = Results(mod, job.config, job.bots, seed, n, rotate, out[job.key])
+            got = _measured(fn, per_game, res)
+            if not math.isfinite(got[0]):
+                raise ValueError(f"{label} has no value at {fields[0]} = {_show_value(job.key[0])}, {fields[1]} = "
+                                 f"{_show_value(job.key[1])} (nothing to measure in {n} games)")
+            seen[job.key] = (*got, n)
+
+    def distance(s):
+        return (round(abs(seen[s][0] - target), 12), settings.index(s))
+
+    try:
+        alive = list(settings)
+        if method == "grid":
+            measure_at(alive, games)
+            how = f"every setting measured ({len(settings)})"
+        else:
+            rounds = 1 + max(0, math.ceil(math.log2(len(alive) / 4)))
+            n = max(5, games >> (rounds - 1))
+            plan = []
+            while True:
+                measure_at(alive, n)
+                plan.append(f"{len(alive)} at {n}")
+                if len(alive) <= 4 or n >= games:
+                    break
+                alive = sorted(alive, key=distance)[:max(4, math.ceil(len(alive) / 2))]
+                n = min(games, 2 * n)
+            how = ("successive halving: settings x games " + ", ".join(plan) + "; the farther half dropped after "
+                   "each round by its estimate (a ranking at fewer games, not an interval)")
+    finally:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
+    final = alive
+    best = min(final, key=distance)
+    value, low, high, base, n_best = seen[best]
+    paired = base is not None and all(seen[s][3] is not None for s in final)
+    reach = (min(0.0, -2 * (high - target)), max(0.0, -2 * (low - target)))  # differences that bring a setting nearer
+    rows, kept = [], [best]
+    for s in settings:
+        if s not in seen:
+            continue
+        v, lo, hi, series, n = seen[s]
+        d = (math.nan,) * 3
+        keep = False
+        if s in final and s != best:
+            if paired:
+                d = _paired(series, base)
+                keep = d[1] <= reach[1] and d[2] >= reach[0]
+            else:
+                keep = (0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))) <= \
+                    _far(low, high, target)
+            if keep:
+                kept.append(s)
+        elif s == best:
+            d = (0.0, 0.0, 0.0)
+        rows.append({fields[0]: s[0], fields[1]: s[1], "value": v, "low": lo, "high": hi,
+                     "distance": abs(v - target), "games": n, "diff": d[0], "diff_low": d[1], "diff_high": d[2],
+                     "kept": s == best or keep})
+    kept = [best] + sorted((s for s in kept if s != best), key=distance)
+    tie = [s for s in final if s != best and math.isclose(abs(seen[s][0] - target), abs(value - target),
+                                                          rel_tol=1e-9, abs_tol=1e-12)]
+    return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
+                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie)

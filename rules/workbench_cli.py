@@ -126,10 +126,27 @@ def cmd_tune(args) -> int:
     workers, out = _workers(args), _checked_out(args.out, (".csv",))
     target = _number(args.target, "--target")
     seat = _whole(args.seat, "--seat", 1, config.players) - 1
+    fields, values = args.field, args.values
+    if len(fields) > 2:
+        raise CliError(f"tune moves one or two numbers; got --field {len(fields)} times")
+    if len(values) > len(fields):
+        raise CliError(f"--values is given {len(values)} times for {len(fields)} --field: one --values per field, "
+                       "in the same order")
+    if len(fields) == 1 and args.halving:
+        raise CliError("--halving searches two numbers: give --field twice")
+    if len(fields) == 2 and args.bisect:
+        raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
+    parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
     try:
-        result = tune(mod, config, args.field, args.measure, target, names, games, seed, progress=_progress(),
-                      values=parse_values(args.values), method="bisect" if args.bisect else "grid", seat=seat,
-                      bot=args.bot, workers=workers, rotate=args.rotate)
+        if len(fields) == 1:
+            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=_progress(),
+                          values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
+                          bot=args.bot, workers=workers, rotate=args.rotate)
+        else:
+            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=_progress(),
+                          values=None if parsed == [None, None] else tuple(parsed),
+                          method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
+                          rotate=args.rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
     print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
@@ -197,13 +214,19 @@ def register(sub) -> None:
 
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
     add_game_options(p)
-    p.add_argument("--field", required=True, help="the whole number to move: a field, field[i] or alias (e.g. bonus)")
+    p.add_argument("--field", required=True, action="append",
+                   help="the whole number to move: a field, field[i] or alias (e.g. bonus); twice to tune two "
+                        "numbers at once (every setting, or --halving)")
     p.add_argument("--measure", default="win_rate",
                    help="ender_win_rate, win_rate, score, seat1_advantage (percentage points), bot_win_rate, turns, "
                         "rounds, or any mean_<column> of the game's own figures (default win_rate)")
     p.add_argument("--target", required=True, help="the value the measure should reach")
-    p.add_argument("--values", default=None, help="values to try: 0..8, or 0,2,4 (default: within 10 of the current)")
+    p.add_argument("--values", action="append", default=[],
+                   help="values to try: 0..8, or 0,2,4 (default: within 10 of the current); one per --field")
     p.add_argument("--bisect", action="store_true", help="halve the range (for a measure that moves one way)")
+    p.add_argument("--halving", action="store_true",
+                   help="two numbers: successive halving (play every setting a few games, keep the nearer half, "
+                        "double the games) instead of every setting at --games")
     p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
     p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
     _run_options(p, (".csv",), games="300")

@@ -456,7 +456,7 @@ def test_workbench_refuses_odd_arguments_before_any_game(monkeypatch, call, mess
 
 def test_tune_checks_what_a_measure_function_returns_and_takes_bare_column_names():
     kw = dict(values=[1, 2], progress=False, workers=1)
-    with pytest.raises(ValueError, match=r"must return a number or \(value, low, high\), got 'x'"):
+    with pytest.raises(ValueError, match=r"must return a number, \(value, low, high\) or a pandas Series by game, got 'x'"):
         tune("bucket-brigade", None, "bonus", lambda r: "x", 0.5, "random", 2, 0, **kw)
     with pytest.raises(ValueError, match="has no value at bonus = 1"):  # not a report built on NaN
         tune("bucket-brigade", None, "bonus", lambda r: math.nan, 0.5, "random", 2, 0, **kw)
@@ -611,3 +611,68 @@ def test_the_answer_stands_only_if_its_own_interval_keeps_it_nearer():
     sure = tune("bucket-brigade", None, "bonus", lambda res: (0.0, -0.05, 0.05) if res.config.bonus == 4 else
                 (0.2, 0.1, 0.3), 0.0, "random", 5, 1, values=[3, 4, 5], progress=False, workers=1)
     assert sure.tied == [] and "the answer stands" in str(sure)
+
+
+# --- tune over two numbers (issue 25) -----------------------------------------------------
+
+def bowl(noise):
+    """A synthetic measure game by game: lowest (0) at piglets 9, extensions_per_player 2, plus
+    +-noise alternating game by game (the same in every setting: the games share seeds)."""
+    import pandas as pd
+
+    def measure(res):
+        c = res.config
+        f = ((c.piglets - 9) ** 2 + (c.extensions_per_player - 2) ** 2) / 10
+        g = res.games["game"].to_numpy()
+        return pd.Series(f + noise * (1 - 2 * (g % 2)), index=g)
+
+    measure.__name__ = "bowl"
+    return measure
+
+
+@pytest.mark.parametrize("method", ["grid", "halving"])
+def test_two_number_tune_finds_a_known_optimum_on_a_synthetic_measure(method):
+    r = tune("piggyback-brigade", None, ("piglets", "extensions_per_player"), bowl(0.02), 0.0, "random", 32, 1,
+             values=(range(4, 14), range(0, 6)), method=method, progress=False, workers=1)
+    assert r.answer == (9, 2) and r.value == pytest.approx(0.0) and r.kept == [(9, 2)]
+    assert "answer stands" in str(r) and "paired difference" in r.procedure
+    if method == "halving":  # fewer games than every setting at 32
+        assert r.table["games"].sum() < 60 * 32 and r.games == 32 and "successive halving" in r.method
+    else:
+        assert len(r.table) == 60 and set(r.table["games"]) == {32}
+
+
+def test_two_number_tune_keeps_what_its_stated_procedure_cannot_tell_apart():
+    """Noise +-0.3 game by game: the answer's own interval is about +-0.14, so settings whose exact
+    paired difference (0.1 one step away, 0.2 a diagonal step) could bring them nearer the target
+    are kept; two steps away (0.4) are told apart. The kept set is recomputed from the table by the procedure the message states."""
+    r = tune("piggyback-brigade", None, ("piglets", "extensions_per_player"), bowl(0.3), 0.0, "random", 20, 1,
+             values=(range(7, 12), range(0, 5)), progress=False, workers=1)
+    assert r.answer == (9, 2) and r.low < 0 < r.high
+    reach = (min(0, -2 * r.high), max(0, -2 * r.low))
+    t = r.table
+    by_rule = {(a, b) for a, b, lo, hi in zip(t["piglets"], t["extensions_per_player"], t["diff_low"], t["diff_high"])
+               if lo <= reach[1] and hi >= reach[0]}
+    assert set(r.kept) == by_rule and {(8, 2), (10, 2), (9, 1), (9, 3), (8, 1)} <= by_rule
+    assert not {(7, 2), (11, 2), (9, 0), (9, 4), (7, 0)} & by_rule
+    unpaired = tune("piggyback-brigade", None, ("piglets", "extensions_per_player"),
+                    lambda res: float(res.config.piglets), 9.0, "random", 4, 1, values=([8, 9, 10], [1, 2]),
+                    progress=False, workers=1)
+    assert unpaired.answer == (9, 1) and unpaired.tie == [(9, 2)] and "Tie:" in str(unpaired)
+    assert "no game-by-game values" in unpaired.procedure
+
+
+def test_two_number_tune_refuses_what_it_cannot_do(capsys):
+    with pytest.raises(ValueError, match="one name, or two names"):
+        tune("bucket-brigade", None, ("bonus", "rounds", "hand_size"), "turns", 1, "random", 5, 1, progress=False)
+    with pytest.raises(ValueError, match="'grid' or 'halving' for two numbers"):
+        tune("bucket-brigade", None, ("bonus", "hand_size"), "turns", 1, "random", 5, 1, method="bisect")
+    code, _, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--halving")
+    assert code == 2 and "--halving searches two numbers" in err
+    code, _, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--values", "1..2", "--values", "3..4",
+                       "--target", "1")
+    assert code == 2 and "one --values per field" in err
+    code, out, _ = run(capsys, "tune", "piggyback-brigade", "--field", "piglets", "--field", "extensions_per_player",
+                       "--values", "8..9", "--values", "1..2", "--measure", "turns", "--target", "6", "--games", "6",
+                       "--workers", "1")
+    assert code == 0 and "Procedure:" in out and "extensions_per_player" in out
