@@ -66,21 +66,44 @@ def parse_variants(items: list[str], mod, base) -> dict:
     return out
 
 
+def _report_path(text: str | None, option: str) -> Path | None:
+    """The report's path, checked before any game: it must end in .html and be writable."""
+    from .cli import check_writable
+
+    if text is None:
+        return None
+    if Path(text).suffix.lower() not in (".html", ".htm"):
+        raise CliError(f"{option} must end in .html; got {text!r}")
+    return check_writable(text, option)
+
+
 def cmd_compare(args) -> int:
-    from .workbench import compare, format_comparison
+    from .workbench import _compare, format_comparison
 
     mod, base, names = game_setup(args)
     seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
-    workers, out = _workers(args), _checked_out(args.out, TABLE_FORMATS)
+    workers = _workers(args)
+    if getattr(args, "report_only", False):  # meeple report: --out is the report
+        if args.out is None:
+            raise CliError("meeple report needs --out FILE.html (the report to write)")
+        out, report = None, _report_path(args.out, "--out")
+    else:
+        out, report = _checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
     variants = parse_variants(args.variant, mod, base)
     chosen = _measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
+    if report is not None:
+        _report_module()  # altair and vl-convert present, before any game
     try:
-        table = compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
-                        by=args.by, measures=chosen)
+        result = _compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
+                          by=args.by, measures=chosen)
     except ValueError as e:
         raise CliError(str(e)) from None
+    table = result.table
     print(format_comparison(table))
+    if report is not None and not table.attrs.get("partial"):
+        _report_module().write_report(result, report)
+        print(f"Report saved to {report}")
     partial = bool(table.attrs.get("partial"))
     done = int(table["games"].min()) if len(table) else 0  # every variant's finished games
     asked = games * len(variants)
@@ -90,6 +113,14 @@ def cmd_compare(args) -> int:
     if saved:
         print(saved)
     return _interrupted(done * len(variants), asked, out) if partial else 0
+
+
+def _report_module():
+    try:
+        from meeple.widgets import report
+    except ImportError as e:
+        raise CliError(f"a report needs altair and vl-convert-python (pip install meeple's dependencies): {e}") from None
+    return report
 
 
 def parse_values(text: str | None) -> list[int] | None:
@@ -199,18 +230,8 @@ def cmd_variant_show(args) -> int:
 
 def register(sub) -> None:
     """Add compare, tune and variant to the `meeple` command's subparsers."""
-    p = sub.add_parser("compare", help="variants side by side on the same game seeds, with paired 95%% CIs")
-    add_game_options(p)
-    p.add_argument("--variant", action="append", default=[], metavar="NAME:FIELD=VALUE,...",
-                   help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
-                        "or a .json/.toml variant file; repeat")
-    _run_options(p, TABLE_FORMATS, games="500")
-    p.add_argument("--rotate", action="store_true",
-                   help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
-                        "different bots and the question is about seats (else seat figures mix skill and seat)")
-    p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
-    _measure_help(p)
-    p.set_defaults(func=cmd_compare)
+    for command in ("compare", "report"):
+        _compare_parser(sub, command)
 
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
     add_game_options(p)
@@ -247,3 +268,30 @@ def register(sub) -> None:
     v = vsub.add_parser("show", help="print what a variant file changes")
     v.add_argument("file")
     v.set_defaults(func=cmd_variant_show)
+
+
+def _compare_parser(sub, command: str) -> None:
+    """compare, and report (the same run; --out is the HTML report)."""
+    if command == "compare":
+        p = sub.add_parser("compare", help="variants side by side on the same game seeds, with paired 95%% CIs")
+    else:
+        p = sub.add_parser("report", help="compare, written as one self-contained HTML file (--out FILE.html)")
+    add_game_options(p)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME:FIELD=VALUE,...",
+                   help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
+                        "or a .json/.toml variant file; repeat")
+    if command == "compare":
+        _run_options(p, TABLE_FORMATS, games="500")
+        p.add_argument("--report", default=None, metavar="FILE.html",
+                       help="also write the comparison as one self-contained HTML file (charts, variant files, the "
+                            "command that reproduces it)")
+    else:
+        _run_options(p, (".html",), games="500")
+        p.set_defaults(report_only=True)
+    p.add_argument("--rotate", action="store_true",
+                   help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
+                        "different bots and the question is about seats (else seat figures mix skill and seat)")
+    p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
+    _measure_help(p)
+    p.set_defaults(func=cmd_compare)
+

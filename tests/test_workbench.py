@@ -676,3 +676,36 @@ def test_two_number_tune_refuses_what_it_cannot_do(capsys):
                        "--values", "8..9", "--values", "1..2", "--measure", "turns", "--target", "6", "--games", "6",
                        "--workers", "1")
     assert code == 0 and "Procedure:" in out and "extensions_per_player" in out
+
+
+# --- the report (issue 25) ----------------------------------------------------------------
+
+def test_compare_report_carries_variant_files_and_a_command_that_reproduces_it(capsys, tmp_path):
+    import html
+    import re
+    import shlex
+
+    from meeple.widgets.report import chance_fingerprint, package_version
+
+    path = tmp_path / "report.html"
+    code, out, _ = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", "small:pyramid_base=4",
+                       "--variant", "poke:fall_model=poke", "--bots", "heuristic", "--games", "12", "--seed", "5",
+                       "--measure", "splits", "--workers", "1", "--report", str(path))
+    assert code == 0 and f"Report saved to {path}" in out
+    page = path.read_text()
+    assert f"meeple {package_version()}" in page and chance_fingerprint() in page
+    assert not re.search(r"<script|<link|src=|@import|url\(", page)  # nothing to fetch
+    command = html.unescape(re.search(r'<pre id="command">(.*?)</pre>', page, re.S).group(1))
+    code, again, _ = run(capsys, *shlex.split(command)[1:])
+    assert code == 0 and again == out.replace(f"Report saved to {path}\n", "")  # the same games, the same figures
+    files = [html.unescape(t) for t in re.findall(r"<h3>[^<]*</h3><pre>(.*?)</pre>", page, re.S)]
+    for text, expected in zip(files, [bk.Config(), bk.Config().with_text(["pyramid_base=4"]),
+                                      bk.Config(fall_model="poke")]):
+        (tmp_path / "v.toml").write_text(text)
+        assert bk.Config.load(tmp_path / "v.toml") == expected
+    assert len(files) == 3 and "Rule usage" in page and "fall_probability" in page
+    code, _, err = run(capsys, "report", "bucket-king", "--variant", "base:", "--variant", "b:hand_size=9")
+    assert code == 2 and "meeple report needs --out FILE.html" in err
+    code, _, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", "b:hand_size=9",
+                       "--report", str(tmp_path / "r.pdf"))
+    assert code == 2 and "--report must end in .html" in err
