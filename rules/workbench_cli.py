@@ -77,6 +77,30 @@ def _report_path(text: str | None, option: str) -> Path | None:
     return check_writable(text, option)
 
 
+def cmd_check_report(args) -> int:
+    return _check_report(args.file)
+
+
+def _check_report(path: str) -> int:
+    """meeple report --check FILE.html: does this install deal the games the report was made from?"""
+    report = _report_module()
+    try:
+        made = report.read_stamp(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise CliError(f"{path}: {e}") from None
+    here = (report.package_version(), report.chance_fingerprint())
+    print(f"{path}: made with meeple {made[0]}, chance stream {made[1]}; here meeple {here[0]}, chance stream {here[1]}.")
+    if made[1] != here[1]:
+        print("The chance stream differs: its command will not deal the same games here, nor give the same figures.")
+        return 1
+    print("The same chance stream: its command deals the same games here"
+          + (" (same package version: the same figures)." if made[0] == here[0] else
+             "; another package version may play or count them otherwise (see its changelog)."))
+    return 0
+
+
 def cmd_compare(args) -> int:
     from .workbench import _compare, format_comparison
 
@@ -232,6 +256,9 @@ def register(sub) -> None:
     """Add compare, tune and variant to the `meeple` command's subparsers."""
     for command in ("compare", "report"):
         _compare_parser(sub, command)
+    p = sub.add_parser("check-report", help="does this install deal the same games as a report was made from?")
+    p.add_argument("file", help="a report written by meeple report or compare --report")
+    p.set_defaults(func=cmd_check_report)
 
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
     add_game_options(p)

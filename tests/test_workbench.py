@@ -704,6 +704,13 @@ def test_compare_report_carries_variant_files_and_a_command_that_reproduces_it(c
         (tmp_path / "v.toml").write_text(text)
         assert bk.Config.load(tmp_path / "v.toml") == expected
     assert len(files) == 3 and "Rule usage" in page and "fall_probability" in page
+    code, out, _ = run(capsys, "check-report", str(path))
+    assert code == 0 and "the same figures" in out
+    (tmp_path / "old.html").write_text(page.replace(chance_fingerprint(), "splitmix64-0123456789abcdef"))
+    code, out, _ = run(capsys, "check-report", str(tmp_path / "old.html"))
+    assert code == 1 and "will not deal the same games" in out
+    code, _, err = run(capsys, "check-report", str(tmp_path / "v.toml"))
+    assert code == 2 and "not a meeple report" in err
     code, _, err = run(capsys, "report", "bucket-king", "--variant", "base:", "--variant", "b:hand_size=9")
     assert code == 2 and "meeple report needs --out FILE.html" in err
     code, _, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", "b:hand_size=9",

@@ -49,6 +49,17 @@ def chance_fingerprint() -> str:
     return "splitmix64-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def read_stamp(page: str) -> tuple[str, str]:
+    """(package version, chance fingerprint) a report was made with; ValueError if it is not a report."""
+    import re
+
+    version = re.search(r'<meta name="generator" content="meeple ([^;"]+); ' + REPORT_FORMAT, page)
+    chance = re.search(r'<meta name="meeple-chance" content="([^"]+)">', page)
+    if not version or not chance:
+        raise ValueError(f"not a meeple report (no {REPORT_FORMAT} stamp)")
+    return html.unescape(version.group(1)), chance.group(1)
+
+
 def _settings_text(config) -> str:
     """NAME:field=value,... text for --variant: every field that differs from the defaults, uncut."""
     import dataclasses
@@ -243,7 +254,8 @@ the baseline {html.escape(repr(a['baseline']))}, with 95% intervals.{' Interrupt
 <h2>Reproduce</h2>
 <pre id="command">{html.escape(command)}</pre>
 <p>meeple {html.escape(version)}; chance stream {chance} (the same fingerprint deals the same games; another one
-means this command will not reproduce these figures exactly).</p>
+means this command will not reproduce these figures exactly). <code>meeple check-report THIS-FILE.html</code> says
+which holds for an install.</p>
 <h2>Variants</h2>
 <p>Each as its variant file (<code>meeple compare --variant FILE.toml</code> reads it):</p>
 {variants}
