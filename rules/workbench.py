@@ -89,7 +89,6 @@ class Comparison:
     results: dict  # {variant: Results}
     per_game: dict  # {variant: DataFrame indexed by game: turns, rounds, first_seat_adv, each measure}
     measures: list  # the --measure names, as measures() names them
-    command: str | None = None  # the command that reproduces it, when a command made it
 
 
 def _game_figures(res: Results, chosen: list[str]):

@@ -632,14 +632,14 @@ def bowl(noise):
 
 @pytest.mark.parametrize("method", ["grid", "halving"])
 def test_two_number_tune_finds_a_known_optimum_on_a_synthetic_measure(method):
-    r = tune("piggyback-brigade", None, ("piglets", "extensions_per_player"), bowl(0.02), 0.0, "random", 32, 1,
+    r = tune("piggyback-brigade", None, ("piglets", "extensions_per_player"), bowl(0.02), 0.0, "random", 16, 1,
              values=(range(4, 14), range(0, 6)), method=method, progress=False, workers=1)
     assert r.answer == (9, 2) and r.value == pytest.approx(0.0) and r.kept == [(9, 2)]
     assert "answer stands" in str(r) and "paired difference" in r.procedure
-    if method == "halving":  # fewer games than every setting at 32
-        assert r.table["games"].sum() < 60 * 32 and r.games == 32 and "successive halving" in r.method
+    if method == "halving":  # fewer games than every setting at 16
+        assert r.table["games"].sum() < 60 * 16 and r.games == 16 and "successive halving" in r.method
     else:
-        assert len(r.table) == 60 and set(r.table["games"]) == {32}
+        assert len(r.table) == 60 and set(r.table["games"]) == {16}
 
 
 def test_two_number_tune_keeps_what_its_stated_procedure_cannot_tell_apart():

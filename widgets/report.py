@@ -80,8 +80,7 @@ def command_for(cmp: Comparison) -> str:
     argv = ["meeple", "compare", a["game"]]
     for name, config in cmp.configs.items():
         argv += ["--variant", f"{name}:{_settings_text(config)}"]
-    lineups = {tuple(r.bots) for r in cmp.results.values()}
-    bots = next(iter(lineups))
+    bots = tuple(cmp.results[a["baseline"]].bots)  # the CLI fits one name to every variant's player count
     argv += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
     argv += ["--games", str(a["games"]), "--seed", str(a["seed"])]
     if a.get("rotate"):
