@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from concurrent.futures import Executor
 from os import PathLike
 from typing import Any, Callable, Mapping, Sequence
@@ -25,7 +26,7 @@ from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _
                        measures, worker_pool)
 from .stats import mean_ci, wilson
 
-__all__ = ["compare", "tune", "Tuning", "Comparison", "MEASURES", "measure_names"]
+__all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names"]
 
 
 # --- compare ------------------------------------------------------------------
@@ -152,11 +153,20 @@ def compare(
     Rule usage, in `table.attrs`: "usage" {variant: {number: [games it could
     matter in, occasions]}} from the game's rule_usage hook, "changed"
     {variant: [numbers it sets otherwise than the baseline]};
-    format_comparison warns when a changed number could matter in under 1%
-    of a variant's games (the comparison then says nothing about it).
+    compare (an UnusedRuleWarning) and format_comparison warn when a changed
+    number could matter in under 1% of a variant's games (the comparison then
+    says nothing about it).
     """
-    return _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
-                    measures=measures).table
+    table = _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
+                     measures=measures).table
+    for line in usage_lines(table):  # a notebook reader sees it without printing the table
+        if line.startswith("Warning: "):
+            warnings.warn(line.removeprefix("Warning: "), UnusedRuleWarning, stacklevel=2)
+    return table
+
+
+class UnusedRuleWarning(UserWarning):
+    """A variant changes a number that could matter in under 1% of its games."""
 
 
 def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,

@@ -577,7 +577,10 @@ def test_compare_warns_when_a_changed_number_is_never_used_and_not_when_it_is(ca
     (PB-8) stops the rerolls bots do take: no warning for it."""
     variants = {"base": None, "ext2": pb.Config().with_text(["extensions_per_player=2"]),
                 "r3": pb.Config(max_rerolls=3)}
-    t = compare("piggyback-brigade", variants, "heuristic", 100, 1, progress=False, workers=1)
+    from meeple.rules.workbench import UnusedRuleWarning
+
+    with pytest.warns(UnusedRuleWarning, match="ext2 changes extensions\\[2\\]"):
+        t = compare("piggyback-brigade", variants, "heuristic", 100, 1, progress=False, workers=1)
     assert t.attrs["changed"] == {"ext2": ["extensions[2]"], "r3": ["max_rerolls"]}
     assert t.attrs["usage"]["ext2"]["extensions[2]"] == [0, 0]
     assert t.attrs["usage"]["base"]["extensions[2]"][0] > 0  # one extension each: bots do use that up
@@ -585,14 +588,20 @@ def test_compare_warns_when_a_changed_number_is_never_used_and_not_when_it_is(ca
     assert len(warnings) == 1 and "ext2 changes extensions[2]" in warnings[0] and "0 of its 100 games" in warnings[0]
     assert "says nothing about that rule" in warnings[0]
     assert (t[t["variant"] == "ext2"]["diff_score_high"] == 0).all()  # indeed the same games
-    used = compare("bucket-brigade", {"base": None, "b6": bb.Config(bonus=6)}, "heuristic", 20, 1, progress=False,
-                   workers=1)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a number the bots use: no warning
+        used = compare("bucket-brigade", {"base": None, "b6": bb.Config(bonus=6)}, "heuristic", 20, 1,
+                       progress=False, workers=1)
     assert "Warning" not in format_comparison(used) and "Rule usage" in format_comparison(used)
-    never = compare("bucket-brigade", {"base": None, "pairs": bb.Config(pair_multiplier=7)}, "heuristic", 20, 1,
-                    progress=False, workers=1)  # BB-10's multiplier without the advanced rules
+    with pytest.warns(UnusedRuleWarning, match="pairs changes pair_multiplier"):
+        never = compare("bucket-brigade", {"base": None, "pairs": bb.Config(pair_multiplier=7)}, "heuristic", 20, 1,
+                        progress=False, workers=1)  # BB-10's multiplier without the advanced rules
     assert "Warning: pairs changes pair_multiplier" in format_comparison(never)
-    other_count = compare("bucket-brigade", {"base": None, "h3": bb.Config(hand_sizes=(12, 13, 11))}, "random", 10,
-                          1, progress=False, workers=1)  # a 3-player hand, at 4 players
+    with pytest.warns(UnusedRuleWarning, match="h3 changes hand_sizes"):
+        other_count = compare("bucket-brigade", {"base": None, "h3": bb.Config(hand_sizes=(12, 13, 11))}, "random",
+                              10, 1, progress=False, workers=1)  # a 3-player hand, at 4 players
     assert "Warning: h3 changes hand_sizes[0]" in format_comparison(other_count)
 
 
