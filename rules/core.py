@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, Callable, Sequence
 
 from .chance import check_seed, derive
+from .extras import OPTIONAL_BOTS, missing
 
 RECORD_FORMAT = "meeple-record/1"
 MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
@@ -118,6 +119,8 @@ def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int)
         elif b in mod.BOTS:
             names.append(b)
             funcs.append(mod.BOTS[b])
+        elif b in OPTIONAL_BOTS:  # a bot of an extra that is not installed: name the extra
+            raise ValueError(str(missing(OPTIONAL_BOTS[b], f"the {b} bot")))
         else:
             raise ValueError(f"unknown bot {b!r} for {mod.NAME}; known bots: {', '.join(mod.BOTS)}")
     return tuple(names), funcs
