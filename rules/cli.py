@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from .chance import check_seed
-from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots
+from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots, set_mode
 from .extras import MissingExtra
 from .simulate import MAX_GAMES, MAX_WORKERS
 
@@ -164,7 +164,7 @@ def _stage(path: Path, data: str | bytes) -> str:
         raise _name_error(path, e) from None
     try:
         with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), mode)
+            set_mode(f.fileno(), mode)
             f.write(data)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)

@@ -75,6 +75,13 @@ def file_mode(path) -> int:
     return 0o666 & ~mask
 
 
+def set_mode(fd: int, mode: int) -> None:
+    """chmod an open file to `mode` (file_mode's); Windows has no POSIX modes and, before
+    Python 3.13, no os.fchmod: there the file keeps what the system gives it."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+
+
 def game_module(game: str | ModuleType) -> ModuleType:
     """The module for a game name such as "bucket-brigade" (or the module itself)."""
     from . import GAMES

@@ -299,3 +299,18 @@ def test_importing_the_openspiel_wrapper_without_openspiel_names_the_extra():
             "try:\n    import meeple.rules.openspiel\nexcept ModuleNotFoundError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out == "meeple.rules.openspiel needs OpenSpiel (open-spiel), which is not installed: pip install 'meeple[openspiel]'\n"
+
+
+# --- Windows and macOS: nothing POSIX-only outside what is tested -----------------------
+
+def test_files_are_written_where_os_has_no_fchmod(capsys, tmp_path, monkeypatch):
+    """Windows before Python 3.13 has no os.fchmod: a record, a variant file and the
+    lessons are still written (with the mode the system gives)."""
+    import os
+
+    monkeypatch.delattr(os, "fchmod")
+    record, variant = tmp_path / "game.json", tmp_path / "v.toml"
+    assert run(capsys, "play", "bucket-brigade", "--seed", "1", "--record", record)[0] == 0 and record.exists()
+    assert run(capsys, "variant", "save", "v", "--game", "bucket-brigade", "--set", "bonus=6", "--out", variant)[0] == 0
+    assert "bonus = 6" in variant.read_text()
+    assert run(capsys, "lessons", tmp_path / "course", "--student")[0] == 0 and (tmp_path / "course" / MANIFEST).exists()
