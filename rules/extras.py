@@ -16,7 +16,6 @@ EXTRAS = {
     "pyarrow": ("pyarrow", "parquet"),
     "pyspiel": ("OpenSpiel (open-spiel)", "openspiel"),
     "open_spiel": ("OpenSpiel (open-spiel)", "openspiel"),
-    "jupyterlab": ("JupyterLab", "lab"),
 }
 # bots that exist only with an extra: name -> the import they need
 OPTIONAL_BOTS = {"ismcts": "pyspiel"}

@@ -314,3 +314,26 @@ def test_files_are_written_where_os_has_no_fchmod(capsys, tmp_path, monkeypatch)
     assert run(capsys, "variant", "save", "v", "--game", "bucket-brigade", "--set", "bonus=6", "--out", variant)[0] == 0
     assert "bonus = 6" in variant.read_text()
     assert run(capsys, "lessons", tmp_path / "course", "--student")[0] == 0 and (tmp_path / "course" / MANIFEST).exists()
+
+
+SPAWNED = '''
+import multiprocessing
+from meeple.rules import simulate
+
+if __name__ == "__main__":  # spawn (macOS, Windows) starts each worker by importing this file
+    multiprocessing.set_start_method("spawn")
+    apart = simulate("piggyback-brigade", None, "heuristic", games=12, seed=5, workers=2, progress=False)
+    here = simulate("piggyback-brigade", None, "heuristic", games=12, seed=5, workers=1, progress=False)
+    assert multiprocessing.get_start_method() == "spawn"
+    assert apart.table.equals(here.table), "spawned workers play the same games"
+    print("same", len(apart.table))
+'''
+
+
+def test_simulation_workers_under_the_spawn_start_method_play_the_same_games(tmp_path):
+    """macOS and Windows spawn worker processes (Linux forks): the same table either way."""
+    script = tmp_path / "spawned.py"
+    script.write_text(SPAWNED)
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split()[0] == "same"
