@@ -259,9 +259,9 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
 
 
 def cmd_lessons(args) -> int:
-    dest = Path(args.dir)
     if not args.dir.strip():
         raise CliError("lessons needs a folder to copy the course into, got an empty name")
+    dest = Path(args.dir)
     status = copy_course(dest, args.student)
     kind = ("student copy: no solutions, no outputs" if args.student
             else "solution cells folded; --student for a class copy without them")
