@@ -483,4 +483,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m meeple.rules.cli` (no `meeple` on PATH, e.g. after `pip install --user`): run the
+    # package's copy of this module, whose CliError is the one the other command modules raise
+    from meeple.rules.cli import main as package_main
+
+    sys.exit(package_main())

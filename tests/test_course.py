@@ -337,3 +337,15 @@ def test_simulation_workers_under_the_spawn_start_method_play_the_same_games(tmp
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split()[0] == "same"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["lessons", ""], "lessons needs a folder to copy the course into, got an empty name"),
+    (["simulate", "bucket-brigade", "--games", "0"], "--games must be a whole number from 1 to 10,000,000, got '0'"),
+])
+def test_python_m_cli_gives_the_same_one_line_errors(tmp_path, argv, message):
+    """`python -m meeple.rules.cli` (the README's way when `meeple` is not on PATH): an error
+    raised by another command module is still one line, exit 2 (it was a traceback)."""
+    proc = subprocess.run([sys.executable, "-m", "meeple.rules.cli", *argv], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert proc.returncode == 2 and proc.stderr == f"meeple: error: {message}\n"
