@@ -8,7 +8,6 @@ it gets one line naming the extra instead of a traceback (the CLI: exit 2).
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from types import ModuleType
 
 # import name -> (what pip installs, the extra that brings it)
@@ -45,16 +44,7 @@ def require(module: str, needed_for: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as e:
-        top = module.partition(".")[0]
-        if e.name is not None and e.name.partition(".")[0] != top:
-            raise
+        if e.name is not None and not (e.name == module or module.startswith(e.name + ".")):
+            raise  # something inside the package is missing, not the package
         raise missing(module, needed_for) from None
-
-
-def available(module: str) -> bool:
-    """Whether `module` can be imported (without importing it)."""
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 

@@ -349,3 +349,20 @@ def test_python_m_cli_gives_the_same_one_line_errors(tmp_path, argv, message):
     proc = subprocess.run([sys.executable, "-m", "meeple.rules.cli", *argv], capture_output=True, text=True,
                           cwd=tmp_path, timeout=300)
     assert proc.returncode == 2 and proc.stderr == f"meeple: error: {message}\n"
+
+
+def test_require_names_the_extra_only_when_the_package_itself_is_missing(monkeypatch):
+    from meeple.rules.extras import MissingExtra, require
+
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    with pytest.raises(MissingExtra, match=r"^--out FILE.parquet needs pyarrow, which is not installed: pip install 'meeple\[parquet\]'$"):
+        require("pyarrow", "--out FILE.parquet")
+    import meeple.rules.extras as extras
+
+    def broken(name):  # pyarrow installed, but a part of it missing: Python's own message stays
+        raise ModuleNotFoundError("No module named 'pyarrow.lib'", name="pyarrow.lib")
+
+    monkeypatch.setattr(extras, "importlib", __import__("types").SimpleNamespace(import_module=broken))
+    with pytest.raises(ModuleNotFoundError) as raised:
+        require("pyarrow", "--out FILE.parquet")
+    assert not isinstance(raised.value, MissingExtra) and raised.value.name == "pyarrow.lib"
