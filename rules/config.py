@@ -19,7 +19,7 @@ import typing
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .core import file_mode
+from .core import file_mode, set_mode
 
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -647,7 +647,7 @@ def _write_whole(path: Path, text: str) -> None:
         raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), mode)
+            set_mode(f.fileno(), mode)
             f.write(text)
         os.replace(tmp, path)
     except OSError as e:
