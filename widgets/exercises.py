@@ -13,8 +13,8 @@ with the engine or `meeple.rules.exact`, never from a typed-in constant.
 
 A checker that gets an answer of the wrong kind raises `WrongKind` (or uses
 the `need_*` helpers below, which do); `check` then says what it expects.
-Lessons 1-7 keep their checkers here; lessons 8-14 in `exercises_more`, which
-is imported on the first `check`. This module imports no altair or pandas:
+Lessons 1-7 keep their checkers here; lessons 8-14 in `exercises_more` and
+19-21 in `exercises_19_21`, which are imported on the first `check`. This module imports no altair or pandas:
 checkers import what they need when they run.
 """
 
@@ -85,6 +85,7 @@ def _load_more() -> None:
     if not _more_loaded:
         _more_loaded = True
         from . import exercises_more  # noqa: F401  (registers lessons 8-14)
+        from . import exercises_19_21  # noqa: F401  (registers lessons 19-21)
 
 
 def keys() -> list[str]:
