@@ -65,13 +65,15 @@ def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: b
         return (f"these games use other rules ({res.config.describe()}); the question's are: "
                 f"{config.describe()}."), {}
     want = tuple(bots)
-    if tuple(res.bots) != want or res.rotate:
-        return f"these games seat {', '.join(res.bots)}; the question asks for {', '.join(want)} in every seat.", {}
+    records = list(res.records)
+    seated = {tuple(g.bots) for g in records}
+    if seated - {want}:
+        return (f"these games seat {', '.join(sorted(seated - {want})[0])}; the question asks for "
+                f"{', '.join(want)}, one a seat."), {}
     if res.partial or res.completed != res.requested:
         return "this run was interrupted: run it to the end.", {}
     if res.completed < min_games:
         return f"{res.completed} games are too few for this question: play at least {min_games}.", {}
-    records = list(res.records)
     if sorted(g.index for g in records) != list(range(len(records))):
         return "the games are not one run's games 0, 1, 2, ...: pass simulate's own Results.", {}
     for g in records:
@@ -271,6 +273,8 @@ def _wait(answer):
         res, interval = answer
     except (TypeError, ValueError):
         raise WrongKind("expected a pair (results, (low, high)): the Results of your simulate call and your interval") from None
+    if res is Ellipsis or interval is Ellipsis:
+        return False, "no answer yet: put your Results and your (low, high) in place of `...` and run the cell again."
     lo, hi = need_interval(interval)
     n = NUMBERS[20]
     config, bots = _bk_question()
