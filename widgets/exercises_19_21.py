@@ -29,8 +29,8 @@ NUMBERS = {
     19: {"flipped": 24, "bruces_seen": 2, "drought": 27, "claims": 12, "claim": 3, "streak": 6},
     20: {"model_players": 6, "model_lives": 4, "players": 6, "end_rule": "rulebook", "bots": "heuristic",
          "min_games": 150},
-    21: {"model_players": 5, "bots": "heuristic", "tune_field": "sections[0]", "tune_values": (2, 9),
-         "tune_games": 300},
+    21: {"model_players": 5, "players": 5, "bots": "heuristic", "tune_field": "sections[0]", "tune_values": (2, 9),
+         "tune_games": 400},
 }
 
 REPLAYS = 90  # 1 - 0.95**90 > 0.99: a 5% forgery is caught with 99% chance
@@ -41,6 +41,11 @@ def _exact_answer(answer, right: Fraction):
     """(value, hint): need_exact, and a hint for a decimal that agrees only to its digits."""
     value, hint = need_exact(answer, right)
     return value, hint
+
+
+def _shown(x: Fraction) -> str:
+    """A Fraction as text: itself when short, else its size (a 70-digit fraction says nothing)."""
+    return str(x) if len(str(x)) <= 25 else f"an exact Fraction with a {len(str(x.denominator))}-digit denominator"
 
 
 # --- evidence: a Results that answers the question and is genuine --------------------------------
@@ -246,7 +251,7 @@ def _model_wait(answer):
     if a is None:
         return False, hint
     if a == right:
-        return True, f"{right} ≈ {float(right):.2f} rounds of waiting, on average, in the model."
+        return True, f"{_shown(right)}, ≈ {float(right):.2f} rounds of waiting, on average, in the model."
     first = sum((r1 * p for (r1, _), p in dist.items()), Fraction(0))
     second = sum((r2 * p for (_, r2), p in dist.items()), Fraction(0))
     if a == first:
@@ -314,7 +319,7 @@ def _model_seat(answer):
     if a is None:
         return False, hint
     if a == right:
-        return True, (f"{right} ≈ {float(right):.3f}, against a fair {Fraction(1, players)}: in this model the whole "
+        return True, (f"{_shown(right)}, ≈ {float(right):.3f}, against a fair {Fraction(1, players)}: in this model the whole "
                       "edge is winning the ties in turns.")
     if a == Fraction(1, players):
         return False, "that is the fair share; in the model Player 1 wins every tie in the number of turns."
@@ -350,14 +355,14 @@ def _tuned(answer):
     if len(answer.table) and not answer.table[field].is_monotonic_increasing:
         return False, "this table is not what tune makes: pass tune's own result."
     # genuine: the answer's figure again from its seed, with the question's rules and bots
-    config = pb.Config().with_values({field: answer.answer})
+    config = pb.Config(players=n["players"]).with_values({field: answer.answer})
     res = simulate("piggyback-brigade", config, n["bots"], games=answer.games, seed=answer.seed, progress=False)
     first = res.table[res.table["seat"] == 0]["win_share"].tolist()
     value = sum(first) / len(first) - 1 / config.players
     if abs(value - answer.value) > 1e-9:
         return False, (f"at {field} = {answer.answer} these rules and {n['bots']} bots give seat 1 an advantage of "
-                       f"{value:+.3f} over the same seeds, not {answer.value:+.3f}: tune the base rules with "
-                       f"bots='{n['bots']}'.")
+                       f"{value:+.3f} over the same seeds, not {answer.value:+.3f}: tune pb.Config(players={n['players']}) "
+                       f"with bots='{n['bots']}'.")
     lo, hi = wilson(sum(first), len(first))
     fair = 1 / config.players
     verdict = ("its interval holds 0: at this many games the first seat's edge is gone"
