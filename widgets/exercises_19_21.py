@@ -352,9 +352,14 @@ def _tuned(answer):
     tried = [int(v) for v in answer.table[field]]
     if min(tried) > v0 or max(tried) < v1 or answer.method != "every value measured":
         return False, f"measure every value from {v0} to {v1} (values=range({v0}, {v1 + 1}), method='grid')."
-    if len(answer.table) and not answer.table[field].is_monotonic_increasing:
-        return False, "this table is not what tune makes: pass tune's own result."
-    # genuine: the answer's figure again from its seed, with the question's rules and bots
+    rows = answer.table.to_dict(orient="records")
+    mine = [r for r in rows if r[field] == answer.answer]
+    closest = min(rows, key=lambda r: abs(r["value"] - answer.target)) if rows else None
+    if (not answer.table[field].is_monotonic_increasing or len(mine) != 1 or abs(mine[0]["value"] - answer.value) > 1e-12
+            or abs(closest["value"] - answer.target) < abs(answer.value - answer.target) - 1e-12):
+        return False, "the answer is not its own table's closest value to the target: pass tune's own result."
+    # genuine: the answer's figure again from its seed, with the question's rules and bots (the other rows
+    # are not re-measured: that would cost a whole tune; the answer is the figure the student reports)
     config = pb.Config(players=n["players"]).with_values({field: answer.answer})
     res = simulate("piggyback-brigade", config, n["bots"], games=answer.games, seed=answer.seed, progress=False)
     first = res.table[res.table["seat"] == 0]["win_share"].tolist()
