@@ -273,3 +273,8 @@ def test_13_timing_position_answers(capsys):
     assert not _run("13.balance_bonus", round(float(b), 2) + 0.001, capsys)[0]
     ok, out = _run("13.balance_bonus", (t["B"] - t["E"]) / q, capsys)
     assert not ok and "two terms" in out
+    # the next player alone (a two-player game) is a different question: each gets its own hint
+    ok, out = _run("13.next_can_end", t["q1"], capsys)
+    assert not ok and "three players move" in out
+    ok, out = _run("13.balance_bonus", (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"], capsys)
+    assert not ok and "two-player" in out

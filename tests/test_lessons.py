@@ -350,3 +350,98 @@ def test_catchup_checker_refuses_a_rule_whose_turns_never_end():
     """06.catchup: every face rerolling always is refused, as the lesson's rule picker refuses it (PB-6)."""
     ok, said = _quiet("06.catchup", ("yes",) * 6)
     assert not ok and "never ends" in said, said
+
+
+# --- what the lessons conclude holds against what they compute (issue 23) ------------------------
+
+def _steal_chances(lead, config=None):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = config or ddb.Config()
+    return {c: exact.win_chance(exact.steal_swing(c, config), lead) for c in [0, *range(config.min_steal, config.max_steal + 1)]}
+
+
+def test_09_the_smallest_gamble_that_can_overtake_is_best_at_every_lead():
+    """Lesson 9's rule: ahead, decline; otherwise the smallest claim whose success overtakes
+    (the biggest if none can). It must pick a best choice at every lead of the lesson's table,
+    and "variance is good for the trailer" must fail where the lesson says it does: one behind,
+    the calmest claim beats the wildest."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = ddb.Config()
+    claims = range(config.min_steal, config.max_steal + 1)
+    for lead in range(-7, 4):
+        chances = _steal_chances(lead)
+        over = [c for c in claims if max(exact.steal_swing(c, config)) > -lead]
+        rule = 0 if lead > 0 else min(over) if over else max(claims)
+        assert chances[rule] == max(chances.values()), (lead, chances)
+    var = {c: exact.variance(exact.steal_swing(c, config)) for c in claims}
+    calm, wild = min(claims, key=var.get), max(claims, key=var.get)
+    one_behind = _steal_chances(-1)
+    assert one_behind[calm] > one_behind[wild]
+    # 2(c) no longer says every claim expects the same cards: they do not
+    assert len({ddb.steal_expectation(c, config) for c in claims}) > 1
+    text = "".join(_src(c) for c in _cells(LESSONS / "09_risk.ipynb"))
+    assert "the same expected cards for every claim" not in text
+    assert "Variance is bad for the leader and good for the trailer" not in text
+
+
+def test_13_every_hand_before_your_turn_counts():
+    """Lesson 13: q counts the hands of all the players who move before your next turn; it is
+    at least the next player's alone, agrees with dealt worlds, and the lesson's verdict (end now
+    at the base bonus) holds for every q between the two, as its section 2 says."""
+    import random
+    from math import comb
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.widgets.exercises_more import _timing
+
+    t = _timing()
+    assert 1 - t["q"] == Fraction(comb(t["unseen"] - t["can_end"], t["held"]), comb(t["unseen"], t["held"]))
+    assert t["q"] > t["q1"]
+    b = lambda q: (t["A"] - t["B"]) + (t["B"] - t["E"]) / q  # noqa: E731
+    assert bb.Config().bonus > max(b(t["q1"]), b(Fraction(1)), b(t["q"]))  # "end now" whatever q is
+    # exercise 2's direction: fewer cards in the other hands, a smaller q, b* moves as B - E says
+    assert (t["B"] < t["E"]) == (b(t["q"] * Fraction(9, 10)) < b(t["q"]))
+    # sampled beside exact: deal the unseen cards to the other hands (as the bots guess them)
+    seen = t["seen"]
+    p, config = seen.player, bb.Config()
+    rng = random.Random(23)
+    others = [(p + k) % config.players for k in range(1, config.players)]
+    worlds = 600
+    hits = sum(any(c.colour in (t["colour"], None) and c.steps >= t["gap"] for o in others for c in w.hands[o])
+               for w in (bb.determinize(seen, rng) for _ in range(worlds)))
+    low, high = wilson(hits, worlds)
+    assert low <= t["q"] <= high, (hits, worlds, t["q"])
+
+
+def test_13_smaller_hands_safer_waiting():
+    """Lesson 13, section 3: the chance the next hand can end the round grows with its size."""
+    from meeple.widgets.exercises_more import _timing
+
+    t = _timing()
+    qs = [1 - exact.hypergeometric(t["unseen"], t["can_end"], k).get(0, 0) for k in range(1, 16)]
+    assert all(a < b for a, b in zip(qs, qs[1:]))
+
+
+def test_01_and_12_count_the_ender_differently():
+    """Lesson 12 says its ender_win_rate (a k-way tie counts 1/k) is below lesson 1's count (a
+    tie for the most is a win): on the same games it must be, and by the tied rounds alone."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import simulate
+
+    res = simulate("bucket-brigade", bb.Config(rounds=1), "random", games=300, seed=1, progress=False, workers=1)
+    ended = res.table[res.table["rounds_ended"] == 1]
+    whole, share = ended["won"].mean(), ended["win_share"].mean()
+    tied = ended[(ended["won"] == 1) & (ended["win_share"] < 1)]
+    assert share < whole
+    assert abs((whole - share) * len(ended) - (1 - tied["win_share"]).sum()) < 1e-9
+
+
+def test_05_and_12_say_what_tune_compares():
+    """tune rules a neighbour out by comparing its interval with the answer's point estimate;
+    lessons 5 and 12 must say so, and no longer that "the answer stands"."""
+    text5 = "".join(_src(c) for c in _cells(LESSONS / "05_how_many_games.ipynb"))
+    text12 = "".join(_src(c) for c in _cells(LESSONS / "12_design_to_a_target.ipynb"))
+    assert "`tune`" in text5 and "own interval" in text5 and "own interval" in text12
+    assert "the answer stands" not in text12

@@ -421,7 +421,8 @@ def _cycle(answer):
 # --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
 
 def _timing(seed: int = 6) -> dict:
-    """Lesson 13's position and its numbers, built as the lesson builds them: heuristic bots
+    """Lesson 13's position and its numbers, built as the lesson builds them (q: the chance that
+    one of the players who move before the next turn can end the round; q1: the next player's): heuristic bots
     play a seeded game until a player could end the round (BB-8) with a card of a colour
     whose hedgehog stands within two steps of the end, and has a safe coloured card to play
     instead; a game that never gets there gives way to the next seed."""
@@ -480,15 +481,19 @@ def _timing_in(seed: int) -> dict:
     unseen.subtract(seen.hand)
     unseen.subtract(seen.played)
     unseen = list(unseen.elements())
-    nxt = (p + 1) % config.players
-    h = seen.hand_counts[nxt]
+    # every other player moves before p's next turn: their hands together are one random set of the unseen cards
+    others = [(p + k) % config.players for k in range(1, config.players)]
+    held = sum(seen.hand_counts[o] for o in others)
 
-    def q_for(match):
+    def q_for(match, cards=held):
         k = sum(1 for c in unseen if match(c))
-        return 1 - exact.hypergeometric(len(unseen), k, h).get(0, Fraction(0))
+        return 1 - exact.hypergeometric(len(unseen), k, cards).get(0, Fraction(0))
 
-    q = q_for(lambda c: c.colour in (colour, None) and c.steps >= gap)
+    can = lambda c: c.colour in (colour, None) and c.steps >= gap  # noqa: E731  (that colour, or a joker)
+    q = q_for(can)
     return {"q": q, "E": e, "A": a_, "B": b_, "gap": gap, "colour": colour, "wait": str(wait), "ender": str(ender),
+            "seen": seen, "held": held, "unseen": len(unseen), "can_end": sum(map(can, unseen)),
+            "q1": q_for(can, seen.hand_counts[others[0]]),  # the next player alone (a two-player game)
             "no_jokers": q_for(lambda c: c.colour == colour and c.steps >= gap),
             "any_steps": q_for(lambda c: c.colour in (colour, None))}
 
@@ -504,6 +509,9 @@ def _next_can_end(answer):
         return False, "a joker moves any hedgehog (BB-7): count the unseen jokers as cards that can end the round too."
     if a == 1 - t["q"]:
         return False, "that is the chance they hold none; q is one minus it."
+    if a == t["q1"]:
+        return False, ("that is the next player alone; three players move before your next turn: "
+                       "count the cards of all their hands together.")
     if a == t["any_steps"]:
         return False, (f"the hedgehog is {t['gap']} step(s) from the end: count only the cards long "
                        "enough to reach it.")
@@ -520,4 +528,6 @@ def _balance_bonus(answer):
         return True, f"b* = {right} ≈ {float(right):.2f}."
     if a == (t["B"] - t["E"]) / t["q"] or a == t["A"] - t["B"]:
         return False, "only part of it: b* = (A − B) + (B − E) / q has two terms."
+    if a == (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"]:
+        return False, "that is the two-player reckoning (the next player alone): use q with every other hand counted."
     return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
