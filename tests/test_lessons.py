@@ -248,17 +248,33 @@ def test_games_checker_names_the_whole_width_mistake():
 
 
 @pytest.mark.parametrize("key, wrong", [("03.seat", "maybe"), ("06.catchup", "if-last"), ("04.track", 2.5),
-                                        ("05.games", "many"), ("02.die", (0, 1, 2)), ("01.ender", (0.7,))])
+                                        ("05.games", "many"), ("02.die", (0, 1, 2)), ("01.ender", ((0.7,), None))])
 def test_wrong_kind_of_answer_names_what_is_expected(key, wrong):
     ok, said = _quiet(key, wrong)
     assert not ok and "Not the right kind" in said, said
 
 
-def test_the_ender_checker_compares_with_the_engine():
-    """01.ender: an interval far from the engine's own estimate (BB, bonus 6) is refused."""
-    assert not _quiet("01.ender", (0.10, 0.15))[0]
-    won, n = ex.ender_win_rate(6)
-    assert _quiet("01.ender", wilson(won, n))[0]
+def test_the_ender_checker_wants_the_games_and_compares_with_the_engine():
+    """01.ender takes (interval, games): the interval the games give passes, also rounded to two
+    decimals; an interval alone, another interval, or games of another question do not."""
+    from meeple.rules import simulate
+    from meeple.rules.bucket_brigade import Config
+
+    six = simulate("bucket-brigade", Config(rounds=1, bonus=6), "random", games=300, seed=5, progress=False, workers=1)
+    enders = six.table[six.table["rounds_ended"] == 1]
+    mine = wilson(int(enders["won"].sum()), len(enders))
+    assert _quiet("01.ender", (mine, six))[0]
+    assert _quiet("01.ender", ((round(mine[0], 2), round(mine[1], 2)), six))[0]
+    assert _quiet("01.ender", (mine, ex.Evidence.of(six)))[0]
+    ok, said = _quiet("01.ender", (0.70, 0.701))
+    assert not ok and "Not the right kind" in said and "(interval, games)" in said, said
+    ok, said = _quiet("01.ender", ((mine[0] + 0.02, mine[1] + 0.02), six))
+    assert not ok and "not the Wilson interval of your own games" in said, said
+    share = wilson(float(enders["win_share"].sum()), len(enders))
+    ok, said = _quiet("01.ender", (share, six))
+    assert not ok and "win_share" in said, said
+    ok, said = _quiet("01.ender", (..., ...))
+    assert not ok and "No answer yet" in said
 
 
 def test_exercises_module_imports_light():

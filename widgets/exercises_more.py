@@ -12,7 +12,8 @@ import numbers
 from collections import Counter
 from fractions import Fraction
 
-from .exercises import WrongKind, exercise, need_fraction, need_interval, need_number, need_whole
+from .exercises import (Evidence, Refused, WrongKind, agrees_to_digits, exercise, need_evidence, need_fraction,
+                        need_interval, need_number, need_whole, replay_sample)
 
 
 class _Rounded(Exception):
@@ -204,21 +205,49 @@ def _three_red_check(answer):
     return False, "take colour_in_hand(brigade, 'red') and add the chances of 3, 4, 5, ... reds."
 
 
-@exercise("10.three_red_sampled", "a 95% interval (low, high) from your deals")
+THREE_RED_DEALS = 1000
+
+
+def _reds_in_first_hand(seed) -> int:
+    """Red cards in Player 1's hand of a seeded four-player Bucket Brigade deal (BB-2)."""
+    from meeple.rules import bucket_brigade as bb
+
+    return sum(c.colour == "red" for c in bb.observation(bb.new_game(bb.Config(), seed), 0).hand)
+
+
+@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
 def _three_red_sampled(answer):
-    low, high = need_interval(answer)
+    from collections.abc import Mapping
+
+    from meeple.rules.stats import wilson
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
+            or not isinstance(answer[1], Mapping):
+        raise WrongKind("pass (interval, deals): your (low, high) and the dict {seed: red cards in Player 1's "
+                        f"hand}} you counted, e.g. check('10.three_red_sampled', (interval, deals)); got {answer!r:.80}")
+    low, high = need_interval(answer[0])
     if not (0 <= low and high <= 1):
-        raise WrongKind(f"a chance lies between 0 and 1, got {answer!r}")
+        raise WrongKind(f"a chance lies between 0 and 1, got {answer[0]!r}")
+    deals = answer[1]
+    if not all(isinstance(k, int) and not isinstance(k, bool) and isinstance(v, int) and not isinstance(v, bool)
+               for k, v in deals.items()):
+        raise WrongKind("deals maps each seed (a whole number) to the red cards in that hand (a whole number)")
+    if len(deals) < THREE_RED_DEALS:
+        raise Refused(f"{len(deals)} deals are too few: deal at least {THREE_RED_DEALS} seeded games.")
+    first = min(deals)
+    if sorted(deals) != list(range(first, first + len(deals))):
+        raise Refused("deal seeds in a row (range(n)), not a choice of seeds: every deal counts.")
+    replay_sample(deals, _reds_in_first_hand, "the deal of seed")
+    hits = sum(v >= 3 for v in deals.values())
+    mine = wilson(hits, len(deals))
+    if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
+        return False, (f"your deals have {hits} hands with 3 or more reds in {len(deals)}: that is not the interval "
+                       "you gave. Use wilson(hits, deals).")
     right = float(_three_red())
-    width = high - low
-    if width > 0.07:
-        return False, f"your interval is {width:.3f} wide: deal more games (at least 1000) to narrow it."
-    if width == 0:
-        return False, "an interval from a sample has a width: use wilson(hits, deals)."
     if low <= right <= high:
         return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
-    return False, ("your interval misses the exact answer. That happens 1 time in 20 by luck; "
-                   "if it happens again with other seeds, check how you count the reds.")
+    return True, (f"your deals are genuine and your interval is theirs, but it misses the exact {right:.1%}: that "
+                  "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
 
 
 @exercise("10.led_five", "the chance as an exact Fraction")
@@ -332,6 +361,30 @@ def _p_five(answer):
     return False, "at that p the knock costs more than 5 buckets on average: make the pyramid steadier."
 
 
+ENDER_TUNE_LEAST = 150
+
+
+def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, float]:
+    """The round-ender's win rate (a k-way tie for the most counts 1/k) in `games` Bucket Brigade games
+    of four random bots at `bonus`, base rules otherwise, game i with seed derive(seed, "game", i): what
+    tune measures, replayed here (standard library)."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules.chance import derive
+    from meeple.rules.core import play
+    from meeple.rules.stats import wilson
+
+    config = bb.Config().with_values({"bonus": bonus})
+    wins = []
+    for i in range(games):
+        state = play(bb, config, ["random"] * config.players, derive(seed, "game", i)).state
+        for points, ender in zip(state.history, state.enders):
+            if ender is not None:
+                top = [s for s, x in enumerate(points) if x == max(points)]
+                wins.append(1 / len(top) if ender in top else 0.0)
+    lo, hi = wilson(math.fsum(wins), len(wins))
+    return math.fsum(wins) / len(wins), lo, hi
+
+
 @exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
 def _ender_bonus(answer):
     from meeple.rules.workbench import Tuning
@@ -344,13 +397,35 @@ def _ender_bonus(answer):
         return False, "the measure is the round-ender's win rate: measure='ender_win_rate'."
     if abs(answer.target - 0.5) > 1e-9:
         return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
-    if answer.games < 150:
-        return False, f"{answer.games} games per value give wide intervals: use at least 150."
+    if answer.games < ENDER_TUNE_LEAST:
+        return False, f"{answer.games} games per value give wide intervals: use at least {ENDER_TUNE_LEAST}."
+    # genuine: every value tune reports is measured again from its seeds (a Tuning keeps no games
+    # to sample, and a value's whole measure takes well under a second)
+    try:
+        rows = [(int(r["bonus"]), float(r["value"]), float(r["low"]), float(r["high"]))
+                for r in answer.table.to_dict(orient="records")]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise Refused("your result's table is not the one tune makes (bonus, value, low, high).") from None
+    if not rows:
+        raise Refused("your result measured no bonus at all.")
+    for bonus, value, low, high in rows:
+        again = _ender_measure(bonus, answer.games, answer.seed)
+        if any(not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(again, (value, low, high))):
+            raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
+                          f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
+    best = min(rows, key=lambda r: abs(r[1] - answer.target))
+    if best[0] != answer.answer or not math.isclose(best[1], answer.value):
+        raise Refused("your result's answer is not the bonus its own table puts nearest the target.")
+    if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
+        side = "above" if min(r[1] for r in rows) > answer.target else "below"
+        return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
+                       "`values`. Try a range that reaches the target from both sides.")
     words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this estimate, "
              "so more games are needed to show that it is nearer the target than they are"
-             if answer.tied else "neither neighbour's interval comes as near the target as this estimate")
+             if answer.tied else "neither neighbour's interval comes as near the target as this estimate "
+             "(tune does not weigh this estimate's own interval)")
     return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
-                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
+                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}; every value replayed from its seeds); {words}.")
 
 
 # --- lesson 14: skill, luck, intransitivity ---------------------------------------------
@@ -388,21 +463,49 @@ def _die_d(answer):
     return False, "list the 36 pairs of faces (or use exact.beat_chance(exact.die(D), exact.die(A)))."
 
 
-@exercise("14.cycle", "(robin, cycle): the round-robin table and a list of three bots, or []")
+CYCLE_GAMES = 150
+
+
+@exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
 def _cycle(answer):
-    from itertools import permutations
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules.simulate import _rate_row
 
     try:
-        table, cycle = answer
-        rows = list(zip(table["row"], table["column"], table["low"]))
-    except (TypeError, ValueError, KeyError):
-        raise WrongKind("expected (robin, cycle): the table of section 3 and a list of three bot names, or []") from None
+        runs, cycle = answer
+        runs = list(runs)
+    except (TypeError, ValueError):
+        raise WrongKind("expected (runs, cycle): the simulate results of section 3 and a list of three bot names, or []") from None
     if cycle is None or cycle is Ellipsis:
         return False, "no answer yet: put a list of three bot names, or [], in place of `...`."
     if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
         raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
-    bots = sorted({r for r, _, _ in rows})
-    sure = {(r, c) for r, c, lo in rows if lo > 0.5}
+    if not runs or any(isinstance(r, (str, bytes, dict)) for r in runs):
+        raise WrongKind("runs is the list of what simulate(...) returned for each pairing of section 3")
+    evs = [Evidence.of(r) for r in runs]
+    pairs = {tuple(sorted(e.bots)) for e in evs}
+    bots = sorted({b for e in evs for b in e.bots})
+    if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(bots, 2)}:
+        raise Refused("runs should hold one run per pair of bots, every pair once (a round-robin).")
+    rules = ddb.Config(players=2, rounds=1)
+    share = -(-90 // len(evs))  # about 90 games replayed in all
+    sure = set()
+    for e in evs:
+        need_evidence(e, game="duck-duck-bruce", config=rules, bots=list(e.bots), games=CYCLE_GAMES,
+                      rotate=True, replay=share)
+        for b in e.bots:
+            shares = [1 / len(g.winners) if g.bots.index(b) in g.winners else 0.0 for g in e.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((b, next(o for o in e.bots if o != b)))
+    return _cycle_verdict(bots, sure, cycle)
+
+
+def _cycle_verdict(bots, sure, cycle):
+    """Judge `cycle` given the decided pairs `sure` ({(a, b): a's whole interval against b above 1/2})."""
+    from itertools import permutations
+
     cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
     if not cycle:
         if not cycles:
@@ -415,7 +518,7 @@ def _cycle(answer):
         return True, f"{' beats '.join(cycle)} beats {cycle[0]}: no rating can rank these three."
     weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
     a, b = weak[0]
-    return False, f"in this table {a} does not surely beat {b}: its interval against {b} is not all above one half."
+    return False, f"in these games {a} does not surely beat {b}: its interval against {b} is not all above one half."
 
 
 # --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
