@@ -20,11 +20,12 @@ def _run(key, answer, capsys):
 
 def test_08_five_ducks_is_a_count_over_a_count(capsys):
     # DDB-5, DDB-6: with five suits in the row, the Bruces and the other ducks of those suits end the turn
-    cfg = ddb.Config()
+    # (in the exercise's deck: the base deck and two more Bruces)
+    cfg = ddb.Config(bruce_cards=ddb.Config().bruce_cards + 2)
     others = len(cfg.numbers) - 1
     right = Fraction(cfg.bruce_cards + 5 * others, len(cfg.deck()) - 5)
     assert _run("08.five_ducks", right, capsys)[0]
-    ok, out = _run("08.five_ducks", right + Fraction(1, 61), capsys)
+    ok, out = _run("08.five_ducks", right + Fraction(1, 63), capsys)
     assert not ok and "Not yet" in out
     # the same number as a float is the same answer; a rounded decimal is refused: the exercise wants it exact
     assert _run("08.five_ducks", float(right), capsys)[0]
@@ -35,6 +36,9 @@ def test_08_five_ducks_is_a_count_over_a_count(capsys):
     # forgetting that the row's ducks are face up (counting over the whole deck) gets its own hint
     ok, out = _run("08.five_ducks", Fraction(cfg.bruce_cards + 5 * others, len(cfg.deck())), capsys)
     assert not ok and "face up" in out
+    base = ddb.Config()
+    ok, out = _run("08.five_ducks", Fraction(base.bruce_cards + 5 * others, len(base.deck()) - 5), capsys)
+    assert not ok and "this deck has" in out
 
 
 def test_08_nest_answers(capsys):
@@ -64,8 +68,11 @@ def test_08_nest_answers(capsys):
     assert not ok and "right kind" in out
 
 
+STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: a die its tables do not show
+
+
 def test_09_claim3_variance_from_the_faces(capsys):
-    die = ddb.Config().die
+    die = STEAL_DIE
     net = [3 if f >= 3 else -1 if f == -1 else 0 for f in die]  # DDB-7, DDB-8
     m = Fraction(sum(net), len(net))
     var = sum((Fraction(x) - m) ** 2 for x in net) / len(net)
@@ -73,11 +80,13 @@ def test_09_claim3_variance_from_the_faces(capsys):
     ok, out = _run("09.claim3_variance", Fraction(sum(x * x for x in net), len(net)), capsys)
     assert not ok and "E[X²]" in out
     assert not _run("09.claim3_variance", "big", capsys)[0]
+    ok, out = _run("09.claim3_variance", Fraction(89, 36), capsys)  # the base die's, shown in the lesson
+    assert not ok and "base die" in out
 
 
 def test_09_leader_and_trailer(capsys):
     # the last steal, two players, steal-back: brute force over the faces (lead change +2d / -2 / 0)
-    die = ddb.Config().die
+    die = STEAL_DIE
 
     def chance(claim, lead):
         total = Fraction(0)
@@ -242,7 +251,7 @@ def test_14_luck_die_and_cycle(capsys):
     ok, out = _run("14.luck_alone", Fraction(comb(100, 60), 2**100), capsys)
     assert not ok and "exactly 60" in out
     # D against A, every pair of faces, a tie half a win
-    d, a = (0, 0, 4, 4, 4, 4), (2, 2, 4, 4, 9, 9)
+    d, a = (0, 3, 4, 4, 4, 4), (2, 2, 4, 4, 9, 9)
     pairs = list(itertools.product(d, a))
     beats = sum(Fraction(1) if x > y else Fraction(1, 2) if x == y else Fraction(0) for x, y in pairs) / len(pairs)
     assert _run("14.die_d", beats, capsys)[0]

@@ -358,6 +358,39 @@ def agrees_to_digits(given, want: float, least: int = 2) -> "int | None":
     return digits if abs(given - want) <= 0.5 * 10 ** -digits + 1e-12 else None
 
 
+# --- the answer key: what each exercise's checker accepts, for the teacher --------------------
+
+_ANSWERS: dict[str, Callable[[], Any]] = {}
+
+
+def answer_of(key: str) -> Callable:
+    """Decorator: register `f() -> answer` as exercise `key`'s answer (what its checker takes as
+    right, or for an open exercise one answer it accepts), computed as the checker computes it."""
+    def register(f):
+        _ANSWERS[key] = f
+        return f
+    return register
+
+
+def answer(key: str) -> Any:
+    """Exercise `key`'s answer (see `answer_of`); ValueError for an unknown key."""
+    _load_more()
+    if key not in _ANSWERS:
+        raise ValueError(f"no exercise {key!r}; exercises: {', '.join(sorted(_ANSWERS))}")
+    return _ANSWERS[key]()
+
+
+def shown(value) -> str:
+    """An answer as the key prints it: a Fraction with its decimal, a pair in brackets."""
+    if isinstance(value, Fraction):
+        return f"{value} ≈ {float(value):.4g}" if value.denominator != 1 else str(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(shown(v) for v in value) + ")"
+    return str(value)
+
+
 # Lessons 1-7's checkers follow in the section below.
 
 
@@ -623,6 +656,7 @@ def _more_than_three(answer):
 # --- lesson 5: how many games? ---------------------------------------------------------------------
 
 EDGE_FAIR, EDGE = 0.25, 0.03  # a seat winning 28% where a fair share is 25%
+HALF = 0.02  # 05.games: the half-width asked for (the lesson shows the games for a half-width of EDGE)
 
 
 def games_for_half_width(p: float, half: float) -> int:
@@ -648,16 +682,17 @@ def _games_for_edge(answer):
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
-    want = games_for_half_width(EDGE_FAIR + EDGE, EDGE)
+    want = games_for_half_width(EDGE_FAIR + EDGE, HALF)
     if abs(n - want) <= 0.02 * want:
-        return True, f"about {want} games: then the interval is ±{EDGE:.0%} around {EDGE_FAIR + EDGE:.0%}."
-    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE / 2)) <= 0.02 * want * 4:
-        return False, "that makes the interval 3 points wide in total; the question asks for 3 points either side."
+        return True, f"about {want} games: then the interval is ±{HALF:.0%} around {EDGE_FAIR + EDGE:.0%}."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, HALF / 2)) <= 0.02 * want * 4:
+        return False, (f"that makes the interval {HALF * 100:.0f} points wide in total; the question asks for "
+                       f"{HALF * 100:.0f} points either side.")
     from meeple.rules.stats import Z95
 
     p = EDGE_FAIR + EDGE
     return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
-                   f"solve z·√(p(1−p)/n) = {EDGE} for n.")
+                   f"solve z·√(p(1−p)/n) = {HALF} for n.")
 
 
 @exercise("05.power", expects="a whole number of games")
@@ -737,36 +772,46 @@ def _catch_up_boost(answer):
 
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
-def _round_start_after_one_duck():
-    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first flip showed a duck."""
+def _round_start_after_one_duck(ducks: int = 1):
+    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
+    showed ducks of that many different suits."""
     from collections import Counter
 
     from meeple.rules import duck_duck_bruce as ddb
 
     cfg = ddb.Config()
-    first = cfg.suits[0]  # every suit is alike: take the first
+    row = list(cfg.suits[:ducks])  # every suit is alike: take the first ones
     left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
-    left[first] -= 1
-    return [first], dict(left)
+    for suit in row:
+        left[suit] -= 1
+    return row, dict(left)
 
 
-@exercise("07.second", expects="an exact Fraction")
-def _second_flip(answer):
+def _third_flip_answer() -> Fraction:
+    row, left = _round_start_after_one_duck(2)
+    return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
+
+
+@exercise("07.third", expects="an exact Fraction")
+def _third_flip(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    row, left = _round_start_after_one_duck()
+    row, left = _round_start_after_one_duck(2)
     cards = sum(left.values())
-    want = Fraction(left[row[0]] + left[None], cards)
+    want = _third_flip_answer()
     x, hint = need_exact(answer, want)
     if x is None:
         return False, hint
     if x == want:
         return True, f"{want}: the cards that bust it over the cards still face down."
     deck = len(ddb.Config().deck())
-    if x == Fraction(left[row[0]] + 1 + left[None], deck):
-        return False, "that counts the flipped duck as if it went back into the pile: this deck has one card fewer now."
-    if x == Fraction(left[None], cards) or x == Fraction(left[row[0]], cards):
-        return False, "two kinds of card end the turn on the second flip: count both."
+    if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
+        return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
+    if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
+        return False, "two cards have left the pile, not one: count what is still face down after both flips."
+    if x in (Fraction(left[None], cards), Fraction(sum(left[s] for s in row), cards),
+             Fraction(left[row[0]] + left[None], cards)):
+        return False, "a Bruce and a duck of either suit in the row end the turn: count all of them."
     return False, "count the cards that would end the turn among those still face down."
 
 
@@ -805,3 +850,110 @@ def _bruce_in_ten(answer):
     if x == dist.get(1):
         return False, "that is exactly one Bruce; the question says at least one."
     return False, "take 1 minus the chance of no Bruce among ten cards drawn without replacement (hypergeometric)."
+
+
+
+# --- the answers of lessons 1-7 (the teacher's key: `meeple answers`) --------------------------
+
+answer_of("01.wilson")(lambda: __import__("meeple.rules.stats", fromlist=["wilson"]).wilson(7, 10))
+
+
+@answer_of("01.ender")
+def _ender_answer():
+    from meeple.rules.stats import wilson
+
+    return wilson(*ender_win_rate(ENDER_BONUS))  # the engine's estimate; a student's own games give their own
+
+
+@answer_of("02.moments")
+def _moments_answer():
+    from meeple.rules import exact
+
+    d = exact.die(PRACTICE_DIE)
+    return exact.mean(d), exact.variance(d)
+
+
+@answer_of("02.die")
+def _die_answer():
+    from itertools import combinations_with_replacement
+
+    from meeple.rules import exact
+
+    for n in (8, 16):  # the fewest faces that can (see the checker's hint)
+        for faces in combinations_with_replacement(range(1, 10), n):
+            d = exact.die(faces)
+            if exact.mean(d) == Fraction(5, 2) and exact.variance(d) == 1:
+                return faces
+
+
+@answer_of("03.chase")
+def _chase_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.chase_turn_mean(pb.Config(), CHASE_GAP)
+
+
+@answer_of("03.seat")
+def _seat_answer():
+    wins, games, lo, hi = seat_one_at_four()
+    return "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+
+
+@answer_of("04.track")
+def _track_answer():
+    means, length = {}, 1
+    while not means or means[length - 1] <= TARGET_TURNS + 1:
+        means[length] = _trial_mean(length)
+        length += 1
+    return min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+
+
+@answer_of("04.slow")
+def _slow_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.at_least(exact.time_trial_turns(pb.Config()), 4)
+
+
+answer_of("05.games")(lambda: games_for_half_width(EDGE_FAIR + EDGE, HALF))
+answer_of("05.power")(lambda: games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE))
+
+
+@answer_of("06.catchup")
+def _catchup_answer():
+    from meeple.rules import piggyback_brigade as pb
+
+    # one rule that passes: only the last piglet rerolls
+    return pb.Config(rerolls=(pb.IF_LAST,) * 6).rerolls
+
+
+@answer_of("06.boost")
+def _boost_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    base = pb.Config()
+    plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
+    return exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+
+
+answer_of("07.third")(_third_flip_answer)
+
+
+@answer_of("07.no_double")
+def _no_double_answer():
+    from meeple.rules import exact
+
+    row, left = _round_start_after_one_duck()
+    return exact.fresh_flips(row, left, 3)
+
+
+@answer_of("07.bruces")
+def _bruces_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    deck = ddb.Config().deck()
+    return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10), 1)

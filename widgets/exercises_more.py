@@ -77,15 +77,25 @@ def _ddb_nest_position():
     return ddb, row, _ddb_unseen(config, row, nest), nest
 
 
+def _five_ducks_rules():
+    """08.five_ducks's deck: the base deck with two more Bruces (the base deck's five ducks are in the lesson's table)."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + 2)
+
+
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
 @_exact_checker
 def _five_ducks(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    config = ddb.Config()
+    config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     right = ddb.bust_probability(row, _ddb_unseen(config, row))
     a = _exact(answer, right)
+    base = ddb.Config()
+    if a == ddb.bust_probability(row, _ddb_unseen(base, row)):
+        return False, f"that is the base deck's {base.bruce_cards} Bruces; this deck has {config.bruce_cards}."
     face_down = len(config.deck()) - len(row)
     if a in (ddb.bust_probability(row, config.deck()), right * face_down / (face_down + len(row))):
         return False, ("the five ducks in the row are face up: leave them out of the cards still "
@@ -123,6 +133,15 @@ def _nest_gain(answer):
 
 # --- lesson 9: risk (Duck, Duck, Bruce's steal) ---------------------------------------
 
+STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: an eight-sided die (the base die is in its tables)
+
+
+def _steal_rules():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(die=STEAL_DIE)
+
+
 def _net_cards(claim: int, die) -> dict[int, Fraction]:
     outcome = Counter(claim if face >= claim else -1 if face == -1 else 0 for face in die)
     return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
@@ -134,8 +153,10 @@ def _claim3_variance(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    dist = _net_cards(3, ddb.Config().die)
+    dist = _net_cards(3, _steal_rules().die)
     right = exact.variance(dist)
+    if _exact(answer, right) == exact.variance(_net_cards(3, ddb.Config().die)):
+        return False, f"that is the base die's; the exercise's die is {STEAL_DIE}."
     a = _exact(answer, right)
     if a == right:
         return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
@@ -148,7 +169,7 @@ def _last_steal(lead: int) -> dict[int, Fraction]:
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    config = ddb.Config()
+    config = _steal_rules()
     return {c: exact.win_chance(exact.steal_swing(c, config), lead)
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
 
@@ -160,10 +181,10 @@ def _trailer(answer):
     best = max(chances.values())
     a = _exact(answer, best)
     if a == best:
-        return True, f"{best}: only a swing past the leader wins, and only the boldest claim can give one."
+        return True, f"{best}: only a swing past the leader wins; take the smallest claim that can give one."
     if a in chances.values():
         return False, "that is the win chance of one choice, but not of the best one: compare every claim."
-    return False, "use exact.win_chance(exact.steal_swing(claim, config), -4) for each claim and decline (0)."
+    return False, "use exact.win_chance(exact.steal_swing(claim, steal_rules), -4) for each claim and decline (0)."
 
 
 @exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
@@ -447,12 +468,15 @@ def _luck_alone(answer):
     return False, "each number of wins j has chance C(100, j) / 2^100; add them for j = 60 to 100."
 
 
+DIE_D = (0, 3, 4, 4, 4, 4)
+
+
 @exercise("14.die_d", "the chance as an exact Fraction")
 @_exact_checker
 def _die_d(answer):
     from meeple.rules import exact
 
-    d, a_die = exact.die((0, 0, 4, 4, 4, 4)), exact.die((2, 2, 4, 4, 9, 9))
+    d, a_die = exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9))
     right = exact.beat_chance(d, a_die)
     a = _exact(answer, right)
     if a == right:
@@ -634,3 +658,134 @@ def _balance_bonus(answer):
     if a == (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"]:
         return False, "that is the two-player reckoning (the next player alone): use q with every other hand counted."
     return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
+
+
+# --- the answers of lessons 8-14 (the teacher's key: `meeple answers`) -------------------------
+
+from .exercises import answer_of  # noqa: E402
+
+
+@answer_of("08.five_ducks")
+def _five_ducks_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = _five_ducks_rules()
+    row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
+    return ddb.bust_probability(row, _ddb_unseen(config, row))
+
+
+@answer_of("08.nest_bust")
+def _nest_bust_answer():
+    ddb, row, left, _nest = _ddb_nest_position()
+    return ddb.bust_probability(row, left)
+
+
+@answer_of("08.nest_gain")
+def _nest_gain_answer():
+    ddb, row, left, nest = _ddb_nest_position()
+    stop, flip = ddb.flip_values(row, left, nest)
+    return flip - stop
+
+
+@answer_of("09.claim3_variance")
+def _claim3_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    return exact.variance(_net_cards(3, _steal_rules().die))
+
+
+answer_of("09.trailer")(lambda: max(_last_steal(-4).values()))
+
+
+@answer_of("09.leader")
+def _leader_answer():
+    chances = _last_steal(2)
+    return max(chances, key=chances.get)
+
+
+answer_of("10.three_red")(_three_red)
+answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the student's interval is compared with
+
+
+@answer_of("10.led_five")
+def _led_five_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), 5)
+
+
+@answer_of("11.none_colour")
+def _none_colour_answer():
+    from meeple.rules import bucket_king as bk
+
+    rows = bk.Config().rows
+    top = len(rows) - 1
+    return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
+
+
+@answer_of("11.second_row")
+def _second_row_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), Fraction(1, 2)))
+
+
+@answer_of("12.p_five")
+def _p_five_answer():
+    low, high = _p_for_loss(5)
+    return round(float(low + high) / 2, 2)
+
+
+@answer_of("12.ender_bonus")
+def _ender_bonus_answer():
+    from meeple.rules import tune
+
+    return tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "random", games=ENDER_TUNE_LEAST, seed=1,
+                values=range(0, 13), method="bisect", progress=False, workers=1).answer
+
+
+answer_of("13.next_can_end")(lambda: _timing()["q"])
+
+
+@answer_of("13.balance_bonus")
+def _balance_answer():
+    t = _timing()
+    return (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q"]
+
+
+@answer_of("14.luck_alone")
+def _luck_answer():
+    from math import comb
+
+    return Fraction(sum(comb(100, j) for j in range(60, 101)), 2**100)
+
+
+@answer_of("14.die_d")
+def _die_d_answer():
+    from meeple.rules import exact
+
+    return exact.beat_chance(exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9)))
+
+
+@answer_of("14.cycle")
+def _cycle_answer():
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import simulate
+    from meeple.rules.simulate import _rate_row
+
+    ts = [f"threshold-{k}" for k in range(1, 6)]
+    sure = set()
+    for a, b in combinations(ts, 2):
+        res = simulate("duck-duck-bruce", ddb.Config(players=2, rounds=1), [a, b], games=CYCLE_GAMES, seed=1,
+                       rotate=True, progress=False, workers=1)
+        for x, y in ((a, b), (b, a)):
+            shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in res.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((x, y))
+    return next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
+                 and {(p, q), (q, r), (r, p)} <= sure), [])
