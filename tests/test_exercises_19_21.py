@@ -1,8 +1,9 @@
 """The self-checks of lessons 19-21 (widgets/exercises_19_21.py): each exact checker accepts the
 answer worked out here independently, refuses the near misses a student makes with their hint,
 and refuses the wrong kind of answer; each sampled checker accepts genuine evidence and refuses a
-guessed interval, evidence for another question and forged games. The sampled checks run with
-smaller game counts (the checkers read their numbers from NUMBERS when they run)."""
+guessed interval, evidence for another question, an edited table and forged games (the shared
+evidence API, need_evidence, with every game replayed where the figure needs their histories).
+The sampled checks run with smaller game counts (the checkers read NUMBERS when they run)."""
 
 from __future__ import annotations
 
@@ -131,6 +132,11 @@ def test_20_wait_refuses_a_guess_the_wrong_question_and_forged_games(small_20, c
     short = simulate("bucket-king", cfg, "heuristic", games=10, seed=3, progress=False, workers=1)
     ok, out = _run("20.wait", (short, (lo, hi)), capsys)
     assert not ok and "too few" in out
+    edited = res.table.copy()
+    res.table = edited.assign(score=edited["score"] + 1)  # the table no longer says what the games did
+    ok, out = _run("20.wait", (res, (lo, hi)), capsys)
+    assert not ok and "table was changed" in out
+    res.table = edited
     g = res.records[7]
     res.records[7] = g._replace(scores=tuple(reversed(g.scores)), winners=(0,))  # one forged game of thirty
     ok, out = _run("20.wait", (res, (lo, hi)), capsys)

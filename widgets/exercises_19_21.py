@@ -5,24 +5,21 @@
 (`NUMBERS[19]`, ...): the lesson states the question from it and the checker computes the
 answer from it, so a lesson can be given other numbers by changing one dict.
 
-A sampled exercise takes the student's evidence, the `Results` their `simulate` call made,
-with their interval: `evidence_problem` checks that it answers the question (game, rules,
-bots, enough games, not interrupted) and that it is genuine, by replaying its games from
-their seeds (every game the measure needs, or a random sample of `REPLAYS`: a table in
-which 5% of the games were forged is caught with 99% chance), and only then is the interval
-judged, recomputed from the replayed games. This is the smallest honest version of the
-course's evidence checks, written for these three lessons; it imports the engine only
-when a checker runs.
+A sampled exercise takes the student's evidence with their figure: the `Results` their
+`simulate` call made (or an `Evidence`), or what `tune` returned. The shared evidence API
+(`meeple.widgets.exercises.need_evidence`) checks that a run answers the question (game, rules,
+bots, enough games, not interrupted) and is genuine (seeds, about 90 games replayed, an unchanged
+table); a checker that needs every game's history replays them all; only then is the figure
+judged, recomputed from the games. This module imports the engine only when a checker runs.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from fractions import Fraction
 from functools import lru_cache
 
-from .exercises import WrongKind, exercise, need_exact, need_interval
+from .exercises import Refused, WrongKind, answer_of, exercise, need_evidence, need_exact, need_interval
 
 # The numbers of each lesson's exercises (what a per-student variant would change).
 NUMBERS = {
@@ -33,7 +30,6 @@ NUMBERS = {
          "tune_games": 400},
 }
 
-REPLAYS = 90  # 1 - 0.95**90 > 0.99: a 5% forgery is caught with 99% chance
 MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)
 
 
@@ -51,49 +47,25 @@ def _shown(x: Fraction) -> str:
 # --- evidence: a Results that answers the question and is genuine --------------------------------
 
 def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: bool = False):
-    """(problem or None, the replayed records' final states by game index).
-
-    `res` must be a meeple Results of `game` with exactly `config`, the lineup `bots` (one name
-    a seat), at least `min_games` finished games, not interrupted; each game's seed must be the
-    one its index and the run's seed give, and the replayed games must end as recorded."""
+    """(problem or None, {game index: final state}): the shared `need_evidence` test (question and
+    genuineness, about 90 games replayed), then with `replay_all` every game played again to
+    its final state (for figures the table does not keep, such as who went out when)."""
     from meeple.rules import GAMES
-    from meeple.rules.chance import derive
     from meeple.rules.core import play
-    from meeple.rules.simulate import Results
 
-    if not isinstance(res, Results):
-        raise WrongKind(f"pass the Results that simulate(...) returned, got {type(res).__name__}")
+    try:
+        ev = need_evidence(res, game=game, config=config, bots=list(bots), games=min_games, rotate=False)
+    except Refused as e:
+        return str(e), {}
+    if len(ev.records) > MAX_REPLAYED and replay_all:
+        return f"play at most {MAX_REPLAYED} games for this check (it replays every one).", {}
     mod = GAMES[game]
-    if res.game != game:
-        return f"these games are {res.game}; the question is about {mod.TITLE} ('{game}').", {}
-    if res.config != config:
-        return (f"these games use other rules ({res.config.describe()}); the question's are: "
-                f"{config.describe()}."), {}
-    want = tuple(bots)
-    records = list(res.records)
-    seated = {tuple(g.bots) for g in records}
-    if seated - {want}:
-        return (f"these games seat {', '.join(sorted(seated - {want})[0])}; the question asks for "
-                f"{', '.join(want)}, one a seat."), {}
-    if res.partial or res.completed != res.requested:
-        return "this run was interrupted: run it to the end.", {}
-    if res.completed < min_games:
-        return f"{res.completed} games are too few for this question: play at least {min_games}.", {}
-    if sorted(g.index for g in records) != list(range(len(records))):
-        return "the games are not one run's games 0, 1, 2, ...: pass simulate's own Results.", {}
-    for g in records:
-        if g.seed != derive(res.seed, "game", g.index):
-            return f"game {g.index}'s seed is not the one the run's seed gives it: pass simulate's own Results.", {}
-    if replay_all or len(records) <= REPLAYS:
-        chosen = records
-    else:
-        chosen = random.Random().sample(records, REPLAYS)  # unseeded on purpose: which games is not predictable
     states = {}
-    for g in chosen:
-        state = play(mod, res.config, list(g.bots), g.seed).state
+    for g in ev.records if replay_all else ():
+        state = play(mod, ev.config, list(g.bots), g.seed).state
         if tuple(mod.scores(state)) != tuple(g.scores) or tuple(mod.winners(state)) != tuple(g.winners):
-            return (f"game {g.index} does not replay as recorded (its seed gives scores {mod.scores(state)}, the "
-                    f"table says {list(g.scores)}): these are not the engine's games."), {}
+            return (f"game {g.index} does not replay as recorded (its seed gives scores {mod.scores(state)}, "
+                    f"your evidence says {list(g.scores)}): these are not the engine's games."), {}
         states[g.index] = state
     return None, states
 
@@ -283,8 +255,6 @@ def _wait(answer):
     lo, hi = need_interval(interval)
     n = NUMBERS[20]
     config, bots = _bk_question()
-    if getattr(res, "completed", 0) > MAX_REPLAYED:
-        return False, f"play at most {MAX_REPLAYED} games for this check (it replays every one)."
     problem, states = evidence_problem(res, "bucket-king", config, bots, n["min_games"], replay_all=True)
     if problem:
         return False, problem
@@ -375,3 +345,47 @@ def _tuned(answer):
     return True, (f"{field} = {answer.answer}: seat 1's advantage {value:+.1%} ({lo - fair:+.1%} to {hi - fair:+.1%}), "
                   f"checked again from seed {answer.seed}; {verdict}"
                   + (f"; the data cannot rule out {' or '.join(map(str, answer.tied))}." if answer.tied else "."))
+
+
+# --- the answers (the teacher's key: `meeple.widgets.exercises.answer`) --------------------------
+
+answer_of("19.due")(lambda: next_bruce(NUMBERS[19]["flipped"], NUMBERS[19]["bruces_seen"]))
+answer_of("19.drought")(lambda: drought_chance(NUMBERS[19]["drought"]))
+answer_of("19.cold_streak")(lambda: cold_streak_chance(NUMBERS[19]["claims"], NUMBERS[19]["claim"], NUMBERS[19]["streak"]))
+answer_of("20.model_wait")(lambda: model_wait(NUMBERS[20]["model_players"], NUMBERS[20]["model_lives"]))
+answer_of("21.model_seat")(lambda: model_first_seat(NUMBERS[21]["model_players"]))
+
+
+@lru_cache(maxsize=4)
+def _reference_wait(players: int, end_rule: str, bots: str, games: int, seed: int = 2027) -> tuple[float, float]:
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import play, simulate
+    from meeple.rules.stats import mean_ci
+
+    config = bk.Config(players=players, end_rule=end_rule)
+    res = simulate("bucket-king", config, bots, games=games, seed=seed, progress=False, workers=1)
+    waits = [first_out_wait(play("bucket-king", config, list(g.bots), g.seed).state) for g in res.records]
+    return mean_ci([w for w in waits if w is not None])[1:]
+
+
+@answer_of("20.wait")
+def _wait_answer():
+    """The engine's interval from its own seeds; a student's games give their own interval."""
+    n = NUMBERS[20]
+    return _reference_wait(n["players"], n["end_rule"], n["bots"], n["min_games"])
+
+
+@lru_cache(maxsize=4)
+def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
+    from meeple.rules import piggyback_brigade as pb
+    from meeple.rules import tune
+
+    return tune("piggyback-brigade", pb.Config(players=players), field, "seat1_advantage", 0.0, bots, games=games,
+                seed=seed, values=range(values[0], values[1] + 1), method="grid", progress=False, workers=1).answer
+
+
+@answer_of("21.tuned")
+def _tuned_answer():
+    """The length tune picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
+    n = NUMBERS[21]
+    return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])
