@@ -212,3 +212,34 @@ def test_21_tuned_refuses_another_lineup_or_too_few_games(small_21, capsys):
                n["bots"], games=20, seed=2, values=range(2, 5), method="grid", progress=False, workers=1)
     ok, out = _run("21.tuned", few, capsys)
     assert not ok and "at least 40" in out
+
+
+# --- what the lessons conclude in prose holds against the exact maths ----------------------------
+
+def test_19_the_shuffle_bag_has_less_spread_and_shorter_streaks():
+    """Lesson 19: a Bruce is likelier after every run of ducks; the bag's count of Bruces in the
+    first half has less variance than independent flips', and its longest stretch is shorter on
+    average and in the tail."""
+    from meeple.rules import exact
+
+    chances = [Fraction(6, 66 - k) for k in range(0, 60)]
+    assert all(a < b for a, b in zip(chances, chances[1:]))
+    p = Fraction(6, 66)
+    binomial_var = 33 * p * (1 - p)
+    assert exact.variance(exact.hypergeometric(66, 6, 33)) < binomial_var
+    bag, free = exact.longest_gap(66, 6), exact.longest_run(66, 1 - p)
+    assert exact.mean(bag) < exact.mean(free)
+    assert exact.at_least(bag, 40) < exact.at_least(free, 40)
+
+
+def test_21_the_model_favours_earlier_seats_and_a_longer_track_shrinks_it():
+    """Lesson 21: in the race model each seat wins less than the one before, and a longer first
+    section lowers Player 1's chance (the direction the lesson says the model finds)."""
+    from meeple.rules import exact
+
+    four = pb.Config(players=4)
+    seats = exact.race_seat_chances(exact.time_trial_turns(four), 4)
+    assert all(a > b for a, b in zip(seats, seats[1:]))
+    first = [exact.race_seat_chances(exact.time_trial_turns(four.with_values({"sections[0]": k})), 4)[0]
+             for k in (2, 4, 6, 8)]
+    assert all(a > b for a, b in zip(first, first[1:]))
