@@ -393,3 +393,99 @@ def test_agrees_to_digits():
     assert ex.agrees_to_digits(0.41, 0.3968) is None
     assert ex.agrees_to_digits(0.4, 0.3968) == 2  # typed 0.40: a float keeps no trailing zero
     assert ex.agrees_to_digits(0.39676, 0.396763) == 5
+
+
+# --- the checker battery: every sampled exercise refuses a guess, another question, a forgery ------
+
+def _forge(run, every=4):
+    """The run with every `every`-th game given other winners (the table rebuilt to match)."""
+    ev = ex.Evidence.of(run)
+    records = list(ev.records)
+    for i in range(0, len(records), every):
+        g = records[i]
+        others = tuple(s for s in range(len(g.scores)) if s not in g.winners)
+        records[i] = g._replace(winners=others or (0,))
+    return ex.Evidence(ev.game, ev.config, ev.bots, ev.seed, ev.rotate, records)
+
+
+def _ender_interval(run):
+    from meeple.rules.stats import wilson
+
+    rows = [r for r in ex.Evidence.of(run).rows() if r.get("rounds_ended") == 1]
+    return wilson(sum(r["won"] for r in rows), len(rows))
+
+
+def _deals(n=1000, rules=None):
+    from meeple.rules import bucket_brigade as bb
+
+    rules = rules or bb.Config()
+    return {s: sum(c.colour == "red" for c in bb.observation(bb.new_game(rules, s), 0).hand) for s in range(n)}
+
+
+def _deal_interval(deals):
+    from meeple.rules.stats import wilson
+
+    return wilson(sum(v >= 3 for v in deals.values()), len(deals))
+
+
+def _battery():
+    """(exercise, honest answer, [(what, refused answer), ...]) for every sampled exercise."""
+    import dataclasses
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import simulate
+
+    six = _bb_run(games=200, seed=11)
+    other_bonus = simulate("bucket-brigade", bb.Config(rounds=1, bonus=3), "random", games=200, seed=11,
+                           progress=False, workers=1)
+    heuristic = simulate("bucket-brigade", bb.Config(rounds=1, bonus=6), "heuristic", games=200, seed=11,
+                         progress=False, workers=1)
+    forged_table = _bb_run(games=200, seed=11)
+    forged_table.table.loc[forged_table.table["rounds_ended"] == 1, "won"] = True
+    forged = _forge(six)  # a quarter of the games: 90 replays miss them all with chance 0.75**90, about 6e-12
+    deals = _deals()
+    fake_deals = {s: (v + 2 if s % 4 == 0 else v) for s, v in deals.items()}
+    five_players = _deals(rules=bb.Config(players=5))
+    tuned = _tune_half()
+    table = tuned.table.copy()
+    table["value"] = table["value"] + 0.01
+    runs = _robin_runs()
+    forged_runs = runs[:-1] + [_forge(runs[-1], every=1)]  # one pairing's games all forged
+    not_rotated = runs[:-1] + [simulate("duck-duck-bruce", runs[-1].config, list(runs[-1].bots), games=150, seed=1,
+                                        progress=False, workers=1)]
+    return [
+        ("01.ender", (_ender_interval(six), six), [
+            ("a guessed narrow interval", (0.70, 0.701)),
+            ("a guessed narrow interval beside real games", ((0.70, 0.701), six)),
+            ("games at another bonus", (_ender_interval(other_bonus), other_bonus)),
+            ("games of other bots", (_ender_interval(heuristic), heuristic)),
+            ("forged games", (_ender_interval(forged), forged)),
+            ("a forged table", (_ender_interval(forged_table), forged_table))]),
+        ("10.three_red_sampled", (_deal_interval(deals), deals), [
+            ("a guessed narrow interval", (0.51, 0.511)),
+            ("a guessed narrow interval beside real deals", ((0.51, 0.511), deals)),
+            ("deals of another table size", (_deal_interval(five_players), five_players)),
+            ("a forged table", (_deal_interval(fake_deals), fake_deals))]),
+        ("12.ender_bonus", tuned, [
+            ("a guessed narrow interval", dataclasses.replace(tuned, low=tuned.value - 0.001, high=tuned.value + 0.001)),
+            ("values that never reach the target", _tune_half(values=[9, 10])),
+            ("another target", dataclasses.replace(tuned, target=0.6)),
+            ("other bots", _tune_half(bots="heuristic")),
+            ("a forged table", dataclasses.replace(tuned, table=table))]),
+        ("14.cycle", (runs, []), [
+            ("a guessed cycle", (runs, ["threshold-1", "threshold-2", "threshold-3"])),
+            ("a round-robin missing a pair", (runs[:-1], [])),
+            ("a run with the seats not rotated", (not_rotated, [])),
+            ("forged games", (forged_runs, []))]),
+    ]
+
+
+def test_the_checker_battery(capsys):
+    """For every sampled exercise the honest answer passes, and a guess, a result for another
+    question and a forged table are each refused."""
+    for key, honest, refused in _battery():
+        ok, out = _run(key, honest, capsys)
+        assert ok, (key, out)
+        for what, answer in refused:
+            ok, out = _run(key, answer, capsys)
+            assert not ok, f"{key} took {what}: {out}"

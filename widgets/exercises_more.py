@@ -435,8 +435,8 @@ def _ender_bonus(answer):
             raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
                           f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
     best = min(rows, key=lambda r: abs(r[1] - answer.target))
-    if best[0] != answer.answer or not math.isclose(best[1], answer.value):
-        raise Refused("your result's answer is not the bonus its own table puts nearest the target.")
+    if best[0] != answer.answer or any(not math.isclose(a, b) for a, b in zip(best[1:], (answer.value, answer.low, answer.high))):
+        raise Refused("your result's answer (its bonus, estimate or interval) is not what its own table says.")
     if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
         side = "above" if min(r[1] for r in rows) > answer.target else "below"
         return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
