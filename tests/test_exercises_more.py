@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from meeple.rules import duck_duck_bruce as ddb
+from meeple.rules import exact
 from meeple.widgets import exercises as ex
 
 
@@ -489,3 +490,95 @@ def test_the_checker_battery(capsys):
         for what, answer in refused:
             ok, out = _run(key, answer, capsys)
             assert not ok, f"{key} took {what}: {out}"
+
+
+# --- fresh numbers per student -------------------------------------------------------------------
+
+IDS = [f"student {i:02d}" for i in range(30)]
+
+
+def test_two_students_get_different_numbers_and_each_passes_with_their_own(capsys, monkeypatch):
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    try:
+        assert ex.exercise_numbers("07", "Ada Lovelace") == ex.exercise_numbers("07", "  ada   LOVELACE ")
+        ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
+        assert ada != alan
+        ex.student("Ada Lovelace")
+        assert _run("07.third", ada, capsys)[0]
+        assert not _run("07.third", alan, capsys)[0]  # a neighbour's answer does not pass
+        ex.student(None)
+        assert ex.exercise_numbers("07") == {k: v[0] for k, v in ex.NUMBERS["07"].items()}  # no id: the defaults
+        monkeypatch.setenv("MEEPLE_STUDENT", "Alan Turing")
+        assert _run("07.third", alan, capsys)[0]
+    finally:
+        ex.student(None)
+    with pytest.raises(ValueError, match="non-empty"):
+        ex.student("   ")
+
+
+def test_every_varied_exercise_holds_for_thirty_ids(capsys):
+    """For 30 ids: every varied exercise's key answer passes its checker for that student, the ids
+    spread over the choices, and the conclusions the lessons state hold (lesson 9: the leader
+    declines, the trailer's best is the smallest gamble that can overtake; lesson 14: the
+    solution's skill verdict follows the interval)."""
+    from meeple.widgets.exercises_more import STEAL_DIE
+
+    rules = ddb.Config(die=STEAL_DIE)
+    seen = {lesson: set() for lesson in ex.NUMBERS}
+    try:
+        for sid in IDS:
+            ex.student(sid)
+            for lesson in ex.NUMBERS:
+                seen[lesson].add(tuple(ex.exercise_numbers(lesson).items()))
+            for key in sorted(ex.VARIED):
+                assert _run(key, ex.answer(key), capsys)[0], (sid, key)
+            mine = ex.exercise_numbers("09")
+            behind = {c: exact.win_chance(exact.steal_swing(c, rules), -mine["trail"]) for c in range(4)}
+            over = [c for c in range(1, 4) if max(exact.steal_swing(c, rules)) > mine["trail"]]
+            assert behind[min(over)] == max(behind.values()), (sid, behind)
+            ahead = {c: exact.win_chance(exact.steal_swing(c, rules), mine["lead"]) for c in range(4)}
+            assert ahead[0] == max(ahead.values()), (sid, ahead)
+    finally:
+        ex.student(None)
+    assert all(len(v) > 2 for v in seen.values()), seen
+
+
+def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
+    from meeple.rules.cli import main
+
+    roster = tmp_path / "class.csv"
+    roster.write_text("name,group\nAda Lovelace,1\nAlan Turing,2\n", encoding="utf-8")
+    assert main(["answers", "--class", str(roster)]) == 0
+    out = capsys.readouterr().out
+    for who in ("Ada Lovelace", "Alan Turing"):
+        assert f"07.third: {ex.shown(ex.answer('07.third', who))}" in out
+    assert main(["answers"]) == 0
+    assert f"07.third: {ex.shown(ex.answer('07.third', None))}" in capsys.readouterr().out
+    roster.write_text("name\nAda\nada\n", encoding="utf-8")
+    assert main(["answers", "--class", str(roster)]) == 2
+    assert "same student" in capsys.readouterr().err
+
+
+def test_lesson_7_solutions_agree_with_the_key_for_two_students():
+    """Run lesson 7 as two students (MEEPLE_STUDENT): every solution passes its check, and the
+    values the solutions print agree with `meeple answers`."""
+    import json
+    import os
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(__file__).resolve().parent.parent / "lessons" / "07_without_replacement.ipynb"
+    for who in ("Ada Lovelace", "Alan Turing"):
+        nb = nbformat.read(path, as_version=4)
+        old = os.environ.get("MEEPLE_STUDENT")
+        os.environ["MEEPLE_STUDENT"] = who
+        try:
+            NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        finally:
+            os.environ.pop("MEEPLE_STUDENT") if old is None else os.environ.__setitem__("MEEPLE_STUDENT", old)
+        text = json.dumps([c.get("outputs", []) for c in nb.cells if "solution" in c.metadata.get("tags", [])])
+        assert "Not yet" not in text
+        for key in ("07.third", "07.no_double", "07.bruces"):
+            assert f"Right: {ex.answer(key, who)}" in text, (who, key)
