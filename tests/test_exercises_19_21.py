@@ -29,7 +29,7 @@ def _run(key, answer, capsys):
 # --- lesson 19 -------------------------------------------------------------------------------------
 
 def test_19_due_counts_what_is_left(capsys):
-    n = ex3.NUMBERS[19]
+    n = ex3.lesson_numbers(19)
     deck = ddb.Config().deck()
     bruces = sum(type(c) is ddb.Bruce for c in deck)  # DDB-1: six Bruces in 66 cards
     right = Fraction(bruces - n["bruces_seen"], len(deck) - n["flipped"])
@@ -47,7 +47,7 @@ def test_19_due_counts_what_is_left(capsys):
 def test_19_drought_by_counting_splits_of_the_ducks(capsys):
     """The Bruces' places: every 6-subset of 66 equally likely; a stretch of `run` ducks or more
     somewhere, counted by brute force over the gaps (compositions of 60 into 7 parts)."""
-    run = ex3.NUMBERS[19]["drought"]
+    run = ex3.lesson_numbers(19)["drought"]
     ducks, parts = 60, 7
     from functools import lru_cache
 
@@ -71,7 +71,7 @@ def test_19_drought_by_counting_splits_of_the_ducks(capsys):
 def test_19_cold_streak_by_listing_every_run_of_claims(capsys):
     import itertools
 
-    n = ex3.NUMBERS[19]
+    n = ex3.lesson_numbers(19)
     die = ddb.Config().die
     fail = Fraction(sum(1 for f in die if f < n["claim"]), len(die))  # DDB-7: below the claim fails, -1 too
     right = Fraction(0)
@@ -93,7 +93,7 @@ def test_19_cold_streak_by_listing_every_run_of_claims(capsys):
 # --- lesson 20 -------------------------------------------------------------------------------------
 
 def test_20_model_wait_from_the_pairs(capsys):
-    n = ex3.NUMBERS[20]
+    n = ex3.lesson_numbers(20)
     from meeple.rules import exact
 
     pairs = exact.elimination_rounds(n["model_players"], n["model_lives"])
@@ -105,8 +105,8 @@ def test_20_model_wait_from_the_pairs(capsys):
 
 @pytest.fixture
 def small_20(monkeypatch):
-    monkeypatch.setitem(ex3.NUMBERS, 20, {**ex3.NUMBERS[20], "players": 5, "min_games": 30})
-    cfg = bk.Config(players=5, end_rule=ex3.NUMBERS[20]["end_rule"])
+    monkeypatch.setitem(ex.NUMBERS, "20", {**ex.NUMBERS["20"], "players": (5,), "min_games": (30,)})
+    cfg = bk.Config(players=5, end_rule=ex3.lesson_numbers(20)["end_rule"])
     res = simulate("bucket-king", cfg, "heuristic", games=30, seed=3, progress=False, workers=1)
     waits = [ex3.first_out_wait(play("bucket-king", cfg, list(g.bots), g.seed).state) for g in res.records]
     return cfg, res, mean_ci(waits)[1:]
@@ -163,7 +163,7 @@ def test_evidence_replay_catches_a_five_percent_forgery_in_a_sample():
 def test_21_model_seat_by_listing_turn_counts(capsys):
     from meeple.rules import exact
 
-    players = ex3.NUMBERS[21]["model_players"]
+    players = ex3.lesson_numbers(21)["model_players"]
     turns = exact.time_trial_turns(pb.Config())
     # seat 0 wins unless some other seat needs fewer turns (it moves first on a tie)
     right = sum((p * sum((q for t, q in turns.items() if t >= s), Fraction(0)) ** (players - 1)
@@ -175,8 +175,8 @@ def test_21_model_seat_by_listing_turn_counts(capsys):
 
 @pytest.fixture
 def small_21(monkeypatch):
-    monkeypatch.setitem(ex3.NUMBERS, 21, {**ex3.NUMBERS[21], "tune_values": (2, 4), "tune_games": 40})
-    n = ex3.NUMBERS[21]
+    monkeypatch.setitem(ex.NUMBERS, "21", {**ex.NUMBERS["21"], "tune_values": ((2, 4),), "tune_games": (40,)})
+    n = ex3.lesson_numbers(21)
     return n, tune("piggyback-brigade", pb.Config(players=n["players"]), n["tune_field"], "seat1_advantage", 0.0,
                    n["bots"], games=40, seed=2, values=range(2, 5), method="grid", progress=False, workers=1)
 
@@ -243,3 +243,23 @@ def test_21_the_model_favours_earlier_seats_and_a_longer_track_shrinks_it():
     first = [exact.race_seat_chances(exact.time_trial_turns(four.with_values({"sections[0]": k})), 4)[0]
              for k in (2, 4, 6, 8)]
     assert all(a > b for a, b in zip(first, first[1:]))
+
+
+def test_two_students_get_their_own_numbers_in_lessons_19_to_21(capsys):
+    """Each exact exercise's numbers are the student's (the course's student()); a neighbour's
+    answer does not pass, the student's own does, for thirty ids every key answer passes."""
+    try:
+        ids = [f"student {i:02d}" for i in range(30)]
+        seen = {k: set() for k in ("19", "20", "21")}
+        for sid in ids:
+            ex.student(sid)
+            for lesson in seen:
+                seen[lesson].add(tuple(ex.exercise_numbers(lesson).items()))
+            for key in ("19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"):
+                assert _run(key, ex.answer(key), capsys)[0], (sid, key)
+        assert all(len(v) > 2 for v in seen.values()), seen
+        a, b = (next(s for s in ids if ex.answer("19.due", s) != ex.answer("19.due", ids[0])), ids[0])
+        ex.student(a)
+        assert not _run("19.due", ex.answer("19.due", b), capsys)[0]
+    finally:
+        ex.student(None)

@@ -2,7 +2,8 @@
 
 `meeple.widgets.exercises.check` imports this module on its first call, as it imports
 `exercises_more`. Every exercise's numbers come from its lesson's parameter dict below
-(`NUMBERS[19]`, ...): the lesson states the question from it and the checker computes the
+(`lesson_numbers(19)`, ...), in the course's per-student form (`student(...)` gives each student
+their own): the lesson states the question from it and the checker computes the
 answer from it, so a lesson can be given other numbers by changing one dict.
 
 A sampled exercise takes the student's evidence with their figure: the `Results` their
@@ -19,16 +20,29 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 
-from .exercises import Refused, WrongKind, answer_of, exercise, need_evidence, need_exact, need_interval
+from . import exercises as _ex
+from .exercises import Refused, WrongKind, answer_of, exercise, exercise_numbers, need_evidence, need_exact, need_interval
 
-# The numbers of each lesson's exercises (what a per-student variant would change).
+# The numbers of each lesson's exercises, in the course's per-student form: {name: (default,
+# other choices...)} (`meeple.widgets.exercises.NUMBERS`); without a student id every name takes
+# its default. The sampled exercises' numbers have one choice: their answer key plays games.
 NUMBERS = {
-    19: {"flipped": 24, "bruces_seen": 2, "drought": 27, "claims": 12, "claim": 3, "streak": 6},
-    20: {"model_players": 6, "model_lives": 4, "players": 6, "end_rule": "rulebook", "bots": "heuristic",
-         "min_games": 150},
-    21: {"model_players": 5, "players": 5, "bots": "heuristic", "tune_field": "sections[0]", "tune_values": (2, 9),
-         "tune_games": 400},
+    "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
+           "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
+    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "players": (6,), "end_rule": ("rulebook",),
+           "bots": ("heuristic",), "min_games": (150,)},
+    "21": {"model_players": (5, 3, 6), "players": (5,), "bots": ("heuristic",), "tune_field": ("sections[0]",),
+           "tune_values": ((2, 9),), "tune_games": (400,)},
 }
+_ex.NUMBERS.update(NUMBERS)
+_ex.VARIED.update({"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"})
+
+
+def lesson_numbers(lesson: int) -> dict:
+    """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
+    `meeple.widgets.exercises.student`); importing this module registers the lessons' choices."""
+    return exercise_numbers(f"{lesson:02d}")
+
 
 MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)
 
@@ -95,7 +109,7 @@ def next_bruce(flipped: int, bruces_seen: int) -> Fraction:
 
 @exercise("19.due", expects="the chance as an exact Fraction")
 def _due(answer):
-    n = NUMBERS[19]
+    n = lesson_numbers(19)
     k, b = n["flipped"], n["bruces_seen"]
     cards, bruces = _ddb_counts()
     right = next_bruce(k, b)
@@ -125,7 +139,7 @@ def drought_chance(run: int) -> Fraction:
 def _drought(answer):
     from meeple.rules import exact
 
-    run = NUMBERS[19]["drought"]
+    run = lesson_numbers(19)["drought"]
     cards, bruces = _ddb_counts()
     right = drought_chance(run)
     a, hint = _exact_answer(answer, right)
@@ -157,7 +171,7 @@ def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
 def _cold_streak(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    n = NUMBERS[19]
+    n = lesson_numbers(19)
     right = cold_streak_chance(n["claims"], n["claim"], n["streak"])
     a, hint = _exact_answer(answer, right)
     if a is None:
@@ -215,7 +229,7 @@ def model_wait(players: int, lives: int) -> Fraction:
 def _model_wait(answer):
     from meeple.rules import exact
 
-    n = NUMBERS[20]
+    n = lesson_numbers(20)
     players, lives = n["model_players"], n["model_lives"]
     dist = exact.elimination_rounds(players, lives)
     right = model_wait(players, lives)
@@ -237,7 +251,7 @@ def _model_wait(answer):
 def _bk_question():
     from meeple.rules import bucket_king as bk
 
-    n = NUMBERS[20]
+    n = lesson_numbers(20)
     config = bk.Config(players=n["players"], end_rule=n["end_rule"])
     return config, (n["bots"],) * n["players"]
 
@@ -253,7 +267,7 @@ def _wait(answer):
     if res is Ellipsis or interval is Ellipsis:
         return False, "no answer yet: put your Results and your (low, high) in place of `...` and run the cell again."
     lo, hi = need_interval(interval)
-    n = NUMBERS[20]
+    n = lesson_numbers(20)
     config, bots = _bk_question()
     problem, states = evidence_problem(res, "bucket-king", config, bots, n["min_games"], replay_all=True)
     if problem:
@@ -283,7 +297,7 @@ def _model_seat(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    players = NUMBERS[21]["model_players"]
+    players = lesson_numbers(21)["model_players"]
     right = model_first_seat(players)
     a, hint = _exact_answer(answer, right)
     if a is None:
@@ -309,7 +323,7 @@ def _tuned(answer):
 
     if not isinstance(answer, Tuning):
         raise WrongKind(f"pass what tune(...) returned, got {type(answer).__name__}")
-    n = NUMBERS[21]
+    n = lesson_numbers(21)
     field, (v0, v1) = n["tune_field"], n["tune_values"]
     if answer.game != "piggyback-brigade" or answer.field != field:
         return False, f"tune the Piggyback Brigade's `{field}` (game 'piggyback-brigade', field '{field}')."
@@ -349,11 +363,11 @@ def _tuned(answer):
 
 # --- the answers (the teacher's key: `meeple.widgets.exercises.answer`) --------------------------
 
-answer_of("19.due")(lambda: next_bruce(NUMBERS[19]["flipped"], NUMBERS[19]["bruces_seen"]))
-answer_of("19.drought")(lambda: drought_chance(NUMBERS[19]["drought"]))
-answer_of("19.cold_streak")(lambda: cold_streak_chance(NUMBERS[19]["claims"], NUMBERS[19]["claim"], NUMBERS[19]["streak"]))
-answer_of("20.model_wait")(lambda: model_wait(NUMBERS[20]["model_players"], NUMBERS[20]["model_lives"]))
-answer_of("21.model_seat")(lambda: model_first_seat(NUMBERS[21]["model_players"]))
+answer_of("19.due")(lambda: next_bruce(lesson_numbers(19)["flipped"], lesson_numbers(19)["bruces_seen"]))
+answer_of("19.drought")(lambda: drought_chance(lesson_numbers(19)["drought"]))
+answer_of("19.cold_streak")(lambda: cold_streak_chance(lesson_numbers(19)["claims"], lesson_numbers(19)["claim"], lesson_numbers(19)["streak"]))
+answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"], lesson_numbers(20)["model_lives"]))
+answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"]))
 
 
 @lru_cache(maxsize=4)
@@ -371,7 +385,7 @@ def _reference_wait(players: int, end_rule: str, bots: str, games: int, seed: in
 @answer_of("20.wait")
 def _wait_answer():
     """The engine's interval from its own seeds; a student's games give their own interval."""
-    n = NUMBERS[20]
+    n = lesson_numbers(20)
     return _reference_wait(n["players"], n["end_rule"], n["bots"], n["min_games"])
 
 
@@ -387,5 +401,5 @@ def _reference_tuning(players: int, field: str, values: tuple, bots: str, games:
 @answer_of("21.tuned")
 def _tuned_answer():
     """The length tune picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
-    n = NUMBERS[21]
+    n = lesson_numbers(21)
     return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])
