@@ -390,6 +390,121 @@ def led_colour_count(config, colour: str) -> dict[int, Fraction]:
     return posterior(colour_in_hand(config, colour), like.__getitem__)
 
 
+# --- streaks, elimination and the first seat (lessons 19-21) ----------------------
+
+def _whole(name: str, v, low: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {v!r}")
+    return v
+
+
+def _chance(name: str, p) -> Fraction:
+    if isinstance(p, bool) or not isinstance(p, (int, Fraction)) or not 0 <= p <= 1:
+        raise ValueError(f"{name} must be an exact chance from 0 to 1 (an int or a Fraction), got {p!r}")
+    return Fraction(p)
+
+
+def longest_gap(cards: int, marked: int) -> dict[int, Fraction]:
+    """{m: P(the longest run of unmarked cards in a well-shuffled pile of `cards` cards, `marked` of
+    them marked, is exactly m)}: e.g. the longest wait for a Bruce in a Duck, Duck, Bruce pile
+    (DDB-2). The marked cards' places are a uniform `marked`-subset of the pile, one-to-one with
+    the ways of splitting the unmarked cards into marked + 1 gaps, so P(every gap <= m) counts
+    those splits with every part at most m (inclusion-exclusion) over C(cards, marked)."""
+    _check_counts(cards, marked, 0)
+    u, k = cards - marked, marked + 1
+    total = comb(cards, marked)
+
+    def at_most(m: int) -> int:  # splits of u into k parts, each 0..m
+        return sum((-1) ** j * comb(k, j) * comb(u - j * (m + 1) + k - 1, k - 1)
+                   for j in range(k + 1) if u - j * (m + 1) >= 0)
+
+    out, below = {}, 0
+    for m in range(u + 1):
+        now = at_most(m)
+        if now > below:
+            out[m] = Fraction(now - below, total)
+        below = now
+    return out
+
+
+def longest_run(trials: int, p) -> dict[int, Fraction]:
+    """{m: P(the longest run of successes in `trials` independent trials, each a success with
+    chance `p`, is exactly m)}: the same question as `longest_gap` with replacement (a die, or
+    a card put back and reshuffled after every flip). Dynamic programming on the current run."""
+    _whole("trials", trials)
+    p = _chance("p", p)
+    q = 1 - p
+
+    def below(m: int) -> Fraction:  # P(no run reaches m)
+        runs = {0: Fraction(1)}  # current run length -> P, every run < m so far
+        for _ in range(trials):
+            nxt: dict[int, Fraction] = {}
+            for r, w in runs.items():
+                nxt[0] = nxt.get(0, 0) + w * q
+                if r + 1 < m:
+                    nxt[r + 1] = nxt.get(r + 1, 0) + w * p
+            runs = nxt
+        return sum(runs.values(), Fraction(0))
+
+    out, last = {}, Fraction(0)
+    for m in range(trials + 1):
+        now = below(m + 1)
+        if now != last:
+            out[m] = now - last
+        last = now
+    return out
+
+
+def elimination_rounds(players: int, lives: int) -> dict[tuple[int, int], Fraction]:
+    """{(r1, r2): P(the first player is out at the end of round r1 and the second at the end
+    of round r2)} in a model of an elimination game: every player starts with `lives`; every
+    round one player still in, each equally likely, loses one life; a player with none left is
+    out. (Bucket King with 5-6 players, BK-16, if every lost round cost exactly one bucket and
+    the loser were a lottery: lesson 20 measures how far the game is from it.) Needs at least
+    two players out, so `players` >= 2; counts kept sorted, as players are alike."""
+    _whole("players", players, 2)
+    _whole("lives", lives, 1)
+    first: dict[tuple[tuple[int, ...], int | None], Fraction] = {(tuple([0] * players), None): Fraction(1)}
+    out: dict[tuple[int, int], Fraction] = {}
+    r = 0
+    while first:
+        r += 1
+        nxt: dict[tuple[tuple[int, ...], int | None], Fraction] = {}
+        for (lost, r1), w in first.items():
+            share = w / len(lost)
+            for i in range(len(lost)):
+                hit = list(lost)
+                hit[i] += 1
+                if hit[i] == lives:
+                    if r1 is not None:  # the second player out
+                        out[(r1, r)] = out.get((r1, r), 0) + share
+                        continue
+                    del hit[i]
+                    key = (tuple(sorted(hit)), r)
+                else:
+                    key = (tuple(sorted(hit)), r1)
+                nxt[key] = nxt.get(key, 0) + share
+        first = nxt
+    return out
+
+
+def race_seat_chances(turns: Mapping[int, Fraction], players: int) -> list[Fraction]:
+    """P(seat k finishes first), k = 0 (Player 1) to players - 1, in a race where every seat
+    needs a number of its own turns drawn independently from `turns` ({t: P}, t >= 1) and the
+    seats move in order, Player 1 first (PB-3). Seat k wins on its t-th turn when every seat
+    before it needs more than t turns and every seat after it at least t: the first seat wins
+    every tie in turns. A model of a race with no interaction (lesson 21)."""
+    _whole("players", players, 1)
+    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
+        raise ValueError(f"turns must be a distribution {{t: P}} over whole numbers of turns >= 1, got {dict(turns)!r}")
+    if sum(turns.values()) != 1:
+        raise ValueError(f"the chances in turns must add up to 1, got {sum(turns.values())}")
+    ts = sorted(turns)
+    more = {t: sum((turns[u] for u in ts if u > t), Fraction(0)) for t in ts}  # P(T > t)
+    return [sum((turns[t] * more[t] ** k * (more[t] + turns[t]) ** (players - 1 - k) for t in ts), Fraction(0))
+            for k in range(players)]
+
+
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
 from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
@@ -402,3 +517,4 @@ __all__ = [
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
 __all__ += ["win_chance", "steal_swing", "beat_chance", "posterior", "lead_likelihood", "led_colour_count"]
+__all__ += ["longest_gap", "longest_run", "elimination_rounds", "race_seat_chances"]

@@ -337,3 +337,75 @@ def test_beat_chance_equals_rolling_every_pair_of_faces():
         assert exact.beat_chance(exact.die(x), exact.die(y)) == brute
     assert exact.beat_chance(exact.die(a), exact.die(b)) == exact.beat_chance(exact.die(b), exact.die(c)) == Fraction(5, 9)
     assert exact.beat_chance(exact.die(c), exact.die(a)) == Fraction(5, 9)  # a cycle: intransitive
+
+
+# --- lessons 19-21: streaks, elimination, the first seat (brute force over every case) -------
+
+def _longest(seq, hit) -> int:
+    best = run = 0
+    for x in seq:
+        run = run + 1 if hit(x) else 0
+        best = max(best, run)
+    return best
+
+
+@pytest.mark.parametrize("cards, marked", [(7, 2), (8, 3), (6, 0), (5, 5), (9, 1)])
+def test_longest_gap_counts_every_place_of_the_marked_cards(cards, marked):
+    """Every set of places for the marked cards (each equally likely in a shuffled pile)."""
+    brute = Counter()
+    for places in itertools.combinations(range(cards), marked):
+        brute[_longest(range(cards), lambda i: i not in places)] += 1
+    total = sum(brute.values())
+    assert exact.longest_gap(cards, marked) == {m: Fraction(c, total) for m, c in sorted(brute.items())}
+
+
+@pytest.mark.parametrize("trials, p", [(6, Fraction(1, 3)), (7, Fraction(5, 6)), (5, Fraction(1)), (4, Fraction(0)), (0, Fraction(1, 2))])
+def test_longest_run_weighs_every_sequence_of_trials(trials, p):
+    brute: Counter = Counter()
+    for seq in itertools.product((True, False), repeat=trials):
+        w = Fraction(1)
+        for x in seq:
+            w *= p if x else 1 - p
+        brute[_longest(seq, bool)] += w
+    assert exact.longest_run(trials, p) == {m: w for m, w in sorted(brute.items()) if w}
+    with pytest.raises(ValueError, match="exact chance"):
+        exact.longest_run(5, 0.5)
+
+
+@pytest.mark.parametrize("players, lives", [(2, 1), (3, 2), (4, 2), (3, 3)])
+def test_elimination_rounds_follows_every_sequence_of_losers(players, lives):
+    """Each round the loser is one of the players still in, each with chance 1/(players in)."""
+    brute: Counter = Counter()
+
+    def go(left, rnd, w, outs):
+        if len(outs) == 2:
+            brute[tuple(outs)] += w
+            return
+        alive = [i for i in range(players) if left[i] > 0]
+        for i in alive:
+            nxt = list(left)
+            nxt[i] -= 1
+            go(nxt, rnd + 1, w / len(alive), outs + ([rnd + 1] if nxt[i] == 0 else []))
+
+    go([lives] * players, 0, Fraction(1), [])
+    got = exact.elimination_rounds(players, lives)
+    assert got == dict(brute) and sum(got.values()) == 1
+    with pytest.raises(ValueError, match="players"):
+        exact.elimination_rounds(1, 3)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_race_seat_chances_plays_every_combination_of_turns(players):
+    turns = {1: Fraction(1, 6), 2: Fraction(1, 2), 3: Fraction(1, 3)}
+    wins = [Fraction(0)] * players
+    for combo in itertools.product(turns, repeat=players):
+        w = Fraction(1)
+        for t in combo:
+            w *= turns[t]
+        # seats move in order within a round: the first to reach its turn count, the lower seat on a tie
+        winner = min(range(players), key=lambda k: (combo[k], k))
+        wins[winner] += w
+    assert exact.race_seat_chances(turns, players) == wins
+    assert sum(wins) == 1
+    with pytest.raises(ValueError, match="add up to 1"):
+        exact.race_seat_chances({1: Fraction(1, 2)}, 2)
