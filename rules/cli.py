@@ -461,17 +461,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("out", help="folder for the student copies")
     p.set_defaults(func=cmd_scrub)
 
-<<<<<<< HEAD
-    p = sub.add_parser("rules", help="a game's numbered rules, then its parameters, presets and bots")
-=======
     p = sub.add_parser("answers", help="print the teacher's answer key: every exercise, for a student or a class")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
     who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
     p.set_defaults(func=cmd_answers)
 
-    p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
->>>>>>> lessons-b
+    p = sub.add_parser("rules", help="a game's numbered rules, then its parameters, presets and bots")
     p.add_argument("game")
     p.add_argument("--rule", default=None, metavar="ID", help="one rule, e.g. BB-8, with its numbers and judgement calls")
     p.add_argument("--full", action="store_true", help="the whole rule text: judgement calls, bots, sources")
