@@ -85,6 +85,7 @@ def _load_more() -> None:
     if not _more_loaded:
         _more_loaded = True
         from . import exercises_more  # noqa: F401  (registers lessons 8-14)
+        from . import exercises_15_18  # noqa: F401  (registers lessons 15-18)
 
 
 def keys() -> list[str]:
