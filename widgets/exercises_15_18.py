@@ -212,13 +212,13 @@ def verify_evidence(results, game: str, config, bots: str, games: int, replays: 
     every seat played by `bots`; else what is wrong. Replays `replays` of its games (chosen from
     the run itself) from their seeds and compares every field of the result."""
     from meeple.rules.core import resolve_bots
-    from meeple.rules.simulate import _load, play_game
+    from meeple.rules.simulate import game_module, play_game
 
     if results.game != game:
         return f"these are games of {results.game}; the exercise asks for {game}."
     if results.config != config:
         return f"these games used other rules ({results.config.describe()}); the exercise asks for: {config.describe()}."
-    mod = _load(game)
+    mod = game_module(game)
     try:
         names, funcs = resolve_bots(mod, results.bots, config.players)
     except ValueError as e:
