@@ -435,7 +435,9 @@ def beta_cdf(a: int, b: int, x) -> Fraction:
     if not 0 <= x <= 1:
         raise ValueError(f"x must be between 0 and 1, got {x}")
     n = a + b - 1
-    return sum((comb(n, j) * x**j * (1 - x) ** (n - j) for j in range(a, n + 1)), Fraction(0))
+    # in whole numbers over the common denominator q^n (Fractions would reduce every term)
+    p, q = x.numerator, x.denominator
+    return Fraction(sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(a, n + 1)), q**n)
 
 
 def _beta_cdf_float(a: int, b: int, x: float) -> float:

@@ -71,7 +71,8 @@ def _exact_checker(f):
 
 
 def _right(value: Fraction, what: str) -> str:
-    return f"{what} is {value} (about {float(value):.4g})."
+    shown = str(value) if len(str(value)) <= 40 else f"a Fraction whose denominator has {len(str(value.denominator))} digits"
+    return f"{what} is {shown} (about {float(value):.4g})."
 
 
 # --- lesson 15: a win rate's posterior ------------------------------------------------
@@ -252,6 +253,8 @@ def _rounds(answer):
     p = PARAMS["17"]
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind("expected a pair (results, (low, high)): your Results and your interval")
+    if answer[0] is Ellipsis or answer[1] is Ellipsis:
+        return False, "there is no answer yet: put your simulate(...) run and your (low, high) in place of the `...`s."
     results, interval = _need_results(answer[0]), answer[1]
     lo, hi = need_interval(interval)
     wrong = verify_evidence(results, pb.NAME, race_config_17(), p["bots"], p["games"])
