@@ -24,6 +24,11 @@ def _quiet(key, answer):
     return ok, out.getvalue()
 
 
+def test_the_answer_key_is_what_the_checkers_accept():
+    for key in ["15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"]:
+        assert _quiet(key, ex.answer(key))[0], key
+
+
 def _answers():
     p15, p16, p17 = more.PARAMS["15"], more.PARAMS["16"], more.PARAMS["17"]
     a, b = exact.beta_posterior(*p15["prior"], p15["wins"], p15["games"])
@@ -74,31 +79,39 @@ def run():
 
 def test_rounds_checker_takes_genuine_evidence(run):
     _, lo, hi = mean_ci(more.race_rounds(run))
-    ok, said = _quiet("17.rounds", (run, (lo, hi)))
+    ok, said = _quiet("17.rounds", ((lo, hi), run))
     assert ok and "genuine" in said, said
+    ok, said = _quiet("17.rounds", ((round(lo, 2), round(hi, 2)), run))  # rounded to the student's digits
+    assert ok, said
+    assert ex.answer("17.rounds") == mean_ci(more.race_rounds(
+        ex.Evidence.play("piggyback-brigade", more.race_config_17(), more.PARAMS["17"]["bots"],
+                         more.PARAMS["17"]["games"], 2026)))[1:]
 
 
 def test_rounds_checker_refuses_a_guess_the_wrong_question_and_forgery(run):
     _, lo, hi = mean_ci(more.race_rounds(run))
+    mid = (lo + hi) / 2
     # a guessed narrow interval around the truth, with the genuine run
-    assert not _quiet("17.rounds", (run, ((lo + hi) / 2 - 0.001, (lo + hi) / 2 + 0.001)))[0]
+    ok, said = _quiet("17.rounds", ((mid - 0.001, mid + 0.001), run))
+    assert not ok and "not the 95% interval of your own games" in said, said
     # no evidence at all
     assert "Not the right kind" in _quiet("17.rounds", (lo, hi))[1]
+    assert "Not the right kind" in _quiet("17.rounds", ((lo, hi), (lo, hi)))[1]
     # the wrong question: other bots, other rules, too few games
     p = more.PARAMS["17"]
-    other = simulate("piggyback-brigade", more.race_config_17(), "heuristic", games=p["games"], seed=3, progress=False, workers=1)
-    assert "asks for always-reroll" in _quiet("17.rounds", (other, mean_ci(more.race_rounds(other))[1:]))[1]
+    kw = dict(seed=3, progress=False, workers=1)
+    other = simulate("piggyback-brigade", more.race_config_17(), "heuristic", games=p["games"], **kw)
+    assert "the question asks for" in _quiet("17.rounds", (mean_ci(more.race_rounds(other))[1:], other))[1]
     wrong_rules = simulate("piggyback-brigade", pb.Config(players=p["players"], piglets_each=(1,) * 6), p["bots"],
-                           games=p["games"], seed=3, progress=False, workers=1)
-    assert "other rules" in _quiet("17.rounds", (wrong_rules, mean_ci(more.race_rounds(wrong_rules))[1:]))[1]
-    few = simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=50, seed=3, progress=False, workers=1)
-    assert "at least" in _quiet("17.rounds", (few, mean_ci(more.race_rounds(few))[1:]))[1]
-    # a forged run: 5% of its games made shorter than they were
-    forged = simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=p["games"], seed=3, progress=False,
-                      workers=1)
-    for i in range(0, len(forged.records), 20):
-        forged.records[i] = forged.records[i]._replace(turns=1)
-    ok, said = _quiet("17.rounds", (forged, mean_ci(more.race_rounds(forged))[1:]))
+                           games=p["games"], **kw)
+    assert "other rules" in _quiet("17.rounds", (mean_ci(more.race_rounds(wrong_rules))[1:], wrong_rules))[1]
+    few = simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=50, **kw)
+    assert "too few" in _quiet("17.rounds", (mean_ci(more.race_rounds(few))[1:], few))[1]
+    # forged games: every other game's turns rewritten (the checker samples 90 at random: never all missed)
+    forged = ex.Evidence.of(simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=p["games"], **kw))
+    forged.table = None
+    forged.records = [g._replace(turns=1) if g.index % 2 else g for g in forged.records]
+    ok, said = _quiet("17.rounds", (mean_ci(more.race_rounds(forged))[1:], forged))
     assert not ok and "does not replay" in said, said
 
 

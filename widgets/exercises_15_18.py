@@ -6,11 +6,10 @@ per-student set of numbers only has to replace a dict. `meeple.widgets.exercises
 imports this module on the first `check`. Light imports only at the top.
 
 The sampled exercise (17.rounds) takes the student's evidence, the `Results` their
-own `simulate` call made: it checks that the run answers the question asked (game,
-rules, bots, games), replays a sample of its games from their seeds (90 games: a
-run with 5% forged games is caught with chance above 99%), and only then compares
-the student's interval with the one the run's own games give. (A shared evidence
-API was being written on another branch; this is the smallest honest version.)
+own `simulate` call made, through the course's evidence API (`need_evidence`: the
+run answers the question asked, and 90 of its games replay from their seeds), and
+only then compares the student's interval with the one the run's own games give.
+Each exercise's answer is registered for the teacher's key with `answer_of`.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import math
 import random
 from fractions import Fraction
 
-from .exercises import WrongKind, exercise, need_interval, need_number
+from .exercises import WrongKind, agrees_to_digits, answer_of, exercise, need_evidence, need_interval, need_number
 
 PARAMS = {
     # lesson 15: a designer's prior Beta(a, b) for the first seat's win rate, then its record
@@ -31,8 +30,6 @@ PARAMS = {
     # lesson 18: the guarded last steal with the thief `lead` cards ahead (negative: behind)
     "18": {"lead": -2},
 }
-
-REPLAYS = 90  # games replayed from their seeds: (1 - 0.05) ** 90 < 1%
 
 
 class _Rounded(Exception):
@@ -201,76 +198,33 @@ def _first_by(answer):
     return False, "P(the first of n crosses by round r) = 1 - P(one piglet has not) ** n."
 
 
-def _need_results(answer):
-    needed = ("game", "config", "bots", "seed", "records", "rotate", "partial")
-    if not all(hasattr(answer, k) for k in needed):
-        raise WrongKind("expected the Results object your simulate(...) call returned (not a table or a number)")
-    return answer
-
-
-def verify_evidence(results, game: str, config, bots: str, games: int, replays: int = REPLAYS) -> str:
-    """'' when `results` is a genuine run of `games` or more games of `game` with `config` and
-    every seat played by `bots`; else what is wrong. Replays `replays` of its games (chosen from
-    the run itself) from their seeds and compares every field of the result."""
-    from meeple.rules.core import resolve_bots
-    from meeple.rules.simulate import game_module, play_game
-
-    if results.game != game:
-        return f"these are games of {results.game}; the exercise asks for {game}."
-    if results.config != config:
-        return f"these games used other rules ({results.config.describe()}); the exercise asks for: {config.describe()}."
-    mod = game_module(game)
-    try:
-        names, funcs = resolve_bots(mod, results.bots, config.players)
-    except ValueError as e:
-        return f"the run's bots cannot be replayed: {e}"
-    if set(names) != {bots}:
-        return f"these games were played by {', '.join(names)}; the exercise asks for {bots} in every seat."
-    if results.partial or len(results.records) < games:
-        return f"the run has {len(results.records)} finished games; the exercise asks for at least {games}."
-    if [g.index for g in results.records] != list(range(len(results.records))):
-        return "the run's games are not numbered 0, 1, 2, ...: it is not one simulate run."
-    picks = random.Random(f"{results.seed}/{len(results.records)}").sample(
-        range(len(results.records)), min(replays, len(results.records)))
-    for i in picks:
-        if play_game(mod, config, names, funcs, results.seed, i, results.rotate) != results.records[i]:
-            return f"game {i} of the run does not replay from its seed: this is not what simulate played."
-    return ""
-
-
 def race_rounds(results) -> list[int]:
     """Rounds each game of a run lasted: the winning roll ends the last turn, so ceil(turns / players)."""
     n = results.config.players
     return [-(-g.turns // n) for g in results.records]
 
 
-@exercise("17.rounds", "your Results and the 95% interval of the mean rounds, as (results, (low, high))")
+@exercise("17.rounds", "(interval, games): your 95% interval of the mean rounds and the simulate(...) result it came from")
 def _rounds(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
     from meeple.rules.stats import mean_ci
 
     p = PARAMS["17"]
-    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
-        raise WrongKind("expected a pair (results, (low, high)): your Results and your interval")
-    if answer[0] is Ellipsis or answer[1] is Ellipsis:
-        return False, "there is no answer yet: put your simulate(...) run and your (low, high) in place of the `...`s."
-    results, interval = _need_results(answer[0]), answer[1]
-    lo, hi = need_interval(interval)
-    wrong = verify_evidence(results, pb.NAME, race_config_17(), p["bots"], p["games"])
-    if wrong:
-        return False, wrong
-    m, low, high = mean_ci(race_rounds(results))
-    if abs(lo - low) > 5e-3 or abs(hi - high) > 5e-3:
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        raise WrongKind("expected a pair (interval, games): your (low, high) and the simulate(...) result it came from")
+    lo, hi = need_interval(answer[0])
+    ev = need_evidence(answer[1], game=pb.NAME, config=race_config_17(), bots=p["bots"], games=p["games"])
+    m, low, high = mean_ci(race_rounds(ev))
+    if not (agrees_to_digits(lo, low) and agrees_to_digits(hi, high)):
         if lo <= m <= hi:
-            return False, ("your interval is not the 95% interval of these games' rounds: one value per game, "
-                           "ceil(turns / players), then stats.mean_ci.")
+            return False, (f"your interval is not the 95% interval of your own games' rounds ({low:.3f} to "
+                           f"{high:.3f}): one value per game, ceil(turns / players), then stats.mean_ci.")
         return False, "your interval does not hold your own games' mean rounds: count rounds per game, ceil(turns / players)."
     model = float(exact.mean(exact.first_to_finish(pb.Config(), p["players"])["rounds"]))
-    where = ("above" if low > model else "below" if high < model else "around")
-    return True, (f"{len(results.records)} genuine games (a sample replayed from their seeds) last {m:.3f} rounds "
-                  f"({low:.3f} to {high:.3f}); the independent model's {model:.3f} lies "
-                  f"{'inside' if where == 'around' else 'outside'} it.")
+    inside = low <= model <= high
+    return True, (f"{len(ev.records)} genuine games (a sample replayed from their seeds) last {m:.3f} rounds "
+                  f"({low:.3f} to {high:.3f}); the independent model's {model:.3f} lies {'inside' if inside else 'outside'} it.")
 
 
 # --- lesson 18: the guarded steal -------------------------------------------------------
@@ -325,3 +279,66 @@ def _mix(answer):
     best_guard = min(range(len(guards)), key=lambda j: sum(mix[i] * matrix[i][j] for i in range(len(claims))))
     return False, (f"the victim can guard claim {guards[best_guard]} and hold this mix to {worst} "
                    f"(about {float(worst):.3f}); the equilibrium mix leaves every guard the same.")
+
+
+# --- the answer key (`meeple.widgets.exercises.answer`), computed as the checkers compute it ------
+
+@answer_of("15.posterior_mean")
+def _posterior_mean_answer():
+    a, b = posterior_15()
+    return Fraction(a, a + b)
+
+
+@answer_of("15.above_fair")
+def _above_fair_answer():
+    from meeple.rules import exact
+
+    return 1 - exact.beta_cdf(*posterior_15(), PARAMS["15"]["fair"])
+
+
+@answer_of("16.at_most")
+def _at_most_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    p = PARAMS["16"]
+    return sum(exact.distance_after(pb.Config(), p["turns"], p["at_most"]).values(), Fraction(0))
+
+
+@answer_of("16.variance")
+def _variance_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    p = PARAMS["16"]
+    return p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]
+
+
+@answer_of("17.first_by")
+def _first_by_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    p = PARAMS["17"]
+    return 1 - (1 - exact.at_most(exact.time_trial_turns(pb.Config()), p["rounds"])) ** p["players"]
+
+
+@answer_of("17.rounds")
+def _rounds_answer(games: int | None = None, seed: int = 2026):
+    """The engine's own interval (a student's games give their own)."""
+    from meeple.rules.stats import mean_ci
+    from meeple.widgets.exercises import Evidence
+
+    p = PARAMS["17"]
+    ev = Evidence.play("piggyback-brigade", race_config_17(), p["bots"], games or p["games"], seed)
+    return tuple(mean_ci(race_rounds(ev))[1:])
+
+
+@answer_of("18.value")
+def _value_answer():
+    return guarded_18()[3][2]
+
+
+@answer_of("18.mix")
+def _mix_answer():
+    return tuple(guarded_18()[3][0])
