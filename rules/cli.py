@@ -403,6 +403,22 @@ def cmd_scrub(args) -> int:
     return 0
 
 
+def cmd_answers(args) -> int:
+    """The teacher's answer key: every exercise's answer, for one student, a class or the defaults."""
+    from meeple.widgets import exercises
+
+    try:
+        names = ([args.student] if args.student is not None else
+                 exercises.read_roster(read_capped(Path(args.roster), "roster")) if args.roster else [None])
+        for name in names:
+            print(f"== {name} (id {exercises.normalise(name)!r})" if name is not None else "== the lessons' own numbers")
+            for key, text in exercises.answer_key(name):
+                print(f"{key}: {text}")
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -431,6 +447,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("lessons", help="folder of lesson notebooks")
     p.add_argument("out", help="folder for the student copies")
     p.set_defaults(func=cmd_scrub)
+
+    p = sub.add_parser("answers", help="print the teacher's answer key: every exercise, for a student or a class")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
+    who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
+    p.set_defaults(func=cmd_answers)
 
     p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
     p.add_argument("game")

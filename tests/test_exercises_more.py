@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from meeple.rules import duck_duck_bruce as ddb
+from meeple.rules import exact
 from meeple.widgets import exercises as ex
 
 
@@ -393,3 +394,191 @@ def test_agrees_to_digits():
     assert ex.agrees_to_digits(0.41, 0.3968) is None
     assert ex.agrees_to_digits(0.4, 0.3968) == 2  # typed 0.40: a float keeps no trailing zero
     assert ex.agrees_to_digits(0.39676, 0.396763) == 5
+
+
+# --- the checker battery: every sampled exercise refuses a guess, another question, a forgery ------
+
+def _forge(run, every=4):
+    """The run with every `every`-th game given other winners (the table rebuilt to match)."""
+    ev = ex.Evidence.of(run)
+    records = list(ev.records)
+    for i in range(0, len(records), every):
+        g = records[i]
+        others = tuple(s for s in range(len(g.scores)) if s not in g.winners)
+        records[i] = g._replace(winners=others or (0,))
+    return ex.Evidence(ev.game, ev.config, ev.bots, ev.seed, ev.rotate, records)
+
+
+def _ender_interval(run):
+    from meeple.rules.stats import wilson
+
+    rows = [r for r in ex.Evidence.of(run).rows() if r.get("rounds_ended") == 1]
+    return wilson(sum(r["won"] for r in rows), len(rows))
+
+
+def _deals(n=1000, rules=None):
+    from meeple.rules import bucket_brigade as bb
+
+    rules = rules or bb.Config()
+    return {s: sum(c.colour == "red" for c in bb.observation(bb.new_game(rules, s), 0).hand) for s in range(n)}
+
+
+def _deal_interval(deals):
+    from meeple.rules.stats import wilson
+
+    return wilson(sum(v >= 3 for v in deals.values()), len(deals))
+
+
+def _battery():
+    """(exercise, honest answer, [(what, refused answer), ...]) for every sampled exercise."""
+    import dataclasses
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import simulate
+
+    six = _bb_run(games=200, seed=11)
+    other_bonus = simulate("bucket-brigade", bb.Config(rounds=1, bonus=3), "random", games=200, seed=11,
+                           progress=False, workers=1)
+    heuristic = simulate("bucket-brigade", bb.Config(rounds=1, bonus=6), "heuristic", games=200, seed=11,
+                         progress=False, workers=1)
+    forged_table = _bb_run(games=200, seed=11)
+    forged_table.table.loc[forged_table.table["rounds_ended"] == 1, "won"] = True
+    forged = _forge(six)  # a quarter of the games: 90 replays miss them all with chance 0.75**90, about 6e-12
+    deals = _deals()
+    fake_deals = {s: (v + 2 if s % 4 == 0 else v) for s, v in deals.items()}
+    five_players = _deals(rules=bb.Config(players=5))
+    tuned = _tune_half()
+    table = tuned.table.copy()
+    table["value"] = table["value"] + 0.01
+    runs = _robin_runs()
+    forged_runs = runs[:-1] + [_forge(runs[-1], every=1)]  # one pairing's games all forged
+    not_rotated = runs[:-1] + [simulate("duck-duck-bruce", runs[-1].config, list(runs[-1].bots), games=150, seed=1,
+                                        progress=False, workers=1)]
+    return [
+        ("01.ender", (_ender_interval(six), six), [
+            ("a guessed narrow interval", (0.70, 0.701)),
+            ("a guessed narrow interval beside real games", ((0.70, 0.701), six)),
+            ("games at another bonus", (_ender_interval(other_bonus), other_bonus)),
+            ("games of other bots", (_ender_interval(heuristic), heuristic)),
+            ("forged games", (_ender_interval(forged), forged)),
+            ("a forged table", (_ender_interval(forged_table), forged_table))]),
+        ("10.three_red_sampled", (_deal_interval(deals), deals), [
+            ("a guessed narrow interval", (0.51, 0.511)),
+            ("a guessed narrow interval beside real deals", ((0.51, 0.511), deals)),
+            ("deals of another table size", (_deal_interval(five_players), five_players)),
+            ("a forged table", (_deal_interval(fake_deals), fake_deals))]),
+        ("12.ender_bonus", tuned, [
+            ("a guessed narrow interval", dataclasses.replace(tuned, low=tuned.value - 0.001, high=tuned.value + 0.001)),
+            ("values that never reach the target", _tune_half(values=[9, 10])),
+            ("another target", dataclasses.replace(tuned, target=0.6)),
+            ("other bots", _tune_half(bots="heuristic")),
+            ("a forged table", dataclasses.replace(tuned, table=table))]),
+        ("14.cycle", (runs, []), [
+            ("a guessed cycle", (runs, ["threshold-1", "threshold-2", "threshold-3"])),
+            ("a round-robin missing a pair", (runs[:-1], [])),
+            ("a run with the seats not rotated", (not_rotated, [])),
+            ("forged games", (forged_runs, []))]),
+    ]
+
+
+def test_the_checker_battery(capsys):
+    """For every sampled exercise the honest answer passes, and a guess, a result for another
+    question and a forged table are each refused."""
+    for key, honest, refused in _battery():
+        ok, out = _run(key, honest, capsys)
+        assert ok, (key, out)
+        for what, answer in refused:
+            ok, out = _run(key, answer, capsys)
+            assert not ok, f"{key} took {what}: {out}"
+
+
+# --- fresh numbers per student -------------------------------------------------------------------
+
+IDS = [f"student {i:02d}" for i in range(30)]
+
+
+def test_two_students_get_different_numbers_and_each_passes_with_their_own(capsys, monkeypatch):
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    try:
+        assert ex.exercise_numbers("07", "Ada Lovelace") == ex.exercise_numbers("07", "  ada   LOVELACE ")
+        ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
+        assert ada != alan
+        ex.student("Ada Lovelace")
+        assert _run("07.third", ada, capsys)[0]
+        assert not _run("07.third", alan, capsys)[0]  # a neighbour's answer does not pass
+        ex.student(None)
+        assert ex.exercise_numbers("07") == {k: v[0] for k, v in ex.NUMBERS["07"].items()}  # no id: the defaults
+        monkeypatch.setenv("MEEPLE_STUDENT", "Alan Turing")
+        assert _run("07.third", alan, capsys)[0]
+    finally:
+        ex.student(None)
+    with pytest.raises(ValueError, match="non-empty"):
+        ex.student("   ")
+
+
+def test_every_varied_exercise_holds_for_thirty_ids(capsys):
+    """For 30 ids: every varied exercise's key answer passes its checker for that student, the ids
+    spread over the choices, and the conclusions the lessons state hold (lesson 9: the leader
+    declines, the trailer's best is the smallest gamble that can overtake; lesson 14: the
+    solution's skill verdict follows the interval)."""
+    from meeple.widgets.exercises_more import STEAL_DIE
+
+    rules = ddb.Config(die=STEAL_DIE)
+    seen = {lesson: set() for lesson in ex.NUMBERS}
+    try:
+        for sid in IDS:
+            ex.student(sid)
+            for lesson in ex.NUMBERS:
+                seen[lesson].add(tuple(ex.exercise_numbers(lesson).items()))
+            for key in sorted(ex.VARIED):
+                assert _run(key, ex.answer(key), capsys)[0], (sid, key)
+            mine = ex.exercise_numbers("09")
+            behind = {c: exact.win_chance(exact.steal_swing(c, rules), -mine["trail"]) for c in range(4)}
+            over = [c for c in range(1, 4) if max(exact.steal_swing(c, rules)) > mine["trail"]]
+            assert behind[min(over)] == max(behind.values()), (sid, behind)
+            ahead = {c: exact.win_chance(exact.steal_swing(c, rules), mine["lead"]) for c in range(4)}
+            assert ahead[0] == max(ahead.values()), (sid, ahead)
+    finally:
+        ex.student(None)
+    assert all(len(v) > 2 for v in seen.values()), seen
+
+
+def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
+    from meeple.rules.cli import main
+
+    roster = tmp_path / "class.csv"
+    roster.write_text("name,group\nAda Lovelace,1\nAlan Turing,2\n", encoding="utf-8")
+    assert main(["answers", "--class", str(roster)]) == 0
+    out = capsys.readouterr().out
+    for who in ("Ada Lovelace", "Alan Turing"):
+        assert f"07.third: {ex.shown(ex.answer('07.third', who))}" in out
+    assert main(["answers"]) == 0
+    assert f"07.third: {ex.shown(ex.answer('07.third', None))}" in capsys.readouterr().out
+    roster.write_text("name\nAda\nada\n", encoding="utf-8")
+    assert main(["answers", "--class", str(roster)]) == 2
+    assert "same student" in capsys.readouterr().err
+
+
+def test_lesson_7_solutions_agree_with_the_key_for_two_students():
+    """Run lesson 7 as two students (MEEPLE_STUDENT): every solution passes its check, and the
+    values the solutions print agree with `meeple answers`."""
+    import json
+    import os
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(__file__).resolve().parent.parent / "lessons" / "07_without_replacement.ipynb"
+    for who in ("Ada Lovelace", "Alan Turing"):
+        nb = nbformat.read(path, as_version=4)
+        old = os.environ.get("MEEPLE_STUDENT")
+        os.environ["MEEPLE_STUDENT"] = who
+        try:
+            NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        finally:
+            os.environ.pop("MEEPLE_STUDENT") if old is None else os.environ.__setitem__("MEEPLE_STUDENT", old)
+        text = json.dumps([c.get("outputs", []) for c in nb.cells if "solution" in c.metadata.get("tags", [])])
+        assert "Not yet" not in text
+        for key in ("07.third", "07.no_double", "07.bruces"):
+            assert f"Right: {ex.answer(key, who)}" in text, (who, key)

@@ -359,6 +359,69 @@ def agrees_to_digits(given, want: float, least: int = 2) -> "int | None":
     return digits if abs(given - want) <= 0.5 * 10 ** -digits + 1e-12 else None
 
 
+# --- fresh numbers per student ---------------------------------------------------------------
+
+# Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
+# rules' own parameters. Without a student id every lesson uses the defaults (its printed
+# numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
+NUMBERS: dict[str, dict[str, tuple]] = {
+    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3)},
+    "14": {"wins": (60, 58, 59, 61, 62, 63)},
+}
+# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
+VARIED = {"07.third", "07.no_double", "07.bruces", "09.trailer", "09.leader", "14.luck_alone"}
+_student: "str | None" = None
+
+
+def normalise(name_or_id) -> str:
+    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter."""
+    if not isinstance(name_or_id, str) or not name_or_id.strip():
+        raise ValueError(f"a student id is a non-empty name or number as text, got {name_or_id!r}")
+    return " ".join(name_or_id.casefold().split())
+
+
+def student(name_or_id: "str | None") -> "str | None":
+    """Use this student's numbers in every exercise from now on (None: the lesson's own numbers).
+    The environment variable MEEPLE_STUDENT sets the same for a whole class's machines.
+    Returns the normalised id."""
+    global _student
+    _student = None if name_or_id is None else normalise(name_or_id)
+    return _student
+
+
+def current_student() -> "str | None":
+    """The id in use: `student(...)`'s, else MEEPLE_STUDENT's, else None."""
+    import os
+
+    if _student is not None:
+        return _student
+    env = os.environ.get("MEEPLE_STUDENT", "").strip()
+    return normalise(env) if env else None
+
+
+def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
+    """The numbers lesson `lesson` ("07") asks this student about: {name: value}. `who` (an id)
+    overrides the current student; None gives the defaults."""
+    import hashlib
+
+    if lesson not in NUMBERS:
+        return {}
+    sid = current_student() if who is ... else (None if who is None else normalise(who))
+    out = {}
+    for name, choices in NUMBERS[lesson].items():
+        if sid is None:
+            out[name] = choices[0]
+        else:
+            h = hashlib.sha256(f"{sid}\0{lesson}\0{name}".encode()).digest()
+            out[name] = choices[int.from_bytes(h[:8], "big") % len(choices)]
+    return out
+
+
+def _numbers_of(key: str) -> dict:
+    return exercise_numbers(key.split(".", 1)[0])
+
+
 # --- the answer key: what each exercise's checker accepts, for the teacher --------------------
 
 _ANSWERS: dict[str, Callable[[], Any]] = {}
@@ -373,12 +436,25 @@ def answer_of(key: str) -> Callable:
     return register
 
 
-def answer(key: str) -> Any:
-    """Exercise `key`'s answer (see `answer_of`); ValueError for an unknown key."""
+def answer(key: str, who: "str | None" = ...) -> Any:
+    """Exercise `key`'s answer (see `answer_of`) for student `who` (default: the current one;
+    None: the lesson's own numbers); ValueError for an unknown key."""
+    global _student
     _load_more()
     if key not in _ANSWERS:
         raise ValueError(f"no exercise {key!r}; exercises: {', '.join(sorted(_ANSWERS))}")
-    return _ANSWERS[key]()
+    if who is ...:
+        return _ANSWERS[key]()
+    import os
+
+    saved, env = _student, os.environ.pop("MEEPLE_STUDENT", None)
+    try:
+        _student = None if who is None else normalise(who)
+        return _ANSWERS[key]()
+    finally:
+        _student = saved
+        if env is not None:
+            os.environ["MEEPLE_STUDENT"] = env
 
 
 def shown(value) -> str:
@@ -390,6 +466,56 @@ def shown(value) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(shown(v) for v in value) + ")"
     return str(value)
+
+
+def read_roster(text: str) -> list[str]:
+    """Student ids from a class roster CSV: the column headed `id`, else `name` (case ignored),
+    one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id'")
+    head = [h.strip().casefold() for h in rows[0]]
+    col = head.index("id") if "id" in head else head.index("name") if "name" in head else None
+    if col is None:
+        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id'")
+    names, seen = [], {}
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue  # a blank line
+        if col >= len(row) or not row[col].strip():
+            raise ValueError(f"roster row {n} has no {head[col]}")
+        key = normalise(row[col])
+        if key in seen:
+            raise ValueError(f"roster rows {seen[key]} and {n} are the same student ({row[col].strip()!r})")
+        seen[key] = n
+        names.append(row[col].strip())
+    if not names:
+        raise ValueError("the roster lists no students")
+    return names
+
+
+_SHARED: dict = {}
+
+
+def answer_key(who: "str | None") -> "list[tuple[str, str]]":
+    """(exercise, answer as text) for every exercise, for student `who` (None: the lessons' own numbers)."""
+    out = []
+    for key in keys():
+        varied = key in VARIED
+        if varied:
+            value = answer(key, who)
+        else:  # the same for every student: worked out once (some play games)
+            if key not in _SHARED:
+                _SHARED[key] = answer(key, None)
+            value = _SHARED[key]
+        extra = ""
+        if varied:
+            extra = "   [numbers: " + ", ".join(f"{k}={v}" for k, v in exercise_numbers(key[:2], who).items()) + "]"
+        out.append((key, shown(value) + extra))
+    return out
 
 
 # Lessons 1-7's checkers follow in the section below.
@@ -773,6 +899,13 @@ def _catch_up_boost(answer):
 
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
+def _rules_07():
+    """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
+
+
 def _round_start_after_one_duck(ducks: int = 1):
     """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
     showed ducks of that many different suits."""
@@ -780,7 +913,7 @@ def _round_start_after_one_duck(ducks: int = 1):
 
     from meeple.rules import duck_duck_bruce as ddb
 
-    cfg = ddb.Config()
+    cfg = _rules_07()
     row = list(cfg.suits[:ducks])  # every suit is alike: take the first ones
     left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
     for suit in row:
@@ -805,7 +938,7 @@ def _third_flip(answer):
         return False, hint
     if x == want:
         return True, f"{want}: the cards that bust it over the cards still face down."
-    deck = len(ddb.Config().deck())
+    deck = len(_rules_07().deck())
     if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
         return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
     if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
@@ -839,9 +972,9 @@ def _bruce_in_ten(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    cfg = ddb.Config()
-    deck = cfg.deck()
-    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10)
+    deck = _rules_07().deck()
+    cards = exercise_numbers("07")["cards"]
+    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), cards)
     want = exact.at_least(dist, 1)
     x, hint = need_exact(answer, want)
     if x is None:
@@ -850,7 +983,7 @@ def _bruce_in_ten(answer):
         return True, f"{want} ≈ {float(want):.3f}."
     if x == dist.get(1):
         return False, "that is exactly one Bruce; the question says at least one."
-    return False, "take 1 minus the chance of no Bruce among ten cards drawn without replacement (hypergeometric)."
+    return False, f"take 1 minus the chance of no Bruce among {cards} cards drawn without replacement (hypergeometric)."
 
 
 
@@ -956,5 +1089,6 @@ def _bruces_answer():
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    deck = ddb.Config().deck()
-    return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10), 1)
+    deck = _rules_07().deck()
+    return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck),
+                                               exercise_numbers("07")["cards"]), 1)

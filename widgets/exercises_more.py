@@ -13,7 +13,7 @@ from collections import Counter
 from fractions import Fraction
 
 from .exercises import (Evidence, Refused, WrongKind, agrees_to_digits, exercise, need_evidence, need_fraction,
-                        need_interval, need_number, need_whole, replay_sample)
+                        need_interval, need_number, need_whole, exercise_numbers, replay_sample)
 
 
 class _Rounded(Exception):
@@ -177,19 +177,20 @@ def _last_steal(lead: int) -> dict[int, Fraction]:
 @exercise("09.trailer", "the best win chance as an exact Fraction")
 @_exact_checker
 def _trailer(answer):
-    chances = _last_steal(-4)
+    chances = _last_steal(-exercise_numbers("09")["trail"])
     best = max(chances.values())
     a = _exact(answer, best)
     if a == best:
         return True, f"{best}: only a swing past the leader wins; take the smallest claim that can give one."
     if a in chances.values():
         return False, "that is the win chance of one choice, but not of the best one: compare every claim."
-    return False, "use exact.win_chance(exact.steal_swing(claim, steal_rules), -4) for each claim and decline (0)."
+    return False, (f"use exact.win_chance(exact.steal_swing(claim, steal_rules), -{exercise_numbers('09')['trail']}) for each "
+                   "claim and decline (0).")
 
 
 @exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
 def _leader(answer):
-    chances = _last_steal(2)
+    chances = _last_steal(exercise_numbers("09")["lead"])
     a = need_whole(answer, "a choice: 0 (decline), 1, 2 or 3")
     if a not in chances:
         raise WrongKind(f"expected 0 (decline), 1, 2 or 3, got {answer!r}")
@@ -435,8 +436,8 @@ def _ender_bonus(answer):
             raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
                           f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
     best = min(rows, key=lambda r: abs(r[1] - answer.target))
-    if best[0] != answer.answer or not math.isclose(best[1], answer.value):
-        raise Refused("your result's answer is not the bonus its own table puts nearest the target.")
+    if best[0] != answer.answer or any(not math.isclose(a, b) for a, b in zip(best[1:], (answer.value, answer.low, answer.high))):
+        raise Refused("your result's answer (its bonus, estimate or interval) is not what its own table says.")
     if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
         side = "above" if min(r[1] for r in rows) > answer.target else "below"
         return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
@@ -456,16 +457,16 @@ def _ender_bonus(answer):
 def _luck_alone(answer):
     from math import comb
 
-    n, k = 100, 60
+    n, k = 100, exercise_numbers("14")["wins"]
     right = Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
     a = _exact(answer, right)
     if a == right:
         return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
     if a == Fraction(comb(n, k), 2**n):
-        return False, "that is exactly 60 wins; at least 60 adds 61, 62, ... up to 100."
+        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to 100."
     if a == right - Fraction(comb(n, k), 2**n):
-        return False, "that is more than 60; at least 60 includes 60 itself."
-    return False, "each number of wins j has chance C(100, j) / 2^100; add them for j = 60 to 100."
+        return False, f"that is more than {k}; at least {k} includes {k} itself."
+    return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
 
 
 DIE_D = (0, 3, 4, 4, 4, 4)
@@ -695,12 +696,12 @@ def _claim3_answer():
     return exact.variance(_net_cards(3, _steal_rules().die))
 
 
-answer_of("09.trailer")(lambda: max(_last_steal(-4).values()))
+answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
 
 
 @answer_of("09.leader")
 def _leader_answer():
-    chances = _last_steal(2)
+    chances = _last_steal(exercise_numbers("09")["lead"])
     return max(chances, key=chances.get)
 
 
@@ -760,7 +761,7 @@ def _balance_answer():
 def _luck_answer():
     from math import comb
 
-    return Fraction(sum(comb(100, j) for j in range(60, 101)), 2**100)
+    return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
 
 
 @answer_of("14.die_d")
