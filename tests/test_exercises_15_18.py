@@ -136,3 +136,62 @@ def test_no_answer_is_shown_before_its_exercise():
         for form in (str(right), f"{float(right):.3g}"):
             if form not in ("0", "1"):
                 assert form not in text, (key, form)
+
+
+IDS = [f"student {i}" for i in range(30)]
+VARIED_15_18 = ["15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"]
+
+
+def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(monkeypatch):
+    """Over 30 ids: every varied exercise of lessons 15-18 takes the student's own key answer; and
+    for each exercise some pair of students has different answers, where the neighbour's fails."""
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    try:
+        answers = {}
+        for sid in IDS:
+            ex.student(sid)
+            for key in VARIED_15_18:
+                answers[sid, key] = ex.answer(key)
+                assert _quiet(key, answers[sid, key])[0], (sid, key)
+        for key in VARIED_15_18:
+            other = next(s for s in IDS[1:] if answers[s, key] != answers[IDS[0], key])
+            ex.student(IDS[0])
+            assert not _quiet(key, answers[other, key])[0], key
+    finally:
+        ex.student(None)
+
+
+def test_the_lessons_stated_directions_hold():
+    """What the lessons say in words, against the exact helpers: more players make the model's race
+    shorter in rounds and longer in turns (17); rerolls leave a turn's sum further from the normal
+    curve than no rerolls (16, first four turns); the guarded steal's value lies between the thief's
+    maximin and the victim's minimax and every claim in the thief's mix earns it (18, every lead)."""
+    from statistics import NormalDist
+
+    from meeple.rules import duck_duck_bruce as ddb
+
+    cfg = pb.Config()
+    rounds = [exact.mean(exact.first_to_finish(cfg, n)["rounds"]) for n in range(2, 8)]
+    assert all(a > b for a, b in zip(rounds, rounds[1:]))
+    turns = [n * (r - 1) + sum((j + 1) * p for j, p in enumerate(exact.first_to_finish(cfg, n)["seats"]))
+             for n, r in zip(range(2, 8), rounds)]
+    assert all(a < b for a, b in zip(turns, turns[1:]))
+
+    def gap(c, k):
+        m, v = exact.turn_moments(c)
+        normal = NormalDist(float(k * m), float(k * v) ** 0.5)
+        d = exact.distance_after(c, k, 60)
+        cum, worst = 0, 0.0
+        for s in range(0, 40):
+            cum += d.get(s, 0)
+            worst = max(worst, abs(float(cum) - normal.cdf(s + 0.5)))
+        return worst
+
+    for k in range(1, 5):
+        assert gap(cfg, k) > gap(dataclasses.replace(cfg, max_rerolls=0), k), k
+    for lead in (-1, -2, -3, -4):
+        claims, guards, m, (x, y, v) = more.guarded_18(lead)
+        assert max(min(r) for r in m) <= v <= min(max(r[j] for r in m) for j in range(len(guards)))
+        for i, p in enumerate(x):
+            if p:
+                assert sum(y[j] * m[i][j] for j in range(len(guards))) == v

@@ -15,21 +15,37 @@ Each exercise's answer is registered for the teacher's key with `answer_of`.
 from __future__ import annotations
 
 import math
-import random
+from collections.abc import Mapping
 from fractions import Fraction
 
 from .exercises import WrongKind, agrees_to_digits, answer_of, exercise, need_evidence, need_interval, need_number
 
-PARAMS = {
-    # lesson 15: a designer's prior Beta(a, b) for the first seat's win rate, then its record
-    "15": {"prior": (2, 6), "wins": 9, "games": 24, "fair": Fraction(1, 4)},
-    # lesson 16: the base die's distance after `turns` turns; the published die's variance
-    "16": {"turns": 2, "at_most": 10, "preset": "published-die", "variance_turns": 3},
-    # lesson 17: a race of `players` lone piglets (one each, no extensions)
-    "17": {"players": 5, "rounds": 2, "games": 300, "bots": "always-reroll"},
-    # lesson 18: the guarded last steal with the thief `lead` cards ahead (negative: behind)
-    "18": {"lead": -2},
-}
+# What every student is asked the same (17.rounds's race: the student's own games are its answer).
+FIXED = {"15": {}, "16": {"preset": "published-die"},
+         "17": {"race_players": 5, "games": 300, "bots": "always-reroll"}, "18": {}}
+
+
+class _Params(Mapping):
+    """PARAMS["15"] ...: each lesson's exercise numbers for the current student (the course's
+    `exercise_numbers`, choices in `exercises.NUMBERS`; without a student id, the defaults)."""
+
+    def __getitem__(self, lesson: str) -> dict:
+        from .exercises import exercise_numbers
+
+        numbers = dict(FIXED[lesson])
+        numbers.update(exercise_numbers(lesson))
+        if "record" in numbers:
+            numbers["wins"], numbers["games"] = numbers.pop("record")
+        return numbers
+
+    def __iter__(self):
+        return iter(FIXED)
+
+    def __len__(self) -> int:
+        return len(FIXED)
+
+
+PARAMS = _Params()
 
 
 class _Rounded(Exception):
@@ -168,22 +184,31 @@ def _variance(answer):
 
 # --- lesson 17: the first of several piglets -------------------------------------------
 
+def _lone_race(_memo={}):
+    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
+    if not _memo:
+        from meeple.rules import exact
+        from meeple.rules import piggyback_brigade as pb
+
+        _memo["trial"] = exact.time_trial_turns(pb.Config())
+    return _memo["trial"]
+
+
 def race_config_17(players: int | None = None):
     """The race the exercise asks about: one piglet a player, no extensions (PB-2, PB-12 set aside)."""
     from meeple.rules import piggyback_brigade as pb
 
-    return pb.Config(players=players or PARAMS["17"]["players"], piglets_each=(1,) * 6, extensions=(0,) * 6)
+    return pb.Config(players=players or PARAMS["17"]["race_players"], piglets_each=(1,) * 6, extensions=(0,) * 6)
 
 
 @exercise("17.first_by", "the model's exact chance as a Fraction")
 @_exact_checker
 def _first_by(answer):
     from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
 
     p = PARAMS["17"]
     n, r = p["players"], p["rounds"]
-    trial = exact.time_trial_turns(pb.Config())
+    trial = _lone_race()
     alone = exact.at_most(trial, r)
     right = 1 - (1 - alone) ** n
     got = _exact(answer, right, "an exact Fraction")
@@ -221,7 +246,7 @@ def _rounds(answer):
             return False, (f"your interval is not the 95% interval of your own games' rounds ({low:.3f} to "
                            f"{high:.3f}): one value per game, ceil(turns / players), then stats.mean_ci.")
         return False, "your interval does not hold your own games' mean rounds: count rounds per game, ceil(turns / players)."
-    model = float(exact.mean(exact.first_to_finish(pb.Config(), p["players"])["rounds"]))
+    model = float(exact.mean(exact.first_to_finish(pb.Config(), p["race_players"])["rounds"]))
     inside = low <= model <= high
     return True, (f"{len(ev.records)} genuine games (a sample replayed from their seeds) last {m:.3f} rounds "
                   f"({low:.3f} to {high:.3f}); the independent model's {model:.3f} lies {'inside' if inside else 'outside'} it.")
@@ -317,10 +342,9 @@ def _variance_answer():
 @answer_of("17.first_by")
 def _first_by_answer():
     from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
 
     p = PARAMS["17"]
-    return 1 - (1 - exact.at_most(exact.time_trial_turns(pb.Config()), p["rounds"])) ** p["players"]
+    return 1 - (1 - exact.at_most(_lone_race(), p["rounds"])) ** p["players"]
 
 
 @answer_of("17.rounds")
