@@ -469,7 +469,7 @@ def test_05_and_12_say_what_tune_compares():
 # --- an exercise asks for what the lesson has not shown (issue 23) --------------------------------
 
 # a sampled exercise's answer is the student's own interval (its exact value is the point of comparison)
-_OWN_ANSWER = {"01.ender", "10.three_red_sampled", "20.wait"}
+_OWN_ANSWER = {"01.ender", "10.three_red_sampled", "17.rounds", "20.wait"}
 # answers that are words, not numbers: the sentences that would give them away
 _SAID = {"14.cycle": ["contain no cycle", "there is a cycle"]}
 
@@ -556,3 +556,15 @@ def test_no_exercise_answer_is_shown_before_it_is_asked(lesson):
     """Each exercise's answer (answer_forms) appears in no markdown or output before the exercise."""
     shown = answers_shown_early(_executed(lesson))
     assert not shown, f"{lesson.name}: {shown}"
+
+
+def test_charts_stay_readable():
+    """Issue 23's charts: dozens of bars label every fifth value, not every bar; a legend shows
+    a long rule name whole; a chart's title says a field in words."""
+    from meeple.widgets import charts
+
+    dist = {k: Fraction(1, 52) for k in range(1, 53)}
+    axis = charts.distribution_chart(dist).to_dict()["encoding"]["x"]["axis"]
+    assert axis["values"] == list(range(5, 53, 5))
+    assert "values" not in charts.distribution_chart({1: Fraction(1, 2), 2: Fraction(1, 2)}).to_dict()["encoding"]["x"]["axis"]
+    assert charts.LEGEND.to_dict()["labelLimit"] >= charts.WIDTH

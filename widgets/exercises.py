@@ -85,6 +85,7 @@ def _load_more() -> None:
     if not _more_loaded:
         _more_loaded = True
         from . import exercises_more  # noqa: F401  (registers lessons 8-14)
+        from . import exercises_15_18  # noqa: F401  (registers lessons 15-18)
         from . import exercises_19_21  # noqa: F401  (registers lessons 19-21)
 
 
@@ -366,11 +367,21 @@ def agrees_to_digits(given, want: float, least: int = 2) -> "int | None":
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
 NUMBERS: dict[str, dict[str, tuple]] = {
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    "08": {"extra_bruces": (2, 1, 3, 4)},
     "09": {"trail": (4, 3, 5), "lead": (2, 1, 3)},
+    "10": {"reds": (3, 2, 4), "led": (5, 4, 6)},
     "14": {"wins": (60, 58, 59, 61, 62, 63)},
+    # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
+    "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
+           "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
+    "16": {"turns": (2, 3), "at_most": (10, 8, 9, 11, 12), "variance_turns": (3, 2, 4, 5, 6)},
+    "17": {"players": (5, 3, 6, 7), "rounds": (2, 1, 3)},
+    "18": {"lead": (-2, -3, -4)},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
-VARIED = {"07.third", "07.no_double", "07.bruces", "09.trailer", "09.leader", "14.luck_alone"}
+VARIED = {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
+          "10.three_red_sampled", "10.led_five", "14.luck_alone"}
+VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 _student: "str | None" = None
 
 

@@ -78,10 +78,10 @@ def _ddb_nest_position():
 
 
 def _five_ducks_rules():
-    """08.five_ducks's deck: the base deck with two more Bruces (the base deck's five ducks are in the lesson's table)."""
+    """08.five_ducks's deck: the base deck with the student's extra Bruces (the base deck's five ducks are in the lesson's table)."""
     from meeple.rules import duck_duck_bruce as ddb
 
-    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + 2)
+    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + exercise_numbers("08")["extra_bruces"])
 
 
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
@@ -206,7 +206,7 @@ def _three_red() -> Fraction:
     from meeple.rules import bucket_brigade as bb
     from meeple.rules import exact
 
-    return exact.colour_at_least(bb.Config(), "red", 3)
+    return exact.colour_at_least(bb.Config(), "red", exercise_numbers("10")["reds"])
 
 
 @exercise("10.three_red", "the chance as an exact Fraction")
@@ -219,12 +219,12 @@ def _three_red_check(answer):
     a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
-    reds = exact.colour_in_hand(bb.Config(), "red")
-    if a == reds.get(3):
-        return False, "that is exactly 3 reds; the question is 3 or more (add 4, 5, ...)."
-    if a == exact.at_least(reds, 4):
-        return False, "that is 4 or more; at least 3 includes exactly 3."
-    return False, "take colour_in_hand(brigade, 'red') and add the chances of 3, 4, 5, ... reds."
+    reds, k = exact.colour_in_hand(bb.Config(), "red"), exercise_numbers("10")["reds"]
+    if a == reds.get(k):
+        return False, f"that is exactly {k} reds; the question is {k} or more (add {k + 1}, {k + 2}, ...)."
+    if a == exact.at_least(reds, k + 1):
+        return False, f"that is {k + 1} or more; at least {k} includes exactly {k}."
+    return False, f"take colour_in_hand(brigade, 'red') and add the chances of {k}, {k + 1}, {k + 2}, ... reds."
 
 
 THREE_RED_DEALS = 1000
@@ -260,10 +260,11 @@ def _three_red_sampled(answer):
     if sorted(deals) != list(range(first, first + len(deals))):
         raise Refused("deal seeds in a row (range(n)), not a choice of seeds: every deal counts.")
     replay_sample(deals, _reds_in_first_hand, "the deal of seed")
-    hits = sum(v >= 3 for v in deals.values())
+    k = exercise_numbers("10")["reds"]
+    hits = sum(v >= k for v in deals.values())
     mine = wilson(hits, len(deals))
     if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
-        return False, (f"your deals have {hits} hands with 3 or more reds in {len(deals)}: that is not the interval "
+        return False, (f"your deals have {hits} hands with {k} or more reds in {len(deals)}: that is not the interval "
                        "you gave. Use wilson(hits, deals).")
     right = float(_three_red())
     if low <= right <= high:
@@ -278,14 +279,14 @@ def _led_five(answer):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
-    king = bk.Config()
-    right = exact.at_least(exact.led_colour_count(king, "red"), 5)
+    king, k = bk.Config(), exercise_numbers("10")["led"]
+    right = exact.at_least(exact.led_colour_count(king, "red"), k)
     a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
-    if a == exact.at_least(exact.colour_in_hand(king, "red"), 5):
+    if a == exact.at_least(exact.colour_in_hand(king, "red"), k):
         return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
-    return False, "add the posterior's chances of 5, 6, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), 5)."
+    return False, f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), {k})."
 
 
 # --- lesson 11: cascades (Bucket King) ------------------------------------------------
@@ -713,7 +714,7 @@ def _led_five_answer():
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
-    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), 5)
+    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
 
 
 @answer_of("11.none_colour")
