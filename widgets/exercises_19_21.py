@@ -348,9 +348,9 @@ def _tuned(answer):
     res = simulate("piggyback-brigade", config, n["bots"], games=answer.games, seed=answer.seed, progress=False)
     first = res.table[res.table["seat"] == 0]["win_share"].tolist()
     value = sum(first) / len(first) - 1 / config.players
-    if abs(value - answer.value) > 1e-9:
+    if abs(100 * value - answer.value) > 1e-7:  # tune reports percentage points, as compare does
         return False, (f"at {field} = {answer.answer} these rules and {n['bots']} bots give seat 1 an advantage of "
-                       f"{value:+.3f} over the same seeds, not {answer.value:+.3f}: tune pb.Config(players={n['players']}) "
+                       f"{100 * value:+.2f} points over the same seeds, not {answer.value:+.2f}: tune pb.Config(players={n['players']}) "
                        f"with bots='{n['bots']}'.")
     lo, hi = wilson(sum(first), len(first))
     fair = 1 / config.players
