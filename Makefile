@@ -19,9 +19,12 @@ STRIP := "$(abspath $(BIN))/python" -m nbstripout --keep-id
 
 .PHONY: lab lab-edit git-filter test bench site clean
 
+# Every extra: `make lab` needs [lab] (JupyterLab), `make test` all of them (the tests write
+# Parquet, run OpenSpiel, build the site and drive JupyterLab). `pip install meeple` alone has none.
+EXTRAS := lab,parquet,test,site,openspiel
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test,site,openspiel]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
 $(LAB_SETTINGS): Makefile $(STAMP)

@@ -174,10 +174,12 @@ def build_wheel(dest: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="meeple-wheel-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        for name in ("pyproject.toml", "README.md"):
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
             shutil.copy2(ROOT / name, src)
-        for pkg in ("rules", "widgets"):
-            shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # every folder pyproject.toml maps to a package (lessons/ and seeds/ are package data)
+        for pkg in ("rules", "widgets", "seeds", "lessons"):
+            shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.pyc", "_build", ".ipynb_checkpoints", "images"))
         cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
                "--disable-pip-version-check", "-w", str(dest), str(src)]
         print("build_site: pip wheel (meeple, for Python in the browser)", flush=True)

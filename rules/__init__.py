@@ -57,6 +57,13 @@ OPTIONAL (speed; simulate uses them when present; all four games have them)
                             the game's own columns in simulate's table (per
                             seat lists or per game numbers) and each seat's
                             points by source (they add up to scores)
+  rule_usage(config, game), USAGE, ALWAYS_APPLIES
+                            per simulated game (simulate's GameResult: its
+                            game_stats, turns, rounds), how often each Config
+                            number could matter ({"bonus": 2, "hand_sizes[1]":
+                            4}); USAGE says what is counted, ALWAYS_APPLIES why
+                            the other fields always apply. compare warns when a
+                            changed number could matter in under 1% of games
 The event log is shared between a state and the next (rules/log.py): appending
 costs O(1), and a state still shows only its own events.
 """

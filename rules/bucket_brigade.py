@@ -583,6 +583,42 @@ def game_stats(state: State) -> dict:
     }
 
 
+# Rule usage (issue 25): per game, how often each number of the rules could matter, so a
+# comparison can say when a changed number was never used. Counted from what simulate keeps
+# of a game (game_stats, rounds): the records and their game_stats stay as they were. An upper bound
+# where the exact occasion is not kept ("could matter" never undercounts).
+ALWAYS_APPLIES = {
+    "players": "the seats, the hands and the number of rounds (BB-2, BB-12)",
+    "colours": "every round's deck and hedgehogs (BB-1)",
+    "one_step_cards": "every round's deck is dealt from it (BB-1, BB-2)",
+    "two_step_cards": "every round's deck is dealt from it (BB-1, BB-2)",
+    "joker_one_step": "every round's deck is dealt from it (BB-1, BB-2)",
+    "joker_two_step": "every round's deck is dealt from it (BB-1, BB-2)",
+    "track": "every round's points read the track at each hedgehog's space (BB-9)",
+    "advanced": "it chooses how every round is scored (BB-9, BB-10)",
+    "rounds": "it sets how many rounds are played (BB-12)",
+}
+USAGE = {
+    "hand_sizes": "rounds dealt with this entry (the one for the player count, BB-2)",
+    "bonus": "rounds a player ended, taking the bonus (BB-8, BB-9)",
+    "pair_multiplier": "rounds scored by the advanced rules (BB-10; an upper bound)",
+    "two_step_multiplier": "rounds scored by the advanced rules (BB-10; an upper bound)",
+    "floor_zero": "rounds scored (BB-11: any round's total may come to 0 or less; an upper bound)",
+}
+
+
+def rule_usage(config: Config, game) -> dict[str, int]:
+    """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
+    stats, rounds = game.stats, game.rounds
+    return {
+        **{f"hand_sizes[{i}]": rounds if i == config.players - 3 else 0 for i in range(len(config.hand_sizes))},
+        "bonus": sum(stats["rounds_ended"]),
+        "pair_multiplier": rounds if config.advanced else 0,
+        "two_step_multiplier": rounds if config.advanced else 0,
+        "floor_zero": rounds,
+    }
+
+
 def score_sources(state: State) -> list[dict[str, int]]:
     """Each seat's points split into cards left in hand and the ender bonus (BB-9).
 

@@ -1269,6 +1269,46 @@ def game_stats(state: State) -> dict:
     }
 
 
+# Rule usage (issue 25): per game, how often each number of the rules could matter, so a
+# comparison can say when a changed number was never used. Counted from what simulate
+# keeps of a game (game_stats, turns, rounds): the games play as before. An upper bound
+# where the exact occasion is not kept ("could matter" never undercounts).
+ALWAYS_APPLIES = {
+    "players": "the seats, the pyramids and the deal (BK-2, BK-3)",
+    "colours": "the deck and the pyramids' buckets (BK-1, BK-3)",
+    "values": "the deck (BK-1)",
+    "copies": "the deck (BK-1)",
+    "hand_size": "the deal (BK-2)",
+    "draw_per_turn": "the draw after every play (BK-8)",
+    "max_cards": "every play's choice of cards (BK-6)",
+    "fall_model": "what falls in every round lost (BK-10, BK-11)",
+    "end_rule": "when the game ends (BK-15)",
+}
+USAGE = {
+    "buckets_per_colour": "games dealt with this entry (the one for the player count, BK-3)",
+    "pyramid_rows": "games built with this entry (the one for the player count, BK-3)",
+    "fall_probability": "rounds lost under the poke fall model (BK-10)",
+    "special_one": "turns played (BK-17: any play may hold a 1; an upper bound)",
+    "special_one_max": "turns played with Special One on (BK-17; an upper bound)",
+    "backfiring_discard": "turns played with three or more players (BK-18: a discard may reverse; an upper bound)",
+    "multi_card_reverses": "turns played (BK-19: a play of two or more cards may reverse; an upper bound)",
+}
+
+
+def rule_usage(config: Config, game) -> dict[str, int]:
+    """For one simulated game (`game.stats`, `game.turns`, `game.rounds`): how often each USAGE number could matter."""
+    here, turns = config.players - MIN_PLAYERS, game.turns
+    return {
+        **{f"buckets_per_colour[{i}]": int(i == here) for i in range(len(config.buckets_per_colour))},
+        **{f"pyramid_rows[{i}]": int(i == here) for i in range(len(config.pyramid_rows))},
+        "fall_probability": game.rounds if config.fall_model == "poke" else 0,
+        "special_one": turns,
+        "special_one_max": turns if config.special_one else 0,
+        "backfiring_discard": turns if config.players > 2 else 0,
+        "multi_card_reverses": turns,
+    }
+
+
 def observation(state: State, player: int) -> Observation:
     s, player = state, check_seat(state.config, player)
     return _new_tuple(Observation, (  # in the order of Observation's fields (built on every step)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .chance import check_seed
 from .config import _WHOLE
-from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots
+from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots, set_mode
+from .extras import MissingExtra
 from .simulate import MAX_GAMES, MAX_WORKERS
 
 EXIT_USAGE = 2
@@ -186,7 +187,7 @@ def _stage(path: Path, data: str | bytes) -> str:
         raise _name_error(path, e) from None
     try:
         with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), mode)
+            set_mode(f.fileno(), mode)
             f.write(data)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)
@@ -271,11 +272,20 @@ def cmd_replay(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    """List a game's parameters (each with what it is and its rule number), presets and bots."""
+    """A game's numbered rules (from the package), then its parameters (each with what it is
+    and its rule number), presets and bots; `--rule BB-8` one rule, `--full` the whole text."""
+    from .course import print_rules
+
     try:
         mod = game_module(args.game)
     except ValueError as e:
         raise CliError(str(e)) from None
+    if args.rule is not None and args.full:
+        raise CliError("give --rule or --full, not both")
+    print_rules(mod, args.rule, args.full)
+    if args.rule is not None or args.full:
+        return 0
+    print()
     base = mod.Config()
     rows = []
     for name in base.to_dict():
@@ -283,7 +293,7 @@ def cmd_rules(args) -> int:
         rows.append((name, _value_text(getattr(base, name)), f"{what} ({rule})"))
     aliases = mod.Config.aliases() if hasattr(mod.Config, "aliases") else {}
     named = [(name, _value_text(base.get(name)), parameter_info(mod, name)[0]) for name in aliases]
-    print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE; rule numbers as in seeds/{mod.__name__.rsplit('.', 1)[1]}.md):")
+    print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE; the rule each comes from, as above):")
     _print_parameters(rows)
     if named:
         print("Named numbers (set with --set NAME=VALUE too):")
@@ -426,8 +436,27 @@ def cmd_scrub(args) -> int:
     return 0
 
 
+def cmd_answers(args) -> int:
+    """The teacher's answer key: every exercise's answer, for one student, a class or the defaults."""
+    from meeple.widgets import exercises
+
+    try:
+        names = ([args.student] if args.student is not None else
+                 exercises.read_roster(read_capped(Path(args.roster), "roster")) if args.roster else [None])
+        for name in names:
+            print(f"== {name} (id {exercises.normalise(name)!r})" if name is not None else "== the lessons' own numbers")
+            for key, text in exercises.answer_key(name):
+                print(f"{key}: {text}")
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from .course import version
+
     parser = _Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
+    parser.add_argument("--version", action="version", version=f"meeple {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     p = sub.add_parser("play", help="play one game with bots and print it turn by turn")
@@ -455,9 +484,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("out", help="folder for the student copies")
     p.set_defaults(func=cmd_scrub)
 
-    p = sub.add_parser("rules", help="list a game's parameters, presets and bots")
+    p = sub.add_parser("answers", help="print the teacher's answer key: every exercise, for a student or a class")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
+    who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
+    p.set_defaults(func=cmd_answers)
+
+    p = sub.add_parser("rules", help="a game's numbered rules, then its parameters, presets and bots")
     p.add_argument("game")
+    p.add_argument("--rule", default=None, metavar="ID", help="one rule, e.g. BB-8, with its numbers and judgement calls")
+    p.add_argument("--full", action="store_true", help="the whole rule text: judgement calls, bots, sources")
     p.set_defaults(func=cmd_rules)
+    __import__("meeple.rules.course", fromlist=["register"]).register(sub)  # lessons
 
     from .sim_cli import register  # simulate, sweep, balance
 
@@ -477,7 +515,7 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
-    except CliError as e:
+    except (CliError, MissingExtra) as e:  # a missing extra: one line naming `pip install 'meeple[...]'`
         print(f"meeple: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -495,4 +533,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m meeple.rules.cli` (no `meeple` on PATH, e.g. after `pip install --user`): run the
+    # package's copy of this module, whose CliError is the one the other command modules raise
+    from meeple.rules.cli import main as package_main
+
+    sys.exit(package_main())

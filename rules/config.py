@@ -19,7 +19,7 @@ import typing
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .core import file_mode
+from .core import file_mode, set_mode
 
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -35,7 +35,10 @@ def need_range(config, field: str, low, high, unit: str = "") -> None:
 
 
 def _show(value: Any) -> str:
+    """A value as --set takes it (and `meeple rules` prints it): 15,13,11; 5,4/3,2 for a table of rows."""
     if isinstance(value, tuple):
+        if value and all(isinstance(v, tuple) for v in value):
+            return _cut("/".join(",".join(_show(x) for x in v) for v in value), 120)
         return _cut(",".join(_show(v) for v in value), 120) if value else "(empty)"
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -665,7 +668,7 @@ def _write_whole(path: Path, text: str) -> None:
         raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            os.fchmod(f.fileno(), mode)
+            set_mode(f.fileno(), mode)
             f.write(text)
         os.replace(tmp, path)
     except OSError as e:

@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import check_seed, derive
+from .extras import OPTIONAL_BOTS, missing
 
 RECORD_FORMAT = "meeple-record/1"
 MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
@@ -74,6 +75,13 @@ def file_mode(path) -> int:
     return 0o666 & ~mask
 
 
+def set_mode(fd: int, mode: int) -> None:
+    """chmod an open file to `mode` (file_mode's); Windows has no POSIX modes and, before
+    Python 3.13, no os.fchmod: there the file keeps what the system gives it."""
+    if hasattr(os, "fchmod"):
+        os.fchmod(fd, mode)
+
+
 def game_module(game: str | ModuleType) -> ModuleType:
     """The module for a game name such as "bucket-brigade" (or the module itself)."""
     from . import GAMES
@@ -126,6 +134,8 @@ def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int)
         elif b in mod.BOTS:
             names.append(b)
             funcs.append(mod.BOTS[b])
+        elif b in OPTIONAL_BOTS:  # a bot of an extra that is not installed: name the extra
+            raise ValueError(str(missing(OPTIONAL_BOTS[b], f"the {b} bot")))
         else:
             raise ValueError(f"unknown bot {b!r} for {mod.NAME}; known bots: {', '.join(mod.BOTS)}")
     return tuple(names), funcs

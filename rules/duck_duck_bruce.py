@@ -968,6 +968,44 @@ def game_stats(state: State) -> dict:
     return columns
 
 
+# Rule usage (issue 25): per game, how often each number of the rules could matter, so a
+# comparison can say when a changed number was never used (a die face no steal rolls).
+# Counted from game_stats (the hook simulate reads): the games play as before.
+ALWAYS_APPLIES = {
+    "players": "the seats and the nests (DDB-2)",
+    "suits": "the deck every round (DDB-1)",
+    "numbers": "the deck every round (DDB-1)",
+    "bruce_cards": "the deck every round (DDB-1)",
+    "end": "when the game ends (DDB-12)",
+}
+USAGE = {
+    "die": "steals tried: each rolls the die (DDB-7)",
+    "minus_one": "steals that rolled -1 (DDB-8)",
+    "min_steal": "steals tried: each declares a number (DDB-6)",
+    "max_steal": "steals tried: each declares a number (DDB-6)",
+    "may_decline": "chances to steal, taken or declined (DDB-6)",
+    "rounds": "rounds played to a fixed number of rounds (DDB-12)",
+    "target": "rounds played to a target score (DDB-12)",
+    "next_start": "rounds after the first: each chooses who starts (DDB-11)",
+}
+
+
+def rule_usage(config: Config, game) -> dict[str, int]:
+    """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
+    stats, rounds = game.stats, game.rounds
+    tried = sum(stats["steals_tried"])
+    return {
+        "die": tried,
+        "minus_one": sum(stats["backfires"]),
+        "min_steal": tried,
+        "max_steal": tried,
+        "may_decline": tried + sum(stats["steals_declined"]),
+        "rounds": rounds if config.end == "rounds" else 0,
+        "target": rounds if config.end == "target" else 0,
+        "next_start": max(0, rounds - 1),
+    }
+
+
 def score_sources(state: State) -> list[dict[str, int]]:
     """Per seat, the game's points split into "flipped" (what the player's own
     cards would have scored alone, round by round) and "taken" (what the cards

@@ -390,6 +390,121 @@ def led_colour_count(config, colour: str) -> dict[int, Fraction]:
     return posterior(colour_in_hand(config, colour), like.__getitem__)
 
 
+# --- streaks, elimination and the first seat (lessons 19-21) ----------------------
+
+def _whole(name: str, v, low: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {v!r}")
+    return v
+
+
+def _chance(name: str, p) -> Fraction:
+    if isinstance(p, bool) or not isinstance(p, (int, Fraction)) or not 0 <= p <= 1:
+        raise ValueError(f"{name} must be an exact chance from 0 to 1 (an int or a Fraction), got {p!r}")
+    return Fraction(p)
+
+
+def longest_gap(cards: int, marked: int) -> dict[int, Fraction]:
+    """{m: P(the longest run of unmarked cards in a well-shuffled pile of `cards` cards, `marked` of
+    them marked, is exactly m)}: e.g. the longest wait for a Bruce in a Duck, Duck, Bruce pile
+    (DDB-2). The marked cards' places are a uniform `marked`-subset of the pile, one-to-one with
+    the ways of splitting the unmarked cards into marked + 1 gaps, so P(every gap <= m) counts
+    those splits with every part at most m (inclusion-exclusion) over C(cards, marked)."""
+    _check_counts(cards, marked, 0)
+    u, k = cards - marked, marked + 1
+    total = comb(cards, marked)
+
+    def at_most(m: int) -> int:  # splits of u into k parts, each 0..m
+        return sum((-1) ** j * comb(k, j) * comb(u - j * (m + 1) + k - 1, k - 1)
+                   for j in range(k + 1) if u - j * (m + 1) >= 0)
+
+    out, below = {}, 0
+    for m in range(u + 1):
+        now = at_most(m)
+        if now > below:
+            out[m] = Fraction(now - below, total)
+        below = now
+    return out
+
+
+def longest_run(trials: int, p) -> dict[int, Fraction]:
+    """{m: P(the longest run of successes in `trials` independent trials, each a success with
+    chance `p`, is exactly m)}: the same question as `longest_gap` with replacement (a die, or
+    a card put back and reshuffled after every flip). Dynamic programming on the current run."""
+    _whole("trials", trials)
+    p = _chance("p", p)
+    q = 1 - p
+
+    def below(m: int) -> Fraction:  # P(no run reaches m)
+        runs = {0: Fraction(1)}  # current run length -> P, every run < m so far
+        for _ in range(trials):
+            nxt: dict[int, Fraction] = {}
+            for r, w in runs.items():
+                nxt[0] = nxt.get(0, 0) + w * q
+                if r + 1 < m:
+                    nxt[r + 1] = nxt.get(r + 1, 0) + w * p
+            runs = nxt
+        return sum(runs.values(), Fraction(0))
+
+    out, last = {}, Fraction(0)
+    for m in range(trials + 1):
+        now = below(m + 1)
+        if now != last:
+            out[m] = now - last
+        last = now
+    return out
+
+
+def elimination_rounds(players: int, lives: int) -> dict[tuple[int, int], Fraction]:
+    """{(r1, r2): P(the first player is out at the end of round r1 and the second at the end
+    of round r2)} in a model of an elimination game: every player starts with `lives`; every
+    round one player still in, each equally likely, loses one life; a player with none left is
+    out. (Bucket King with 5-6 players, BK-16, if every lost round cost exactly one bucket and
+    the loser were a lottery: lesson 20 measures how far the game is from it.) Needs at least
+    two players out, so `players` >= 2; counts kept sorted, as players are alike."""
+    _whole("players", players, 2)
+    _whole("lives", lives, 1)
+    first: dict[tuple[tuple[int, ...], int | None], Fraction] = {(tuple([0] * players), None): Fraction(1)}
+    out: dict[tuple[int, int], Fraction] = {}
+    r = 0
+    while first:
+        r += 1
+        nxt: dict[tuple[tuple[int, ...], int | None], Fraction] = {}
+        for (lost, r1), w in first.items():
+            share = w / len(lost)
+            for i in range(len(lost)):
+                hit = list(lost)
+                hit[i] += 1
+                if hit[i] == lives:
+                    if r1 is not None:  # the second player out
+                        out[(r1, r)] = out.get((r1, r), 0) + share
+                        continue
+                    del hit[i]
+                    key = (tuple(sorted(hit)), r)
+                else:
+                    key = (tuple(sorted(hit)), r1)
+                nxt[key] = nxt.get(key, 0) + share
+        first = nxt
+    return out
+
+
+def race_seat_chances(turns: Mapping[int, Fraction], players: int) -> list[Fraction]:
+    """P(seat k finishes first), k = 0 (Player 1) to players - 1, in a race where every seat
+    needs a number of its own turns drawn independently from `turns` ({t: P}, t >= 1) and the
+    seats move in order, Player 1 first (PB-3). Seat k wins on its t-th turn when every seat
+    before it needs more than t turns and every seat after it at least t: the first seat wins
+    every tie in turns. A model of a race with no interaction (lesson 21)."""
+    _whole("players", players, 1)
+    if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns):
+        raise ValueError(f"turns must be a distribution {{t: P}} over whole numbers of turns >= 1, got {dict(turns)!r}")
+    if sum(turns.values()) != 1:
+        raise ValueError(f"the chances in turns must add up to 1, got {sum(turns.values())}")
+    ts = sorted(turns)
+    more = {t: sum((turns[u] for u in ts if u > t), Fraction(0)) for t in ts}  # P(T > t)
+    return [sum((turns[t] * more[t] ** k * (more[t] + turns[t]) ** (players - 1 - k) for t in ts), Fraction(0))
+            for k in range(players)]
+
+
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
 from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
@@ -402,3 +517,238 @@ __all__ = [
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
 __all__ += ["win_chance", "steal_swing", "beat_chance", "posterior", "lead_likelihood", "led_colour_count"]
+__all__ += ["longest_gap", "longest_run", "elimination_rounds", "race_seat_chances"]
+
+
+# --- lessons 15-18: a win rate's posterior, sums of turns, first to finish, mixed strategies ---
+
+def _whole(name: str, v, low: int = 0) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {v!r}")
+    return v
+
+
+def beta_posterior(a: int, b: int, wins: int, games: int) -> tuple[int, int]:
+    """Beta(a, b) prior on a win rate, then `wins` of `games`: the posterior Beta(a + wins, b + losses)
+    (the beta-binomial update; whole a, b >= 1, so every density below is a polynomial)."""
+    _whole("a", a, 1), _whole("b", b, 1), _whole("games", games), _whole("wins", wins)
+    if wins > games:
+        raise ValueError(f"wins={wins} is more than games={games}")
+    return a + wins, b + games - wins
+
+
+def beta_mean(a: int, b: int) -> Fraction:
+    """Mean a / (a + b) of Beta(a, b)."""
+    _whole("a", a, 1), _whole("b", b, 1)
+    return Fraction(a, a + b)
+
+
+def beta_cdf(a: int, b: int, x) -> Fraction:
+    """P(p <= x) for p ~ Beta(a, b), whole a, b >= 1, exactly: the a-th smallest of a + b - 1
+    uniform numbers is below x exactly when at least a of them are, a binomial tail."""
+    _whole("a", a, 1), _whole("b", b, 1)
+    x = Fraction(x)
+    if not 0 <= x <= 1:
+        raise ValueError(f"x must be between 0 and 1, got {x}")
+    n = a + b - 1
+    # in whole numbers over the common denominator q^n (Fractions would reduce every term)
+    p, q = x.numerator, x.denominator
+    return Fraction(sum(comb(n, j) * p**j * (q - p) ** (n - j) for j in range(a, n + 1)), q**n)
+
+
+def _beta_cdf_float(a: int, b: int, x: float) -> float:
+    # the same binomial tail in logarithms: floats without overflow for thousands of games
+    from math import exp, lgamma, log, log1p
+
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    n = a + b - 1
+    lx, l1 = log(x), log1p(-x)
+    return min(1.0, sum(exp(lgamma(n + 1) - lgamma(j + 1) - lgamma(n - j + 1) + j * lx + (n - j) * l1)
+                        for j in range(a, n + 1)))
+
+
+def beta_quantile(a: int, b: int, q: float) -> float:
+    """The x with P(p <= x) = q for p ~ Beta(a, b) (bisection to about 1e-12: a credible bound)."""
+    _whole("a", a, 1), _whole("b", b, 1)
+    if not 0 < q < 1:
+        raise ValueError(f"q must be strictly between 0 and 1, got {q!r}")
+    lo, hi = 0.0, 1.0
+    for _ in range(45):
+        mid = (lo + hi) / 2
+        if _beta_cdf_float(a, b, mid) < q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def credible_interval(a: int, b: int, level: float = 0.95) -> tuple[float, float]:
+    """The central credible interval of Beta(a, b): equal chance (1 - level) / 2 below and above."""
+    if not 0 < level < 1:
+        raise ValueError(f"level must be strictly between 0 and 1, got {level!r}")
+    tail = (1 - level) / 2
+    return beta_quantile(a, b, tail), beta_quantile(a, b, 1 - tail)
+
+
+def turn_distance(config, up_to: int) -> dict[int, Fraction]:
+    """{d: P(one turn moves a never-last piglet exactly d spaces)} for d <= up_to (it rerolls
+    whenever allowed, PB-6 to PB-8, and meets nobody); the rest of the chance moves further."""
+    _whole("up_to", up_to, 1)
+    return dict(sorted(_turn_steps(config, up_to).items()))
+
+
+def turn_moments(config) -> tuple[Fraction, Fraction]:
+    """(mean, variance) of a never-last piglet's whole turn, uncapped rerolls: K reroll faces
+    (K geometric, P(K = j) = c^j (1 - c), c = the chance a face rerolls) then one stopping face,
+    so E = E[K] m_go + m_stop and Var = E[K] v_go + Var(K) m_go^2 + v_stop."""
+    if config.max_rerolls is not None:
+        d = exact_turn_distance(config, from_last=False)  # capped: the finite distribution is the turn
+        return mean(d), variance(d)
+    on = _goes_on(config, False)
+    go = [v for v, more in zip(config.faces, on) if more]
+    stop = [v for v, more in zip(config.faces, on) if not more]
+    if not stop:
+        raise ValueError("every face rerolls: the turn never ends (set max_rerolls)")
+    c = Fraction(len(go), len(config.faces))
+    k_mean, k_var = c / (1 - c), c / (1 - c) ** 2
+    ds = die(stop)
+    m_go, v_go = (mean(die(go)), variance(die(go))) if go else (Fraction(0), Fraction(0))
+    return k_mean * m_go + mean(ds), k_mean * v_go + k_var * m_go**2 + variance(ds)
+
+
+def distance_after(config, turns: int, up_to: int) -> dict[int, Fraction]:
+    """{d: P(a never-last piglet has moved exactly d spaces after `turns` turns)} for d <= up_to,
+    ignoring the finish: the turn's distribution convolved with itself `turns` times (every
+    turn moves at least one space, so totals above up_to never come back below it)."""
+    _whole("turns", turns), _whole("up_to", up_to, 1)
+    step = turn_distance(config, up_to)
+    dist = {0: Fraction(1)}
+    for _ in range(turns):
+        nxt: dict[int, Fraction] = {}
+        for x, p in dist.items():
+            for d, q in step.items():
+                if x + d <= up_to:
+                    nxt[x + d] = nxt.get(x + d, 0) + p * q
+        dist = nxt
+    return dict(sorted(dist.items()))
+
+
+def _race_survival(config, spaces):
+    """(turn distribution T of a lone piglet, S(t) = P(T > t))."""
+    trial = time_trial_turns(config, spaces)
+    def survive(t: int) -> Fraction:
+        return sum((p for u, p in trial.items() if u > t), Fraction(0))
+    return trial, survive
+
+
+def first_to_finish(config, racers: int, spaces: int | None = None) -> dict:
+    """The model of lesson 17: `racers` lone piglets (time_trial_turns each), independent, one per
+    seat, moving in seat order each round; the race ends the round the first crosses. Returns
+    {"rounds": {t: P(the race ends in round t)}, "seats": [P(seat j's piglet crosses first)]}:
+    P(over by round t) = 1 - S(t)^racers, and seat j wins in round t when it crosses then, the
+    seats before it have not crossed by round t and those after it had not by round t - 1."""
+    _whole("racers", racers, 1)
+    trial, S = _race_survival(config, spaces)
+    rounds = {t: S(t - 1) ** racers - S(t) ** racers for t in trial}
+    seats = [sum((p * S(t) ** j * S(t - 1) ** (racers - 1 - j) for t, p in trial.items()), Fraction(0))
+             for j in range(racers)]
+    return {"rounds": {t: p for t, p in rounds.items() if p}, "seats": seats}
+
+
+def leaders_lead(config, racers: int, spaces: int | None = None) -> dict[int, Fraction]:
+    """{g: P(the runner-up crosses g turns of its own after the winner)} in lesson 17's model
+    (g = 0: two or more piglets cross in the same round, and seat order decides)."""
+    _whole("racers", racers, 2)
+    trial, S = _race_survival(config, spaces)
+    out: dict[int, Fraction] = {}
+    tie = Fraction(0)
+    for a, p in trial.items():
+        # exactly one piglet crosses in round a: the others' first is in a later round b
+        for b in trial:
+            if b > a:
+                q = S(b - 1) ** (racers - 1) - S(b) ** (racers - 1)
+                if q:
+                    out[b - a] = out.get(b - a, 0) + racers * p * q
+        tie += S(a - 1) ** racers - S(a) ** racers - racers * p * S(a) ** (racers - 1)
+    if tie:
+        out[0] = tie
+    return dict(sorted(out.items()))
+
+
+def solve_zero_sum(matrix) -> tuple[list[Fraction], list[Fraction], Fraction]:
+    """An equilibrium (row mix, column mix, value) of the zero-sum game where the row player gets
+    matrix[i][j] and maximises, exactly: support enumeration (square supports, solved with
+    Fractions), each candidate kept only if no pure strategy of either player does better."""
+    m = [[Fraction(v) for v in row] for row in matrix]
+    if not m or not m[0] or any(len(r) != len(m[0]) for r in m):
+        raise ValueError("the payoff matrix needs at least one row and one column, all rows the same length")
+    rows, cols = len(m), len(m[0])
+    # a pure saddle point first (the common case, and no linear algebra)
+    for i in range(rows):
+        for j in range(cols):
+            if m[i][j] == min(m[i]) and m[i][j] == max(r[j] for r in m):
+                x = [Fraction(int(k == i)) for k in range(rows)]
+                y = [Fraction(int(k == j)) for k in range(cols)]
+                return x, y, m[i][j]
+    from itertools import combinations
+
+    for size in range(2, min(rows, cols) + 1):
+        for R in combinations(range(rows), size):
+            for C in combinations(range(cols), size):
+                x = _indifferent([[m[i][j] for i in R] for j in C])  # row mix making every C column equal
+                y = _indifferent([[m[i][j] for j in C] for i in R])  # column mix making every R row equal
+                if x is None or y is None:
+                    continue
+                xs = [Fraction(0)] * rows
+                for i, p in zip(R, x):
+                    xs[i] = p
+                ys = [Fraction(0)] * cols
+                for j, q in zip(C, y):
+                    ys[j] = q
+                v = sum((xs[i] * m[i][C[0]] for i in R), Fraction(0))
+                if all(sum((xs[i] * m[i][j] for i in range(rows)), Fraction(0)) >= v for j in range(cols)) and \
+                        all(sum((ys[j] * m[i][j] for j in range(cols)), Fraction(0)) <= v for i in range(rows)):
+                    return xs, ys, v
+    raise AssertionError("no equilibrium found: every finite zero-sum game has one")
+
+
+def _indifferent(eq: list[list[Fraction]]) -> list[Fraction] | None:
+    """Weights w >= 0 summing to 1 with sum_k w_k eq[r][k] equal for every row r, or None."""
+    n = len(eq[0])
+    # unknowns w_1..w_n and v: eq[r] . w - v = 0 for each row, sum w = 1
+    a = [list(r) + [Fraction(-1), Fraction(0)] for r in eq] + [[Fraction(1)] * n + [Fraction(0), Fraction(1)]]
+    size = n + 1
+    if len(a) != size:
+        return None
+    for c in range(size):
+        pivot = next((r for r in range(c, size) if a[r][c] != 0), None)
+        if pivot is None:
+            return None  # singular: no unique mix on this support
+        a[c], a[pivot] = a[pivot], a[c]
+        a[c] = [v / a[c][c] for v in a[c]]
+        for r in range(size):
+            if r != c and a[r][c] != 0:
+                a[r] = [v - a[r][c] * w for v, w in zip(a[r], a[c])]
+    w = [a[k][size] for k in range(n)]
+    return w if all(p >= 0 for p in w) else None
+
+
+def guarded_steal_matrix(config, lead: int) -> dict[tuple[int, int], Fraction]:
+    """Lesson 18's variant of the last steal (Duck, Duck, Bruce, lesson 9): before the roll the
+    victim secretly guards one claim; the thief, `lead` cards ahead of the victim (negative:
+    behind), declares a claim at the same moment, or declines (claim 0). A guarded claim is blocked (no roll, the lead
+    stays); any other is rolled as DDB-7/DDB-8 say. {(claim, guard): P(the thief wins)}, a level
+    finish counting half (win_chance)."""
+    if isinstance(lead, bool) or not isinstance(lead, int):
+        raise ValueError(f"lead must be a whole number of cards, got {lead!r}")
+    claims = range(config.min_steal, config.max_steal + 1)
+    return {(d, g): win_chance({0: Fraction(1)} if d in (0, g) else steal_swing(d, config), lead)
+            for d in (0, *claims) for g in claims}
+
+
+__all__ += ["beta_posterior", "beta_mean", "beta_cdf", "beta_quantile", "credible_interval",
+            "turn_distance", "turn_moments", "distance_after", "first_to_finish", "leaders_lead",
+            "solve_zero_sum", "guarded_steal_matrix"]

@@ -36,9 +36,11 @@ from types import ModuleType
 from typing import Any, Sequence
 
 import numpy as np
-import pyspiel
 
 from . import GAMES
+from .extras import require
+
+pyspiel = require("pyspiel", "meeple.rules.openspiel")  # the extra meeple[openspiel]; else one line naming it
 from .chance import Chance
 from .config import _split_optional, parse_text
 from .core import game_module

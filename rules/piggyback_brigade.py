@@ -740,6 +740,39 @@ def game_stats(state: State) -> dict:
     }
 
 
+# Rule usage (issue 25): per game, how often each number of the rules could matter, so a
+# comparison can say when a changed number was never used (e.g. a second extension no bot
+# takes). Counted from game_stats (the hook simulate reads): the games play as before. An
+# upper bound where the exact occasion is not kept ("could matter" never undercounts).
+ALWAYS_APPLIES = {
+    "players": "the seats and their piglets (PB-2)",
+    "piglets": "the piglets in the box (PB-2)",
+    "sections": "the track every piglet runs (PB-1)",
+    "faces": "every roll of the die (PB-5)",
+    "face_colours": "every roll of the die moves the piglet of the face's colour (PB-5)",
+    "rerolls": "every roll: whether its face may be rerolled (PB-6, PB-7)",
+}
+USAGE = {
+    "piglets_each": "races run with this entry (the one for the player count, PB-2)",
+    "max_rerolls": "rerolls taken under a limit (PB-8; an upper bound of the times it stopped one)",
+    "extensions": "seats that used every extension this entry allows: the allowance bound them (PB-12)",
+    "extend_timing": "extensions taken (PB-12)",
+}
+
+
+def rule_usage(config: Config, game) -> dict[str, int]:
+    """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
+    stats, here = game.stats, config.players - MIN_PLAYERS
+    allowed = config.extensions_per_player
+    bound = sum(taken >= allowed for taken in stats["extensions"])
+    return {
+        **{f"piglets_each[{i}]": int(i == here) for i in range(len(config.piglets_each))},
+        "max_rerolls": sum(stats["rerolls"]) if config.max_rerolls is not None else 0,
+        **{f"extensions[{i}]": bound if i == here else 0 for i in range(len(config.extensions))},
+        "extend_timing": sum(stats["extensions"]),
+    }
+
+
 def _won_carried(state: State) -> list[int]:
     """Per seat, 1 if it won riding on another player's piglet (PB-14)."""
     group, won = state.finish_group, state.won

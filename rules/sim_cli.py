@@ -35,6 +35,7 @@ from .cli import (
     write_atomic,
 )
 from .config import _split_optional
+from .extras import require
 from .simulate import MAX_GAMES, _ci_pct, _fmt_table, _num, _pct, balance_report, simulate, sweep
 
 TABLE_FORMATS = (".csv", ".parquet", ".json")
@@ -56,6 +57,8 @@ def _checked_out(path: str | None, formats: tuple[str, ...]) -> Path | None:
     """The output path, checked before any game is played."""
     if path is not None and Path(path).suffix.lower() not in formats:
         raise CliError(f"--out must end in {', '.join(formats)}; got {_short(path)!r}")
+    if path is not None and Path(path).suffix.lower() == ".parquet":
+        require("pyarrow", "--out FILE.parquet")  # before any game is played
     return check_writable(path, "--out")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from concurrent.futures import Executor
 from os import PathLike
 from typing import Any, Callable, Mapping, Sequence
@@ -26,7 +27,7 @@ from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _
                        measures, worker_pool)
 from .stats import mean_ci, wilson
 
-__all__ = ["compare", "tune", "Tuning", "MEASURES", "measure_names"]
+__all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names"]
 
 
 # --- compare ------------------------------------------------------------------
@@ -81,6 +82,45 @@ def _paired(values, base) -> tuple[float, float, float]:
     return mean_ci((values.loc[both] - base.loc[both]).tolist())
 
 
+@dataclasses.dataclass
+class Comparison:
+    """What compare measured: the table it returns, and the games behind it (for a report)."""
+
+    table: Any  # DataFrame: compare's table
+    configs: dict  # {variant: Config}, the baseline first
+    results: dict  # {variant: Results}
+    per_game: dict  # {variant: DataFrame indexed by game: turns, rounds, first_seat_adv, each measure}
+    measures: list  # the --measure names, as measures() names them
+
+
+def _game_figures(res: Results, chosen: list[str]):
+    """One row per game: its length, seat 1's win share minus the fair share, and each chosen measure."""
+    g = res.games.set_index("game")
+    t = res.table
+    out = g[["turns", "rounds", "lead_changes"]].astype(float).copy()
+    out["first_seat_adv"] = t[t["seat"] == 0].set_index("game")["win_share"] - 1 / res.config.players
+    for m in chosen:
+        if m in ("turns", "rounds", "lead_changes"):
+            out[m] = g[m].astype(float)
+        else:  # mean_<column>: a game is the unit, its seats' mean
+            column = m[len("mean_"):]
+            out[m] = t.groupby("game")[column].mean() if column in t.columns else math.nan
+    return out
+
+
+def _compare_measures(mod, measures_) -> list[str]:
+    """The chosen measures by their measures() names (per game figures; win rate and score are always shown)."""
+    from .simulate import measure_name
+    from .simulate import measures as known_measures
+
+    if measures_ is None:
+        return []
+    if isinstance(measures_, str) or not hasattr(measures_, "__iter__"):
+        raise ValueError(f"measures={measures_!r} is not allowed: a list of names, e.g. ['turns', 'steals_tried']")
+    names = [measure_name(list(known_measures(mod)), m) for m in measures_]
+    return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
+
+
 def compare(
     game,
     variants: Mapping[str, Any],
@@ -93,6 +133,7 @@ def compare(
     workers: int | None = None,
     rotate: bool = False,
     by: str = "seat",
+    measures: Sequence[str] | None = None,
 ):
     """Play every variant on the same game seeds and put them side by side.
 
@@ -102,11 +143,36 @@ def compare(
     score_low, score_high; the paired difference from the baseline, game by
     game, with its 95% interval: diff_win_rate, diff_win_low, diff_win_high,
     diff_score, diff_score_low, diff_score_high; game length (turns, rounds
-    and diff_turns, each with _low/_high); first_seat_adv: seat 1's win rate
-    minus the fair share 1/players, with first_seat_adv_low/_high (with
-    different bots in the seats this mixes seat and bot: pass rotate=True).
+    and diff_turns, diff_rounds, each with _low/_high); first_seat_adv: seat
+    1's win rate minus the fair share 1/players, with first_seat_adv_low/_high,
+    and diff_first_seat_adv (paired, game by game, with _low/_high). With
+    different bots in the seats, seat figures mix seat and bot skill: pass
+    rotate=True. `measures`: more per-game figures (names from
+    `simulate.measures(game)`, e.g. "steals_tried"), each as <name>,
+    <name>_low, <name>_high and diff_<name> with _low/_high.
     `changes`: what the variant sets, relative to the rules' defaults.
+    Rule usage, in `table.attrs`: "usage" {variant: {number: [games it could
+    matter in, occasions]}} from the game's rule_usage hook, "changed"
+    {variant: [numbers it sets otherwise than the baseline]};
+    compare (an UnusedRuleWarning) and format_comparison warn when a changed
+    number could matter in under 1% of a variant's games (the comparison then
+    says nothing about it).
     """
+    table = _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
+                     measures=measures).table
+    for line in usage_lines(table):  # a notebook reader sees it without printing the table
+        if line.startswith("Warning: "):
+            warnings.warn(line.removeprefix("Warning: "), UnusedRuleWarning, stacklevel=2)
+    return table
+
+
+class UnusedRuleWarning(UserWarning):
+    """A variant changes a number that could matter in under 1% of its games."""
+
+
+def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
+             rotate=False, by="seat", measures=None) -> Comparison:
+    """compare's work; the Comparison keeps the games for a report."""
     pd = _pd()
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
@@ -115,6 +181,7 @@ def compare(
     workers = _check_workers(workers)
     if by not in ("seat", "bot"):
         raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
+    chosen = _compare_measures(mod, measures)
     refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
     jobs = [_Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
     out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
@@ -122,24 +189,32 @@ def compare(
                for name, cfg in configs.items()}
     baseline = next(iter(results))
     base_games = _per_game(results[baseline].table, by) if results[baseline].completed else {}
-    base_turns = results[baseline].games.set_index("game")["turns"]
+    figures = {name: _game_figures(res, chosen) for name, res in results.items() if res.completed}
+    base_fig = figures.get(baseline)
+    nan3 = (math.nan,) * 3
     rows = []
     for name, res in results.items():
         if not res.completed:
             continue
-        t, g = res.table, res.games.set_index("game")
+        t, fig = res.table, figures[name]
+        per_variant = {}
+        for col in ["turns", "rounds", *chosen]:
+            v = mean_ci(fig[col].dropna().tolist())
+            d = _paired(fig[col].dropna(), base_fig[col].dropna()) if base_fig is not None else nan3
+            per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
+                            f"diff_{col}": d[0], f"diff_{col}_low": d[1], f"diff_{col}_high": d[2]}
         n = res.config.players
-        turns = mean_ci(g["turns"].tolist())
-        rounds = mean_ci(g["rounds"].tolist())
-        dturns = _paired(g["turns"], base_turns)
-        first = t[t["seat"] == 0]["win_share"].tolist()
-        rate0, lo0, hi0 = _rate_row(first)
+        rate0, lo0, hi0 = _rate_row(t[t["seat"] == 0]["win_share"].tolist())
+        dadv = _paired(fig["first_seat_adv"], base_fig["first_seat_adv"]) if base_fig is not None else nan3
+        per_variant |= {"first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n,
+                        "first_seat_adv_high": hi0 - 1 / n, "diff_first_seat_adv": dadv[0],
+                        "diff_first_seat_adv_low": dadv[1], "diff_first_seat_adv_high": dadv[2]}
         for key, part in _per_game(t, by).items():
             rate, lo, hi = _rate_row(part["share"].tolist())
             score = mean_ci(part["score"].tolist())
             base = base_games.get(key)
-            dwin = _paired(part["share"], base["share"]) if base is not None else (math.nan,) * 3
-            dscore = _paired(part["score"], base["score"]) if base is not None else (math.nan,) * 3
+            dwin = _paired(part["share"], base["share"]) if base is not None else nan3
+            dscore = _paired(part["score"], base["score"]) if base is not None else nan3
             bot = ",".join(t[t[by] == key]["bot"].unique()) if by == "seat" else key
             rows.append({
                 "variant": name, "baseline": name == baseline, "changes": res.config.describe(),
@@ -148,17 +223,103 @@ def compare(
                 "score": score[0], "score_low": score[1], "score_high": score[2],
                 "diff_win_rate": dwin[0], "diff_win_low": dwin[1], "diff_win_high": dwin[2],
                 "diff_score": dscore[0], "diff_score_low": dscore[1], "diff_score_high": dscore[2],
-                "turns": turns[0], "turns_low": turns[1], "turns_high": turns[2],
-                "diff_turns": dturns[0], "diff_turns_low": dturns[1], "diff_turns_high": dturns[2],
-                "rounds": rounds[0], "rounds_low": rounds[1], "rounds_high": rounds[2],
-                "first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n, "first_seat_adv_high": hi0 - 1 / n,
+                **per_variant,
             })
     table = pd.DataFrame(rows)
     if by == "bot" and len(table):
         table = table.drop(columns="seat")
+    names = list(results[baseline].bots)
+    usage = {name: rule_usage(mod, res) for name, res in results.items()}
+    keys = {k for u in usage.values() for k in u}
+    changed = {name: changed_numbers(configs[baseline], cfg, keys) for name, cfg in configs.items() if name != baseline}
+    table.attrs.update(usage=usage, changed=changed, completed={n: r.completed for n, r in results.items()},
+                       usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
-                       bots=", ".join(results[baseline].bots))
-    return table
+                       bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
+                       mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
+    return Comparison(table, configs, results, figures, chosen)
+
+
+USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning
+
+
+def rule_usage(mod, res: Results) -> dict[str, list[int]]:
+    """{number: [games in which it could matter, occasions in all]} for a run, from the game's
+    rule_usage hook (per-player-count tables by entry: "hand_sizes[1]"); {} without the hook."""
+    hook = getattr(mod, "rule_usage", None)
+    out: dict[str, list[int]] = {}
+    if hook is None:
+        return out
+    for g in res.records:
+        for key, count in hook(res.config, g).items():
+            cell = out.setdefault(key, [0, 0])
+            cell[0] += count > 0
+            cell[1] += count
+    return out
+
+
+def changed_numbers(base, config, usage: dict) -> list[str]:
+    """The numbers `config` sets otherwise than `base`, as rule_usage names them (`usage`'s
+    keys): a field, or the entries of a per-player-count table that differ ("extensions[2]")."""
+    by_entry = {k.split("[", 1)[0] for k in usage if "[" in k}
+    out = []
+    for f in dataclasses.fields(config):
+        a, b = getattr(base, f.name), getattr(config, f.name)
+        if a == b:
+            continue
+        if f.name in by_entry and isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+            out += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        else:
+            out.append(f.name)
+    return out
+
+
+def usage_lines(table) -> list[str]:
+    """compare's rule-usage section: each changed number's use per variant, and a one-line
+    warning for each number a variant changed that could matter in under 1% of its games."""
+    a = table.attrs
+    usage, changed = a.get("usage") or {}, a.get("changed") or {}
+    words, always = a.get("usage_words") or {}, a.get("always_applies") or {}
+    keys = list(dict.fromkeys(k for v in changed.values() for k in v))
+    if not keys or not usage:
+        return []
+    from .simulate import _fmt_table
+
+    done = {v: int(n) for v, n in (a.get("completed") or {}).items()}
+    rows = []
+    for key in keys:
+        field = key.split("[", 1)[0]
+        row = [key]
+        for variant in usage:
+            if field in always:
+                row.append("always")
+                continue
+            got = _usage(key, usage[variant], always)
+            row.append("n/a" if got is None else f"{got[0]:,} of {done.get(variant, 0):,} games ({got[1] / max(1, done.get(variant, 0)):.2f} a game)")
+        row.append(always.get(field) or words.get(field, ""))
+        rows.append(row)
+    lines = ["Rule usage: games in which each changed number could matter (occasions a game), per variant:",
+             _fmt_table(["number", *usage, "what is counted"], rows)]
+    for variant, keys_ in changed.items():
+        n = done.get(variant, 0)
+        for key in keys_:
+            got = None if key.split("[", 1)[0] in always else _usage(key, usage.get(variant, {}), always)
+            if got is not None and n and got[0] < USAGE_FLOOR * n:
+                lines.append(f"Warning: {variant} changes {key}, but it could matter in only {got[0]:,} of its {n:,} "
+                             f"games ({words.get(key.split('[', 1)[0], 'counted by the game')}): this comparison says "
+                             "nothing about that rule; try other bots.")
+    return lines
+
+
+def _usage(key, usage, always):
+    if key in usage:
+        return tuple(usage[key])
+    parts = [v for k, v in usage.items() if k.split("[", 1)[0] == key]
+    return (max((p[0] for p in parts), default=0), sum(p[1] for p in parts)) if parts else None
+
+
+def _names(refs) -> list[str]:
+    return [getattr(r, "__name__", r) if not isinstance(r, str) else r for r in refs]
 
 
 def format_comparison(table) -> str:
@@ -169,12 +330,15 @@ def format_comparison(table) -> str:
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
              f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
-    def diff(r, col, lo, hi, scale, digits):
+    def diff(r, col, lo, hi, scale, digits, unit=""):
         if r["baseline"]:
             return "baseline"
         if math.isnan(r[col]):
             return "n/a (not in the baseline)"
-        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f})"
+        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
+
+    def interval(r, col, digits=2):
+        return f"{_num(r[col], digits)} ({_num(r[col + '_low'], digits)} to {_num(r[col + '_high'], digits)})"
 
     rows = []
     for r in table.to_dict(orient="records"):
@@ -182,20 +346,37 @@ def format_comparison(table) -> str:
         rows.append([
             r["variant"], who, _pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
             diff(r, "diff_win_rate", "diff_win_low", "diff_win_high", 100, 1),
-            f"{_num(r['score'])} ({_num(r['score_low'])} to {_num(r['score_high'])})",
+            interval(r, "score"),
             diff(r, "diff_score", "diff_score_low", "diff_score_high", 1, 2),
         ])
     lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
                              "mean score", "vs baseline"], rows))
-    per = table.drop_duplicates("variant")
-    lines.append("Game length and first-seat advantage (seat 1's win rate minus the fair share):")
+    per = table.drop_duplicates("variant").to_dict(orient="records")
+    lines.append("What each variant changes:")
+    lines.append(_fmt_table(["variant", "changes"], [[r["variant"], r["changes"]] for r in per]))
+    lines.append("First-seat advantage (seat 1's win rate minus the fair share, % points) and game length:")
     lines.append(_fmt_table(
-        ["variant", "changes", "turns", "vs baseline", "first seat"],
-        [[r["variant"], r["changes"], f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})",
-          diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
-          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f}) % points"]
-         for r in per.to_dict(orient="records")],
+        ["variant", "first seat", "vs baseline", "turns", "vs baseline", "rounds", "vs baseline"],
+        [[r["variant"],
+          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f})",
+          diff(r, "diff_first_seat_adv", "diff_first_seat_adv_low", "diff_first_seat_adv_high", 100, 1),
+          interval(r, "turns", 1), diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
+          interval(r, "rounds"), diff(r, "diff_rounds", "diff_rounds_low", "diff_rounds_high", 1, 2)]
+         for r in per],
     ))
+    for m in a.get("measures", []):
+        lines.append(f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
+        lines.append(_fmt_table(["variant", "mean", "vs baseline"],
+                                [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
+                                 for r in per]))
+    lines += usage_lines(table)
+    if a.get("mixed") and not a.get("rotate"):
+        lines.append(f"The seats hold different bots ({a.get('bots')}): each seat's figures, and the first-seat "
+                     "advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in turn, "
+                     "so each holds each seat equally often; then seat figures measure the seat.")
+    elif a.get("mixed"):
+        lines.append("Bots rotated: each holds each seat equally often, so seat figures measure the seat "
+                     "(averaged over the bots); --by bot shows each bot's own figures.")
     if a.get("partial"):
         lines.append("Interrupted: the figures cover only the games that finished.")
     return "\n".join(lines)
@@ -219,6 +400,10 @@ def _ender_rounds(mod, res: Results) -> list[float]:
     return out
 
 
+def _is_series(value) -> bool:
+    return type(value).__name__ == "Series" and hasattr(value, "index")
+
+
 def _short_repr(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -235,7 +420,7 @@ def _bot_shares(res: Results, bot: str) -> list[float]:
 MEASURES = {
     "ender_win_rate": "Bucket Brigade: share of the rounds a player ended in which the ender scored the most",
     "win_rate": "seat `seat`'s win rate (a shared win counts 1/k)",
-    "seat1_advantage": "seat 1's win rate minus the fair share 1/players",
+    "seat1_advantage": "seat 1's win rate minus the fair share 1/players, in percentage points (as compare)",
     "bot_win_rate": "bot `bot`'s win rate, averaged over the seats it holds",
     "score": "seat `seat`'s mean final score",
     "turns": "mean game length in turns",
@@ -257,15 +442,18 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
     if callable(measure):
         def custom(res):
             v = measure(res)
+            if _is_series(v):  # the measure game by game: its mean and interval over the games
+                return mean_ci(v.astype(float).dropna().tolist())
             try:
                 v = tuple(float(x) for x in v) if isinstance(v, (tuple, list)) else (float(v),) * 3
             except (TypeError, ValueError):
                 v = ()
             if len(v) != 3:
-                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number or "
-                                 f"(value, low, high), got {_short_repr(measure(res))}")
+                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number, "
+                                 f"(value, low, high) or a pandas Series by game, got {_short_repr(measure(res))}")
             return v
 
+        custom.raw = measure
         return getattr(measure, "__name__", "custom measure"), custom
     known = measure_names(mod)
     if isinstance(measure, str) and measure.strip() not in known and f"mean_{measure.strip()}" in known:
@@ -287,12 +475,12 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
 
         return f"Player {seat + 1}'s {'win rate' if measure == 'win_rate' else 'mean score'}", per_seat
     if measure == "seat1_advantage":
-        def advantage(res):
+        def advantage(res):  # percentage points, as compare prints it
             fair = 1 / res.config.players
             v, lo, hi = _rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
-            return (v - fair, lo - fair, hi - fair)
+            return (100 * (v - fair), 100 * (lo - fair), 100 * (hi - fair))
 
-        return "seat 1's advantage over the fair share", advantage
+        return "seat 1's advantage over the fair share (percentage points)", advantage
     if measure == "bot_win_rate":
         if bot is None:
             raise ValueError("measure='bot_win_rate' needs bot=NAME (the bot whose win rate is tuned)")
@@ -328,23 +516,31 @@ class Tuning:
     high: float
     table: Any  # DataFrame: <field>, value, low, high, distance (every value measured, in order)
     neighbours: list  # the measured values either side of the answer
-    tied: list  # neighbours whose interval comes as near the target as the answer's estimate: not ruled out
+    tied: list  # neighbours whose interval comes as near the target as the answer's interval may lie: not ruled out
     games: int
     seed: int
     method: str
     monotone: bool = True  # the measured values move one way as the number grows
     rivals: list = dataclasses.field(default_factory=list)  # other values whose interval comes as near the target
+    tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
 
     @property
     def message(self) -> str:
-        def fmt(x):
-            return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
-
-        lines = [
-            f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
-            f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
-            f"{self.seed}, {self.method})."
-        ]
+        fmt = _fmt3
+        if self.tie:
+            others = " and ".join(f"{self.field} = {_show_value(v)}" for v in self.tie)
+            lines = [
+                f"Tie: {self.field} = {_show_value(self.answer)} and {others} bring {self.measure} equally close to "
+                f"{fmt(self.target)} ({fmt(self.value)}, 95% CI {fmt(self.low)} to {fmt(self.high)}, at the lower; "
+                f"{self.games} games per value, seed {self.seed}, {self.method}). The lower is named the answer; "
+                "the data does not prefer it."
+            ]
+        else:
+            lines = [
+                f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+                f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
+                f"{self.seed}, {self.method})."
+            ]
         for r in self.table.to_dict(orient="records"):
             if r[self.field] in self.neighbours:
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
@@ -353,18 +549,19 @@ class Tuning:
             lines.append(
                 f"  The data cannot rule out that {self.field} = "
                 f"{' or '.join(str(_show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
-                f"near the target as the answer's estimate. Play more games at these values to decide."
+                f"near the target as the answer's own interval reaches from it. Play more games at these values "
+                "to decide."
             )
         elif self.neighbours:
-            lines.append("  Neither neighbour's interval comes as near the target as the answer's estimate: "
-                         "at this many games the answer stands.")
+            lines.append("  Neither neighbour's interval comes as near the target as the answer's own interval "
+                         "reaches from it: at this many games the answer stands.")
         if not self.monotone:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
         if self.rivals:
             lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(_show_value(v)) for v in self.rivals)} "
-                         "either: its interval comes as near the target as the answer's estimate.")
+                         "either: its interval comes as near the target as the answer's own interval reaches from it.")
         if not self.low <= self.target <= self.high and not self.table.empty:
             values = self.table["value"]
             if (values < self.target).any() and (values > self.target).any():
@@ -380,6 +577,25 @@ class Tuning:
 
     def _repr_pretty_(self, p, cycle):
         p.text(str(self))
+
+    def table_text(self) -> str:
+        """The table of every value measured, rounded as the message is (3 significant digits)."""
+        t = self.table.copy()
+        for col in ("value", "low", "high", "distance"):
+            t[col] = [_fmt3(x) for x in t[col]]
+        if len(t):
+            t[self.field] = [_show_value(v) for v in t[self.field]]
+        return t.to_string(index=False)
+
+
+def _far(low: float, high: float, target: float) -> float:
+    """The farthest from the target a value inside [low, high] may be."""
+    return max(abs(low - target), abs(high - target))
+
+
+def _fmt3(x) -> str:
+    """A measured number to 3 significant digits (n/a for none)."""
+    return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
 
 
 def _candidates(config, field: str, values) -> list:
@@ -433,7 +649,8 @@ def tune(
     whose `measure` comes closest to `target`.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
-    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`,
+    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
+    (percentage points, as compare prints it),
     `bot_win_rate` of `bot`, `turns`, `rounds`, any mean_<column> of the
     game's own figures), or a function Results -> value or (value, low, high).
     `values`: the values to try (default: valid values within 10 of the
@@ -441,8 +658,19 @@ def tune(
     the measure moves one way as the value grows and halves the range,
     measuring about log2(len(values)) + 3 values. Every value plays the same
     game seeds. The answer's neighbours are measured too; where a neighbour's
-    interval comes as near the target as the answer's estimate, the report says the
-    data cannot rule it out. (Whether two intervals overlap is not the test: that
+    interval comes as near the target as the answer's own interval reaches from
+    it (the nearest a neighbour may be against the farthest the answer may be),
+    the report says the data cannot rule it out.
+
+    Two numbers at once: `field=("bonus", "hand_size")`, `values=(list, list)`
+    or None, `method="grid"` (every allowed setting at `games`) or "halving"
+    (successive halving: every setting a few games, the nearer half kept, the
+    games doubled, until at most four settings play `games`). Returns a
+    GridTuning: the nearest setting and `kept`, the settings the data cannot
+    tell apart from it: those whose paired difference from the answer (game by
+    game, 95% CI) reaches the differences that would bring them at least as
+    near the target as the answer's own interval allows (GridTuning.procedure).
+    A measure function may return a pandas Series by game to be paired. (Whether two intervals overlap is not the test: that
     is the overlap fallacy.)
     """
     pd = _pd()
@@ -454,21 +682,33 @@ def tune(
         raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {_what(config)}")
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
-    if method not in ("grid", "bisect"):
-        raise ValueError(f"method={method!r} is not allowed: 'grid' or 'bisect'")
+    two = isinstance(field, (tuple, list))
+    if two and len(field) != 2:
+        raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
+    if method not in (("grid", "halving") if two else ("grid", "bisect")):
+        raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
+                                                                  else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
     games = _check_games(games)
     seed = check_seed(seed)
     workers = _check_workers(workers)
-    candidates = _candidates(config, field, values)
+    if two:
+        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != 2):
+            raise ValueError(f"values={values!r} is not allowed: two lists, one per field, or None")
+        spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
+    else:
+        candidates = _candidates(config, field, values)
     seats = lineup(mod, bots, config.players)  # bad bots stop before any game
     if bot is not None:
         _bot_refs(mod, [bot], 1)
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
+    if two:
+        return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+                         float(target), bots, games, seed, executor, progress, workers, rotate, method)
     seen: dict[Any, tuple[float, float, float]] = {}
 
     def measure_at(todo) -> None:
@@ -538,9 +778,212 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
         _, lo, hi = seen[v]
         return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
-    tied = [v for v in neighbours if gap(v) <= abs(value - target)]
-    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= abs(value - target)]
+    tie = [v for v in candidates if v in seen and v != best  # equal up to rounding: 0.45 and 0.55 around 0.5
+           and math.isclose(abs(seen[v][0] - target), abs(value - target), rel_tol=1e-9, abs_tol=1e-12)]
+    far = _far(low, high, target)  # the answer's interval: its distance may be this large
+    tied = [v for v in neighbours if gap(v) <= far]
+    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= far]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals)
+                  rivals, tie)
 
+
+
+# --- tune: two numbers at once ------------------------------------------------------
+
+def _per_game_fn(mod, measure, seat: int, bot: str | None) -> Callable | None:
+    """Results -> the measure game by game (a Series indexed by game), for paired differences;
+    None where the measure is not a mean over games (the round-ender's rate pools rounds)."""
+    if callable(measure):
+        return None  # a function may return a Series itself: see _measured
+    name = measure.strip()
+    if name not in measure_names(mod) and f"mean_{name}" in measure_names(mod):
+        name = f"mean_{name}"
+    if name == "win_rate":
+        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["win_share"]
+    if name == "score":
+        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["score"].astype(float)
+    if name == "seat1_advantage":
+        return lambda res: 100 * (res.table[res.table["seat"] == 0].set_index("game")["win_share"]
+                                  - 1 / res.config.players)
+    if name == "bot_win_rate":
+        return lambda res: res.table[res.table["bot"] == bot].groupby("game")["win_share"].mean()
+    if name in ("turns", "rounds", "lead_changes"):
+        return lambda res: res.games.set_index("game")[name].astype(float)
+    if name.startswith("mean_"):
+        return lambda res: res.table.groupby("game")[name[len("mean_"):]].mean()
+    return None
+
+
+@dataclasses.dataclass
+class GridTuning:
+    """What tune found over two numbers: the setting whose measure came closest to the
+    target, and the settings the data cannot tell apart from it (`kept`), by `procedure`."""
+
+    game: str
+    fields: tuple
+    measure: str
+    target: float
+    answer: tuple
+    value: float
+    low: float
+    high: float
+    table: Any  # DataFrame: the two fields, value, low, high, distance, games, diff, diff_low, diff_high, kept
+    kept: list  # settings (tuples) the data cannot tell apart from the answer, the answer first
+    games: int
+    seed: int
+    method: str
+    procedure: str
+    skipped: int = 0  # settings of the grid the rules do not allow
+    tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
+
+    def _setting(self, s) -> str:
+        return ", ".join(f"{f} = {_show_value(v)}" for f, v in zip(self.fields, s))
+
+    @property
+    def message(self) -> str:
+        fmt = _fmt3
+        lines = [f"{self._setting(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+                 f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
+                 f"seed {self.seed}, {self.method})."]
+        if self.tie:
+            lines.append("  Tie: " + "; ".join(self._setting(s) for s in self.tie) + " come exactly as close "
+                         f"({fmt(self.value)}); the first in the grid is named the answer, the data does not prefer it.")
+        others = [s for s in self.kept if s != self.answer]
+        if others:
+            lines.append(f"  The data cannot tell {len(others)} other setting{'s' if len(others) > 1 else ''} apart "
+                         f"from it: " + "; ".join(self._setting(s) for s in others) + ".")
+        else:
+            lines.append("  The data tells every other setting measured apart from it: at this many games the "
+                         "answer stands.")
+        lines.append(f"  Procedure: {self.procedure}")
+        if self.skipped:
+            lines.append(f"  {self.skipped} setting{'s' if self.skipped > 1 else ''} of the grid the rules do not "
+                         "allow were not played.")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(str(self))
+
+    def table_text(self) -> str:
+        """The table rounded as the message is (3 significant digits)."""
+        t = self.table.copy()
+        for col in ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"):
+            t[col] = [_fmt3(x) for x in t[col]]
+        for f in self.fields:
+            t[f] = [_show_value(v) for v in t[f]]
+        return t.to_string(index=False)
+
+
+PAIRED_PROCEDURE = (
+    "a setting is kept when its paired difference from the answer, game by game on the same seeds, has a 95% "
+    "interval that reaches the differences that would bring it at least as near the target as the answer may "
+    "lie (the answer's own 95% interval); every other setting is told apart.")
+UNPAIRED_PROCEDURE = (
+    "the measure has no game-by-game values, so a setting is kept when its own 95% interval comes as near the "
+    "target as the answer's interval reaches from it.")
+
+
+def _measured(fn, per_game, res):
+    """(value, low, high, per-game Series or None) of one setting."""
+    if per_game is None:
+        got = fn.raw(res) if hasattr(fn, "raw") else None
+        if _is_series(got):  # a function gave the measure game by game
+            series = got.astype(float)
+            return (*mean_ci(series.dropna().tolist()), series)
+        return (*(float(x) for x in fn(res)), None)
+    return (*(float(x) for x in fn(res)), per_game(res).astype(float))
+
+
+def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
+              workers, rotate, method) -> GridTuning:
+    """Every allowed setting of two numbers (or successive halving over them), then the set of
+    settings the data cannot tell apart from the nearest one."""
+    import itertools
+
+    settings, configs, skipped = [], {}, 0
+    for a, b in itertools.product(*spans):
+        try:
+            configs[(a, b)] = config.with_values({fields[0]: a, fields[1]: b})
+        except ValueError:
+            skipped += 1
+            continue
+        settings.append((a, b))
+    if len(settings) < 2:
+        raise ValueError(f"tune needs at least two settings of {fields[0]} and {fields[1]} the rules allow")
+    own = None
+    if executor is None and workers != 1 and method == "halving":
+        own = executor = worker_pool(workers or default_workers())
+    seen: dict = {}  # setting -> (value, low, high, series, games)
+
+    def measure_at(todo, n) -> None:
+        jobs = [_Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
+        out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
+        if interrupted:
+            raise KeyboardInterrupt
+        for job in jobs:
+            res = Results(mod, job.config, job.bots, seed, n, rotate, out[job.key])
+            got = _measured(fn, per_game, res)
+            if not math.isfinite(got[0]):
+                raise ValueError(f"{label} has no value at {fields[0]} = {_show_value(job.key[0])}, {fields[1]} = "
+                                 f"{_show_value(job.key[1])} (nothing to measure in {n} games)")
+            seen[job.key] = (*got, n)
+
+    def distance(s):
+        return (round(abs(seen[s][0] - target), 12), settings.index(s))
+
+    try:
+        alive = list(settings)
+        if method == "grid":
+            measure_at(alive, games)
+            how = f"every setting measured ({len(settings)})"
+        else:
+            rounds = 1 + max(0, math.ceil(math.log2(len(alive) / 4)))
+            n = max(5, games >> (rounds - 1))
+            plan = []
+            while True:
+                measure_at(alive, n)
+                plan.append(f"{len(alive)} at {n}")
+                if len(alive) <= 4 or n >= games:
+                    break
+                alive = sorted(alive, key=distance)[:max(4, math.ceil(len(alive) / 2))]
+                n = min(games, 2 * n)
+            how = ("successive halving: settings x games " + ", ".join(plan) + "; the farther half dropped after "
+                   "each round by its estimate (a ranking at fewer games, not an interval)")
+    finally:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
+    final = alive
+    best = min(final, key=distance)
+    value, low, high, base, n_best = seen[best]
+    paired = base is not None and all(seen[s][3] is not None for s in final)
+    reach = (min(0.0, -2 * (high - target)), max(0.0, -2 * (low - target)))  # differences that bring a setting nearer
+    rows, kept = [], [best]
+    for s in settings:
+        if s not in seen:
+            continue
+        v, lo, hi, series, n = seen[s]
+        d = (math.nan,) * 3
+        keep = False
+        if s in final and s != best:
+            if paired:
+                d = _paired(series, base)
+                keep = d[1] <= reach[1] and d[2] >= reach[0]
+            else:
+                keep = (0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))) <= \
+                    _far(low, high, target)
+            if keep:
+                kept.append(s)
+        elif s == best:
+            d = (0.0, 0.0, 0.0)
+        rows.append({fields[0]: s[0], fields[1]: s[1], "value": v, "low": lo, "high": hi,
+                     "distance": abs(v - target), "games": n, "diff": d[0], "diff_low": d[1], "diff_high": d[2],
+                     "kept": s == best or keep})
+    kept = [best] + sorted((s for s in kept if s != best), key=distance)
+    tie = [s for s in final if s != best and math.isclose(abs(seen[s][0] - target), abs(value - target),
+                                                          rel_tol=1e-9, abs_tol=1e-12)]
+    return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
+                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie)

@@ -20,8 +20,8 @@ from pathlib import Path
 from .config import _DECIMAL
 from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
 from .config import VARIANT_SUFFIXES, read_variant
-from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _progress, _run_options, _save, _table_data, _workers,
-                      partial_note)
+from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _measure_help, _measures, _progress, _run_options,
+                      _save, _table_data, _workers, partial_note)
 from .simulate import MAX_GAMES
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
@@ -67,20 +67,68 @@ def parse_variants(items: list[str], mod, base) -> dict:
     return out
 
 
+def _report_path(text: str | None, option: str) -> Path | None:
+    """The report's path, checked before any game: it must end in .html and be writable."""
+    from .cli import check_writable
+
+    if text is None:
+        return None
+    if Path(text).suffix.lower() not in (".html", ".htm"):
+        raise CliError(f"{option} must end in .html; got {text!r}")
+    return check_writable(text, option)
+
+
+def cmd_check_report(args) -> int:
+    return _check_report(args.file)
+
+
+def _check_report(path: str) -> int:
+    """meeple report --check FILE.html: does this install deal the games the report was made from?"""
+    report = _report_module()
+    try:
+        made = report.read_stamp(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise CliError(f"{path}: {e}") from None
+    here = (report.package_version(), report.chance_fingerprint())
+    print(f"{path}: made with meeple {made[0]}, chance stream {made[1]}; here meeple {here[0]}, chance stream {here[1]}.")
+    if made[1] != here[1]:
+        print("The chance stream differs: its command will not deal the same games here, nor give the same figures.")
+        return 1
+    print("The same chance stream: its command deals the same games here"
+          + (" (same package version: the same figures)." if made[0] == here[0] else
+             "; another package version may play or count them otherwise (see its changelog)."))
+    return 0
+
+
 def cmd_compare(args) -> int:
-    from .workbench import compare, format_comparison
+    from .workbench import _compare, format_comparison
 
     mod, base, names = game_setup(args)
     seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
-    workers, out = _workers(args), _checked_out(args.out, TABLE_FORMATS)
+    workers = _workers(args)
+    if getattr(args, "report_only", False):  # meeple report: --out is the report
+        if args.out is None:
+            raise CliError("meeple report needs --out FILE.html (the report to write)")
+        out, report = None, _report_path(args.out, "--out")
+    else:
+        out, report = _checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
     variants = parse_variants(args.variant, mod, base)
+    chosen = _measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
+    if report is not None:
+        _report_module()  # altair and vl-convert present, before any game
     try:
-        table = compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
-                        by=args.by)
+        result = _compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
+                          by=args.by, measures=chosen)
     except ValueError as e:
         raise CliError(str(e)) from None
+    table = result.table
     print(format_comparison(table))
+    if report is not None and not table.attrs.get("partial"):
+        _report_module().write_report(result, report)
+        print(f"Report saved to {report}")
     partial = bool(table.attrs.get("partial"))
     done = int(table["games"].min()) if len(table) else 0  # every variant's finished games
     asked = games * len(variants)
@@ -90,6 +138,14 @@ def cmd_compare(args) -> int:
     if saved:
         print(saved)
     return _interrupted(done * len(variants), asked, out) if partial else 0
+
+
+def _report_module():
+    try:
+        from meeple.widgets import report
+    except ImportError as e:
+        raise CliError(f"a report needs altair and vl-convert-python (pip install meeple's dependencies): {e}") from None
+    return report
 
 
 def parse_values(text: str | None) -> list[int] | None:
@@ -123,15 +179,32 @@ def cmd_tune(args) -> int:
     workers, out = _workers(args), _checked_out(args.out, (".csv",))
     target = _number(args.target, "--target")
     seat = _whole(args.seat, "--seat", 1, config.players) - 1
+    fields, values = args.field, args.values
+    if len(fields) > 2:
+        raise CliError(f"tune moves one or two numbers; got --field {len(fields)} times")
+    if len(values) > len(fields):
+        raise CliError(f"--values is given {len(values)} times for {len(fields)} --field: one --values per field, "
+                       "in the same order")
+    if len(fields) == 1 and args.halving:
+        raise CliError("--halving searches two numbers: give --field twice")
+    if len(fields) == 2 and args.bisect:
+        raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
+    parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
     try:
-        result = tune(mod, config, args.field, args.measure, target, names, games, seed, progress=_progress(),
-                      values=parse_values(args.values), method="bisect" if args.bisect else "grid", seat=seat,
-                      bot=args.bot, workers=workers, rotate=args.rotate)
+        if len(fields) == 1:
+            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=_progress(),
+                          values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
+                          bot=args.bot, workers=workers, rotate=args.rotate)
+        else:
+            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=_progress(),
+                          values=None if parsed == [None, None] else tuple(parsed),
+                          method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
+                          rotate=args.rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
     print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
     print(result)
-    print(result.table.to_string(index=False))
+    print(result.table_text())
     if out is not None:
         write_atomic(out, result.table.to_csv(index=False))
         print(f"Table saved to {out}")
@@ -179,25 +252,27 @@ def cmd_variant_show(args) -> int:
 
 def register(sub) -> None:
     """Add compare, tune and variant to the `meeple` command's subparsers."""
-    p = sub.add_parser("compare", help="variants side by side on the same game seeds, with paired 95%% CIs")
-    add_game_options(p)
-    p.add_argument("--variant", action="append", default=[], metavar="NAME:FIELD=VALUE,...",
-                   help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
-                        "or a .json/.toml variant file; repeat")
-    _run_options(p, TABLE_FORMATS, games="500")
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
-    p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
-    p.set_defaults(func=cmd_compare)
+    for command in ("compare", "report"):
+        _compare_parser(sub, command)
+    p = sub.add_parser("check-report", help="does this install deal the same games as a report was made from?")
+    p.add_argument("file", help="a report written by meeple report or compare --report")
+    p.set_defaults(func=cmd_check_report)
 
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
     add_game_options(p)
-    p.add_argument("--field", required=True, help="the whole number to move: a field, field[i] or alias (e.g. bonus)")
+    p.add_argument("--field", required=True, action="append",
+                   help="the whole number to move: a field, field[i] or alias (e.g. bonus); twice to tune two "
+                        "numbers at once (every setting, or --halving)")
     p.add_argument("--measure", default="win_rate",
-                   help="ender_win_rate, win_rate, score, seat1_advantage, bot_win_rate, turns, rounds, or any "
-                        "mean_<column> of the game's own figures (default win_rate)")
+                   help="ender_win_rate, win_rate, score, seat1_advantage (percentage points), bot_win_rate, turns, "
+                        "rounds, or any mean_<column> of the game's own figures (default win_rate)")
     p.add_argument("--target", required=True, help="the value the measure should reach")
-    p.add_argument("--values", default=None, help="values to try: 0..8, or 0,2,4 (default: within 10 of the current)")
+    p.add_argument("--values", action="append", default=[],
+                   help="values to try: 0..8, or 0,2,4 (default: within 10 of the current); one per --field")
     p.add_argument("--bisect", action="store_true", help="halve the range (for a measure that moves one way)")
+    p.add_argument("--halving", action="store_true",
+                   help="two numbers: successive halving (play every setting a few games, keep the nearer half, "
+                        "double the games) instead of every setting at --games")
     p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
     p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
     _run_options(p, (".csv",), games="300")
@@ -218,3 +293,30 @@ def register(sub) -> None:
     v = vsub.add_parser("show", help="print what a variant file changes")
     v.add_argument("file")
     v.set_defaults(func=cmd_variant_show)
+
+
+def _compare_parser(sub, command: str) -> None:
+    """compare, and report (the same run; --out is the HTML report)."""
+    if command == "compare":
+        p = sub.add_parser("compare", help="variants side by side on the same game seeds, with paired 95%% CIs")
+    else:
+        p = sub.add_parser("report", help="compare, written as one self-contained HTML file (--out FILE.html)")
+    add_game_options(p)
+    p.add_argument("--variant", action="append", default=[], metavar="NAME:FIELD=VALUE,...",
+                   help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
+                        "or a .json/.toml variant file; repeat")
+    if command == "compare":
+        _run_options(p, TABLE_FORMATS, games="500")
+        p.add_argument("--report", default=None, metavar="FILE.html",
+                       help="also write the comparison as one self-contained HTML file (charts, variant files, the "
+                            "command that reproduces it)")
+    else:
+        _run_options(p, (".html",), games="500")
+        p.set_defaults(report_only=True)
+    p.add_argument("--rotate", action="store_true",
+                   help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
+                        "different bots and the question is about seats (else seat figures mix skill and seat)")
+    p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
+    _measure_help(p)
+    p.set_defaults(func=cmd_compare)
+

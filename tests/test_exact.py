@@ -337,3 +337,209 @@ def test_beat_chance_equals_rolling_every_pair_of_faces():
         assert exact.beat_chance(exact.die(x), exact.die(y)) == brute
     assert exact.beat_chance(exact.die(a), exact.die(b)) == exact.beat_chance(exact.die(b), exact.die(c)) == Fraction(5, 9)
     assert exact.beat_chance(exact.die(c), exact.die(a)) == Fraction(5, 9)  # a cycle: intransitive
+
+
+# --- lessons 19-21: streaks, elimination, the first seat (brute force over every case) -------
+
+def _longest(seq, hit) -> int:
+    best = run = 0
+    for x in seq:
+        run = run + 1 if hit(x) else 0
+        best = max(best, run)
+    return best
+
+
+@pytest.mark.parametrize("cards, marked", [(7, 2), (8, 3), (6, 0), (5, 5), (9, 1)])
+def test_longest_gap_counts_every_place_of_the_marked_cards(cards, marked):
+    """Every set of places for the marked cards (each equally likely in a shuffled pile)."""
+    brute = Counter()
+    for places in itertools.combinations(range(cards), marked):
+        brute[_longest(range(cards), lambda i: i not in places)] += 1
+    total = sum(brute.values())
+    assert exact.longest_gap(cards, marked) == {m: Fraction(c, total) for m, c in sorted(brute.items())}
+
+
+@pytest.mark.parametrize("trials, p", [(6, Fraction(1, 3)), (7, Fraction(5, 6)), (5, Fraction(1)), (4, Fraction(0)), (0, Fraction(1, 2))])
+def test_longest_run_weighs_every_sequence_of_trials(trials, p):
+    brute: Counter = Counter()
+    for seq in itertools.product((True, False), repeat=trials):
+        w = Fraction(1)
+        for x in seq:
+            w *= p if x else 1 - p
+        brute[_longest(seq, bool)] += w
+    assert exact.longest_run(trials, p) == {m: w for m, w in sorted(brute.items()) if w}
+    with pytest.raises(ValueError, match="exact chance"):
+        exact.longest_run(5, 0.5)
+
+
+@pytest.mark.parametrize("players, lives", [(2, 1), (3, 2), (4, 2), (3, 3)])
+def test_elimination_rounds_follows_every_sequence_of_losers(players, lives):
+    """Each round the loser is one of the players still in, each with chance 1/(players in)."""
+    brute: Counter = Counter()
+
+    def go(left, rnd, w, outs):
+        if len(outs) == 2:
+            brute[tuple(outs)] += w
+            return
+        alive = [i for i in range(players) if left[i] > 0]
+        for i in alive:
+            nxt = list(left)
+            nxt[i] -= 1
+            go(nxt, rnd + 1, w / len(alive), outs + ([rnd + 1] if nxt[i] == 0 else []))
+
+    go([lives] * players, 0, Fraction(1), [])
+    got = exact.elimination_rounds(players, lives)
+    assert got == dict(brute) and sum(got.values()) == 1
+    with pytest.raises(ValueError, match="players"):
+        exact.elimination_rounds(1, 3)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_race_seat_chances_plays_every_combination_of_turns(players):
+    turns = {1: Fraction(1, 6), 2: Fraction(1, 2), 3: Fraction(1, 3)}
+    wins = [Fraction(0)] * players
+    for combo in itertools.product(turns, repeat=players):
+        w = Fraction(1)
+        for t in combo:
+            w *= turns[t]
+        # seats move in order within a round: the first to reach its turn count, the lower seat on a tie
+        winner = min(range(players), key=lambda k: (combo[k], k))
+        wins[winner] += w
+    assert exact.race_seat_chances(turns, players) == wins
+    assert sum(wins) == 1
+    with pytest.raises(ValueError, match="add up to 1"):
+        exact.race_seat_chances({1: Fraction(1, 2)}, 2)
+# --- lessons 15-18: each helper against a brute force that shares none of its code ----------
+
+import dataclasses  # noqa: E402
+import math  # noqa: E402
+
+from meeple.rules import piggyback_brigade as pb  # noqa: E402
+
+def test_beta_cdf_equals_integrating_the_polynomial_density():
+    """Beta(a, b) with whole a, b has density p^(a-1) (1-p)^(b-1) / B(a, b): expand (1-p)^(b-1)
+    and integrate term by term, exactly."""
+    from math import factorial
+
+    for a, b in [(1, 1), (2, 5), (7, 3), (12, 30)]:
+        norm = Fraction(factorial(a + b - 1), factorial(a - 1) * factorial(b - 1))
+        for x in (Fraction(0), Fraction(1, 4), Fraction(2, 3), Fraction(1)):
+            integral = sum(Fraction(math.comb(b - 1, i) * (-1) ** i) * x ** (a + i) / (a + i) for i in range(b))
+            assert exact.beta_cdf(a, b, x) == norm * integral
+        lo, hi = exact.credible_interval(a, b, 0.9)
+        assert abs(float(exact.beta_cdf(a, b, Fraction(lo))) - 0.05) < 1e-9
+        assert abs(float(exact.beta_cdf(a, b, Fraction(hi))) - 0.95) < 1e-9
+    assert exact.beta_posterior(1, 1, 7, 10) == (8, 4) and exact.beta_mean(8, 4) == Fraction(2, 3)
+    with pytest.raises(ValueError, match="wins"):
+        exact.beta_posterior(1, 1, 11, 10)
+    with pytest.raises(ValueError, match="a must be"):
+        exact.beta_cdf(0, 1, Fraction(1, 2))
+
+
+def _rolled_totals(config, turns: int, up_to: int) -> dict[int, Fraction]:
+    """Every sequence of faces of `turns` never-last turns (PB-6 to PB-8), listed one roll at a
+    time until the total passes up_to: {total: P} for totals <= up_to."""
+    n = len(config.faces)
+    out: Counter = Counter()
+
+    def roll(total, turns_left, used, p):
+        if total > up_to:
+            return
+        if turns_left == 0:
+            out[total] += p
+            return
+        for v, r in zip(config.faces, config.rerolls):
+            again = r == pb.YES and (config.max_rerolls is None or used < config.max_rerolls)
+            roll(total + v, turns_left - (not again), used + 1 if again else 0, p / n)
+
+    roll(0, turns, 0, Fraction(1))
+    return dict(out)
+
+
+@pytest.mark.parametrize("preset", ["base", "published-die"])
+def test_distance_after_equals_listing_every_roll(preset):
+    cfg = pb.Config.presets()[preset]
+    for turns, up_to in [(1, 9), (2, 10), (3, 9)]:
+        assert exact.distance_after(cfg, turns, up_to) == _rolled_totals(cfg, turns, up_to)
+    capped = dataclasses.replace(cfg, max_rerolls=1)
+    assert exact.distance_after(capped, 2, 8) == _rolled_totals(capped, 2, 8)
+
+
+@pytest.mark.parametrize("preset", ["base", "published-die"])
+def test_turn_moments_are_the_limit_of_the_listed_turn(preset):
+    """The truncated turn's mean and variance approach the formula's as the listing grows."""
+    cfg = pb.Config.presets()[preset]
+    m, v = exact.turn_moments(cfg)
+    d = exact.turn_distance(cfg, 200)
+    assert 1 - sum(d.values()) < Fraction(1, 10**9)  # the chance of a turn longer than 200 spaces
+    lm = sum(k * p for k, p in d.items())
+    lv = sum(k * k * p for k, p in d.items()) - lm * lm
+    assert abs(lm - m) < Fraction(1, 10**5) and abs(lv - v) < Fraction(1, 10**2)
+    if preset == "base":  # by hand: two white faces (mean 5/2, var 5/4) expected, K's variance 6, a black face's 1
+        assert (m, v) == (7, 2 * Fraction(5, 4) + 6 * Fraction(25, 4) + 1)
+
+
+def test_first_to_finish_and_the_lead_equal_listing_every_race():
+    """Three independent lone piglets on a short track: list every triple of finishing turns."""
+    cfg = pb.Config()
+    trial = exact.time_trial_turns(cfg, 6)
+    rounds, seats, gaps = Counter(), Counter(), Counter()
+    for ts in itertools.product(trial.items(), repeat=3):
+        p = ts[0][1] * ts[1][1] * ts[2][1]
+        t = [u for u, _ in ts]
+        first = min(t)
+        rounds[first] += p
+        seats[t.index(first)] += p  # seat order breaks a tie within the round
+        gaps[sorted(t)[1] - first] += p
+    model = exact.first_to_finish(cfg, 3, 6)
+    assert model["rounds"] == {k: v for k, v in rounds.items() if v}
+    assert model["seats"] == [seats[j] for j in range(3)]
+    assert exact.leaders_lead(cfg, 3, 6) == {k: v for k, v in sorted(gaps.items()) if v}
+
+
+def _grid_value(m, steps=60):
+    """max over row mixes on a grid of min over columns: a lower bound within about 1/steps."""
+    best = None
+    rows = len(m)
+    for w in itertools.product(range(steps + 1), repeat=rows - 1):
+        if sum(w) > steps:
+            continue
+        x = [Fraction(k, steps) for k in w] + [Fraction(steps - sum(w), steps)]
+        v = min(sum(x[i] * m[i][j] for i in range(rows)) for j in range(len(m[0])))
+        best = v if best is None or v > best else best
+    return best
+
+
+@pytest.mark.parametrize("m", [
+    [[3, -1], [-2, 4]],                       # a 2x2 mix: value (12 - 2) / (3 + 4 + 1 + 2) = 1
+    [[1, 2], [0, 3]],                         # a saddle point
+    [[0, 1, -1], [-1, 0, 1], [1, -1, 0]],     # rock, paper, scissors
+    [[2, -1, 0], [-1, 1, 3], [0, 2, -2]],
+    [[0, 0, 0], [1, 0, 1], [2, 2, 0], [1, 1, 1]],
+])
+def test_solve_zero_sum_is_an_equilibrium_and_matches_a_grid_search(m):
+    x, y, v = exact.solve_zero_sum(m)
+    assert sum(x) == 1 == sum(y) and min(x) >= 0 and min(y) >= 0
+    assert all(sum(x[i] * m[i][j] for i in range(len(m))) >= v for j in range(len(m[0])))
+    assert all(sum(y[j] * m[i][j] for j in range(len(m[0]))) <= v for i in range(len(m)))
+    g = _grid_value(m, 30 if len(m) > 3 else 60)
+    assert g <= v < g + Fraction(1, 5)
+    if m == [[3, -1], [-2, 4]]:
+        assert v == 1 and x == [Fraction(3, 5), Fraction(2, 5)]
+
+
+def test_guarded_steal_matrix_is_the_die_listed_face_by_face():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    cfg = ddb.Config()
+    for lead in (-3, -1, 0, 2):
+        m = exact.guarded_steal_matrix(cfg, lead)
+        for (d, g), p in m.items():
+            if d == 0 or d == g:
+                want = Fraction(1) if lead > 0 else Fraction(1, 2) if lead == 0 else Fraction(0)
+            else:
+                after = [lead + (2 * d if f >= d else -2 if f == -1 else 0) for f in cfg.die]
+                want = sum(Fraction(1) if a > 0 else Fraction(1, 2) if a == 0 else Fraction(0) for a in after) / len(cfg.die)
+            assert p == want, (lead, d, g)
+    with pytest.raises(ValueError, match="lead"):
+        exact.guarded_steal_matrix(cfg, 1.5)

@@ -17,7 +17,7 @@ import altair as alt
 import pandas as pd
 
 WIDTH, HEIGHT = 340, 220
-LEGEND = alt.Legend(orient="bottom", columns=2, title=None)
+LEGEND = alt.Legend(orient="bottom", columns=2, title=None, labelLimit=WIDTH)  # a long label whole, not cut off
 
 
 def offline() -> None:
@@ -113,7 +113,7 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
     if current is not None:
         layers.append(_ring(data, field, current, "win_rate", x))
     return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
-                                                               title=title or f"Win rate as {field} changes")
+                                                               title=title or f"Win rate as {field.replace('_', ' ')} changes")
 
 
 def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
@@ -126,7 +126,7 @@ def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> al
         tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(_col(field), title=field), alt.Tooltip("score:Q", format=".2f"),
                  alt.Tooltip("score_low:Q", format=".2f", title="95% CI from"), alt.Tooltip("score_high:Q", format=".2f", title="to")],
     )
-    return (bars + line).properties(width=WIDTH, height=HEIGHT, title=title or f"Mean score as {field} changes")
+    return (bars + line).properties(width=WIDTH, height=HEIGHT, title=title or f"Mean score as {field.replace('_', ' ')} changes")
 
 
 def seat_chart(seats: pd.DataFrame, title: str = "Win rate by seat") -> alt.LayerChart:
@@ -148,11 +148,17 @@ def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exac
     data = pd.DataFrame(
         {"value": [v for v, _ in items], "p": [float(p) for _, p in items], "exact": [str(Fraction(p)) for _, p in items]}
     )
+    axis = alt.Axis(labelAngle=0)
+    values = [v for v, _ in items]
+    if len(values) > 20 and all(isinstance(v, int) for v in values):
+        # dozens of bars: label every fifth (or tenth) value, not every bar (labels would overlap)
+        step = 5 if len(values) <= 60 else 10
+        axis = alt.Axis(labelAngle=0, values=[v for v in values if v % step == 0])
     return (
         alt.Chart(data)
         .mark_bar(color="#3c6fb6")
         .encode(
-            x=alt.X("value:O", title=x_title, axis=alt.Axis(labelAngle=0)),
+            x=alt.X("value:O", title=x_title, axis=axis),
             y=alt.Y("p:Q", title="probability (exact)", axis=alt.Axis(format="%")),
             tooltip=[alt.Tooltip("value:O", title=x_title), alt.Tooltip("exact:N", title="exact"), alt.Tooltip("p:Q", format=".2%")],
         )
@@ -202,7 +208,7 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
     if current is not None:
         layers.append(_ring(data, field, current, value, x))
     return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
-                                                               title=title or f"{label} as {field} changes")
+                                                               title=title or f"{label} as {field.replace('_', ' ')} changes")
 
 
 def _at_current(data: pd.DataFrame, current, match) -> alt.Chart:

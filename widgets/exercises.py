@@ -13,8 +13,8 @@ with the engine or `meeple.rules.exact`, never from a typed-in constant.
 
 A checker that gets an answer of the wrong kind raises `WrongKind` (or uses
 the `need_*` helpers below, which do); `check` then says what it expects.
-Lessons 1-7 keep their checkers here; lessons 8-14 in `exercises_more`, which
-is imported on the first `check`. This module imports no altair or pandas:
+Lessons 1-7 keep their checkers here; lessons 8-14 in `exercises_more` and
+19-21 in `exercises_19_21`, which are imported on the first `check`. This module imports no altair or pandas:
 checkers import what they need when they run.
 """
 
@@ -85,6 +85,8 @@ def _load_more() -> None:
     if not _more_loaded:
         _more_loaded = True
         from . import exercises_more  # noqa: F401  (registers lessons 8-14)
+        from . import exercises_15_18  # noqa: F401  (registers lessons 15-18)
+        from . import exercises_19_21  # noqa: F401  (registers lessons 19-21)
 
 
 def keys() -> list[str]:
@@ -105,7 +107,8 @@ def check(key: str, answer: Any) -> bool:
         near = [k for k in _CHECKERS if k.startswith(lesson + ".")] or sorted(_CHECKERS)
         _show(f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}.")
         return False
-    if answer is None or answer is Ellipsis:
+    if answer is None or answer is Ellipsis or (isinstance(answer, tuple) and answer
+                                                and all(a is None or a is Ellipsis for a in answer)):
         want = _EXPECTS.get(key, "your answer")
         _show(f"✗ No answer yet: put {want} in place of `...` and run the cell again.")
         return False
@@ -114,6 +117,8 @@ def check(key: str, answer: Any) -> bool:
     except WrongKind as e:
         _show(f"✗ Not the right kind of answer for `{key}`: {e}")
         return False
+    except Refused as e:
+        ok, text = False, str(e)
     if ok:
         _show(f"✓ Right: {text}")
         return True
@@ -197,6 +202,333 @@ def need_choice(answer: Any, allowed: tuple[str, ...]) -> str:
     return answer.strip().lower()
 
 
+# --- evidence: a sampled answer comes with the games that made it ---------------------------
+
+REPLAY = 90  # games replayed per check: a table with 5% forged games is caught with chance 1 - 0.95**90 > 99%
+
+
+class Refused(Exception):
+    """Evidence that does not answer the question asked, or is not what the engine played;
+    its text is the hint `check` shows ("✗ Not yet: <text>")."""
+
+
+class Evidence:
+    """The games of one run, as a checker of a sampled exercise takes them (standard library only).
+
+    Make it with `Evidence.play(game, config, bots, games, seed, rotate=False)` (plays in this
+    process; works where pandas does not, e.g. the site's Pyodide), or pass what
+    `simulate(..., keep="games")` returns (a Results: `Evidence.of` reads it). Attributes:
+    `game` (the module's NAME), `config`, `bots` (one name per seat, before rotation), `seed`,
+    `rotate`, `records` (the GameResults, game i played with seed `derive(seed, "game", i)`),
+    `partial`. `rows()` gives one dict per game x seat (game, seat, bot, score, won, win_share
+    and the game's own per-seat columns), the same rows as Results.table.
+
+    THE CONTRACT for a checker of a sampled answer (lessons 15-21 use it too):
+
+        ev = need_evidence(answer, game="bucket-brigade", config=Config(rounds=1, bonus=6),
+                           bots="random", games=200)
+        ... compute the figure from ev.records or ev.rows(), compare it with what the student
+        says it is (`agrees_to_digits`), and only then judge it against the engine's own ...
+
+    `need_evidence` raises WrongKind when `answer` is not a run's games at all, and Refused (a
+    hint, shown as "✗ Not yet") when the run answers another question (game, rules, bots, too
+    few games, an interrupted run) or is not genuine: its games must be numbered 0..n-1, each
+    with the seed the run's seed gives it, and `replay` of them (chosen at random, 90 by
+    default) must replay from their seeds to the same GameResult. A pandas `table` that the
+    evidence carries must agree with its records. For evidence that is a table of other things
+    (dealt hands, a round-robin), `replay_sample(claims, replay, what)` is the same test on any
+    {key: claimed value} mapping.
+    """
+
+    def __init__(self, game, config, bots, seed, rotate, records, partial=False, table=None):
+        self.game, self.config, self.bots, self.seed = game, config, tuple(bots), seed
+        self.rotate, self.records, self.partial, self.table = rotate, list(records), partial, table
+
+    @classmethod
+    def play(cls, game, config=None, bots="random", games: int = 200, seed: int = 0, rotate: bool = False) -> "Evidence":
+        """Play `games` games here, as `simulate` would (same seeds, same GameResults), with no pandas."""
+        from meeple.rules.core import game_module, resolve_bots
+        from meeple.rules.simulate import play_game
+
+        mod = game_module(game)
+        config = mod.Config() if config is None else config
+        names, funcs = resolve_bots(mod, bots, config.players)
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise ValueError(f"games={games!r} is not allowed: a whole number of games, at least 1")
+        records = [play_game(mod, config, names, funcs, seed, i, rotate) for i in range(games)]
+        return cls(mod.NAME, config, names, seed, rotate, records)
+
+    @classmethod
+    def of(cls, run) -> "Evidence":
+        """A Results (or an Evidence) as Evidence; WrongKind for anything else."""
+        if isinstance(run, Evidence):
+            return run
+        if hasattr(run, "tally"):
+            raise WrongKind("simulate(..., keep='summary') keeps running totals, not the games a checker replays: "
+                            "run simulate with keep='games' (the default), or use Evidence.play")
+        try:
+            return cls(run.game, run.config, run.bots, run.seed, run.rotate, run.records, run.partial,
+                       getattr(run, "table", None))
+        except AttributeError:
+            raise WrongKind(f"expected the games you simulated (what simulate(...) returns, or Evidence.play(...)), "
+                            f"got {type(run).__name__}") from None
+
+    def rows(self) -> list[dict]:
+        """One dict per game x seat: game, seat, bot, score, won, win_share and per-seat own columns."""
+        out = []
+        for g in self.records:
+            n = len(g.scores)
+            for s in range(n):
+                row = {"game": g.index, "seat": s, "bot": g.bots[s], "score": g.scores[s],
+                       "won": s in g.winners, "win_share": 1 / len(g.winners) if s in g.winners else 0.0}
+                row.update({k: v[s] for k, v in g.stats.items() if isinstance(v, (list, tuple)) and len(v) == n})
+                out.append(row)
+        return out
+
+    def __repr__(self) -> str:
+        return f"<Evidence {self.game}: {len(self.records)} games, seed {self.seed}, bots {', '.join(self.bots)}>"
+
+
+def replay_sample(claims, replay, what: str = "row", k: int = REPLAY, rng=None) -> None:
+    """Replay `k` of `claims` ({key: claimed value}, keys chosen at random) with `replay(key)`;
+    Refused naming the first that differs. `rng` (a random.Random) only for tests: by default
+    the choice is fresh each time, so a forger cannot know which rows are looked at."""
+    import random
+
+    keys = list(claims)
+    rng = rng or random.SystemRandom()
+    for key in sorted(rng.sample(keys, min(k, len(keys))), key=repr):
+        if replay(key) != claims[key]:
+            raise Refused(f"{what} {key!r} does not replay from its seed to what your evidence says: "
+                          "pass the games (or deals) exactly as the engine made them.")
+
+
+def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool | None = None,
+                  replay: int = REPLAY, rng=None) -> Evidence:
+    """`answer` as Evidence that it answers this question and is genuine (see Evidence).
+    `bots`: as simulate takes them ("random", "heuristic,random", a list); `games`: the least
+    number of games the question asks for; `rotate`: None when either is fine."""
+    from meeple.rules.chance import derive
+    from meeple.rules.core import game_module, resolve_bots
+    from meeple.rules.simulate import play_game
+
+    ev = Evidence.of(answer)
+    mod = game_module(game)
+    if ev.game != mod.NAME:
+        raise Refused(f"your games are of {ev.game}; the question is about {mod.NAME}.")
+    if ev.config != config:
+        raise Refused(f"your games were played with other rules ({ev.config.describe()}); the question asks for "
+                      f"{config.describe()}.")
+    want, _ = resolve_bots(mod, bots, config.players)
+    have, funcs = resolve_bots(mod, ev.bots, config.players)
+    if have != want:
+        raise Refused(f"your games seat {', '.join(have)}; the question asks for {', '.join(want)}.")
+    if rotate is not None and bool(ev.rotate) != rotate:
+        raise Refused("the question asks for the seats " + ("rotated (rotate=True)." if rotate else "not rotated."))
+    if ev.partial:
+        raise Refused("your run was interrupted: run it again to the end.")
+    if len(ev.records) < games:
+        raise Refused(f"{len(ev.records)} games are too few for this question: play at least {games}.")
+    if sorted(g.index for g in ev.records) != list(range(len(ev.records))):
+        raise Refused("your games are not games 0, 1, 2, ... of one run: keep every game the run played, "
+                      "not a choice of them.")
+    wrong = next((g.index for g in ev.records if g.seed != derive(ev.seed, "game", g.index)), None)
+    if wrong is not None:
+        raise Refused(f"game {wrong} does not carry the seed that run seed {ev.seed} gives it.")
+    by_index = {g.index: g for g in ev.records}
+    replay_sample(by_index, lambda i: play_game(mod, ev.config, have, funcs, ev.seed, i, ev.rotate), "game", replay, rng)
+    if ev.table is not None:
+        from meeple.rules.simulate import _tables
+
+        made = _tables(config.players, ev.records)[0]
+        if list(ev.table.index) != list(made.index) or not all(
+                c in ev.table.columns and ev.table[c].equals(made[c]) for c in made.columns):
+            raise Refused("your results' table was changed after the games were played: "
+                          "it no longer says what the games did.")
+    return ev
+
+
+def agrees_to_digits(given, want: float, least: int = 2) -> "int | None":
+    """The number of decimals of `given` (counted as at least `least`, since a float drops trailing
+    zeros) when it is `want` rounded to them; None when it does not agree. A float that is `want` to float precision counts as 15 digits."""
+    if math.isclose(given, want, rel_tol=1e-9, abs_tol=1e-12):
+        return 15
+    text = repr(float(given))
+    if "e" in text:
+        return None
+    digits = max(len(text.split(".")[1]) if "." in text else 0, least)  # 0.50 is typed 0.50 but stored 0.5
+    return digits if abs(given - want) <= 0.5 * 10 ** -digits + 1e-12 else None
+
+
+# --- fresh numbers per student ---------------------------------------------------------------
+
+# Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
+# rules' own parameters. Without a student id every lesson uses the defaults (its printed
+# numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
+NUMBERS: dict[str, dict[str, tuple]] = {
+    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    "08": {"extra_bruces": (2, 1, 3, 4)},
+    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3)},
+    "10": {"reds": (3, 2, 4), "led": (5, 4, 6)},
+    "14": {"wins": (60, 58, 59, 61, 62, 63)},
+    # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
+    "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
+           "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
+    "16": {"turns": (2, 3), "at_most": (10, 8, 9, 11, 12), "variance_turns": (3, 2, 4, 5, 6)},
+    "17": {"players": (5, 3, 6, 7), "rounds": (2, 1, 3)},
+    "18": {"lead": (-2, -3, -4)},
+}
+# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
+VARIED = {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
+          "10.three_red_sampled", "10.led_five", "14.luck_alone"}
+VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
+_student: "str | None" = None
+
+
+def normalise(name_or_id) -> str:
+    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter."""
+    if not isinstance(name_or_id, str) or not name_or_id.strip():
+        raise ValueError(f"a student id is a non-empty name or number as text, got {name_or_id!r}")
+    return " ".join(name_or_id.casefold().split())
+
+
+def student(name_or_id: "str | None") -> "str | None":
+    """Use this student's numbers in every exercise from now on (None: the lesson's own numbers).
+    The environment variable MEEPLE_STUDENT sets the same for a whole class's machines.
+    Returns the normalised id."""
+    global _student
+    _student = None if name_or_id is None else normalise(name_or_id)
+    return _student
+
+
+def current_student() -> "str | None":
+    """The id in use: `student(...)`'s, else MEEPLE_STUDENT's, else None."""
+    import os
+
+    if _student is not None:
+        return _student
+    env = os.environ.get("MEEPLE_STUDENT", "").strip()
+    return normalise(env) if env else None
+
+
+def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
+    """The numbers lesson `lesson` ("07") asks this student about: {name: value}. `who` (an id)
+    overrides the current student; None gives the defaults."""
+    import hashlib
+
+    if lesson not in NUMBERS:
+        return {}
+    sid = current_student() if who is ... else (None if who is None else normalise(who))
+    out = {}
+    for name, choices in NUMBERS[lesson].items():
+        if sid is None:
+            out[name] = choices[0]
+        else:
+            h = hashlib.sha256(f"{sid}\0{lesson}\0{name}".encode()).digest()
+            out[name] = choices[int.from_bytes(h[:8], "big") % len(choices)]
+    return out
+
+
+def _numbers_of(key: str) -> dict:
+    return exercise_numbers(key.split(".", 1)[0])
+
+
+# --- the answer key: what each exercise's checker accepts, for the teacher --------------------
+
+_ANSWERS: dict[str, Callable[[], Any]] = {}
+
+
+def answer_of(key: str) -> Callable:
+    """Decorator: register `f() -> answer` as exercise `key`'s answer (what its checker takes as
+    right, or for an open exercise one answer it accepts), computed as the checker computes it."""
+    def register(f):
+        _ANSWERS[key] = f
+        return f
+    return register
+
+
+def answer(key: str, who: "str | None" = ...) -> Any:
+    """Exercise `key`'s answer (see `answer_of`) for student `who` (default: the current one;
+    None: the lesson's own numbers); ValueError for an unknown key."""
+    global _student
+    _load_more()
+    if key not in _ANSWERS:
+        raise ValueError(f"no exercise {key!r}; exercises: {', '.join(sorted(_ANSWERS))}")
+    if who is ...:
+        return _ANSWERS[key]()
+    import os
+
+    saved, env = _student, os.environ.pop("MEEPLE_STUDENT", None)
+    try:
+        _student = None if who is None else normalise(who)
+        return _ANSWERS[key]()
+    finally:
+        _student = saved
+        if env is not None:
+            os.environ["MEEPLE_STUDENT"] = env
+
+
+def shown(value) -> str:
+    """An answer as the key prints it: a Fraction with its decimal, a pair in brackets."""
+    if isinstance(value, Fraction):
+        return f"{value} ≈ {float(value):.4g}" if value.denominator != 1 else str(value)
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(shown(v) for v in value) + ")"
+    return str(value)
+
+
+def read_roster(text: str) -> list[str]:
+    """Student ids from a class roster CSV: the column headed `id`, else `name` (case ignored),
+    one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id'")
+    head = [h.strip().casefold() for h in rows[0]]
+    col = head.index("id") if "id" in head else head.index("name") if "name" in head else None
+    if col is None:
+        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id'")
+    names, seen = [], {}
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue  # a blank line
+        if col >= len(row) or not row[col].strip():
+            raise ValueError(f"roster row {n} has no {head[col]}")
+        key = normalise(row[col])
+        if key in seen:
+            raise ValueError(f"roster rows {seen[key]} and {n} are the same student ({row[col].strip()!r})")
+        seen[key] = n
+        names.append(row[col].strip())
+    if not names:
+        raise ValueError("the roster lists no students")
+    return names
+
+
+_SHARED: dict = {}
+
+
+def answer_key(who: "str | None") -> "list[tuple[str, str]]":
+    """(exercise, answer as text) for every exercise, for student `who` (None: the lessons' own numbers)."""
+    out = []
+    for key in keys():
+        varied = key in VARIED
+        if varied:
+            value = answer(key, who)
+        else:  # the same for every student: worked out once (some play games)
+            if key not in _SHARED:
+                _SHARED[key] = answer(key, None)
+            value = _SHARED[key]
+        extra = ""
+        if varied:
+            extra = "   [numbers: " + ", ".join(f"{k}={v}" for k, v in exercise_numbers(key[:2], who).items()) + "]"
+        out.append((key, shown(value) + extra))
+    return out
+
+
 # Lessons 1-7's checkers follow in the section below.
 
 
@@ -237,8 +569,11 @@ def _wilson_7_of_10(answer):
 
     lo, hi = need_interval(answer)
     want = wilson(7, 10)
-    if abs(lo - want[0]) < 0.003 and abs(hi - want[1]) < 0.003:
-        return True, f"{lo:.3f} to {hi:.3f}. Seven of ten is a weak clue: the interval is wide."
+    digits = min(agrees_to_digits(lo, want[0]) or 0, agrees_to_digits(hi, want[1]) or 0)
+    if digits or (abs(lo - want[0]) < 0.003 and abs(hi - want[1]) < 0.003):
+        said = (f"{lo:.3f} to {hi:.3f}" if digits >= 15 else
+                f"{lo} to {hi} agrees with Wilson's {want[0]:.4f} to {want[1]:.4f} to your digits")
+        return True, f"{said}. Seven of ten is a weak clue: the interval is wide."
     wald = (0.7 - Z95 * math.sqrt(0.21 / 10), 0.7 + Z95 * math.sqrt(0.21 / 10))
     if abs(lo - wald[0]) < 0.003 and abs(hi - wald[1]) < 0.003:
         return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
@@ -249,25 +584,54 @@ def _wilson_7_of_10(answer):
     return False, "use `stats.wilson(successes, trials)` with 7 successes in 10 trials."
 
 
-@exercise("01.ender", expects="your 95% interval (low, high) for the ender's win rate at bonus 6")
-def _ender_bonus_6(answer):
-    from meeple.rules.stats import wilson
+ENDER_BONUS, ENDER_LEAST = 6, 200
 
-    lo, hi = need_interval(answer)
+
+def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
+    """None when `given` is `want` (to the student's digits), else the hint."""
+    d_lo, d_hi = agrees_to_digits(given[0], want[0]), agrees_to_digits(given[1], want[1])
+    if d_lo and d_hi:
+        return None
+    return False, f"{what} is not the Wilson interval of your own games ({want[0]:.3f} to {want[1]:.3f})."
+
+
+@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from")
+def _ender_bonus_6(answer):
+    from meeple.rules.bucket_brigade import Config
+    from meeple.rules.stats import Z95, wilson
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
+            or isinstance(answer[0], numbers.Real):
+        raise WrongKind("pass the pair (interval, games): your (low, high) and what simulate(...) returned, "
+                        f"e.g. check('01.ender', (ender_interval, six)); got {answer!r:.80}")
+    lo, hi = need_interval(answer[0])
     if hi > 1.0 or lo < 0.0:
         return False, "a win rate's interval lies between 0 and 1 (write 0.25, not 25)."
-    if hi - lo > 0.15:
-        return False, f"your interval is {hi - lo:.2f} wide: play more games (a few hundred) to narrow it."
-    won, n = ender_win_rate(6)
-    elo, ehi = wilson(won, n)
-    if hi < elo or lo > ehi:
-        return False, ("your interval misses the engine's own estimate: one-round games "
-                       "(`Config(rounds=1, bonus=6)`), four random bots, and count only the seat with rounds_ended == 1.")
-    fair = ender_fair_share(6)
+    ev = need_evidence(answer[1], game="bucket-brigade", config=Config(rounds=1, bonus=ENDER_BONUS),
+                       bots="random", games=ENDER_LEAST)
+    enders = [r for r in ev.rows() if r.get("rounds_ended") == 1]
+    won, n = sum(r["won"] for r in enders), len(enders)
+    mine = wilson(won, n)
+    if _interval_hint((lo, hi), mine, "your interval") is not None:
+        share = wilson(sum(r["win_share"] for r in enders), n)
+        p = won / n
+        wald = (p - Z95 * math.sqrt(p * (1 - p) / n), p + Z95 * math.sqrt(p * (1 - p) / n))
+        if _interval_hint((lo, hi), share, "") is None:
+            return False, "that counts a shared top score as a part win (win_share); this lesson counts it as a win (`won`)."
+        if _interval_hint((lo, hi), wald, "") is None:
+            return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
+        return _interval_hint((lo, hi), mine, "your interval")
+    won_e, n_e = ender_win_rate(ENDER_BONUS)
+    elo, ehi = wilson(won_e, n_e)
+    if mine[1] < elo or mine[0] > ehi:
+        return False, (f"your games give {mine[0]:.1%} to {mine[1]:.1%}, which misses the engine's own estimate from "
+                       "other seeds: that happens by bad luck about once in a few hundred runs. Try another seed.")
+    fair = ender_fair_share(ENDER_BONUS)
     verdict = "above" if lo > fair else "not clearly above"
-    return True, (f"the engine's {n} rounds give {won / n:.1%} ({elo:.1%} to {ehi:.1%}); your interval overlaps it. "
-                  f"It lies {verdict} the fair share (a seat wins or ties {fair:.1%} of rounds): at bonus 6 the "
-                  f"ender {'is' if lo > fair else 'may not be'} favoured.")
+    return True, (f"{won} of {n} rounds: {lo:.1%} to {hi:.1%}, checked against your games (replayed from their "
+                  f"seeds) and overlapping the engine's {n_e} rounds ({elo:.1%} to {ehi:.1%}). It lies {verdict} the "
+                  f"fair share (a seat wins or ties {fair:.1%} of rounds): at bonus {ENDER_BONUS} the ender "
+                  f"{'is' if lo > fair else 'may not be'} favoured.")
 
 
 # --- lesson 2: one die (Piggyback Brigade) -------------------------------------------------------
@@ -430,6 +794,7 @@ def _more_than_three(answer):
 # --- lesson 5: how many games? ---------------------------------------------------------------------
 
 EDGE_FAIR, EDGE = 0.25, 0.03  # a seat winning 28% where a fair share is 25%
+HALF = 0.02  # 05.games: the half-width asked for (the lesson shows the games for a half-width of EDGE)
 
 
 def games_for_half_width(p: float, half: float) -> int:
@@ -455,16 +820,17 @@ def _games_for_edge(answer):
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
-    want = games_for_half_width(EDGE_FAIR + EDGE, EDGE)
+    want = games_for_half_width(EDGE_FAIR + EDGE, HALF)
     if abs(n - want) <= 0.02 * want:
-        return True, f"about {want} games: then the interval is ±{EDGE:.0%} around {EDGE_FAIR + EDGE:.0%}."
-    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE / 2)) <= 0.02 * want * 4:
-        return False, "that makes the interval 3 points wide in total; the question asks for 3 points either side."
+        return True, f"about {want} games: then the interval is ±{HALF:.0%} around {EDGE_FAIR + EDGE:.0%}."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, HALF / 2)) <= 0.02 * want * 4:
+        return False, (f"that makes the interval {HALF * 100:.0f} points wide in total; the question asks for "
+                       f"{HALF * 100:.0f} points either side.")
     from meeple.rules.stats import Z95
 
     p = EDGE_FAIR + EDGE
     return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
-                   f"solve z·√(p(1−p)/n) = {EDGE} for n.")
+                   f"solve z·√(p(1−p)/n) = {HALF} for n.")
 
 
 @exercise("05.power", expects="a whole number of games")
@@ -544,36 +910,53 @@ def _catch_up_boost(answer):
 
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
-def _round_start_after_one_duck():
-    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first flip showed a duck."""
+def _rules_07():
+    """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
+
+
+def _round_start_after_one_duck(ducks: int = 1):
+    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
+    showed ducks of that many different suits."""
     from collections import Counter
 
     from meeple.rules import duck_duck_bruce as ddb
 
-    cfg = ddb.Config()
-    first = cfg.suits[0]  # every suit is alike: take the first
+    cfg = _rules_07()
+    row = list(cfg.suits[:ducks])  # every suit is alike: take the first ones
     left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
-    left[first] -= 1
-    return [first], dict(left)
+    for suit in row:
+        left[suit] -= 1
+    return row, dict(left)
 
 
-@exercise("07.second", expects="an exact Fraction")
-def _second_flip(answer):
+def _third_flip_answer() -> Fraction:
+    row, left = _round_start_after_one_duck(2)
+    return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
+
+
+@exercise("07.third", expects="an exact Fraction")
+def _third_flip(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    row, left = _round_start_after_one_duck()
+    row, left = _round_start_after_one_duck(2)
     cards = sum(left.values())
-    want = Fraction(left[row[0]] + left[None], cards)
+    want = _third_flip_answer()
     x, hint = need_exact(answer, want)
     if x is None:
         return False, hint
     if x == want:
         return True, f"{want}: the cards that bust it over the cards still face down."
-    deck = len(ddb.Config().deck())
-    if x == Fraction(left[row[0]] + 1 + left[None], deck):
-        return False, "that counts the flipped duck as if it went back into the pile: this deck has one card fewer now."
-    if x == Fraction(left[None], cards) or x == Fraction(left[row[0]], cards):
-        return False, "two kinds of card end the turn on the second flip: count both."
+    deck = len(_rules_07().deck())
+    if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
+        return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
+    if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
+        return False, "two cards have left the pile, not one: count what is still face down after both flips."
+    if x in (Fraction(left[None], cards), Fraction(sum(left[s] for s in row), cards),
+             Fraction(left[row[0]] + left[None], cards)):
+        return False, "a Bruce and a duck of either suit in the row end the turn: count all of them."
     return False, "count the cards that would end the turn among those still face down."
 
 
@@ -600,9 +983,9 @@ def _bruce_in_ten(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    cfg = ddb.Config()
-    deck = cfg.deck()
-    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), 10)
+    deck = _rules_07().deck()
+    cards = exercise_numbers("07")["cards"]
+    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), cards)
     want = exact.at_least(dist, 1)
     x, hint = need_exact(answer, want)
     if x is None:
@@ -611,4 +994,112 @@ def _bruce_in_ten(answer):
         return True, f"{want} ≈ {float(want):.3f}."
     if x == dist.get(1):
         return False, "that is exactly one Bruce; the question says at least one."
-    return False, "take 1 minus the chance of no Bruce among ten cards drawn without replacement (hypergeometric)."
+    return False, f"take 1 minus the chance of no Bruce among {cards} cards drawn without replacement (hypergeometric)."
+
+
+
+# --- the answers of lessons 1-7 (the teacher's key: `meeple answers`) --------------------------
+
+answer_of("01.wilson")(lambda: __import__("meeple.rules.stats", fromlist=["wilson"]).wilson(7, 10))
+
+
+@answer_of("01.ender")
+def _ender_answer():
+    from meeple.rules.stats import wilson
+
+    return wilson(*ender_win_rate(ENDER_BONUS))  # the engine's estimate; a student's own games give their own
+
+
+@answer_of("02.moments")
+def _moments_answer():
+    from meeple.rules import exact
+
+    d = exact.die(PRACTICE_DIE)
+    return exact.mean(d), exact.variance(d)
+
+
+@answer_of("02.die")
+def _die_answer():
+    from itertools import combinations_with_replacement
+
+    from meeple.rules import exact
+
+    for n in (8, 16):  # the fewest faces that can (see the checker's hint)
+        for faces in combinations_with_replacement(range(1, 10), n):
+            d = exact.die(faces)
+            if exact.mean(d) == Fraction(5, 2) and exact.variance(d) == 1:
+                return faces
+
+
+@answer_of("03.chase")
+def _chase_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.chase_turn_mean(pb.Config(), CHASE_GAP)
+
+
+@answer_of("03.seat")
+def _seat_answer():
+    wins, games, lo, hi = seat_one_at_four()
+    return "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+
+
+@answer_of("04.track")
+def _track_answer():
+    means, length = {}, 1
+    while not means or means[length - 1] <= TARGET_TURNS + 1:
+        means[length] = _trial_mean(length)
+        length += 1
+    return min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+
+
+@answer_of("04.slow")
+def _slow_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.at_least(exact.time_trial_turns(pb.Config()), 4)
+
+
+answer_of("05.games")(lambda: games_for_half_width(EDGE_FAIR + EDGE, HALF))
+answer_of("05.power")(lambda: games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE))
+
+
+@answer_of("06.catchup")
+def _catchup_answer():
+    from meeple.rules import piggyback_brigade as pb
+
+    # one rule that passes: only the last piglet rerolls
+    return pb.Config(rerolls=(pb.IF_LAST,) * 6).rerolls
+
+
+@answer_of("06.boost")
+def _boost_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    base = pb.Config()
+    plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
+    return exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+
+
+answer_of("07.third")(_third_flip_answer)
+
+
+@answer_of("07.no_double")
+def _no_double_answer():
+    from meeple.rules import exact
+
+    row, left = _round_start_after_one_duck()
+    return exact.fresh_flips(row, left, 3)
+
+
+@answer_of("07.bruces")
+def _bruces_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    deck = _rules_07().deck()
+    return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck),
+                                               exercise_numbers("07")["cards"]), 1)

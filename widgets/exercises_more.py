@@ -12,7 +12,8 @@ import numbers
 from collections import Counter
 from fractions import Fraction
 
-from .exercises import WrongKind, exercise, need_fraction, need_interval, need_number, need_whole
+from .exercises import (Evidence, Refused, WrongKind, agrees_to_digits, exercise, need_evidence, need_fraction,
+                        need_interval, need_number, need_whole, exercise_numbers, replay_sample)
 
 
 class _Rounded(Exception):
@@ -76,15 +77,25 @@ def _ddb_nest_position():
     return ddb, row, _ddb_unseen(config, row, nest), nest
 
 
+def _five_ducks_rules():
+    """08.five_ducks's deck: the base deck with the student's extra Bruces (the base deck's five ducks are in the lesson's table)."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + exercise_numbers("08")["extra_bruces"])
+
+
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
 @_exact_checker
 def _five_ducks(answer):
     from meeple.rules import duck_duck_bruce as ddb
 
-    config = ddb.Config()
+    config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     right = ddb.bust_probability(row, _ddb_unseen(config, row))
     a = _exact(answer, right)
+    base = ddb.Config()
+    if a == ddb.bust_probability(row, _ddb_unseen(base, row)):
+        return False, f"that is the base deck's {base.bruce_cards} Bruces; this deck has {config.bruce_cards}."
     face_down = len(config.deck()) - len(row)
     if a in (ddb.bust_probability(row, config.deck()), right * face_down / (face_down + len(row))):
         return False, ("the five ducks in the row are face up: leave them out of the cards still "
@@ -122,6 +133,15 @@ def _nest_gain(answer):
 
 # --- lesson 9: risk (Duck, Duck, Bruce's steal) ---------------------------------------
 
+STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: an eight-sided die (the base die is in its tables)
+
+
+def _steal_rules():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(die=STEAL_DIE)
+
+
 def _net_cards(claim: int, die) -> dict[int, Fraction]:
     outcome = Counter(claim if face >= claim else -1 if face == -1 else 0 for face in die)
     return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
@@ -133,8 +153,10 @@ def _claim3_variance(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    dist = _net_cards(3, ddb.Config().die)
+    dist = _net_cards(3, _steal_rules().die)
     right = exact.variance(dist)
+    if _exact(answer, right) == exact.variance(_net_cards(3, ddb.Config().die)):
+        return False, f"that is the base die's; the exercise's die is {STEAL_DIE}."
     a = _exact(answer, right)
     if a == right:
         return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
@@ -147,7 +169,7 @@ def _last_steal(lead: int) -> dict[int, Fraction]:
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    config = ddb.Config()
+    config = _steal_rules()
     return {c: exact.win_chance(exact.steal_swing(c, config), lead)
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
 
@@ -155,19 +177,20 @@ def _last_steal(lead: int) -> dict[int, Fraction]:
 @exercise("09.trailer", "the best win chance as an exact Fraction")
 @_exact_checker
 def _trailer(answer):
-    chances = _last_steal(-4)
+    chances = _last_steal(-exercise_numbers("09")["trail"])
     best = max(chances.values())
     a = _exact(answer, best)
     if a == best:
-        return True, f"{best}: only a swing past the leader wins, and only the boldest claim can give one."
+        return True, f"{best}: only a swing past the leader wins; take the smallest claim that can give one."
     if a in chances.values():
         return False, "that is the win chance of one choice, but not of the best one: compare every claim."
-    return False, "use exact.win_chance(exact.steal_swing(claim, config), -4) for each claim and decline (0)."
+    return False, (f"use exact.win_chance(exact.steal_swing(claim, steal_rules), -{exercise_numbers('09')['trail']}) for each "
+                   "claim and decline (0).")
 
 
 @exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
 def _leader(answer):
-    chances = _last_steal(2)
+    chances = _last_steal(exercise_numbers("09")["lead"])
     a = need_whole(answer, "a choice: 0 (decline), 1, 2 or 3")
     if a not in chances:
         raise WrongKind(f"expected 0 (decline), 1, 2 or 3, got {answer!r}")
@@ -183,7 +206,7 @@ def _three_red() -> Fraction:
     from meeple.rules import bucket_brigade as bb
     from meeple.rules import exact
 
-    return exact.colour_at_least(bb.Config(), "red", 3)
+    return exact.colour_at_least(bb.Config(), "red", exercise_numbers("10")["reds"])
 
 
 @exercise("10.three_red", "the chance as an exact Fraction")
@@ -196,29 +219,58 @@ def _three_red_check(answer):
     a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
-    reds = exact.colour_in_hand(bb.Config(), "red")
-    if a == reds.get(3):
-        return False, "that is exactly 3 reds; the question is 3 or more (add 4, 5, ...)."
-    if a == exact.at_least(reds, 4):
-        return False, "that is 4 or more; at least 3 includes exactly 3."
-    return False, "take colour_in_hand(brigade, 'red') and add the chances of 3, 4, 5, ... reds."
+    reds, k = exact.colour_in_hand(bb.Config(), "red"), exercise_numbers("10")["reds"]
+    if a == reds.get(k):
+        return False, f"that is exactly {k} reds; the question is {k} or more (add {k + 1}, {k + 2}, ...)."
+    if a == exact.at_least(reds, k + 1):
+        return False, f"that is {k + 1} or more; at least {k} includes exactly {k}."
+    return False, f"take colour_in_hand(brigade, 'red') and add the chances of {k}, {k + 1}, {k + 2}, ... reds."
 
 
-@exercise("10.three_red_sampled", "a 95% interval (low, high) from your deals")
+THREE_RED_DEALS = 1000
+
+
+def _reds_in_first_hand(seed) -> int:
+    """Red cards in Player 1's hand of a seeded four-player Bucket Brigade deal (BB-2)."""
+    from meeple.rules import bucket_brigade as bb
+
+    return sum(c.colour == "red" for c in bb.observation(bb.new_game(bb.Config(), seed), 0).hand)
+
+
+@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
 def _three_red_sampled(answer):
-    low, high = need_interval(answer)
+    from collections.abc import Mapping
+
+    from meeple.rules.stats import wilson
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
+            or not isinstance(answer[1], Mapping):
+        raise WrongKind("pass (interval, deals): your (low, high) and the dict {seed: red cards in Player 1's "
+                        f"hand}} you counted, e.g. check('10.three_red_sampled', (interval, deals)); got {answer!r:.80}")
+    low, high = need_interval(answer[0])
     if not (0 <= low and high <= 1):
-        raise WrongKind(f"a chance lies between 0 and 1, got {answer!r}")
+        raise WrongKind(f"a chance lies between 0 and 1, got {answer[0]!r}")
+    deals = answer[1]
+    if not all(isinstance(k, int) and not isinstance(k, bool) and isinstance(v, int) and not isinstance(v, bool)
+               for k, v in deals.items()):
+        raise WrongKind("deals maps each seed (a whole number) to the red cards in that hand (a whole number)")
+    if len(deals) < THREE_RED_DEALS:
+        raise Refused(f"{len(deals)} deals are too few: deal at least {THREE_RED_DEALS} seeded games.")
+    first = min(deals)
+    if sorted(deals) != list(range(first, first + len(deals))):
+        raise Refused("deal seeds in a row (range(n)), not a choice of seeds: every deal counts.")
+    replay_sample(deals, _reds_in_first_hand, "the deal of seed")
+    k = exercise_numbers("10")["reds"]
+    hits = sum(v >= k for v in deals.values())
+    mine = wilson(hits, len(deals))
+    if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
+        return False, (f"your deals have {hits} hands with {k} or more reds in {len(deals)}: that is not the interval "
+                       "you gave. Use wilson(hits, deals).")
     right = float(_three_red())
-    width = high - low
-    if width > 0.07:
-        return False, f"your interval is {width:.3f} wide: deal more games (at least 1000) to narrow it."
-    if width == 0:
-        return False, "an interval from a sample has a width: use wilson(hits, deals)."
     if low <= right <= high:
         return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
-    return False, ("your interval misses the exact answer. That happens 1 time in 20 by luck; "
-                   "if it happens again with other seeds, check how you count the reds.")
+    return True, (f"your deals are genuine and your interval is theirs, but it misses the exact {right:.1%}: that "
+                  "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
 
 
 @exercise("10.led_five", "the chance as an exact Fraction")
@@ -227,14 +279,14 @@ def _led_five(answer):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
-    king = bk.Config()
-    right = exact.at_least(exact.led_colour_count(king, "red"), 5)
+    king, k = bk.Config(), exercise_numbers("10")["led"]
+    right = exact.at_least(exact.led_colour_count(king, "red"), k)
     a = _exact(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
-    if a == exact.at_least(exact.colour_in_hand(king, "red"), 5):
+    if a == exact.at_least(exact.colour_in_hand(king, "red"), k):
         return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
-    return False, "add the posterior's chances of 5, 6, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), 5)."
+    return False, f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), {k})."
 
 
 # --- lesson 11: cascades (Bucket King) ------------------------------------------------
@@ -332,6 +384,30 @@ def _p_five(answer):
     return False, "at that p the knock costs more than 5 buckets on average: make the pyramid steadier."
 
 
+ENDER_TUNE_LEAST = 150
+
+
+def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, float]:
+    """The round-ender's win rate (a k-way tie for the most counts 1/k) in `games` Bucket Brigade games
+    of four random bots at `bonus`, base rules otherwise, game i with seed derive(seed, "game", i): what
+    tune measures, replayed here (standard library)."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules.chance import derive
+    from meeple.rules.core import play
+    from meeple.rules.stats import wilson
+
+    config = bb.Config().with_values({"bonus": bonus})
+    wins = []
+    for i in range(games):
+        state = play(bb, config, ["random"] * config.players, derive(seed, "game", i)).state
+        for points, ender in zip(state.history, state.enders):
+            if ender is not None:
+                top = [s for s, x in enumerate(points) if x == max(points)]
+                wins.append(1 / len(top) if ender in top else 0.0)
+    lo, hi = wilson(math.fsum(wins), len(wins))
+    return math.fsum(wins) / len(wins), lo, hi
+
+
 @exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
 def _ender_bonus(answer):
     from meeple.rules.workbench import Tuning
@@ -344,13 +420,34 @@ def _ender_bonus(answer):
         return False, "the measure is the round-ender's win rate: measure='ender_win_rate'."
     if abs(answer.target - 0.5) > 1e-9:
         return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
-    if answer.games < 150:
-        return False, f"{answer.games} games per value give wide intervals: use at least 150."
-    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this estimate, "
+    if answer.games < ENDER_TUNE_LEAST:
+        return False, f"{answer.games} games per value give wide intervals: use at least {ENDER_TUNE_LEAST}."
+    # genuine: every value tune reports is measured again from its seeds (a Tuning keeps no games
+    # to sample, and a value's whole measure takes well under a second)
+    try:
+        rows = [(int(r["bonus"]), float(r["value"]), float(r["low"]), float(r["high"]))
+                for r in answer.table.to_dict(orient="records")]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise Refused("your result's table is not the one tune makes (bonus, value, low, high).") from None
+    if not rows:
+        raise Refused("your result measured no bonus at all.")
+    for bonus, value, low, high in rows:
+        again = _ender_measure(bonus, answer.games, answer.seed)
+        if any(not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(again, (value, low, high))):
+            raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
+                          f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
+    best = min(rows, key=lambda r: abs(r[1] - answer.target))
+    if best[0] != answer.answer or any(not math.isclose(a, b) for a, b in zip(best[1:], (answer.value, answer.low, answer.high))):
+        raise Refused("your result's answer (its bonus, estimate or interval) is not what its own table says.")
+    if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
+        side = "above" if min(r[1] for r in rows) > answer.target else "below"
+        return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
+                       "`values`. Try a range that reaches the target from both sides.")
+    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this answer's own interval reaches, "
              "so more games are needed to show that it is nearer the target than they are"
-             if answer.tied else "neither neighbour's interval comes as near the target as this estimate")
+             if answer.tied else "neither neighbour's interval comes as near the target as this answer's own interval reaches")
     return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
-                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}); {words}.")
+                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}; every value replayed from its seeds); {words}.")
 
 
 # --- lesson 14: skill, luck, intransitivity ---------------------------------------------
@@ -360,16 +457,19 @@ def _ender_bonus(answer):
 def _luck_alone(answer):
     from math import comb
 
-    n, k = 100, 60
+    n, k = 100, exercise_numbers("14")["wins"]
     right = Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
     a = _exact(answer, right)
     if a == right:
         return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
     if a == Fraction(comb(n, k), 2**n):
-        return False, "that is exactly 60 wins; at least 60 adds 61, 62, ... up to 100."
+        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to 100."
     if a == right - Fraction(comb(n, k), 2**n):
-        return False, "that is more than 60; at least 60 includes 60 itself."
-    return False, "each number of wins j has chance C(100, j) / 2^100; add them for j = 60 to 100."
+        return False, f"that is more than {k}; at least {k} includes {k} itself."
+    return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
+
+
+DIE_D = (0, 3, 4, 4, 4, 4)
 
 
 @exercise("14.die_d", "the chance as an exact Fraction")
@@ -377,7 +477,7 @@ def _luck_alone(answer):
 def _die_d(answer):
     from meeple.rules import exact
 
-    d, a_die = exact.die((0, 0, 4, 4, 4, 4)), exact.die((2, 2, 4, 4, 9, 9))
+    d, a_die = exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9))
     right = exact.beat_chance(d, a_die)
     a = _exact(answer, right)
     if a == right:
@@ -388,21 +488,49 @@ def _die_d(answer):
     return False, "list the 36 pairs of faces (or use exact.beat_chance(exact.die(D), exact.die(A)))."
 
 
-@exercise("14.cycle", "(robin, cycle): the round-robin table and a list of three bots, or []")
+CYCLE_GAMES = 150
+
+
+@exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
 def _cycle(answer):
-    from itertools import permutations
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules.simulate import _rate_row
 
     try:
-        table, cycle = answer
-        rows = list(zip(table["row"], table["column"], table["low"]))
-    except (TypeError, ValueError, KeyError):
-        raise WrongKind("expected (robin, cycle): the table of section 3 and a list of three bot names, or []") from None
+        runs, cycle = answer
+        runs = list(runs)
+    except (TypeError, ValueError):
+        raise WrongKind("expected (runs, cycle): the simulate results of section 3 and a list of three bot names, or []") from None
     if cycle is None or cycle is Ellipsis:
         return False, "no answer yet: put a list of three bot names, or [], in place of `...`."
     if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
         raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
-    bots = sorted({r for r, _, _ in rows})
-    sure = {(r, c) for r, c, lo in rows if lo > 0.5}
+    if not runs or any(isinstance(r, (str, bytes, dict)) for r in runs):
+        raise WrongKind("runs is the list of what simulate(...) returned for each pairing of section 3")
+    evs = [Evidence.of(r) for r in runs]
+    pairs = {tuple(sorted(e.bots)) for e in evs}
+    bots = sorted({b for e in evs for b in e.bots})
+    if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(bots, 2)}:
+        raise Refused("runs should hold one run per pair of bots, every pair once (a round-robin).")
+    rules = ddb.Config(players=2, rounds=1)
+    share = -(-90 // len(evs))  # about 90 games replayed in all
+    sure = set()
+    for e in evs:
+        need_evidence(e, game="duck-duck-bruce", config=rules, bots=list(e.bots), games=CYCLE_GAMES,
+                      rotate=True, replay=share)
+        for b in e.bots:
+            shares = [1 / len(g.winners) if g.bots.index(b) in g.winners else 0.0 for g in e.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((b, next(o for o in e.bots if o != b)))
+    return _cycle_verdict(bots, sure, cycle)
+
+
+def _cycle_verdict(bots, sure, cycle):
+    """Judge `cycle` given the decided pairs `sure` ({(a, b): a's whole interval against b above 1/2})."""
+    from itertools import permutations
+
     cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
     if not cycle:
         if not cycles:
@@ -415,13 +543,14 @@ def _cycle(answer):
         return True, f"{' beats '.join(cycle)} beats {cycle[0]}: no rating can rank these three."
     weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
     a, b = weak[0]
-    return False, f"in this table {a} does not surely beat {b}: its interval against {b} is not all above one half."
+    return False, f"in these games {a} does not surely beat {b}: its interval against {b} is not all above one half."
 
 
 # --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
 
 def _timing(seed: int = 6) -> dict:
-    """Lesson 13's position and its numbers, built as the lesson builds them: heuristic bots
+    """Lesson 13's position and its numbers, built as the lesson builds them (q: the chance that
+    one of the players who move before the next turn can end the round; q1: the next player's): heuristic bots
     play a seeded game until a player could end the round (BB-8) with a card of a colour
     whose hedgehog stands within two steps of the end, and has a safe coloured card to play
     instead; a game that never gets there gives way to the next seed."""
@@ -480,15 +609,19 @@ def _timing_in(seed: int) -> dict:
     unseen.subtract(seen.hand)
     unseen.subtract(seen.played)
     unseen = list(unseen.elements())
-    nxt = (p + 1) % config.players
-    h = seen.hand_counts[nxt]
+    # every other player moves before p's next turn: their hands together are one random set of the unseen cards
+    others = [(p + k) % config.players for k in range(1, config.players)]
+    held = sum(seen.hand_counts[o] for o in others)
 
-    def q_for(match):
+    def q_for(match, cards=held):
         k = sum(1 for c in unseen if match(c))
-        return 1 - exact.hypergeometric(len(unseen), k, h).get(0, Fraction(0))
+        return 1 - exact.hypergeometric(len(unseen), k, cards).get(0, Fraction(0))
 
-    q = q_for(lambda c: c.colour in (colour, None) and c.steps >= gap)
+    can = lambda c: c.colour in (colour, None) and c.steps >= gap  # noqa: E731  (that colour, or a joker)
+    q = q_for(can)
     return {"q": q, "E": e, "A": a_, "B": b_, "gap": gap, "colour": colour, "wait": str(wait), "ender": str(ender),
+            "seen": seen, "held": held, "unseen": len(unseen), "can_end": sum(map(can, unseen)),
+            "q1": q_for(can, seen.hand_counts[others[0]]),  # the next player alone (a two-player game)
             "no_jokers": q_for(lambda c: c.colour == colour and c.steps >= gap),
             "any_steps": q_for(lambda c: c.colour in (colour, None))}
 
@@ -504,6 +637,9 @@ def _next_can_end(answer):
         return False, "a joker moves any hedgehog (BB-7): count the unseen jokers as cards that can end the round too."
     if a == 1 - t["q"]:
         return False, "that is the chance they hold none; q is one minus it."
+    if a == t["q1"]:
+        return False, ("that is the next player alone; three players move before your next turn: "
+                       "count the cards of all their hands together.")
     if a == t["any_steps"]:
         return False, (f"the hedgehog is {t['gap']} step(s) from the end: count only the cards long "
                        "enough to reach it.")
@@ -520,4 +656,137 @@ def _balance_bonus(answer):
         return True, f"b* = {right} ≈ {float(right):.2f}."
     if a == (t["B"] - t["E"]) / t["q"] or a == t["A"] - t["B"]:
         return False, "only part of it: b* = (A − B) + (B − E) / q has two terms."
+    if a == (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"]:
+        return False, "that is the two-player reckoning (the next player alone): use q with every other hand counted."
     return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
+
+
+# --- the answers of lessons 8-14 (the teacher's key: `meeple answers`) -------------------------
+
+from .exercises import answer_of  # noqa: E402
+
+
+@answer_of("08.five_ducks")
+def _five_ducks_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = _five_ducks_rules()
+    row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
+    return ddb.bust_probability(row, _ddb_unseen(config, row))
+
+
+@answer_of("08.nest_bust")
+def _nest_bust_answer():
+    ddb, row, left, _nest = _ddb_nest_position()
+    return ddb.bust_probability(row, left)
+
+
+@answer_of("08.nest_gain")
+def _nest_gain_answer():
+    ddb, row, left, nest = _ddb_nest_position()
+    stop, flip = ddb.flip_values(row, left, nest)
+    return flip - stop
+
+
+@answer_of("09.claim3_variance")
+def _claim3_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    return exact.variance(_net_cards(3, _steal_rules().die))
+
+
+answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
+
+
+@answer_of("09.leader")
+def _leader_answer():
+    chances = _last_steal(exercise_numbers("09")["lead"])
+    return max(chances, key=chances.get)
+
+
+answer_of("10.three_red")(_three_red)
+answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the student's interval is compared with
+
+
+@answer_of("10.led_five")
+def _led_five_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
+
+
+@answer_of("11.none_colour")
+def _none_colour_answer():
+    from meeple.rules import bucket_king as bk
+
+    rows = bk.Config().rows
+    top = len(rows) - 1
+    return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
+
+
+@answer_of("11.second_row")
+def _second_row_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), Fraction(1, 2)))
+
+
+@answer_of("12.p_five")
+def _p_five_answer():
+    low, high = _p_for_loss(5)
+    return round(float(low + high) / 2, 2)
+
+
+@answer_of("12.ender_bonus")
+def _ender_bonus_answer():
+    from meeple.rules import tune
+
+    return tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "random", games=ENDER_TUNE_LEAST, seed=1,
+                values=range(0, 13), method="bisect", progress=False, workers=1).answer
+
+
+answer_of("13.next_can_end")(lambda: _timing()["q"])
+
+
+@answer_of("13.balance_bonus")
+def _balance_answer():
+    t = _timing()
+    return (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q"]
+
+
+@answer_of("14.luck_alone")
+def _luck_answer():
+    from math import comb
+
+    return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
+
+
+@answer_of("14.die_d")
+def _die_d_answer():
+    from meeple.rules import exact
+
+    return exact.beat_chance(exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9)))
+
+
+@answer_of("14.cycle")
+def _cycle_answer():
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import simulate
+    from meeple.rules.simulate import _rate_row
+
+    ts = [f"threshold-{k}" for k in range(1, 6)]
+    sure = set()
+    for a, b in combinations(ts, 2):
+        res = simulate("duck-duck-bruce", ddb.Config(players=2, rounds=1), [a, b], games=CYCLE_GAMES, seed=1,
+                       rotate=True, progress=False, workers=1)
+        for x, y in ((a, b), (b, a)):
+            shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in res.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((x, y))
+    return next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
+                 and {(p, q), (q, r), (r, p)} <= sure), [])
