@@ -458,12 +458,13 @@ def test_01_and_12_count_the_ender_differently():
 
 
 def test_05_and_12_say_what_tune_compares():
-    """tune rules a neighbour out by comparing its interval with the answer's point estimate;
-    lessons 5 and 12 must say so, and no longer that "the answer stands"."""
+    """tune rules a neighbour out only when the neighbour's interval stays farther from the target
+    than the answer's own interval reaches (issue 25 changed it from the answer's point estimate);
+    lessons 5 and 12 must say which intervals it compares, and no longer the old rule."""
     text5 = "".join(_src(c) for c in _cells(LESSONS / "05_how_many_games.ipynb"))
     text12 = "".join(_src(c) for c in _cells(LESSONS / "12_design_to_a_target.ipynb"))
     assert "`tune`" in text5 and "own interval" in text5 and "own interval" in text12
-    assert "the answer stands" not in text12
+    assert "as the answer's estimate" not in text5 + text12 and "ignores the answer's own interval" not in text5 + text12
 
 
 # --- an exercise asks for what the lesson has not shown (issue 23) --------------------------------
