@@ -70,9 +70,10 @@ class Counter:
         self.requests: list = []
         context.on("requestfinished", lambda r: self.requests.append(r))
 
-    def total(self) -> int:
+    def total(self, start: int = 0) -> int:
+        """Bytes of the requests from number `start` on (read while their page is open)."""
         out = 0
-        for r in self.requests:
+        for r in self.requests[start:]:
             try:
                 sizes = r.sizes()
                 out += sizes["responseBodySize"] + sizes["responseHeadersSize"]
@@ -113,7 +114,7 @@ def page_bytes(browser, url: str, pages: list[str]) -> list[dict]:
         page.close()
         page = context.new_page()  # a new tab of the same visit: the browser's cache, no reload flags
         _visit(page, f"{url}/{name}.html")
-        rows.append({"page": name, "cold": cold, "requests": cold_n, "warm": count.total() - cold,
+        rows.append({"page": name, "cold": cold, "requests": cold_n, "warm": count.total(cold_n),
                      "warm_requests": len(count.requests) - cold_n, "drawn": drawn})
         context.close()
     return rows
@@ -126,24 +127,24 @@ def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
     page.goto(f"{url}/{lesson}.html")
     page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
     page.wait_for_load_state("networkidle")
-    before = count.total()
+    before = len(count.requests)
     t0 = time.perf_counter()
     page.locator(".meeple-play-live").first.click()
     page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
     cold = time.perf_counter() - t0
     info = page.evaluate("globalThis.meepleLive.started")
-    python_bytes = count.total() - before
+    python_bytes = count.total(before)
     warm = warm_bytes = None
     if other:  # the next page of the visit: the same context, Pyodide from the browser's cache
         page.goto(f"{url}/{other}.html")
         page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
         page.wait_for_load_state("networkidle")
-        before = count.total()
+        before = len(count.requests)
         t0 = time.perf_counter()
         page.locator(".meeple-play-live").first.click()
         page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
         warm = time.perf_counter() - t0
-        warm_bytes = count.total() - before
+        warm_bytes = count.total(before)
     result = {"cold": cold, "warm": warm, "python_bytes": python_bytes, "warm_bytes": warm_bytes, "worker": info}
     result["browser_games"] = {}
     for game, n in GAMES.items():
