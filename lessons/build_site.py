@@ -6,10 +6,14 @@ Every lesson (`lessons/*.ipynb`, sorted by name) is run from top to bottom and
 becomes a page after `intro.md`; the site is written to DIR/html (default
 `lessons/_build/html`, ready to copy to any web server). The widgets (Stepper,
 Explorer, Altair's JupyterChart) are drawn from the state saved by that run, by
-JavaScript the site serves itself: require.js, the Jupyter widgets HTML manager
-and MathJax come from npm at build time (into DIR/work/npm, kept between builds),
-the anywidget loader from the installed anywidget wheel. No page loads anything
-from a CDN.
+JavaScript the site serves itself: the project's own widget loader
+(`widgets/static/meeple-widgets.js`, no timeout and no CDN fallback: a late file only
+delays), each anywidget's module moved out of the pages into one shared, cached file
+(`_static/widgets/<sha256>.js`), each Altair chart compiled to Vega and drawn with one
+cached Vega file, the formulas typeset at build time by KaTeX; Vega, KaTeX and Pyodide
+come from npm at build time (into DIR/work/npm, kept between builds). No page loads
+anything from another host, and no source map ships. The site folder also gets `_headers`
+and `.htaccess`: which files a browser may keep for good (issue 24 item 7).
 
 The widgets are live on the site (issue 12). The lessons run with MEEPLE_SITE=1,
 so every Explorer simulates every value on its slider and adds a chart whose
@@ -58,47 +62,19 @@ PYODIDE_FILES = {
     "python_stdlib.zip": "fa1957e5777068fc4f7437f96d860ae2fbe9c19732ba06c84e004ec16dd7dd7a",
     "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
 }
-NPM_PACKAGES = ["@jupyter-widgets/html-manager@1", "requirejs@2", "mathjax@3", f"pyodide@{PYODIDE_VERSION}"]
-LIVE_FILES = ["meeple-live.js", "meeple-worker.js", "meeple-live.css"]  # from widgets/static/
+# Vega draws the charts (their Vega-Lite is compiled at build time); KaTeX typesets the formulas
+# at build time (the pages carry its CSS and fonts, not a TeX engine). Exact versions, like Pyodide.
+VEGA_VERSION, KATEX_VERSION = "6.4.0", "0.16.47"
+# The vendored folders are named by version, so a host may let browsers keep them for good
+# (the _headers and .htaccess the build writes): a new version is a new address.
+PYODIDE_DIR, VEGA_DIR, KATEX_DIR = f"pyodide-{PYODIDE_VERSION}", f"vega-{VEGA_VERSION}", f"katex-{KATEX_VERSION}"
+NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}"]
+# From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
+# manager) and the live runtime.
+LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "favicon.svg"]
+CHART_ESM = STATIC / "meeple-chart.js"  # the front end of every chart on the site
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in Sphinx's output
 SOLUTION = "solution"  # the cell tag of an exercise's answer (as `meeple scrub` reads it)
-FONTS = (".woff", ".woff2", ".ttf", ".eot", ".svg")
-# Runs after require.js, before embed-amd.js. `anywidget` is the loader's AMD module. The two
-# @jupyter-widgets paths place the modules that embed-amd.js defines inline in _static/ too:
-# webpack derives the URL of the widget icon fonts from the module's address (without them
-# the fonts are fetched from /@jupyter-widgets/... next to the page, a 404).
-ANYWIDGET_CONFIG = """\
-// The widgets HTML manager (1.x) typesets widget labels with MathJax 2's API,
-// MathJax.Hub.Queue; the site runs MathJax 3, which has no Hub: a page with a formula
-// and a labelled widget threw "reading 'Queue'". Give whatever window.MathJax becomes
-// (the config object, then MathJax 3 itself) a Hub that typesets with MathJax 3.
-(function () {
-  var current = window.MathJax;
-  function shim(mj) {
-    if (mj && typeof mj === "object" && !mj.Hub) {
-      mj.Hub = {Queue: function (job) {
-        var el = job && job[2];
-        if (el && mj.typesetPromise) mj.typesetPromise([el]).catch(function () {});
-      }};
-    }
-    return mj;
-  }
-  shim(current);
-  Object.defineProperty(window, "MathJax", {
-    configurable: true,
-    get: function () { return current; },
-    set: function (v) { current = shim(v); }
-  });
-})();
-(function () {
-  var here = document.currentScript.src.replace(/[^/]*$/, "");
-  require.config({paths: {
-    "anywidget": here + "anywidget",
-    "@jupyter-widgets": here.slice(0, -1),
-    "@jupyter-widgets/html-manager/dist": here.slice(0, -1)
-  }});
-})();
-"""
 # Not staged: build output, helpers and editor leftovers.
 SKIP = shutil.ignore_patterns("_build", "_vendor", ".ipynb_checkpoints", "__pycache__", "*.py", ".*")
 
@@ -123,12 +99,11 @@ def npm_install(npm: Path) -> Path:
     """The npm packages, installed once into `npm` (one command: npm drops what it was not asked for)."""
     modules = npm / "node_modules"
     wanted = [
-        modules / "requirejs" / "require.js",
-        modules / "@jupyter-widgets" / "html-manager" / "dist" / "embed-amd.js",
-        modules / "mathjax" / "es5" / "tex-mml-chtml.js",
+        modules / "vega" / "build" / "vega.min.js",
+        modules / "katex" / "dist" / "katex.min.css",
         *(modules / "pyodide" / f for f in PYODIDE_FILES),
     ]
-    if not all(f.exists() for f in wanted) or _pyodide_version(modules) != PYODIDE_VERSION:
+    if not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION):
         npm.mkdir(parents=True, exist_ok=True)
         exe = shutil.which("npm")
         if exe is None:
@@ -143,11 +118,19 @@ def npm_install(npm: Path) -> Path:
     return modules
 
 
-def _pyodide_version(modules: Path) -> str | None:
+def _version(modules: Path, package: str) -> str | None:
     try:
-        return json.loads((modules / "pyodide" / "package.json").read_text())["version"]
+        return json.loads((modules / package / "package.json").read_text())["version"]
     except (OSError, ValueError, KeyError):
         return None
+
+
+def _pyodide_version(modules: Path) -> str | None:
+    return _version(modules, "pyodide")
+
+
+def _versions(modules: Path) -> tuple:
+    return tuple(_version(modules, p) for p in ("pyodide", "vega", "katex"))
 
 
 def sha256(path: Path) -> str:
@@ -191,31 +174,20 @@ def build_wheel(dest: Path) -> Path:
 
 
 def vendor(modules: Path, dest: Path) -> None:
-    """Fill `_vendor/`: require.js, the widgets HTML manager, the anywidget loader, MathJax,
-    Pyodide (hashes checked), the meeple wheel and the live runtime."""
-    import anywidget
-
+    """Fill `_vendor/`: the widget loader, Vega, KaTeX's CSS and fonts, Pyodide (hashes checked), the meeple wheel
+    and the live runtime. (The anywidgets' own modules are written out of the pages after
+    the build: `externalize_modules`.)"""
     dest.mkdir(parents=True)
-    shutil.copy2(modules / "requirejs" / "require.js", dest)
-    dist = modules / "@jupyter-widgets" / "html-manager" / "dist"
-    for f in dist.iterdir():  # embed-amd.js, libembed-amd.js and the icon fonts they link to
-        if f.name in ("embed-amd.js", "libembed-amd.js") or f.suffix in FONTS:
-            shutil.copy2(f, dest)
-    # The loader from the Python wheel works in static pages (the npm build of anywidget does not).
-    loader = (Path(anywidget.__file__).parent / "nbextension" / "index.js").read_text()
-    # anywidget gives a widget 2 s to load its module, then logs "Failed to initialize model"
-    # (the widget still draws). A page with several charts on a busy machine takes longer.
-    (dest / "anywidget.js").write_text(loader.replace("AbortSignal.timeout(2e3)", "AbortSignal.timeout(6e4)"))
-    (dest / "anywidget-config.js").write_text(ANYWIDGET_CONFIG)
-    # MathJax for pages with formulas: the combined TeX build, its fonts and the parts it loads on demand.
-    es5, mj = modules / "mathjax" / "es5", dest / "mathjax"
-    mj.mkdir()
-    shutil.copy2(es5 / "tex-mml-chtml.js", mj)
-    for sub in ("input", "output/chtml", "ui", "a11y"):
-        shutil.copytree(es5 / sub, mj / sub)
+    # Vega for the charts, KaTeX's stylesheet and fonts for the formulas typeset at build time.
+    (dest / VEGA_DIR).mkdir()
+    shutil.copy2(modules / "vega" / "build" / "vega.min.js", dest / VEGA_DIR)
+    kx = dest / KATEX_DIR
+    kx.mkdir()
+    shutil.copy2(modules / "katex" / "dist" / "katex.min.css", kx)
+    shutil.copytree(modules / "katex" / "dist" / "fonts", kx / "fonts")
     # Python for the reader's browser: Pyodide's core (no packages) and this project's wheel.
     check_pyodide(modules / "pyodide")
-    py = dest / "pyodide"
+    py = dest / PYODIDE_DIR  # named by its version: its files may be cached for good (_headers)
     py.mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(modules / "pyodide" / name, py)
@@ -225,6 +197,7 @@ def vendor(modules: Path, dest: Path) -> None:
         shutil.copy2(STATIC / name, dest)
     site = {
         "pyodide": PYODIDE_VERSION,
+        "pyodide_dir": f"{PYODIDE_DIR}/",
         "wheel": f"meeple/{wheel.name}",
         "bytes": {"pyodide": sum((py / n).stat().st_size for n in PYODIDE_FILES), "wheel": wheel.stat().st_size},
     }
@@ -298,6 +271,417 @@ def prune_widget_state(page: Path) -> int:
         body = json.dumps(state).replace("</", "<\\/")  # never close the script tag early
         page.write_text(text[: found.start(2)] + body + text[found.end(2):])
     return dropped
+
+
+WIDGET_BOOKKEEPING = {"_model_module", "_model_module_version", "_model_name", "_view_count", "_view_module",
+                      "_view_module_version", "_view_name"}
+
+
+def slim_widget_state(page: Path) -> int:
+    """The ipywidgets' saved state, as the site's loader reads it: without the traits left at
+    nothing (None, "" or []: every Layout lists ~30 of them) and without the bookkeeping
+    the model's name already says. Anywidgets' state is kept whole (their own front ends
+    read it). Returns the bytes saved."""
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    state = json.loads(found[2])
+    for model in state["state"].values():
+        if not str(model.get("model_module", "")).startswith("@jupyter-widgets/"):
+            continue
+        model["state"] = {k: v for k, v in model.get("state", {}).items()
+                          if k not in WIDGET_BOOKKEEPING and v is not None and v != "" and v != []}
+    body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
+    page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    return len(found[2]) - len(body)
+
+
+MODULES = "widgets"  # _static/widgets/: the anywidgets' front ends, one file per distinct module
+INLINE_MAX = 512  # characters: a module this short stays in the page
+
+
+def externalize_modules(page: Path, static: Path) -> int:
+    """Move each anywidget's module (`_esm`, `_css`) out of the page into `_static/widgets/`,
+    named by its SHA-256, and leave its path ("./widgets/<hash>.js", which the site's loader
+    resolves next to itself) in the state. Returns the bytes taken out of the page.
+    Altair's chart module alone is 0.9 MB of Vega: written once, every chart on every page
+    shares it, and the browser caches it (the name changes only when the content does)."""
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    state = json.loads(found[2])
+    saved = 0
+    for model in state["state"].values():
+        attrs = model.get("state", {})
+        for key, suffix in (("_esm", ".js"), ("_css", ".css")):
+            body = attrs.get(key)
+            if not isinstance(body, str) or len(body) <= INLINE_MAX or body.startswith("./"):
+                continue
+            data = body.encode()
+            name = hashlib.sha256(data).hexdigest()[:20] + suffix
+            target = static / MODULES / name
+            if not target.exists():
+                target.parent.mkdir(exist_ok=True)
+                target.write_bytes(data)
+            attrs[key] = f"./{MODULES}/{name}"
+            saved += len(body)
+    if saved:
+        body = json.dumps(state).replace("</", "<\\/")
+        page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    return saved
+
+
+CELL = '<div class="cell '
+CHECK_CALL = '<span class="n">check</span><span class="p">(</span>'
+CHECK_RESULT = re.compile(r'<div class="output text_plain[^"]*"><div class="highlight"><pre><span></span>(?:True|False)\n'
+                          r'</pre></div>\n</div>\n?')
+
+
+def drop_check_results(text: str) -> str:
+    """An exercise cell ends with `check(...)`, whose True/False JupyterLab shows as the cell's
+    result; its words (above it) already say right or wrong, so the page leaves the bare
+    True/False out (issue 24 item 5: a stray "False" under every hint)."""
+    parts = text.split(CELL)
+    return CELL.join([parts[0]] + [CHECK_RESULT.sub("", p) if CHECK_CALL in p.split("</pre>", 1)[0] else p
+                                   for p in parts[1:]])
+
+
+SOLUTION_BLOCK = re.compile(r'<div class="cell tag_solution[^"]*">\s*(?=<details)|<details class="[^"]*meeple-solution[^"]*">')
+
+
+def _close(text: str, start: int, tag: str) -> int:
+    """The index just after the end tag of the <tag> element that opens at `start`."""
+    depth = 0
+    for m in re.finditer(rf"<{tag}[\s>]|</{tag}>", text[start:]):
+        depth += -1 if m[0].startswith("</") else 1
+        if depth == 0:
+            return start + m.end()
+    raise ValueError(f"unclosed <{tag}> at {start}")
+
+
+def _solution(text: str, start: int) -> tuple[int, int, str]:
+    """A solution fold at `start`: (where it ends, where its <details> closes, what it folds)."""
+    details = text.index("<details", start)
+    shut = _close(text, details, "details") - len("</details>")
+    end = _close(text, start, "div") if text.startswith("<div", start) else shut + len("</details>")
+    body = text[text.index("</summary>", details) + len("</summary>"):shut]
+    return end, shut, body
+
+
+def merge_solution_folds(text: str) -> str:
+    """One exercise, one "Show solution": where an answer is several cells in a row (its code
+    and its words), their folds become one, the first, holding them all (issue 24 item 5)."""
+    at = 0
+    while found := SOLUTION_BLOCK.search(text, at):
+        end, shut, _ = _solution(text, found.start())
+        nxt = SOLUTION_BLOCK.match(text, end + len(text[end:]) - len(text[end:].lstrip()))
+        if nxt is None:
+            at = end
+            continue
+        after, _, body = _solution(text, nxt.start())
+        text = text[:shut] + body + text[shut:end] + text[after:]
+        at = found.start()  # the merged fold may be followed by yet another part of the answer
+    return text
+
+
+def compile_charts(page: Path) -> int:
+    """Each Altair chart (JupyterChart) on the page becomes Vega, drawn by meeple-chart.js with
+    the site's one Vega file, in place of a chart module that carries Vega, Vega-Lite and
+    vega-embed itself (0.9 MB). The Vega-Lite is compiled here by vl-convert, the compiler
+    Altair itself uses, at the Vega-Lite version Altair names. Returns the charts compiled."""
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    import vl_convert
+    from altair.utils._importers import vl_version_for_vl_convert
+
+    state = json.loads(found[2])
+    done = 0
+    for model in state["state"].values():
+        attrs = model.get("state", {})
+        if model.get("model_name") != "AnyModel" or "_vl_selections" not in attrs or not attrs.get("spec"):
+            continue  # not an Altair chart
+        attrs["spec"] = vl_convert.vegalite_to_vega(attrs["spec"], vl_version=vl_version_for_vl_convert())
+        attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
+        done += 1
+    if done:
+        body = json.dumps(state).replace("</", "<\\/")
+        page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    return done
+
+
+MATH = re.compile(r'<(span|div) class="math notranslate nohighlight"([^>]*)>(.*?)</\1>', re.S)
+MATHJAX_TAG = re.compile(r'<script[^>]*src="_static/mathjax/[^"]*"[^>]*></script>\n?')
+KATEX_JS = """
+const katex = require(process.argv[2]);
+let input = "";
+process.stdin.on("data", (d) => { input += d; });
+process.stdin.on("end", () => {
+  const out = JSON.parse(input).map(([tex, display]) => {
+    try { return [katex.renderToString(tex, { displayMode: display, throwOnError: true }), ""]; }
+    catch (e) { return [katex.renderToString(tex, { displayMode: display, throwOnError: false }), e.message]; }
+  });
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def katex(items: list[list], modules: Path) -> list[list[str]]:
+    """[tex, display] -> [html, error] for each, by KaTeX under node (one process for all)."""
+    if not items:
+        return []
+    node = shutil.which("node")
+    if node is None:
+        sys.exit("build_site: node is missing (install Node.js; KaTeX typesets the formulas at build time)")
+    with tempfile.NamedTemporaryFile("w", suffix=".js", delete=False) as js:
+        js.write(KATEX_JS)
+    try:
+        done = subprocess.run([node, js.name, str(modules / "katex")], input=json.dumps(items), capture_output=True,
+                              text=True, check=True)
+    finally:
+        os.unlink(js.name)
+    return json.loads(done.stdout)
+
+
+def markdown_outputs(page: Path, modules: Path) -> int:
+    """Markdown that a widget shows (say(...) inside an Output widget: the die editor's
+    sentence) becomes HTML at build time, its $TeX$ typeset by KaTeX like the page's own:
+    the site's loader has no Markdown renderer, and JupyterLab shows it typeset (issue 24
+    item 5: "**7/3**" on the site). Returns the outputs rendered."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    state = json.loads(found[2])
+    formulas: list[list] = []
+
+    def hold(content: str, options: dict) -> str:  # a placeholder until KaTeX has typeset them all
+        formulas.append([content, bool(options.get("display_mode"))])
+        return f"\x00{len(formulas) - 1}\x00"
+
+    md = MarkdownIt("commonmark").use(dollarmath_plugin, renderer=hold)
+    rendered = []
+    for model in state["state"].values():
+        for out in model.get("state", {}).get("outputs", None) or []:
+            data = out.get("data", {})
+            if "text/markdown" in data and "text/html" not in data:
+                source = data["text/markdown"]
+                rendered.append((data, md.render(source if isinstance(source, str) else "".join(source))))
+    if not rendered:
+        return 0
+    typeset = katex(formulas, modules)
+    for data, html_text in rendered:
+        data["text/html"] = re.sub("\x00(\\d+)\x00", lambda m: typeset[int(m[1])][0], html_text)
+    body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
+    page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    if typeset and '<link rel="stylesheet" type="text/css" href="_static/' + KATEX_DIR not in text:
+        page.write_text(page.read_text().replace(
+            "</head>", f'<link rel="stylesheet" type="text/css" href="_static/{KATEX_DIR}/katex.min.css" />\n</head>', 1))
+    return len(rendered)
+
+
+def typeset_math(pages: list[Path], modules: Path) -> int:
+    """Typeset every formula at build time with KaTeX (node, from npm): the pages carry the
+    typeset HTML (with MathML for screen readers) and KaTeX's 24 kB stylesheet, not a 1.2 MB
+    TeX engine run in every reader's browser. A formula KaTeX cannot read stays visible in red
+    and is named in the build's output. Returns how many formulas were typeset."""
+    import html as htmllib
+
+    found = {}
+    for page in pages:
+        found[page] = list(MATH.finditer(page.read_text()))
+    items = []
+    for matches in found.values():
+        for m in matches:
+            tex = htmllib.unescape(m[3]).strip()
+            display = m[1] == "div"
+            for a, b in ((r"\(", r"\)"), (r"\[", r"\]")):
+                if tex.startswith(a) and tex.endswith(b):
+                    tex = tex[len(a):-len(b)].strip()
+            items.append([tex, display])
+    if not items:
+        return 0
+    typeset = iter(katex(items, modules))
+    for page, matches in found.items():
+        text = page.read_text()
+        out, at = [], 0
+        for m in matches:
+            rendered, error = next(typeset)
+            if error:
+                print(f"build_site: {page.name}: KaTeX cannot typeset {m[3][:80]!r}: {error}", flush=True)
+            tag = "div" if m[1] == "div" else "span"
+            out += [text[at:m.start()], f'<{tag} class="math"{m[2]}>{rendered}</{tag}>']
+            at = m.end()
+        text = "".join(out) + text[at:]
+        link = f'<link rel="stylesheet" type="text/css" href="_static/{KATEX_DIR}/katex.min.css" />\n'
+        if matches:
+            text = text.replace("</head>", link + "</head>", 1)
+        page.write_text(MATHJAX_TAG.sub("", text))
+    return len(items)
+
+
+def drop_source_maps(html: Path) -> int:
+    """No source maps on the site: the .map files go, and the comments pointing to them."""
+    gone = 0
+    for f in html.rglob("*.map"):
+        f.unlink()
+        gone += 1
+    for f in [*html.rglob("*.js"), *html.rglob("*.css")]:
+        if f.is_relative_to(html / "_static" / PYODIDE_DIR):
+            continue  # hashed and pinned as npm has them
+        text = f.read_text(errors="surrogateescape")
+        cut = re.sub(r"\n?/[/*][#@] sourceMappingURL=[^\n]*?(\*/)?\s*$", "\n", text)
+        if cut != text:
+            f.write_text(cut, errors="surrogateescape")
+    return gone
+
+
+FA_ICON = re.compile(r'[{,]"?([a-z0-9-]+)"?:\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]*","(M[^"]*)"\]')
+FA_JS = """// The theme's icons (issue 24 item 2): the few Font Awesome icons the site's pages use,
+// written by lessons/build_site.py from the theme's Font Awesome build (1.5 MB, every icon).
+// Each <i class="fa-... fa-NAME"> becomes the same inline SVG Font Awesome would make.
+(function () {
+  "use strict";
+  const ICONS = %s;
+  const NS = "http://www.w3.org/2000/svg";
+  function swap(i) {
+    const name = [...i.classList].map((c) => c.slice(3)).find((n) => ICONS[n]);
+    if (!name) return;
+    const [w, h, d] = ICONS[name];
+    const svg = document.createElementNS(NS, "svg");
+    [...i.attributes].forEach((a) => svg.setAttribute(a.name, a.value));
+    svg.setAttribute("class", "svg-inline--fa " + i.className);
+    svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    svg.setAttribute("aria-hidden", "true");
+    const path = document.createElementNS(NS, "path");
+    path.setAttribute("fill", "currentColor");
+    path.setAttribute("d", d);
+    svg.appendChild(path);
+    i.replaceWith(svg);
+  }
+  const scan = (root) => root.querySelectorAll && root.querySelectorAll("i[class*='fa-']").forEach(swap);
+  const style = document.createElement("style");
+  style.textContent = ".svg-inline--fa{display:inline-block;height:1em;overflow:visible;vertical-align:-.125em;" +
+    "box-sizing:content-box}.svg-inline--fa.fa-lg{font-size:1.25em;line-height:.05em;vertical-align:-.2em}" +
+    ".svg-inline--fa.fa-fw{width:1.25em;text-align:center}";
+  document.head.appendChild(style);
+  scan(document);
+  new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => {
+    if (n.nodeType !== 1) return;
+    if (n.matches("i[class*='fa-']")) swap(n); else scan(n);
+  }))).observe(document.documentElement, { childList: true, subtree: true });
+})();
+"""
+
+
+def trim_fontawesome(html: Path) -> int:
+    """Replace the theme's Font Awesome build (every icon, 1.5 MB on every page) with the
+    icons the pages and the theme's scripts name. Returns the icons kept."""
+    fa = html / "_static" / "scripts" / "fontawesome.js"
+    if not fa.exists():
+        return 0
+    icons = {m[1]: [int(m[2]), int(m[3]), m[4]] for m in FA_ICON.finditer(fa.read_text())}
+    used: set[str] = set()
+    sources = [*html.glob("*.html"), *(p for p in html.rglob("*.js") if p != fa and PYODIDE_DIR not in p.parts)]
+    for f in sources:
+        used |= set(re.findall(r"\bfa-([a-z0-9-]+)", f.read_text(errors="replace")))
+    kept = {k: icons[k] for k in sorted(used) if k in icons}
+    fa.write_text(FA_JS % json.dumps(kept, separators=(",", ":")))
+    return len(kept)
+
+
+FA_RULE = re.compile(r"\.fa-[a-z0-9-]+:before\{content:\"[^\"]*\"\}")
+PST_ICON = re.compile(r"--pst-icon-[a-z0-9-]+:\"([^\"]*)\"")
+
+
+def trim_theme_fonts(html: Path) -> tuple[int, int]:
+    """The theme's CSS still draws a few icons from Font Awesome's fonts (an admonition's
+    mark: its --pst-icon-* variables) and lists a glyph rule for each of ~1,900 icons. The
+    icons in the pages are inline SVG now (trim_fontawesome), so the glyph rules go, and each
+    font keeps only the glyphs the variables name (fontTools): 157 kB of font becomes ~2 kB.
+    Returns (CSS bytes cut, font bytes cut)."""
+    from fontTools import subset
+
+    css = html / "_static" / "styles" / "pydata-sphinx-theme.css"
+    fonts = sorted(f for f in (html / "_static" / "vendor").rglob("*.woff2") if "fontawesome" in f.parts)
+    if not css.exists():
+        return 0, 0
+    text = css.read_text()
+    codepoints = {ord(c) for value in PST_ICON.findall(text) for c in value if 0xE000 <= ord(c) <= 0xF8FF}
+    trimmed = FA_RULE.sub("", text)
+    css.write_text(trimmed)
+    cut = 0
+    for font in fonts:
+        before = font.stat().st_size
+        options = subset.Options()
+        options.flavor = "woff2"
+        options.layout_features = []
+        options.notdef_outline = True
+        face = subset.load_font(str(font), options)
+        sub = subset.Subsetter(options)
+        sub.populate(unicodes=sorted(codepoints))
+        sub.subset(face)
+        subset.save_font(face, str(font), options)
+        cut += before - font.stat().st_size
+    return len(text) - len(trimmed), cut
+
+
+SEARCH_TAGS = re.compile(r'<script src="(?:_static/searchtools\.js|_static/language_data\.js|searchindex\.js)"></script>\n?')
+
+
+def drop_search_index(html: Path) -> int:
+    """Sphinx puts the search index (and its code) on every page; only search.html uses it
+    (the theme's search box sends the reader there). Returns the pages that lost it."""
+    done = 0
+    for page in html.glob("*.html"):
+        if page.name == "search.html":
+            continue
+        text = page.read_text()
+        cut = SEARCH_TAGS.sub("", text)
+        if cut != text:
+            page.write_text(cut)
+            done += 1
+    return done
+
+
+FOREVER = "public, max-age=31536000, immutable"
+
+
+def cache_rules() -> list[tuple[str, str]]:
+    """(folder, Cache-Control): the files whose address changes whenever they do (named by
+    their content or their version) may be kept for good. Everything else is left to the
+    host's default, which makes the browser ask again (a new build shows at once)."""
+    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR)]
+
+
+def write_cache_headers(html: Path) -> None:
+    """`_headers` (Netlify, Cloudflare Pages) and `.htaccess` (Apache) in the site folder,
+    saying which files browsers may keep for good: later pages, and "Play live" on them,
+    start from the cache (issue 24 item 7). Hosts with neither (GitHub Pages) use their own
+    short default: the site works, it only fetches more again."""
+    lines = ["# Cache headers for the meeple course site (written by lessons/build_site.py), read by",
+             "# Netlify and Cloudflare Pages. Only folders named by content or version are listed (the",
+             "# rules do not overlap: both hosts join the values of every rule that matches).", ""]
+    for folder, value in cache_rules():
+        lines += [folder + "*", f"  Cache-Control: {value}", ""]
+    (html / "_headers").write_text("\n".join(lines))
+    ht = ["# Cache headers for the meeple course site on Apache (written by lessons/build_site.py):",
+          "# files named by content or version are kept for good, the rest is asked for again.",
+          "# Needs mod_headers; Pyodide's files need the two types below.",
+          "AddType application/wasm .wasm",
+          "AddType text/javascript .mjs",
+          "<IfModule mod_headers.c>",
+          '  Header set Cache-Control "no-cache"']
+    for folder, value in cache_rules():
+        ht.append(f'  <If "%{{REQUEST_URI}} =~ m#{re.escape(folder)}#">\n    Header set Cache-Control "{value}"\n  </If>')
+    ht.append("</IfModule>")
+    (html / ".htaccess").write_text("\n".join(ht) + "\n")
 
 
 def jupyter_book() -> str:
@@ -374,6 +758,26 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
         sys.exit(f"build_site: jupyter-book wrote no {built / 'index.html'}")
     dropped = sum(prune_widget_state(page) for page in built.glob("*.html"))
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
+    for page in built.glob("*.html"):
+        page.write_text(merge_solution_folds(drop_check_results(page.read_text())))
+    charts = sum(compile_charts(page) for page in built.glob("*.html"))
+    slimmed = sum(slim_widget_state(page) for page in built.glob("*.html"))
+    moved = sum(externalize_modules(page, built / "_static") for page in built.glob("*.html"))
+    shared = sorted(p.name for p in (built / "_static" / MODULES).glob("*"))
+    print(f"build_site: {moved / 1e6:.1f} MB of widget modules moved out of the pages into "
+          f"{len(shared)} shared files in _static/{MODULES}/", flush=True)
+    formulas = typeset_math(sorted(built.glob("*.html")), modules)
+    formulas += sum(markdown_outputs(page, modules) for page in built.glob("*.html"))
+    maps = drop_source_maps(built)
+    icons = trim_fontawesome(built)
+    css_cut, font_cut = trim_theme_fonts(built)
+    print(f"build_site: {icons} Font Awesome icons kept as SVG, {css_cut / 1e3:.0f} kB of glyph rules and "
+          f"{font_cut / 1e3:.0f} kB of icon fonts left out, the search index only on search.html "
+          f"({drop_search_index(built)} pages lighter)", flush=True)
+    write_cache_headers(built)
+    print(f"build_site: {charts} charts compiled to Vega, {slimmed / 1e3:.0f} kB of empty widget traits left out, "
+          f"{formulas} formulas typeset with KaTeX, "
+          f"{maps} source maps left out", flush=True)
     for nb in chosen:  # the download button offers the lesson itself, not the staged copy with folds
         source = built / "_sources" / nb.name
         if source.exists():

@@ -115,3 +115,93 @@ def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
     kept = json.loads(body)["state"]
     assert set(kept) == {ids["a"], ids["b"], ids["d"], ids["e"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
     assert "<p>text</p>" in text and bs.prune_widget_state(page) == 0
+
+
+def test_a_check_cells_bare_true_or_false_is_left_out_but_nothing_else():
+    """Issue 24 item 5: the stray "False" under every exercise hint."""
+    result = ('<div class="output text_plain highlight-myst-ansi notranslate"><div class="highlight"><pre><span></span>'
+              'False\n</pre></div>\n</div>\n')
+    check = ('<div class="cell docutils container">\n<div class="cell_input"><pre><span class="n">check</span>'
+             '<span class="p">(</span>"01.x", ...)</pre></div>\n<div class="cell_output"><p>✗ No answer yet</p>\n'
+             + result + '</div></div>\n')
+    other = '<div class="cell docutils container">\n<div class="cell_input"><pre>x == 2</pre></div>\n' + result + '</div>\n'
+    page = "<main>" + check + other + "</main>"
+    out = bs.drop_check_results(page)
+    assert out.count("False\n</pre>") == 1 and "No answer yet" in out  # the other cell's False stays
+    assert out.index("x == 2") < out.index("False\n</pre>")
+
+
+def test_an_answer_in_several_cells_is_one_show_solution_fold():
+    """Issue 24 item 5: code then words of one answer, two "Show solution" bars; now one."""
+    code = ('<div class="cell tag_solution tag_hide-cell docutils container">\n<details class="admonition hide">\n'
+            '<summary><p>Show solution</p></summary>\n<div class="cell_input"><div>answer = 42</div></div>\n'
+            '</details>\n</div>')
+    words = ('<details class="sd-sphinx-override sd-dropdown meeple-solution">\n<summary><span>Show solution</span>'
+             '</summary><div class="sd-summary-content"><p>Because <details><summary>x</summary>y</details></p></div>\n'
+             '</details>')
+    page = f"<p>before</p>{code}\n{words}<p>after</p>{code}"
+    out = bs.merge_solution_folds(page)
+    assert out.count("Show solution") == 2  # the pair became one fold; the lone one after stays
+    first = out[: out.index("<p>after</p>")]
+    assert first.count("<details") == 2 and first.count("</details>") == 2  # the answer's own fold inside
+    assert first.index("answer = 42") < first.index("Because") < first.rindex("</details>")
+    assert out.endswith(code) and out.startswith("<p>before</p>")
+
+
+def test_anywidget_modules_leave_the_page_for_one_shared_file(tmp_path):
+    """Issue 24 item 2: a chart's module is written once, named by its content, and the page
+    keeps its path (which the site's loader resolves next to itself)."""
+    big = "export default {render(){}};" + "//" + "v" * 2000
+    models = {k * 32: {"model_name": "AnyModel", "state": {"_esm": big, "_css": "small {}"}} for k in "ab"}
+    static = tmp_path / "_static"
+    static.mkdir()
+    pages = []
+    for n in (1, 2):
+        page = tmp_path / f"p{n}.html"
+        page.write_text('<script type="application/vnd.jupyter.widget-state+json">'
+                        + json.dumps({"state": models}) + "</script>")
+        pages.append(page)
+        assert bs.externalize_modules(page, static) == 2 * len(big)
+    files = list((static / bs.MODULES).iterdir())
+    assert len(files) == 1 and files[0].read_text() == big and files[0].name.endswith(".js")
+    for page in pages:
+        state = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
+        assert {m["state"]["_esm"] for m in state.values()} == {f"./{bs.MODULES}/{files[0].name}"}
+        assert {m["state"]["_css"] for m in state.values()} == {"small {}"}  # short ones stay inline
+
+
+def test_only_the_font_awesome_icons_the_site_names_are_kept(tmp_path):
+    fa = tmp_path / "_static" / "scripts" / "fontawesome.js"
+    fa.parent.mkdir(parents=True)
+    fa.write_text('var a={bars:[448,512,["navicon"],"f0c9","M0 96C0"],"arrow-up":[384,512,[],"f062","M214 41"],'
+                  'unused:[1,2,[],"f000","M1 1"]};')
+    (tmp_path / "page.html").write_text('<i class="fa-solid fa-bars"></i>')
+    (tmp_path / "_static" / "theme.js").write_text('x.className = "fa-solid fa-arrow-up"')
+    assert bs.trim_fontawesome(tmp_path) == 2
+    text = fa.read_text()
+    assert '"bars":[448,512,"M0 96C0"]' in text and '"arrow-up"' in text and "unused" not in text
+
+
+def test_empty_ipywidget_traits_leave_the_page_but_anywidgets_keep_theirs(tmp_path):
+    state = {"state": {
+        "a" * 32: {"model_name": "LayoutModel", "model_module": "@jupyter-widgets/base",
+                   "state": {"_model_name": "LayoutModel", "width": "50%", "height": None, "border": "", "grid_area": None}},
+        "b" * 32: {"model_name": "AnyModel", "model_module": "anywidget",
+                   "state": {"_vl_selections": {}, "spec": None, "_esm": "./widgets/x.js"}},
+    }}
+    page = tmp_path / "p.html"
+    page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>')
+    assert bs.slim_widget_state(page) > 0
+    kept = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
+    assert kept["a" * 32]["state"] == {"width": "50%"}
+    assert kept["b" * 32]["state"] == state["state"]["b" * 32]["state"]
+
+
+def test_the_cache_headers_keep_only_versioned_or_hashed_folders_for_good(tmp_path):
+    bs.write_cache_headers(tmp_path)
+    headers = (tmp_path / "_headers").read_text()
+    folders = [line for line in headers.splitlines() if line.startswith("/")]
+    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.KATEX_DIR))
+    assert bs.PYODIDE_VERSION in bs.PYODIDE_DIR and headers.count("immutable") == len(folders)
+    ht = (tmp_path / ".htaccess").read_text()
+    assert "AddType application/wasm .wasm" in ht and ht.count("immutable") == len(folders)

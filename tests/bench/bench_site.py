@@ -4,8 +4,9 @@
 
 Serves a built site (default: lessons/_build/html, from `make site`) on loopback and
 measures, with a fresh browser context (empty cache) for each figure:
-- bytes served per page as loaded (widgets and charts drawn, no Python), and the bytes
-  "Play live" adds (Pyodide and the meeple wheel);
+- per page, bytes and requests until every widget is drawn (and the fonts are in, no
+  Python): cold (empty cache) and warm (the page again in a new tab of the same visit), and
+  seconds to every widget drawn, cold; the bytes "Play live" adds (Pyodide and the wheel);
 - time from the "Play live" click to a playable Stepper (data-meeple-live=live),
   cold (empty cache) and warm (the next page of the same visit);
 - games/s of `meeple.widgets.live.simulate_point` (heuristic bots, base rules) in
@@ -69,9 +70,10 @@ class Counter:
         self.requests: list = []
         context.on("requestfinished", lambda r: self.requests.append(r))
 
-    def total(self) -> int:
+    def total(self, start: int = 0) -> int:
+        """Bytes of the requests from number `start` on (read while their page is open)."""
         out = 0
-        for r in self.requests:
+        for r in self.requests[start:]:
             try:
                 sizes = r.sizes()
                 out += sizes["responseBodySize"] + sizes["responseHeadersSize"]
@@ -80,16 +82,40 @@ class Counter:
         return out
 
 
-def page_bytes(browser, url: str, pages: list[str]) -> list[tuple[str, int, int]]:
+DRAWN = """() => {
+    const views = document.querySelectorAll("script[type='application/vnd.jupyter.widget-view+json']").length;
+    const charts = [...document.querySelectorAll('.vega-embed')];
+    return (views === 0 || document.documentElement.dataset.meepleWidgets === 'drawn')
+        && charts.every(c => c.querySelector('svg, canvas'));
+}"""
+
+
+def _visit(page, url: str) -> float:
+    """Load `url` in `page` until every widget is drawn and the fonts are in; seconds taken."""
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function(DRAWN, timeout=300_000)
+    seconds = time.perf_counter() - t0
+    page.evaluate("document.fonts.ready.then(() => true)")
+    page.wait_for_load_state("networkidle")
+    return seconds
+
+
+def page_bytes(browser, url: str, pages: list[str]) -> list[dict]:
+    """Per page: bytes and requests cold (a fresh context: empty cache) and warm (the same
+    page again in that context), and seconds to every widget drawn, cold."""
     rows = []
     for name in pages:
         context = browser.new_context()
         count = Counter(context)
         page = context.new_page()
-        page.goto(f"{url}/{name}.html")
-        page.wait_for_load_state("networkidle")
-        page.wait_for_timeout(500)
-        rows.append((name, count.total(), len(count.requests)))
+        drawn = _visit(page, f"{url}/{name}.html")
+        cold, cold_n = count.total(), len(count.requests)
+        page.close()
+        page = context.new_page()  # a new tab of the same visit: the browser's cache, no reload flags
+        _visit(page, f"{url}/{name}.html")
+        rows.append({"page": name, "cold": cold, "requests": cold_n, "warm": count.total(cold_n),
+                     "warm_requests": len(count.requests) - cold_n, "drawn": drawn})
         context.close()
     return rows
 
@@ -101,22 +127,25 @@ def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
     page.goto(f"{url}/{lesson}.html")
     page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
     page.wait_for_load_state("networkidle")
-    before = count.total()
+    before = len(count.requests)
     t0 = time.perf_counter()
     page.locator(".meeple-play-live").first.click()
     page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
     cold = time.perf_counter() - t0
     info = page.evaluate("globalThis.meepleLive.started")
-    python_bytes = count.total() - before
-    warm = None
+    python_bytes = count.total(before)
+    warm = warm_bytes = None
     if other:  # the next page of the visit: the same context, Pyodide from the browser's cache
         page.goto(f"{url}/{other}.html")
         page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
+        page.wait_for_load_state("networkidle")
+        before = len(count.requests)
         t0 = time.perf_counter()
         page.locator(".meeple-play-live").first.click()
         page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
         warm = time.perf_counter() - t0
-    result = {"cold": cold, "warm": warm, "python_bytes": python_bytes, "worker": info}
+        warm_bytes = count.total(before)
+    result = {"cold": cold, "warm": warm, "python_bytes": python_bytes, "warm_bytes": warm_bytes, "worker": info}
     result["browser_games"] = {}
     for game, n in GAMES.items():
         setup = _setup(game)
@@ -178,15 +207,16 @@ def main() -> None:
     mb = lambda b: f"{b / 1e6:.2f} MB"  # noqa: E731
     lines = [f"Site: {html.relative_to(ROOT) if html.is_relative_to(ROOT) else html.name} "
              f"({len(pages) - 1} lessons), Pyodide {site['pyodide']}, measured {time.strftime('%Y-%m-%d')}.", "",
-             "| page | bytes served (widgets drawn, no Python) | requests |", "|---|---:|---:|"]
-    lines += [f"| {name} | {mb(b)} | {n} |" for name, b, n in sizes]
+             "| page | cold: bytes (requests) | warm: bytes (requests) | widgets drawn, cold |", "|---|---:|---:|---:|"]
+    lines += [f"| {r['page']} | {mb(r['cold'])} ({r['requests']}) | {r['warm'] / 1e3:.0f} kB ({r['warm_requests']}) | "
+              f"{r['drawn']:.1f} s |" for r in sizes]
     lines += ["", f"Play live adds {mb(live['python_bytes'])} on the first start (Pyodide {mb(site['bytes']['pyodide'])} "
               f"and the meeple wheel {site['bytes']['wheel'] / 1e3:.0f} kB, as served: http.server does not compress).", "",
               "| Play live to playable | seconds |", "|---|---:|",
               f"| first start, empty cache ({live['worker'].get('python_seconds', 0):.1f} s Pyodide, "
               f"{live['worker'].get('meeple_seconds', 0):.1f} s meeple) | {live['cold']:.1f} |"]
     if live["warm"] is not None:
-        lines.append(f"| next page of the visit (browser cache) | {live['warm']:.1f} |")
+        lines.append(f"| next page of the visit (browser cache: {live['warm_bytes'] / 1e3:.0f} kB fetched) | {live['warm']:.1f} |")
     lines += ["", "| game (heuristic bots, base rules) | browser games/s (wall) | CPython games/s, wall (CPU) | browser time / CPython time (wall) |",
               "|---|---:|---:|---:|"]
     for game in GAMES:

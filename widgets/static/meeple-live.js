@@ -60,7 +60,7 @@
             calls.clear();
             started = null;  // a later click tries again
           };
-          return ask("start", { base: here, wheel: here + site.wheel });
+          return ask("start", { pyodide: here + site.pyodide_dir, wheel: here + site.wheel });
         })
         .then((info) => {
           info.seconds = (performance.now() - t0) / 1000;

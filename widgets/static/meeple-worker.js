@@ -6,18 +6,18 @@
 // with pyodide.loadPackage(url) (micropip would resolve dependencies on other hosts).
 // Messages: {call, what, args} in; {call, kind: "result"|"error"|"progress", ...} out,
 // and {kind: "status", text} while Python starts.
-import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 let py = null;
 let live = null;  // the Python module meeple.widgets.live
 
 const status = (text) => postMessage({ kind: "status", text });
 
-async function start({ base, wheel }) {
+async function start({ pyodide, wheel }) {
   if (live) return { ready: true };
   const t0 = performance.now();
   status("Loading Python (Pyodide, about 13 MB the first time; then from the browser's cache)");
-  py = await loadPyodide({ indexURL: base + "pyodide/", fullStdLib: false });
+  const { loadPyodide } = await import(pyodide + "pyodide.mjs");  // the folder is named by its version
+  py = await loadPyodide({ indexURL: pyodide, fullStdLib: false });
   const tPython = performance.now();
   status("Installing meeple");
   await py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => status(m) });

@@ -1,0 +1,64 @@
+"""The course site on a phone, a small laptop and a desktop (issue 24 item 6).
+
+At 390, 1024 and 1400 px wide, each lesson with a widget kind (a Stepper, an Explorer, a
+plain chart) is opened and drawn: the page never scrolls sideways, and no widget or chart
+is wider than the column it sits in (the Explorer's chart was 787 px in a 755 px column,
+its ring cut off). Screenshots of each go to $MEEPLE_SCREENSHOTS for a person to look at.
+"""
+
+from __future__ import annotations
+
+import pytest
+from site_build import lessons_with
+from test_site import ALL_DRAWN
+
+pytestmark = pytest.mark.browser
+WIDTHS = (390, 1024, 1400)
+# Every drawn widget and chart, measured against the element it sits in (its column).
+TOO_WIDE = """() => {
+    const out = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth) out.push(`the page scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
+    document.querySelectorAll('.widget-subarea').forEach((area, i) => {
+        const column = area.closest('.cell_output') || area.parentElement;
+        const room = column.getBoundingClientRect();
+        area.querySelectorAll('svg.marks, .meeple-stepper, .widget-box, .meeple-live-bar').forEach((e) => {
+            const r = e.getBoundingClientRect();
+            if (r.width > 0 && (r.right > room.right + 1 || r.left < room.left - 1))
+                out.push(`widget ${i}: ${e.className.baseVal ?? e.className} spans ${r.left.toFixed(0)}-${r.right.toFixed(0)}` +
+                         ` in a column ${room.left.toFixed(0)}-${room.right.toFixed(0)}`);
+        });
+    });
+    return out;
+}"""
+
+
+def _lessons(site) -> list[str]:
+    """One lesson for each widget kind the test build has (a lesson may show several)."""
+    chosen: list[str] = []
+    for kind in ("Stepper", "Explorer"):
+        found = lessons_with(kind, site.lessons)
+        if found and found[0] not in chosen:
+            chosen.append(found[0])
+    return chosen or site.lessons[:1]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_widget_or_chart_overflows_its_column(site, browser, shots, width):
+    for lesson in _lessons(site):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        try:
+            page.goto(f"{site.url}/{lesson}.html")
+            page.wait_for_function(ALL_DRAWN)
+            assert page.locator(".widget-subarea").count() > 0
+            assert page.evaluate(TOO_WIDE) == [], f"{lesson} at {width} px"
+            for kind, sel in (("stepper", ".meeple-stepper"), ("explorer", ".meeple-explorer"),
+                              ("chart", ".cell_output .meeple-chart")):
+                found = page.locator(sel)
+                if found.count():
+                    found.first.scroll_into_view_if_needed()
+                    found.first.screenshot(path=str(shots / f"site-{width}-{lesson}-{kind}.png"))
+            page.screenshot(path=str(shots / f"site-{width}-{lesson}.png"), full_page=True)
+        finally:
+            context.close()
