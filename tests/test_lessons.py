@@ -547,8 +547,21 @@ def _executed(path: Path) -> list[dict]:
         import nbformat
         from nbclient import NotebookClient
 
-        nb = nbformat.read(path, as_version=4)
-        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(LESSONS)}}).execute()
+        from nbclient.exceptions import CellTimeoutError
+
+        # A cell of a lesson runs in seconds (nbval checks each lesson under a minute). On a loaded
+        # machine a kernel message was seen lost: kernel and client both idle (py-spy), the client
+        # waiting for a reply forever. So: a generous per-cell cap, and one fresh kernel if it hits;
+        # a lesson that really hangs still fails, on the second kernel.
+        for attempt in (1, 2):
+            nb = nbformat.read(path, as_version=4)
+            try:
+                NotebookClient(nb, timeout=180, kernel_name="python3",
+                               resources={"metadata": {"path": str(LESSONS)}}).execute()
+                break
+            except CellTimeoutError:
+                if attempt == 2:
+                    raise
         _EXECUTED[path] = json.loads(nbformat.writes(nb))["cells"]
     return _EXECUTED[path]
 
