@@ -580,12 +580,7 @@ class Tuning:
 
     def table_text(self) -> str:
         """The table of every value measured, rounded as the message is (3 significant digits)."""
-        t = self.table.copy()
-        for col in ("value", "low", "high", "distance"):
-            t[col] = [_fmt3(x) for x in t[col]]
-        if len(t):
-            t[self.field] = [_show_value(v) for v in t[self.field]]
-        return t.to_string(index=False)
+        return _rounded_table(self.table, ("value", "low", "high", "distance"), (self.field,))
 
 
 def _far(low: float, high: float, target: float) -> float:
@@ -870,13 +865,20 @@ class GridTuning:
 
     def table_text(self) -> str:
         """The table rounded as the message is (3 significant digits)."""
-        t = self.table.copy()
-        for col in ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"):
-            t[col] = [_fmt3(x) for x in t[col]]
-        for f in self.fields:
-            t[f] = [_show_value(v) for v in t[f]]
-        return t.to_string(index=False)
+        return _rounded_table(self.table, ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"),
+                              self.fields)
 
+
+
+def _rounded_table(table, numbers, fields) -> str:
+    """`table` as text, the `numbers` columns to 3 significant digits and each rule field as
+    `--set` writes it (Tuning's and GridTuning's table_text)."""
+    t = table.copy()
+    for col in numbers:
+        t[col] = [_fmt3(x) for x in t[col]]
+    for f in fields if len(t) else ():  # an empty table may lack the field's column
+        t[f] = [_show_value(v) for v in t[f]]
+    return t.to_string(index=False)
 
 PAIRED_PROCEDURE = (
     "a setting is kept when its paired difference from the answer, game by game on the same seeds, has a 95% "
