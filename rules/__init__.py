@@ -89,14 +89,9 @@ from . import bucket_king  # noqa: E402
 from . import duck_duck_bruce  # noqa: E402
 from . import piggyback_brigade  # noqa: E402
 from .core import Record, play, replay  # noqa: E402
+from .registry import GAMES  # noqa: E402
 from .simulate import Results, balance_report, simulate, sweep  # noqa: E402  (shadows the module name on purpose)
 from .workbench import compare, tune  # noqa: E402
-
-GAMES = {}
-GAMES[bucket_brigade.NAME] = bucket_brigade
-GAMES[bucket_king.NAME] = bucket_king
-GAMES[duck_duck_bruce.NAME] = duck_duck_bruce
-GAMES[piggyback_brigade.NAME] = piggyback_brigade
 
 
 def _ismcts(mod):

@@ -14,8 +14,8 @@ import random
 from collections import Counter
 from types import ModuleType
 
-from . import core
 from .chance import derive
+from .protocol import LazySeatRandom, SeatRandom
 from .stats import wilson
 
 
@@ -57,7 +57,7 @@ def random_bot(observation, legal, rng: random.Random):
 
 random_bot.reads_observation = False  # simulate passes None instead of building one
 # the Random classes whose randrange(n) is _randbelow_with_getrandbits(n) (simulate's seat streams too)
-_MERSENNE = (random.Random, core._SeatRandom, core._LazySeatRandom)
+_MERSENNE = (random.Random, SeatRandom, LazySeatRandom)
 
 
 def _advantage(mod, state, me: int) -> float:

@@ -20,7 +20,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import check_seat, own_config
+from .protocol import check_seat, resolve_config
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"
@@ -323,7 +323,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     """A new game; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn: after each card played (BB-5),
     once a round it ended is scored, before the next turn begins."""
-    config = own_config(Config, config, NAME)
+    config = resolve_config(Config, config)
     state = State(
         config=config,
         chance=Chance(check_seed(seed)) if chance is None else chance,

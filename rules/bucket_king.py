@@ -26,7 +26,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import check_seat, own_config
+from .protocol import check_seat, resolve_config
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -659,7 +659,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     """Shuffle, deal (BK-2) and start the set-up of the pyramids (BK-4); `events=False`
     keeps no event text (simulate's own states, never shown). `turn_end(state)` is
     called at the end of every turn (see _turn_over)."""
-    cfg = own_config(Config, config, NAME)
+    cfg = resolve_config(Config, config)
     deck, chance = (Chance(check_seed(seed)) if chance is None else chance).shuffled(_fixed(cfg).deck)
     n, h = cfg.players, cfg.hand_size
     hands = tuple(tuple(sorted(deck[i * h : (i + 1) * h])) for i in range(n))

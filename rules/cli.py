@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from .chance import check_seed
-from .config import _WHOLE
-from .core import file_mode, game_module, parameter_info, play, replay, resolve_bots, set_mode
+from .config import WHOLE_NUMBER
+from .core import game_module, parameter_info, play, replay, resolve_bots
 from .extras import MissingExtra
+from .files import FileError, read_capped, shown_path, write_all, write_atomic
+from .files import check_writable as check_file
+from .protocol import check_whole
 from .simulate import MAX_GAMES, MAX_WORKERS
 
 EXIT_USAGE = 2
@@ -56,7 +58,7 @@ def variant_file(mod, args):
 def ascii_whole(text) -> int:
     """A whole number written in ASCII digits (an optional sign), as --set reads one:
     int() would also take '1_000' and other scripts' digits ('٣'). ValueError otherwise."""
-    if not isinstance(text, str) or not _WHOLE.fullmatch(text.strip()):
+    if not isinstance(text, str) or not WHOLE_NUMBER.fullmatch(text.strip()):
         raise ValueError(f"not a whole number: {text!r}")
     return int(text, 10)
 
@@ -95,27 +97,12 @@ def game_setup(args):
     return mod, config, names
 
 
-def _name_error(path: Path, e: OSError) -> CliError:
-    return CliError(f"cannot write {_short(path)}: {e.strerror or e}")
-
-
-def _short(path) -> str:
-    """A path for a one-line message: a 300-character name is cut in the middle."""
-    text = str(path)
-    if not text.isprintable():  # a newline in a name must not break the one line
-        text = text.encode("unicode_escape").decode("ascii")
-    return text if len(text) <= 120 else text[:60] + "..." + text[-50:]
-
-
 def whole(text: str, option: str, low: int, high: int) -> int:
     """A whole-number option from low to high, or CliError naming the option and the range."""
     try:
-        value = ascii_whole(text)
+        return check_whole(ascii_whole(text), option, low, high)
     except ValueError:
-        value = None
-    if value is None or not low <= value <= high:
-        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}")
-    return value
+        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}") from None
 
 
 def check_writable(path: str | None, option: str) -> Path | None:
@@ -124,99 +111,7 @@ def check_writable(path: str | None, option: str) -> Path | None:
         return None
     if not path.strip():
         raise CliError(f"{option} needs a file name, got an empty one")
-    out = Path(path)
-    try:
-        limit = os.pathconf(out.parent, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):
-        limit = 255
-    if len(os.fsencode(out.name)) > limit:
-        raise CliError(f"cannot write {_short(out)}: the file name is longer than {limit} bytes")
-    try:
-        if not out.parent.is_dir():
-            raise CliError(f"cannot write {_short(out)}: folder {_short(out.parent)} does not exist")
-        if out.is_dir():
-            raise CliError(f"cannot write {_short(out)}: it is a folder")
-    except OSError as e:  # a name longer than the system allows, a loop of links, ...
-        raise _name_error(out, e) from None
-    _try_writing_in(out)
-    return out
-
-
-def _try_writing_in(out: Path) -> None:
-    """Make and remove a temp file beside `out`, as write_atomic will (a read-only folder,
-    a full disk or a missing permission shows now, not after every game is played)."""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".meeple.", suffix=".tmp")
-    except OSError as e:
-        raise _name_error(out, e) from None
-    os.close(fd)
-    Path(tmp).unlink(missing_ok=True)
-
-
-def read_capped(path: Path, what: str) -> str:
-    """A UTF-8 text file of at most MAX_READ bytes, or CliError in one line."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_READ + 1)
-    except OSError as e:
-        raise CliError(f"cannot read {_short(path)}: {e.strerror or e}") from None
-    if len(data) > MAX_READ:
-        raise CliError(f"{_short(path)} is larger than {MAX_READ // 2**20} MiB, the most a {what} may be")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise CliError(f"{_short(path)} is not UTF-8 text (byte {e.start} is not): not a {what}") from None
-
-
-def _stage(path: Path, data: str | bytes) -> str:
-    """`data` in a temp file beside `path`, with the mode `path` should get; returns its name.
-
-    A new file gets the mode the umask gives (0644 under the usual 022); a
-    replaced file keeps its mode. (mkstemp alone would leave 0600.)
-    """
-    if not str(path).strip():
-        raise CliError("the file name is empty")
-    try:
-        if not path.parent.exists():
-            raise CliError(f"cannot write {_short(path)}: folder {_short(path.parent)} does not exist")
-        if path.is_dir():
-            raise CliError(f"cannot write {_short(path)}: it is a folder")
-        mode = file_mode(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
-    except OSError as e:
-        raise _name_error(path, e) from None
-    try:
-        with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
-            set_mode(f.fileno(), mode)
-            f.write(data)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise _name_error(path, e) from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return tmp
-
-
-def write_atomic(path: str | Path, data: str | bytes) -> None:
-    """Write text or bytes to a temp file beside `path`, then rename: never half a file."""
-    write_all({Path(path): data})
-
-
-def write_all(files: dict[Path, str | bytes]) -> None:
-    """Write several files all or none: every temp file first, then the renames."""
-    staged: list[tuple[str, Path]] = []
-    try:
-        for path, data in files.items():
-            staged.append((_stage(path, data), path))
-        for tmp, path in staged:
-            try:
-                os.replace(tmp, path)
-            except OSError as e:
-                raise _name_error(path, e) from None
-    finally:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
+    return check_file(path)
 
 
 def _print_record(rec, out=None) -> None:
@@ -260,11 +155,11 @@ def cmd_replay(args) -> int:
     if not args.file.strip():
         raise CliError("replay needs a record's file name, got an empty one")
     path = Path(args.file)
-    text = read_capped(path, "game record")
+    text = read_capped(path, MAX_READ, "game record")
     try:
         rec = replay(text)
     except ValueError as e:
-        raise CliError(f"{_short(path)}: {e}") from None
+        raise CliError(f"{shown_path(path)}: {e}") from None
     mod = game_module(rec.game)
     print(f"{mod.TITLE}, seed {rec.seed}, rules: {rec.config.describe()}")
     _print_record(rec)
@@ -401,27 +296,27 @@ def cmd_scrub(args) -> int:
     first file is written; the copies are then renamed into place together."""
     src, out = Path(args.lessons), Path(args.out)
     if not src.is_dir():
-        raise CliError(f"{_short(src)} is not a folder of notebooks")
+        raise CliError(f"{shown_path(src)} is not a folder of notebooks")
     books = sorted(b for b in src.glob("*.ipynb"))
     if not books:
-        raise CliError(f"{_short(src)} holds no .ipynb notebooks")
+        raise CliError(f"{shown_path(src)} holds no .ipynb notebooks")
     try:
         same = out.resolve() == src.resolve()
     except (OSError, RuntimeError) as e:
-        raise CliError(f"cannot use {_short(out)} for the copies: {e}") from None
+        raise CliError(f"cannot use {shown_path(out)} for the copies: {e}") from None
     if same:
         raise CliError("the student copy must go to another folder than the lessons")
-    scrubbed = [(b, *scrub_notebook(read_capped(b, "notebook"), b.name)) for b in books]  # all checked first
+    scrubbed = [(b, *scrub_notebook(read_capped(b, MAX_READ, "notebook"), b.name)) for b in books]  # all checked first
     try:
         if out.exists() and not out.is_dir():
-            raise CliError(f"cannot write the copies to {_short(out)}: it is a file, not a folder")
+            raise CliError(f"cannot write the copies to {shown_path(out)}: it is a file, not a folder")
         for book, _, _ in scrubbed:
             if (out / book.name).is_dir():
-                raise CliError(f"cannot write {_short(out / book.name)}: it is a folder")
+                raise CliError(f"cannot write {shown_path(out / book.name)}: it is a folder")
         made = not out.exists()
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise CliError(f"cannot make the folder {_short(out)}: {e.strerror or e}") from None
+        raise CliError(f"cannot make the folder {shown_path(out)}: {e.strerror or e}") from None
     try:
         write_all({out / book.name: text for book, text, _ in scrubbed})
     except BaseException:
@@ -442,7 +337,7 @@ def cmd_answers(args) -> int:
 
     try:
         names = ([args.student] if args.student is not None else
-                 exercises.read_roster(read_capped(Path(args.roster), "roster")) if args.roster else [None])
+                 exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else [None])
         for name in names:
             print(f"== {name} (id {exercises.normalise(name)!r})" if name is not None else "== the lessons' own numbers")
             for key, text in exercises.answer_key(name):
@@ -515,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
         code = args.func(args)
         sys.stdout.flush()  # a closed pipe shows here, not at exit
         return code
-    except (CliError, MissingExtra) as e:  # a missing extra: one line naming `pip install 'meeple[...]'`
+    except (CliError, FileError, MissingExtra) as e:  # a missing extra: one line naming `pip install 'meeple[...]'`
         print(f"meeple: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

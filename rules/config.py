@@ -12,14 +12,13 @@ import json
 import os
 import re
 import sys
-import tempfile
 import tomllib
 import types
 import typing
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
-from .core import file_mode, set_mode
+from .files import read_capped, shown_path, write_atomic
 
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -45,8 +44,8 @@ def _show(value: Any) -> str:
     return _cut(str(value))
 
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only, as --set and every option read them
+DECIMAL_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 def _cut(text: str, most: int = 60) -> str:
@@ -69,13 +68,13 @@ def _parse_scalar(kind: type, text: str, field: str) -> Any:
         raise ValueError(f"{field}: {text!r} is not true/false")
     if kind is int:
         # ASCII digits only: int() would also take '3_0' (30) and other scripts' digits
-        if not _WHOLE.fullmatch(text):
+        if not WHOLE_NUMBER.fullmatch(text):
             raise ValueError(f"{field}: {_cut(text)!r} is not a whole number")
         if len(text.lstrip("+-")) > 30:  # no rule number is this long (and int() stops at 4,300 digits)
             raise ValueError(f"{field}: {_cut(text)!r} is far too large")
         return int(text, 10)
     if kind is float:
-        if not _DECIMAL.fullmatch(text):
+        if not DECIMAL_NUMBER.fullmatch(text):
             raise ValueError(f"{field}: {_cut(text)!r} is not a number")
         value = float(text)
         if value != value or value in (float("inf"), float("-inf")):
@@ -88,7 +87,7 @@ def _parse_scalar(kind: type, text: str, field: str) -> Any:
     raise TypeError(f"unsupported field type {kind!r}")
 
 
-def _split_optional(hint: Any) -> tuple[Any, bool]:
+def split_optional(hint: Any) -> tuple[Any, bool]:
     """(inner type, allows None) for `X | None`."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
         args = [a for a in typing.get_args(hint) if a is not type(None)]
@@ -104,7 +103,7 @@ def parse_text(hint: Any, text: str, field: str) -> Any:
     Tuples are comma separated (`0,-1,-1,2`); tuples of tuples use `/`
     between the inner tuples (`1,1,2/2,3`). `none` means None where allowed.
     """
-    hint, optional = _split_optional(hint)
+    hint, optional = split_optional(hint)
     if optional and text.strip().lower() in ("none", ""):
         return None
     if typing.get_origin(hint) is tuple:
@@ -125,7 +124,7 @@ def parse_text(hint: Any, text: str, field: str) -> Any:
 
 def from_json_value(hint: Any, value: Any, field: str) -> Any:
     """Check a JSON value against the field type (lists become tuples)."""
-    hint, optional = _split_optional(hint)
+    hint, optional = split_optional(hint)
     if value is None:
         if optional:
             return None
@@ -153,7 +152,7 @@ def to_json_value(value: Any) -> Any:
 
 
 def _type_ok(hint: Any, value: Any) -> bool:
-    hint, optional = _split_optional(hint)
+    hint, optional = split_optional(hint)
     if value is None:
         return optional
     if typing.get_origin(hint) is tuple:
@@ -170,11 +169,12 @@ def _type_ok(hint: Any, value: Any) -> bool:
     return isinstance(value, hint)
 
 
-def _describe(hint: Any) -> str:
-    hint, optional = _split_optional(hint)
+def describe_kind(hint: Any) -> str:
+    """What a field of type `hint` holds, in words: "a whole number", "a tuple of 3 values or none"."""
+    hint, optional = split_optional(hint)
     if typing.get_origin(hint) is tuple:
         args = typing.get_args(hint)
-        inner = _describe(args[0])
+        inner = describe_kind(args[0])
         text = f"a tuple of {inner}" if len(args) == 2 and args[1] is Ellipsis else f"a tuple of {len(args)} values"
     else:
         text = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}.get(hint, str(hint))
@@ -193,7 +193,7 @@ def check_types(config) -> None:
             value = _tupled(value)
             object.__setattr__(config, name, value)
         if not _type_ok(hint, value):
-            raise ValueError(f"{name}={value!r} is not allowed: {_describe(hint)}")
+            raise ValueError(f"{name}={value!r} is not allowed: {describe_kind(hint)}")
 
 
 def _plain(value):
@@ -251,7 +251,7 @@ def split_path(name: str) -> tuple[str, tuple[int, ...]]:
 
 
 def _element_hint(hint: Any, i: int) -> Any:
-    hint, _ = _split_optional(hint)
+    hint, _ = split_optional(hint)
     args = typing.get_args(hint)
     if len(args) == 2 and args[1] is Ellipsis:
         return args[0]
@@ -259,7 +259,7 @@ def _element_hint(hint: Any, i: int) -> Any:
 
 
 def _is_tuple(hint: Any) -> bool:
-    return typing.get_origin(_split_optional(hint)[0]) is tuple
+    return typing.get_origin(split_optional(hint)[0]) is tuple
 
 
 def _set_in(value: tuple, indices: tuple[int, ...], new: Any) -> tuple:
@@ -401,7 +401,7 @@ class RuleConfig:
         out = []
 
         def walk(hint, value, at):
-            plain = _split_optional(hint)[0]
+            plain = split_optional(hint)[0]
             if not numbers_only or plain in (int, float, bool):
                 out.append(at)
             if isinstance(value, tuple):
@@ -419,7 +419,7 @@ class RuleConfig:
         """`value` checked against the type at `name` (text parsed strictly,
         numbers as numbers); ValueError naming the path, the value and the type."""
         hint = self.kind(name)
-        if isinstance(value, str) and _split_optional(hint)[0] is not str:
+        if isinstance(value, str) and split_optional(hint)[0] is not str:
             return parse_text(hint, value, name)
         return from_json_value(hint, to_json_value(_tupled(_plain(value))), name)
 
@@ -465,7 +465,7 @@ class RuleConfig:
 
         def convert(hint, raw, name):
             raw = _plain(raw)
-            if isinstance(raw, str) and _split_optional(hint)[0] is not str:
+            if isinstance(raw, str) and split_optional(hint)[0] is not str:
                 return parse_text(hint, raw, name)
             return from_json_value(hint, to_json_value(_tupled(raw)), name)
 
@@ -515,7 +515,7 @@ class RuleConfig:
             raise ValueError(f"{shown_path(path)}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ValueError(f"name={name!r} is not allowed: a variant's name is non-empty text")
-        _write_whole(path, self.variant_text(name or path.stem, path.suffix))
+        write_atomic(path, self.variant_text(name or path.stem, path.suffix))
         return path
 
     def variant_text(self, name: str, suffix: str = ".toml") -> str:
@@ -530,7 +530,7 @@ class RuleConfig:
         game, _name, settings = read_variant(path)
         if game != cls.game_name():
             raise ValueError(f"{shown_path(path)}: the file is a {game} variant, not {cls.game_name()}")
-        return _variant_config(cls, path, settings)
+        return variant_config(cls, path, settings)
 
     def describe(self) -> str:
         """One line per field that differs from the default config."""
@@ -550,14 +550,6 @@ VARIANT_SUFFIXES = (".json", ".toml")
 MAX_VARIANT_BYTES = 2**20  # a variant names a few numbers; anything larger is not one
 
 
-def shown_path(path, most: int = 120) -> str:
-    """A path for a one-line message: control characters (a newline) escaped, a long one cut."""
-    text = str(path)
-    if not text.isprintable():
-        text = text.encode("unicode_escape").decode("ascii")
-    return _cut(text, most) if len(text) > most else text
-
-
 def _variant_path(path) -> Path:
     """A variant file's path from text or a path; ValueError for anything else or an empty name."""
     if isinstance(path, bytes) or not isinstance(path, (str, os.PathLike)):
@@ -565,6 +557,8 @@ def _variant_path(path) -> Path:
     if not str(path).strip():
         raise ValueError("a variant file needs a name, got an empty one")
     return Path(path)
+
+
 _VARIANT_KEYS = ("format", "game", "name", "set")
 
 
@@ -575,18 +569,7 @@ def read_variant(path) -> tuple[str, str, dict]:
     kind = path.suffix.lower()
     if kind not in VARIANT_SUFFIXES:
         raise ValueError(f"{shown}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_VARIANT_BYTES + 1)  # a link to /dev/zero must not fill the memory
-    except OSError as e:  # a relative name is read from the current folder: say which
-        where = "" if path.is_absolute() else f" (looked in {shown_path(os.getcwd())})"
-        raise ValueError(f"cannot read {shown}: {e.strerror or e}{where}") from None
-    if len(data) > MAX_VARIANT_BYTES:
-        raise ValueError(f"{shown}: larger than {MAX_VARIANT_BYTES // 2**20} MiB, not a variant file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{shown}: not a text file (UTF-8)") from None
+    text = read_capped(path, MAX_VARIANT_BYTES, "variant file")
     try:
         data = json.loads(text) if kind == ".json" else tomllib.loads(text)
     except RecursionError:
@@ -618,17 +601,8 @@ def read_variant(path) -> tuple[str, str, dict]:
     return game, name, settings
 
 
-def load_variant(path) -> tuple[str, RuleConfig]:
-    """(name, config) from a variant file of any game."""
-    from . import GAMES  # the game list lives in the package, which imports this module
-
-    game, name, settings = read_variant(path)
-    if game not in GAMES:
-        raise ValueError(f"{shown_path(path)}: unknown game {game!r}; known games: {', '.join(GAMES)}")
-    return name, _variant_config(GAMES[game].Config, path, settings)
-
-
-def _variant_config(cls, path, settings: dict) -> RuleConfig:
+def variant_config(cls, path, settings: dict) -> RuleConfig:
+    """The `cls` config a variant file's settings describe; ValueError naming the file."""
     try:  # a file's values are typed: "5" where a number belongs is refused, not parsed
         return cls()._apply(settings, from_json_value)
     except (ValueError, TypeError) as e:
@@ -652,28 +626,3 @@ def _toml_text(data: dict) -> str:
     lines += ["", "[set]"]
     lines += [f"{json.dumps(k) if not k.isidentifier() else k} = {_toml_value(v)}" for k, v in data["set"].items()]
     return "\n".join(lines) + "\n"
-
-
-def _write_whole(path: Path, text: str) -> None:
-    """Temp file beside `path`, then rename: never half a file."""
-    shown = _cut(str(path), 120)
-    try:
-        if not path.parent.is_dir():
-            raise ValueError(f"cannot write {shown}: folder {_cut(str(path.parent), 100)} does not exist")
-        if path.is_dir():
-            raise ValueError(f"cannot write {shown}: it is a folder")
-        mode = file_mode(path)  # the old file's mode, or the umask's: not mkstemp's 0600
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
-    except OSError as e:  # a name too long, a read-only or virtual folder (/proc), no permission
-        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            set_mode(f.fileno(), mode)
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
-        raise ValueError(f"cannot write {shown}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

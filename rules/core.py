@@ -9,88 +9,21 @@ so a saved game is readable and a tampered one fails loudly.
 from __future__ import annotations
 
 import json
-import operator
-import os
 import random
 import re
-import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .chance import check_seed, derive
+from .chance import check_seed
 from .extras import OPTIONAL_BOTS, missing
+from .protocol import bot_rng, resolve_config
+from .registry import game_module
 
 RECORD_FORMAT = "meeple-record/1"
 MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
 
 Bot = Callable[[Any, list, random.Random], Any]
-
-
-def check_seat(config, player) -> int:
-    """`player` if it is a seat of this game (0 to players - 1), else a ValueError saying so.
-
-    Every game's observation() calls it: a seat of -1 must not quietly mean the last one."""
-    if type(player) is int and 0 <= player < config.players:
-        return player  # the usual case, kept cheap: bots ask for an observation on every move
-    if not isinstance(player, bool):
-        try:
-            seat = operator.index(player)  # numpy integers are seats too
-        except TypeError:
-            seat = None
-        if seat is not None and 0 <= seat < config.players:
-            return seat
-    raise ValueError(f"seat {player!r} is not allowed: seats are 0 to {config.players - 1} ({config.players} players)")
-
-
-def own_config(cls, config, game: str):
-    """`config` (or the default `cls()` for None) if it is this game's Config, else a ValueError
-    naming the game it belongs to: new_game must not play one game by another's rules."""
-    if config is None:
-        return cls()
-    if isinstance(config, cls):
-        return config
-    other = getattr(sys.modules.get(type(config).__module__), "NAME", None)
-    got = f"a {other} Config" if other and other != game else f"{type(config).__name__} {config!r}"[:120]
-    raise ValueError(f"{game} needs a {game} Config (or None for the defaults), got {got}")
-
-
-def file_mode(path) -> int:
-    """The mode a file written at `path` should have: the old file's when it is replaced,
-    else what the umask gives a new file (0644 under the usual 022). A temp file from
-    mkstemp is 0600; writers chmod it to this before renaming it into place."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except FileNotFoundError:
-        pass
-    try:  # Linux reads the umask without changing it
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return 0o666 & ~int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def set_mode(fd: int, mode: int) -> None:
-    """chmod an open file to `mode` (file_mode's); Windows has no POSIX modes and, before
-    Python 3.13, no os.fchmod: there the file keeps what the system gives it."""
-    if hasattr(os, "fchmod"):
-        os.fchmod(fd, mode)
-
-
-def game_module(game: str | ModuleType) -> ModuleType:
-    """The module for a game name such as "bucket-brigade" (or the module itself)."""
-    from . import GAMES
-
-    if isinstance(game, ModuleType):
-        return game
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
-    return GAMES[game]
 
 
 def parameter_info(game, name: str) -> tuple[str, str]:
@@ -139,50 +72,6 @@ def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int)
         else:
             raise ValueError(f"unknown bot {b!r} for {mod.NAME}; known bots: {', '.join(mod.BOTS)}")
     return tuple(names), funcs
-
-
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """Each seat's bot gets its own stream, derived from the game seed."""
-    return random.Random(derive(seed, "bot", seat))
-
-
-class _SeatRandom(random.Random):
-    """bot_rng(seed, seat)'s stream: what a _LazySeatRandom becomes on first use."""
-
-
-class _LazySeatRandom(random.Random):
-    """bot_rng(seed, seat), seeded on first use (simulate gives one to every seat of every game).
-
-    Seeding a Mersenne Twister and deriving its seed cost about 8 µs per seat per game
-    (a tenth of a short race), and a rule-of-thumb bot that never breaks a tie never
-    draws. The first call of any Random method seeds it and turns it into a
-    _SeatRandom in place, so every value it gives is bot_rng(seed, seat)'s."""
-
-    def __init__(self, seed: int, seat: int):  # noqa: D107 - not seeded: see _wake
-        self._pending = (seed, seat)
-
-    def _wake(self) -> None:
-        seed, seat = self.__dict__.pop("_pending")
-        self.__class__ = _SeatRandom
-        random.Random.__init__(self, derive(seed, "bot", seat))
-
-    def __reduce__(self):  # a copy or a pickle is of the seeded stream
-        self._wake()
-        return random.Random.__reduce__(self)
-
-
-def _waking(name: str):
-    def method(self, *args, **kwargs):
-        self._wake()
-        return getattr(self, name)(*args, **kwargs)
-
-    method.__name__ = name
-    return method
-
-
-for _name in dir(random.Random):  # every Random method, public or the _randbelow family, seeds first
-    if not _name.startswith("__") and callable(getattr(random.Random, _name)):
-        setattr(_LazySeatRandom, _name, _waking(_name))
 
 
 @dataclass(frozen=True)
@@ -245,9 +134,7 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
     `on_move(state)` is called after every action (the CLI counts moves with it:
     a game of lookahead bots can take a while)."""
     mod = game_module(game)
-    config = mod.Config() if config is None else config
-    if not isinstance(config, mod.Config):
-        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+    config = resolve_config(mod, config, "config must be")
     check_seed(seed)
     names, funcs = resolve_bots(mod, bots, config.players)
     rngs = [bot_rng(seed, seat) for seat in range(config.players)]

@@ -18,7 +18,10 @@ from importlib import metadata, resources
 from pathlib import Path
 from types import ModuleType
 
-from .cli import CliError, _short, scrub_notebook, write_all
+from .cli import CliError, scrub_notebook
+from .core import parameter_info
+from .files import shown_path, write_all
+from .registry import GAMES
 
 # The numbered lessons: the same glob as pyproject.toml's package data, so an editable
 # install (where meeple.course is lessons/ itself) copies what a wheel holds.
@@ -105,15 +108,11 @@ def print_rules(mod: ModuleType, rule: str | None = None, full: bool = False) ->
         prefix = ids[0].split("-")[0]
         other = ""
         if wanted.split("-")[0] != prefix:
-            from . import GAMES
-
             owner = next((m for m in GAMES.values() if numbered_rules(rules_text(m)).get(wanted)), None)
             if owner is not None:
                 other = f"; {wanted} is {owner.TITLE}'s: meeple rules {owner.NAME} --rule {wanted}"
         raise CliError(f"{mod.TITLE} has no rule {rule.strip()!r}: its rules are {ids[0]} to {ids[-1]}{other}")
     print(_wrapped(wanted, rules[wanted], indent=0))
-    from .core import parameter_info
-
     cites = re.compile(rf"(?<![\w-]){re.escape(wanted)}(?!\d)")
     aliases = list(mod.Config.aliases()) if hasattr(mod.Config, "aliases") else []
     params = [n for n in [*mod.Config().to_dict(), *aliases] if cites.search(parameter_info(mod, n)[1])]
@@ -197,7 +196,7 @@ def read_manifest(dest: Path) -> dict:
                                 and data.get("edition") in ("student", "teacher")):
         problem = f"not a {MANIFEST_FORMAT} manifest"
     if problem:
-        raise CliError(f"{_short(path)} is {problem}: delete it and run again (notebooks you changed are kept either way)")
+        raise CliError(f"{shown_path(path)} is {problem}: delete it and run again (notebooks you changed are kept either way)")
     return data
 
 
@@ -212,18 +211,18 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
     wanted = edition(packaged_course() if course is None else course, student)
     try:
         if dest.exists() and not dest.is_dir():
-            raise CliError(f"cannot copy the lessons into {_short(dest)}: it is a file, not a folder")
+            raise CliError(f"cannot copy the lessons into {shown_path(dest)}: it is a file, not a folder")
         manifest = read_manifest(dest) if dest.is_dir() else {"format": MANIFEST_FORMAT, "files": {}}
         if manifest.get("edition", _edition_name(student)) != _edition_name(student):
             had = manifest["edition"]
-            raise CliError(f"{_short(dest)} holds the {had} copy of the lessons ({'with' if had == 'teacher' else 'without'} "
+            raise CliError(f"{shown_path(dest)} holds the {had} copy of the lessons ({'with' if had == 'teacher' else 'without'} "
                            f"solutions); give another folder for the {_edition_name(student)} copy")
         status: dict[str, list[str]] = {k: [] for k in ("copied", "updated", "unchanged", "kept", "kept_new")}
         files, entries = {}, dict(manifest["files"])
         for name, data in wanted.items():
             path, sha, before = dest / name, _sha(data), manifest["files"].get(name)
             if path.is_dir():
-                raise CliError(f"cannot write {_short(path)}: it is a folder")
+                raise CliError(f"cannot write {shown_path(path)}: it is a folder")
             if not path.exists():
                 files[path], entries[name] = data, {"sha256": sha}
                 status["copied"].append(name)
@@ -240,7 +239,7 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
         made = not dest.exists()
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise CliError(f"cannot copy the lessons into {_short(dest)}: {e.strerror or e}") from None
+        raise CliError(f"cannot copy the lessons into {shown_path(dest)}: {e.strerror or e}") from None
     record = {"format": MANIFEST_FORMAT, "meeple": version(), "edition": _edition_name(student),
               "note": "what `meeple lessons` copied here (SHA-256 of each file as written); a file whose "
                       "hash differs was changed by you and is never replaced",

@@ -24,7 +24,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range
-from .core import check_seat, own_config
+from .protocol import check_seat, resolve_config
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -569,7 +569,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
              turn_end=None) -> State:
     """A new game; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
-    config = own_config(Config, config, NAME)
+    config = resolve_config(Config, config)
     n = config.players
     state = State(
         config=config,

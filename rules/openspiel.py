@@ -37,13 +37,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import GAMES
+from .chance import Chance
+from .config import parse_text, split_optional
 from .extras import require
+from .protocol import resolve_config
+from .registry import GAMES, game_module
 
 pyspiel = require("pyspiel", "meeple.rules.openspiel")  # the extra meeple[openspiel]; else one line naming it
-from .chance import Chance
-from .config import _split_optional, parse_text
-from .core import game_module
 
 ACTION_CAP = 1024  # the most legal moves any state may offer (checked on every move)
 MAX_GAME_LENGTH = 100_000  # decisions and chance draws; DDB's "target" games are long
@@ -158,7 +158,7 @@ def _text(value: Any) -> Any:
 
 
 def _optional_int(hint) -> bool:
-    inner, optional = _split_optional(hint)
+    inner, optional = split_optional(hint)
     return optional and inner is int
 
 
@@ -457,9 +457,7 @@ for _mod in GAMES.values():
 def load(game: str | ModuleType, config=None, utility: str = "score") -> MeepleGame:
     """The OpenSpiel game for a meeple game and Config (every field passed as a parameter)."""
     mod = game_module(game)
-    config = mod.Config() if config is None else config
-    if not isinstance(config, mod.Config):
-        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+    config = resolve_config(mod, config, "config must be")
     params = _field_params(config)
     params["utility"] = utility
     return pyspiel.load_game(short_name(mod), params)

@@ -25,7 +25,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import check_seat, own_config
+from .protocol import check_seat, resolve_config
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -459,7 +459,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
              turn_end=None) -> State:
     """A new race; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (PB-3, see _turn_over)."""
-    config = own_config(Config, config, NAME)
+    config = resolve_config(Config, config)
     n = config.players * config.piglets_per_player
     state = State(
         config=config,

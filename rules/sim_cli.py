@@ -26,16 +26,16 @@ from .cli import (
     EXIT_INTERRUPTED,
     MAX_WORKERS,
     CliError,
-    _short,
     add_game_options,
     check_writable,
     game_setup,
     parse_seed,
     whole,
-    write_atomic,
 )
-from .config import _split_optional
+from .config import split_optional
 from .extras import require
+from .files import shown_path, write_atomic
+from .registry import GAMES
 from .simulate import MAX_GAMES, _ci_pct, _fmt_table, _num, _pct, balance_report, simulate, sweep
 
 TABLE_FORMATS = (".csv", ".parquet", ".json")
@@ -56,7 +56,7 @@ def _run_options(p, formats: tuple[str, ...], games: str = "1000") -> None:
 def _checked_out(path: str | None, formats: tuple[str, ...]) -> Path | None:
     """The output path, checked before any game is played."""
     if path is not None and Path(path).suffix.lower() not in formats:
-        raise CliError(f"--out must end in {', '.join(formats)}; got {_short(path)!r}")
+        raise CliError(f"--out must end in {', '.join(formats)}; got {shown_path(path)!r}")
     if path is not None and Path(path).suffix.lower() == ".parquet":
         require("pyarrow", "--out FILE.parquet")  # before any game is played
     return check_writable(path, "--out")
@@ -177,7 +177,6 @@ def _measure_help(p) -> None:
     plain = p.format_help
 
     def format_help():
-        from . import GAMES
         from .simulate import measures
 
         lines = ["", "measures (--measure NAME; the game's own figures, as columns of the table):"]
@@ -217,7 +216,7 @@ def parse_vary(items: list[str], mod) -> dict[str, list[str]]:
         if not sep or not name:
             raise CliError(f"--vary {item!r} is not of the form FIELD=V1,V2,...")
         hint = types_.get(name) or (mod.Config().kind(name) if name in mod.Config().parameters() else None)  # field[i], aliases
-        is_tuple = hint is not None and typing.get_origin(_split_optional(hint)[0]) is tuple
+        is_tuple = hint is not None and typing.get_origin(split_optional(hint)[0]) is tuple
         values = text.split(";") if is_tuple else text.replace(";", ",").split(",")
         grid.setdefault(name, []).extend(values)
     base = mod.Config()

@@ -61,7 +61,9 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from . import bots as _bots
 from .chance import check_seed, derive
-from .core import MAX_STEPS, _LazySeatRandom, check_bots_arg, game_module, resolve_bots
+from .core import MAX_STEPS, check_bots_arg, resolve_bots
+from .protocol import LazySeatRandom, check_whole, resolve_config
+from .registry import game_module
 from .stats import Z95, binomial_two_sided_p, chi_square_uniform, mean_ci, ratio_ci, wilson
 
 CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
@@ -143,7 +145,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
     checked = [all(f is not b for b in own) for f in seat_funcs]
     game_seed = derive(seed, "game", index)
-    rngs = [_LazySeatRandom(game_seed, s) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    rngs = [LazySeatRandom(game_seed, s) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
     legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
     progress = getattr(mod, "progress", mod.scores)
     leaders: list[int | None] = []  # the sole leader at the end of each turn
@@ -288,9 +290,7 @@ def worker_pool(workers: int) -> ProcessPoolExecutor:
 def _check_workers(workers) -> int | None:
     if workers is None:
         return None
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
-        raise ValueError(f"workers must be a whole number from 1 to {MAX_WORKERS}, got {workers!r}")
-    return workers
+    return check_whole(workers, "workers", 1, MAX_WORKERS)
 
 
 class _Job(NamedTuple):
@@ -509,16 +509,12 @@ def _progress_bar(total: int, desc: str, show: bool):
 # --- checking input -----------------------------------------------------------
 
 def _check_games(games) -> int:
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
-    return games
+    return check_whole(games, "games", 1, MAX_GAMES)
 
 
 def _setup(game, config, bots):
     mod = game_module(game)
-    config = mod.Config() if config is None else config
-    if not isinstance(config, mod.Config):
-        raise ValueError(f"config must be a {mod.NAME} Config, got {type(config).__name__}")
+    config = resolve_config(mod, config, "config must be")
     return mod, config, _bot_refs(mod, bots, config.players)
 
 
@@ -1312,9 +1308,7 @@ def sweep(
     """
     pd = _pd()
     mod = game_module(game)
-    base = mod.Config() if base_config is None else base_config
-    if not isinstance(base, mod.Config):
-        raise ValueError(f"base_config must be a {mod.NAME} Config, got {type(base).__name__}")
+    base = resolve_config(mod, base_config, "base_config must be")
     games = _check_games(games)
     seed = check_seed(seed)
     workers = _check_workers(workers)
@@ -1361,7 +1355,7 @@ def measures(game, config=None) -> dict[str, str]:
     for each of the game's own game_stats / score_sources columns. The
     Explorer, compare and tune let the reader pick any of them."""
     mod = game_module(game)
-    config = mod.Config() if config is None else config
+    config = resolve_config(mod, config, "config must be")
     out = {
         "win_rate": "win rate per seat (a shared win counts 1/k)",
         "score": "mean final score per seat",

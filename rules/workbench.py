@@ -17,11 +17,13 @@ import dataclasses
 import math
 import warnings
 from concurrent.futures import Executor
-from os import PathLike
 from typing import Any, Callable, Mapping, Sequence
 
 from .chance import check_seed
-from .core import game_module, play
+from .config import describe_kind
+from .core import play
+from .protocol import resolve_config
+from .registry import game_module
 from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _pd, _rate_row, _run, _show_value, _stop,
                        default_workers,
                        measures, worker_pool)
@@ -40,20 +42,8 @@ def _variant_configs(mod, variants) -> dict[str, Any]:
     for name, cfg in variants.items():
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"a variant needs a name (text), got {name!r}")
-        if isinstance(cfg, (str, PathLike)):
-            cfg = mod.Config.load(cfg)
-        if cfg is None:
-            cfg = mod.Config()
-        if not isinstance(cfg, mod.Config):
-            raise ValueError(f"variant {name!r} must be a {mod.NAME} Config (or a variant file), got {_what(cfg)}")
-        out[name] = cfg
+        out[name] = resolve_config(mod, cfg, f"variant {name!r} must be", files=True)
     return out
-
-
-def _what(value) -> str:
-    """'a duck-duck-bruce Config' or the type's name, for a message."""
-    game = getattr(type(value), "game_name", None)
-    return f"a {game()} Config" if callable(game) else type(value).__name__
 
 
 def lineup(mod, bots, players: int) -> tuple:
@@ -597,9 +587,7 @@ def _candidates(config, field: str, values) -> list:
     """The values tune may try, each a valid config, in increasing order."""
     kind = config.kind(field)
     if kind is not int:
-        from .config import _describe
-
-        raise ValueError(f"tune moves one whole number; {field} is {_describe(kind)}")
+        raise ValueError(f"tune moves one whole number; {field} is {describe_kind(kind)}")
     explicit = values is not None
     if explicit and (isinstance(values, (str, bytes)) or not hasattr(values, "__iter__")):
         raise ValueError(f"values={values!r} is not allowed: a list or range of whole numbers, e.g. range(0, 9)")
@@ -670,11 +658,7 @@ def tune(
     """
     pd = _pd()
     mod = game_module(game)
-    if isinstance(config, (str, PathLike)):
-        config = mod.Config.load(config)
-    config = mod.Config() if config is None else config
-    if not isinstance(config, mod.Config):
-        raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {_what(config)}")
+    config = resolve_config(mod, config, "config must be", files=True)
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
     two = isinstance(field, (tuple, list))

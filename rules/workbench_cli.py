@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .config import _DECIMAL
-from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole, write_atomic
-from .config import VARIANT_SUFFIXES, read_variant
+from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole
+from .config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
+from .files import write_atomic
+from .registry import load_variant
 from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _measure_help, _measures, _progress, _run_options,
                       _save, _table_data, _workers, partial_note)
 from .simulate import MAX_GAMES
@@ -165,7 +166,7 @@ def parse_values(text: str | None) -> list[int] | None:
 
 
 def _number(text: str, option: str) -> float:
-    value = float(text) if _DECIMAL.fullmatch(text.strip()) else float("nan")  # ASCII digits, as --set
+    value = float(text) if DECIMAL_NUMBER.fullmatch(text.strip()) else float("nan")  # ASCII digits, as --set
     if value != value or value in (float("inf"), float("-inf")):
         raise CliError(f"{option} must be a number, got {text!r}")
     return value
@@ -238,8 +239,6 @@ def cmd_variant_save(args) -> int:
 
 
 def cmd_variant_show(args) -> int:
-    from .config import load_variant
-
     if not args.file.strip():
         raise CliError("variant show needs a variant file's name, got an empty one")
     try:

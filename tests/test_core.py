@@ -247,7 +247,7 @@ def test_a_seat_stream_seeded_on_first_use_is_bot_rng_exactly():
     import pickle
     import random
 
-    from meeple.rules.core import _LazySeatRandom, bot_rng
+    from meeple.rules.protocol import LazySeatRandom, bot_rng
 
     draws = {
         "random": lambda r: r.random(),
@@ -263,7 +263,7 @@ def test_a_seat_stream_seeded_on_first_use_is_bot_rng_exactly():
         "pickle": lambda r: pickle.loads(pickle.dumps(r)).random(),
     }
     for k, (name, draw) in enumerate(draws.items()):
-        lazy, eager = _LazySeatRandom(1000 + k, k % 4), bot_rng(1000 + k, k % 4)
+        lazy, eager = LazySeatRandom(1000 + k, k % 4), bot_rng(1000 + k, k % 4)
         assert draw(lazy) == draw(eager), name
         assert [lazy.randrange(100) for _ in range(5)] == [eager.randrange(100) for _ in range(5)], name
         assert isinstance(lazy, random.Random)

@@ -225,7 +225,7 @@ import typing  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from meeple.rules.config import _split_optional  # noqa: E402
+from meeple.rules.config import split_optional  # noqa: E402
 
 UTILITIES = ("score", "win")
 
@@ -270,7 +270,7 @@ def _bounds(name: str):
     mod = GAMES[name]
     base = mod.Config()
     for field, hint in mod.Config.field_types().items():
-        inner, optional = _split_optional(hint)
+        inner, optional = split_optional(hint)
         value = getattr(base, field)
         context = base
         if field == "target" and hasattr(base, "end"):
@@ -353,7 +353,7 @@ def _configs(draw, name: str):
     ranges = {f: v for n, f, v, _ in BOUNDS if n == name}
     changes = {}
     for field, hint in mod.Config.field_types().items():
-        inner, optional = _split_optional(hint)
+        inner, optional = split_optional(hint)
         value = getattr(base, field)
         if not draw(st.booleans()):
             continue

@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -245,14 +246,14 @@ from meeple.rules import sim_cli as SIM_CLI  # noqa: E402
 
 def _refuse_folder(monkeypatch, folder: Path):
     """The folder refuses new files (a read-only folder; chmod would not stop root, who runs CI here)."""
-    real = CLI.tempfile.mkstemp
+    real = tempfile.mkstemp
 
     def mkstemp(*args, dir=None, **kwargs):
         if dir is not None and Path(dir).resolve() == folder.resolve():
             raise PermissionError(13, "Permission denied")
         return real(*args, dir=dir, **kwargs)
 
-    monkeypatch.setattr(CLI.tempfile, "mkstemp", mkstemp)
+    monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
 
 
 @pytest.mark.parametrize(

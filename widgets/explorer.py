@@ -29,7 +29,7 @@ import ipywidgets as W
 import pandas as pd
 import traitlets
 
-from meeple.rules.config import _describe
+from meeple.rules.config import describe_kind as _describe
 from meeple.rules.core import game_module
 from meeple.rules.simulate import default_workers, measures, shared_pool, sweep
 

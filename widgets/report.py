@@ -272,7 +272,7 @@ which holds for an install.</p>
 
 def write_report(cmp: Comparison, path, command: str | None = None) -> Path:
     """Write the report to `path` (.html) atomically and return the path."""
-    from meeple.rules.cli import write_atomic
+    from meeple.rules.files import write_atomic
 
     path = Path(path)
     write_atomic(path, report_html(cmp, command))
