@@ -327,3 +327,22 @@ def test_heuristic_picks_a_best_play_even_holding_every_card_of_a_colour(advance
             choice = bb.heuristic_bot(obs, legal, rng)
             assert _heuristic_value(obs, choice) == max(_heuristic_value(obs, a) for a in legal)
             bb.step(s, choice)
+
+
+def test_cards_are_conserved_on_the_core_simulate_plays():
+    """BB-1, BB-2: check_state holds on the mutable core after every move simulate's loop makes."""
+    from meeple.rules.chance import Chance
+
+    for seed in range(3):
+        c = bb._new_core(Config(), Chance(seed), counts=True)
+        bb._deal_core(c, 0)
+        rng = __import__("random").Random(seed)
+        while not c.is_over:
+            p = c.current_player
+            bb.check_state(c)
+            assert (c.ones[p], c.twos[p]) == tuple(bb._counts_by_colour(c.hands[p], c.box.colours, c.box.index))
+            legal = bb._hand_plays(c.hands[p], c.box.plays)
+            assert c.plays[p] == legal  # kept up to date move by move
+            bb._play_core(c, p, legal[rng.randrange(len(legal))])
+        bb.check_state(c)
+        assert len(c.history) == Config().total_rounds

@@ -510,3 +510,34 @@ def test_the_engine_hook_plays_a_game_modules_own_loop_and_falls_back_on_none():
         got = sim.play_game(fake, mod.Config(), names, funcs, 7, 3)
         assert (got.scores, got.actions, got.seed, got.turns) == (plain.scores, plain.actions, plain.seed, turns)
     assert calls == [plain.seed]
+
+
+def _without_core(mod):
+    """The game module as simulate's own loop sees it: without play_core."""
+    plain = types.ModuleType(mod.__name__)
+    plain.__dict__.update({k: v for k, v in vars(mod).items() if not k.startswith("__") and k != "play_core"})
+    return plain
+
+
+CORE_CASES = [(name, preset) for name, mod in GAMES.items() if hasattr(mod, "play_core") for preset in mod.Config.presets()]
+
+
+@pytest.mark.parametrize("name,preset", CORE_CASES, ids=[f"{n}-{p}" for n, p in CORE_CASES])
+def test_a_games_core_loop_gives_exactly_the_results_of_simulates_loop(name, preset):
+    """The engine hook's contract: a game's play_core gives the same GameResult, field by field, as
+    new_game + legal_actions + bot + step, for random, heuristic and mixed line-ups, rotated or not;
+    a line-up with any other bot is left to simulate's loop."""
+    import importlib
+
+    sim = importlib.import_module("meeple.rules.simulate")
+    mod = GAMES[name]
+    cfg = mod.Config.presets()[preset]
+    n = cfg.players
+    for lineup in ("random", "heuristic", ["heuristic", "random"] * n):
+        names, funcs = sim.resolve_bots(mod, lineup if isinstance(lineup, str) else lineup[:n], n)
+        for i in range(12):
+            rotate = i % 2 == 1
+            assert sim.play_game(mod, cfg, names, funcs, 11, i, rotate) == \
+                sim.play_game(_without_core(mod), cfg, names, funcs, 11, i, rotate), (lineup, i)
+    names, funcs = sim.resolve_bots(mod, "lookahead", n)
+    assert mod.play_core(cfg, 5, funcs, [None] * n, [False] * n, names, sim._leader) is None
