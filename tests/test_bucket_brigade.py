@@ -346,3 +346,43 @@ def test_cards_are_conserved_on_the_core_simulate_plays():
             bb._play_core(c, p, legal[rng.randrange(len(legal))])
         bb.check_state(c)
         assert len(c.history) == Config().total_rounds
+
+
+def test_the_lean_benchmark_heuristic_makes_the_same_choices_as_heuristic_bot():
+    """Issue 21: tests/bench/lean_bucket_brigade.py is the reference the engine is timed against; its
+    heuristic must be meeple's. Decision by decision over whole games (base rules, 4 players): every
+    meeple choice is among the lean bot's equally good plays, and the only one when it has one."""
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "bench"))
+    try:
+        import lean_bucket_brigade as lean
+    finally:
+        sys.path.pop(0)
+    cfg = Config()
+    colours = cfg.colours
+    assert (lean.TRACK, lean.BONUS, lean.COLOURS) == (cfg.track, cfg.bonus, len(colours))
+
+    def code(card):  # the lean loop's int for a card
+        return 2 * colours.index(card.colour) + card.steps - 1 if card.colour else 7 + card.steps
+
+    decisions = alone = 0
+    for seed in range(40):
+        s, rng = bb.new_game(cfg, seed, events=False), random.Random(seed)
+        while not s.is_over:
+            p = s.current_player
+            obs, legal = bb.observation(s, p), bb.legal_actions(s)
+            have, count = [0] * 10, [0] * len(colours)
+            for c in obs.hand:
+                have[code(c)] += 1
+                if c.colour:
+                    count[colours.index(c.colour)] += 1
+            best = lean._heuristic(have, count, list(obs.positions), None)
+            a = bb.heuristic_bot(obs, legal, rng)
+            assert (code(a.card), colours.index(a.colour)) in best, (seed, obs, a, best)
+            decisions += 1
+            alone += len(best) == 1
+            bb.step(s, a)
+    assert decisions > 4000 and alone > 400, (decisions, alone)
