@@ -516,6 +516,74 @@ def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config 
     return any(total > need_more for _, total in _plays(hand, colour, cfg))
 
 
+# --- how many moves a state can offer (the OpenSpiel wrapper's action count) ----
+
+def _sub_multisets(counts: tuple[int, ...], most: int) -> int:
+    """Distinct non-empty plays of at most `most` cards from cards with these copies per value."""
+    poly = [1] + [0] * most  # poly[k]: sub-multisets of k cards, truncated at `most`
+    for c in counts:
+        poly = [sum(poly[k - j] for j in range(min(c, k) + 1)) for k in range(most + 1)]
+    return sum(poly[1:])
+
+
+@lru_cache(maxsize=4096)
+def _most_plays(values: int, copies: int, n: int, most: int) -> int:
+    """The most distinct plays (BK-6) n cards of one colour allow: theirs when spread as evenly as
+    possible over the values. Evening out two counts a > b + 1 adds x^(b+1) + ... + x^(a-1) to
+    the product of (1 + x + ... + x^count) over the values, so no coefficient ever drops."""
+    n = min(n, values * copies)
+    q, r = divmod(n, values) if values else (0, 0)
+    return _sub_multisets((q + 1,) * r + (q,) * (values - r), most)
+
+
+def _most_in_hand(colours: int, values: int, copies: int, hand: int, most: int) -> int:
+    """The most plays of every colour together (a lead) a hand of at most `hand` cards allows:
+    the best split of the hand over the colours (they are alike, but _most_plays need not be
+    concave in n, so a knapsack over the colours)."""
+    full = values * copies
+    if hand >= colours * full:
+        return colours * _most_plays(values, copies, full, most)
+    best = [0] * (hand + 1)
+    for _ in range(colours):
+        best = [max(best[h - j] + _most_plays(values, copies, j, most) for j in range(min(h, full) + 1))
+                for h in range(hand + 1)]
+    return best[hand]
+
+
+def most_cards_in_hand(config: Config) -> int:
+    """The most cards one hand can hold: the deal when a play draws at most one card (every play
+    puts down at least one card and draws draw_per_turn, plus one per Special One extra it put
+    down: BK-8, BK-17), else the whole deck (a hand grows by draw_per_turn - 1 a play)."""
+    return config.hand_size if config.draw_per_turn <= 1 else config.deck_size
+
+
+def action_bound(config: Config) -> int:
+    """The most legal actions any state of a game with this Config can offer.
+
+    Plain rules (neither Special One nor Backfiring Discard): exact over every hand of at most
+    most_cards_in_hand cards and every pyramid, i.e. the largest of a lead's plays over all
+    colours (BK-6), a follow's plays that beat a sum (a running total above it needs more
+    than 0 more, so only a lone 1 can fall short) plus its buckets to lose (BK-9), the set-up's
+    colours, the two directions, and a split's parts or a no-card lead's buckets (at most the
+    pyramid). With either variant, a sound upper bound: each plain play times its Special One
+    extras (any play of other colours' cards within special_one_max) and its Backfiring
+    discards (one of each value of the colour)."""
+    cfg = resolve_config(Config, config)
+    colours, values, copies, most = len(cfg.colours), len(cfg.values), cfg.copies, cfg.max_cards
+    hand, size, each = most_cards_in_hand(cfg), sum(cfg.rows), cfg.buckets_each
+    lead = _most_in_hand(colours, values, copies, hand, most)
+    one = _most_plays(values, copies, hand, most)
+    if 1 in cfg.values:  # a follow's plays: a lone 1 need not beat the sum; or no 1s held
+        one = max(one - 1, _most_plays(values - 1, copies, hand, most) if values > 1 else 0)
+    lose = max(min(each, size), min(size, each * (colours - 1)))  # of the colour, or any if none is
+    if cfg.special_one:
+        extras = 1 + _most_plays(colours * values, copies, hand, cfg.special_one_max - 1)
+        lead, one = lead * extras, _most_plays(values, copies, hand, most) * extras
+    if cfg.backfiring_discard:
+        one *= 1 + values
+    return max(colours, len(_DIRECTIONS), size, lead, one + lose)
+
+
 def _with_pyramid(pyramids: tuple, k: int, base: int) -> tuple:
     """pyramid_rows with the pyramid for player-count index k rebuilt as base, base-1, ..., 1."""
     if isinstance(base, bool) or not isinstance(base, int) or base < 1:
