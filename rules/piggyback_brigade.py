@@ -23,8 +23,9 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed
+from .chance import Chance, below_at, check_seed, stream_key
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .core import MAX_STEPS
 from .protocol import check_seat, resolve_config
 
 NAME = "piggyback-brigade"
@@ -308,32 +309,44 @@ def _names(piglets) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _move(stacks, where, piglet: int, steps: int):
-    """PB-9/PB-10/PB-13: move `piglet` with everything above it.
+def _move(stacks: list, where: list, piglet: int, steps: int):
+    """PB-9/PB-10/PB-13 in place: move `piglet` with everything above it.
 
-    Returns (stacks, where, group moved, destination index, piglets it landed on);
-    a destination of len(stacks) means the group crossed the finish.
+    `stacks` is a list of lists (per space, bottom to top) and `where` a list (per
+    piglet); both change. Returns (group moved, destination index, how many piglets
+    it landed on: stacks[dest][:that]); a destination of len(stacks) means the group
+    crossed the finish.
     """
-    n = len(stacks)
     i = where[piglet]
-    out = list(stacks)
     if i < 0:
-        group = (piglet,)  # piglets before the start stand in a line, never stacked
+        group = [piglet]  # piglets before the start stand in a line, never stacked
     else:
         stack = stacks[i]
         h = stack.index(piglet)
         group = stack[h:]
-        out[i] = stack[:h]
+        del stack[h:]
     dest = i + steps
-    if dest >= n:
-        dest, below = n, ()
+    if dest >= len(stacks):
+        dest, under = len(stacks), 0
     else:
-        below = stacks[dest]
-        out[dest] = below + group
-    w = list(where)
+        stack = stacks[dest]
+        under = len(stack)
+        stack += group
     for q in group:
-        w[q] = dest
-    return tuple(out), tuple(w), group, dest, below
+        where[q] = dest
+    return group, dest, under
+
+
+def _moved(stacks, where, piglet: int, steps: int) -> tuple[list, list]:
+    """(stacks, where) after _move, as new lists; the given ones (lists or tuples) are
+    left as they were: a bot's what-if copies only the two spaces a move touches."""
+    stacks, where = list(stacks), list(where)
+    i = where[piglet]
+    for k in (i, i + steps):
+        if 0 <= k < len(stacks):
+            stacks[k] = list(stacks[k])
+    _move(stacks, where, piglet, steps)
+    return stacks, where
 
 
 def move(stacks, piglet: int, steps: int):
@@ -350,8 +363,8 @@ def move(stacks, piglet: int, steps: int):
     if len(found) != sum(map(len, stacks)):
         raise ValueError("a piglet stands on two spaces at once")
     size = max([piglet, *found]) + 1
-    where = tuple(found.get(q, -1) for q in range(size))
-    return _move(stacks, where, piglet, steps)[0]
+    where = [found.get(q, -1) for q in range(size)]
+    return tuple(map(tuple, _moved(stacks, where, piglet, steps)[0]))
 
 
 def place(state, piglet: int):
@@ -455,15 +468,95 @@ def _setup_of(cfg: Config) -> _Setup:
 
 # --- the game -----------------------------------------------------------------
 
+class Core:
+    """The race as a lean loop holds it (issue 21): plain lists and ints, the rules applied in place.
+
+    Every rule below works on a Core. A State is a view of one: new_game, apply and step read
+    the State into a Core (`_core_of`), play the rules on it and write it back (`_put`), and
+    simulate's fast loop (`play_core`) plays a whole race on one Core with no State until the
+    end. The fields are the State's, under the same names (so `place`, `can_extend`,
+    `progress`, `game_stats` and `check_state` read either), with lists for what changes:
+    `stacks` (a list per space), `where`, `extensions_left`, `rerolls_taken`,
+    `rerolls_declined`. Chance: the seeded stream as (`key`, `counter`), drawn in place
+    (`_roll`: the values Chance(seed, counter).below gives), or `chance`, any Chance lookalike
+    the State held (a test's script, the OpenSpiel wrapper's). `sink` is the State whose
+    event log the rules append to (None: no text); `turn_end(core)` is called at every
+    turn's end."""
+
+    __slots__ = ("config", "setup", "chance", "seed", "key", "counter", "current_player", "phase", "face",
+                 "piglet", "rerolls", "pending", "order", "stacks", "where", "extensions_left", "won", "round",
+                 "is_over", "rerolls_taken", "rerolls_declined", "finish_group", "sink", "turn_end")
+
+
+_new = object.__new__
+
+
+def _core_of(s: State) -> Core:
+    """A Core holding what State `s` holds (lists copied out of its tuples)."""
+    c = _new(Core)
+    c.config = s.config
+    c.setup = s._setup or _setup_of(s.config)
+    ch = s.chance
+    if type(ch) is Chance:  # the seeded stream: drawn in place
+        c.chance, c.seed, c.counter, c.key = None, ch.seed, ch.counter, stream_key(ch.seed)
+    else:
+        c.chance = ch
+    c.current_player, c.phase, c.face, c.piglet, c.rerolls = s.current_player, s.phase, s.face, s.piglet, s.rerolls
+    c.pending, c.order, c.won, c.round, c.is_over = s.pending, s.order, s.won, s.round, s.is_over
+    c.stacks = [list(x) for x in s.stacks]
+    c.where = list(s.where)
+    c.extensions_left = list(s.extensions_left)
+    c.rerolls_taken, c.rerolls_declined = list(s.rerolls_taken), list(s.rerolls_declined)
+    c.finish_group = s.finish_group
+    c.sink = s if s._events is not None else None
+    f = s._turn_end
+    c.turn_end = None if f is None else (lambda core: f(_put(core, s)))  # the callback sees the State then
+    return c
+
+
+def _put(c: Core, s: State) -> State:
+    """Write Core `c` into State `s` (tuples) and return `s`."""
+    s.chance = Chance(c.seed, c.counter) if c.chance is None else c.chance
+    s.current_player, s.phase, s.face, s.piglet, s.rerolls = c.current_player, c.phase, c.face, c.piglet, c.rerolls
+    s.pending, s.order, s.won, s.round, s.is_over = c.pending, c.order, c.won, c.round, c.is_over
+    s.stacks = tuple(map(tuple, c.stacks))
+    s.where = tuple(c.where)
+    s.extensions_left = tuple(c.extensions_left)
+    s.rerolls_taken, s.rerolls_declined = tuple(c.rerolls_taken), tuple(c.rerolls_declined)
+    s.finish_group = c.finish_group
+    s._setup = c.setup
+    return s
+
+
+def _roll(c: Core, n: int) -> int:
+    """PB-4: the die, below(n) of the race's chance, drawn in place."""
+    ch = c.chance
+    if ch is None:
+        counter = c.counter
+        c.counter = counter + 1
+        return below_at(c.key, counter, n)
+    face, c.chance = ch.below(n)
+    return face
+
+
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
              turn_end=None) -> State:
     """A new race; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (PB-3, see _turn_over)."""
     config = resolve_config(Config, config)
+    state = _start(config, Chance(check_seed(seed)) if chance is None else chance, events)
+    state._turn_end = turn_end
+    c = _core_of(state)
+    _play_on(c, None, fresh=True)
+    return _put(c, state)
+
+
+def _start(config: Config, chance, events: bool) -> State:
+    """The race before its first roll (PB-2, PB-3): every piglet before the start."""
     n = config.players * config.piglets_per_player
     state = State(
         config=config,
-        chance=Chance(check_seed(seed)) if chance is None else chance,
+        chance=chance,
         current_player=config.players - 1,  # _play_on starts the next seat: Player 1 (PB-3)
         phase=TURN,
         face=-1,
@@ -479,7 +572,6 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     )
     if not events:
         state._events = None
-    state._turn_end = turn_end
     state._setup = _setup_of(config)
     if events:
         _log.say(
@@ -492,126 +584,136 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
             )
             + f", {config.spaces} spaces in {len(config.sections)} sections.",
         )
-    _play_on(state, None, fresh=True)
     return state
 
 
-def _turn_over(s: State) -> None:
+def _turn_over(c: Core) -> None:
     """PB-3: a player's turn is over (its last roll moved, or an extension was the whole
     turn, PB-12); the next turn has not begun. A turn may hold no decision at all (a
     single roll with no reroll allowed), so it can end inside another player's action."""
-    if s._turn_end is not None:
-        s._turn_end(s)
+    if c.turn_end is not None:
+        c.turn_end(c)
 
 
-def _resolve(s: State, face: int, setup: _Setup, chosen: bool = False) -> bool:
-    """Move s.piglet by the rolled face; True when a decision or the end stops play."""
-    piglet = s.piglet
+def _resolve(c: Core, face: int, setup: _Setup, chosen: bool = False) -> bool:
+    """Move c.piglet by the rolled face; True when a decision or the end stops play."""
+    piglet = c.piglet
     again = setup.again[face]  # PB-6
     if again is None:
-        again = is_last(s.where, piglet)  # PB-7: judged before this roll
-    telling = s._events is not None  # simulate's own states keep no event text: skip building it
-    if telling:
-        before = _place_text(s, piglet)
-    s.stacks, s.where, group, dest, below = _move(s.stacks, s.where, piglet, setup.steps[face])
-    if telling:
-        cfg = s.config
-        p = s.current_player
+        again = is_last(c.where, piglet)  # PB-7: judged before this roll
+    sink = c.sink  # simulate's own races keep no event text: skip building it
+    if sink is not None:
+        before = _place_text(c, piglet)
+    group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
+    if sink is not None:
+        cfg = c.config
+        p = c.current_player
         if chosen:  # the roll was already announced (PB-11)
             text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
         else:
             text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
         if len(group) > 1:
             text += f" carrying {_names(group[1:])}"
-        if dest >= len(s.stacks):
-            _log.say(s, text + f" moves {cfg.faces[face]} from {before} past the finish.")
+        if dest >= len(c.stacks):
+            _log.say(sink, text + f" moves {cfg.faces[face]} from {before} past the finish.")
         else:
-            text += f" moves {cfg.faces[face]} from {before} to {_place_text(s, piglet)}"
-            _log.say(s, text + (f", onto {_names(below)}." if below else "."))
+            text += f" moves {cfg.faces[face]} from {before} to {_place_text(c, piglet)}"
+            _log.say(sink, text + (f", onto {_names(c.stacks[dest][:under])}." if under else "."))
     if dest >= setup.spaces:
-        _turn_over(s)  # the winning roll ends the last turn
-        _finish(s, group)
+        _turn_over(c)  # the winning roll ends the last turn
+        _finish(c, group)
         return True
-    if again and (setup.max_rerolls is None or s.rerolls < setup.max_rerolls):  # PB-8
-        s.phase = REROLL
-        s.face = face
+    if again and (setup.max_rerolls is None or c.rerolls < setup.max_rerolls):  # PB-8
+        c.phase = REROLL
+        c.face = face
         return True
     return False
 
 
-def _finish(s: State, group) -> None:
+def _finish(c: Core, group) -> None:
     """PB-14: the group that crossed the finish wins; its owners are the winners."""
-    owner = s.config.owner
-    s.won = tuple(sorted({owner(q) for q in group}))
-    s.finish_group = group
-    s.is_over = True
-    s.phase = OVER
-    s.current_player = None
-    s.pending = ()
-    if s._events is not None:
+    owner = c.setup.owner
+    c.won = tuple(sorted({owner[q] for q in group}))
+    c.finish_group = tuple(group)
+    c.is_over = True
+    c.phase = OVER
+    c.current_player = None
+    c.pending = ()
+    if c.sink is not None:
         riders = f" carrying {_names(group[1:])}" if len(group) > 1 else ""
         _log.say(
-            s,
+            c.sink,
             f"Race over: the {PIGLET_COLOURS[group[0]]} piglet{riders} wins; "
-            + " and ".join(_seat(p) for p in s.won)
-            + (" win." if len(s.won) > 1 else " wins."),
+            + " and ".join(_seat(p) for p in c.won)
+            + (" win." if len(c.won) > 1 else " wins."),
         )
 
 
-def _play_on(s: State, face: int | None, chosen: bool = False, fresh: bool = False) -> None:
-    """Resolve `face` for s.piglet (if given), then roll on until a decision or the end.
+def _play_on(c: Core | State, face: int | None, chosen: bool = False, fresh: bool = False) -> None:
+    """Resolve `face` for c.piglet (if given), then roll on until a decision or the end.
 
     Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`:
-    no turn is under way yet (the race starts).
+    no turn is under way yet (the race starts). Given a State (a test's hand-built
+    table), plays on its Core and writes the State back.
     """
-    setup = s._setup or _setup_of(s.config)
+    if type(c) is State:
+        core = _core_of(c)
+        _play_on(core, face, chosen, fresh)
+        _put(core, c)
+        return
+    setup = c.setup
     n_faces = setup.n_faces
     while True:
-        if face is not None and _resolve(s, face, setup, chosen):
+        if face is not None and _resolve(c, face, setup, chosen):
             return
         chosen = False
-        if not s.pending:
+        if not c.pending:
             if fresh:
                 fresh = False
             else:
-                _turn_over(s)
-            p = setup.next_seat[s.current_player]
-            s.current_player = p
-            s.pending = setup.piglets_of[p]
-            s.piglet = -1
-            s.rerolls = 0
-            if s.extensions_left[p] and can_extend(s):
-                s.phase = TURN
+                _turn_over(c)
+            p = setup.next_seat[c.current_player]
+            c.current_player = p
+            c.pending = setup.piglets_of[p]
+            c.piglet = -1
+            c.rerolls = 0
+            if c.extensions_left[p] and can_extend(c):
+                c.phase = TURN
                 return
-        face, s.chance = s.chance.below(n_faces)
-        if len(s.pending) > 1:
-            s.phase = CHOOSE
-            s.face = face
-            if s._events is not None:
-                _log.say(s, f"{_seat(s.current_player)} rolls a {s.config.face_text(face)}.")
+        face = _roll(c, n_faces)
+        if len(c.pending) > 1:
+            c.phase = CHOOSE
+            c.face = face
+            if c.sink is not None:
+                _log.say(c.sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
             return
-        s.piglet = s.pending[0]
-        s.pending = ()
-        s.rerolls = 0
+        c.piglet = c.pending[0]
+        c.pending = ()
+        c.rerolls = 0
 
 
-def _extend(s: State) -> None:
+def _extend(c: Core) -> None:
     """PB-12: the first section moves to the end; every piglet keeps its section and space."""
-    cfg = s.config
-    sec = s.order[0]
+    cfg = c.config
+    sec = c.order[0]
     k = cfg.sections[sec]
-    p = s.current_player
-    s.order = s.order[1:] + s.order[:1]
-    s.stacks = s.stacks[k:] + s.stacks[:k]
-    s.where = tuple([w - k if w >= 0 else w for w in s.where])
-    s.extensions_left = s.extensions_left[:p] + (s.extensions_left[p] - 1,) + s.extensions_left[p + 1 :]
-    if s._events is not None:
+    p = c.current_player
+    c.order = c.order[1:] + c.order[:1]
+    c.stacks = c.stacks[k:] + c.stacks[:k]
+    c.where = [w - k if w >= 0 else w for w in c.where]
+    c.extensions_left[p] -= 1
+    if c.sink is not None:
+        left = c.extensions_left[p]
         _log.say(
-            s,
+            c.sink,
             f"{_seat(p)} extends the track: section {SECTION_NAMES[sec]} ({k} spaces) moves from the start "
             f"to the end; every piglet on the track is {k} spaces further from the finish "
-            f"({s.extensions_left[p]} extension{'s' if s.extensions_left[p] != 1 else ''} left).",
+            f"({left} extension{'s' if left != 1 else ''} left).",
         )
+
+
+_REROLL_CHOICES = (ROLL_AGAIN, STOP)  # legal_actions' lists, in its order: what the fast loop's bots choose from
+_TURN_CHOICES = (ROLL, EXTEND)
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -641,35 +743,108 @@ def apply(state: State, action: Action) -> State:
 
 def step(s: State, action: Action) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
-    without checking the action (simulate's own states, whose actions come from
-    legal_actions). Everything else holds a state only through apply."""
+    without checking the action. Everything else holds a state only through apply."""
+    c = _core_of(s)
+    _act(c, action)
+    _put(c, s)
+
+
+def _act(c: Core, action: Action) -> None:
+    """One legal decision on the Core, and the rolls that follow it."""
     kind = action.kind
     if kind == "reroll":
-        s.rerolls += 1
-        s.rerolls_taken = _plus_one(s.rerolls_taken, s.current_player)
-        face, s.chance = s.chance.below(len(s.config.faces))
-        _play_on(s, face)
+        c.rerolls += 1
+        c.rerolls_taken[c.current_player] += 1
+        _play_on(c, _roll(c, c.setup.n_faces))
     elif kind == "stop":
-        s.rerolls_declined = _plus_one(s.rerolls_declined, s.current_player)
-        _play_on(s, None)
+        c.rerolls_declined[c.current_player] += 1
+        _play_on(c, None)
     elif kind == "move":
-        s.piglet = action.piglet
-        s.pending = tuple(q for q in s.pending if q != action.piglet)
-        s.rerolls = 0
-        _play_on(s, s.face, chosen=True)
+        c.piglet = action.piglet
+        c.pending = tuple(q for q in c.pending if q != action.piglet)
+        c.rerolls = 0
+        _play_on(c, c.face, chosen=True)
     elif kind == "roll":
-        _play_on(s, None)
+        _play_on(c, None)
     else:  # extend
-        _extend(s)
-        if s.config.extend_timing == INSTEAD:
-            s.pending = ()  # the extension was the whole turn
-        _play_on(s, None)
+        _extend(c)
+        if c.config.extend_timing == INSTEAD:
+            c.pending = ()  # the extension was the whole turn
+        _play_on(c, None)
 
 
-def _plus_one(counts: tuple[int, ...], p: int) -> tuple[int, ...]:
-    c = list(counts)
-    c[p] += 1
-    return tuple(c)
+def _sole_leader(c) -> int | None:
+    """simulate's `_leader(progress(c))` (the seat strictly ahead, None on a tie), read from
+    the stacks without building progress's numbers: progress orders piglets by space and, on
+    a space, by height, so the top piglet of the furthest stack leads alone. Before the start
+    every piglet counts 0 (all there: a tie); across the finish every one counts spaces + 1,
+    so a seat leads there alone only when every piglet across is its own (tests check this
+    against _leader(progress) in every preset)."""
+    where = c.where
+    top = max(where)
+    if top < 0:
+        return None
+    owner = c.setup.owner
+    stacks = c.stacks
+    if top < len(stacks):
+        return owner[stacks[top][-1]]
+    seats = {owner[q] for q, w in enumerate(where) if w == top}  # the winning roll's turn ends before _finish
+    return seats.pop() if len(seats) == 1 else None
+
+
+def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's fast loop (play_game's `play_core` hook): the whole race on one Core.
+
+    Returns (the final State, the sole leader at each turn's end, decisions), exactly what
+    play_game's own loop of new_game + legal_actions + bot + step gives: the same rolls, the
+    same draws from each seat's stream `rngs[p]`, the same turns. The package's bots choose
+    on the Core: `random` draws its index as random_bot does, `heuristic` reads the race
+    through _decide's narrow view, a bot that never reads its observation gets None. Any
+    other bot (a user's, the lookahead): None, before any draw, and play_game plays it.
+    `leader` is simulate's _leader; the leaders come from _sole_leader, its value here."""
+    fast = []
+    for f in seat_funcs:
+        if f is _bots.random_bot:
+            fast.append(1)
+        elif f is heuristic_bot:
+            fast.append(2)
+        elif not getattr(f, "reads_observation", True):
+            fast.append(3)
+        else:
+            return None
+    state = _start(config, Chance(game_seed), False)
+    c = _core_of(state)
+    leaders = []
+    note = leaders.append
+    c.turn_end = lambda core: note(_sole_leader(core))
+    _play_on(c, None, fresh=True)
+    setup = c.setup
+    actions = 0
+    while not c.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = c.current_player
+        phase = c.phase
+        legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
+            tuple([MOVES[q] for q in c.pending])
+        how = fast[p]
+        if how == 1:  # random_bot's draw, written out (the same getrandbits calls)
+            n = len(legal)
+            k = n.bit_length()
+            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            action = legal[r]
+        elif how == 2:
+            action = _decide(setup, phase, p, c.piglet, c.face, c.where, c.stacks, c.pending, legal, rngs[p])
+        else:
+            action = seat_funcs[p](None, list(legal), rngs[p])
+            if checked[p] and action not in legal:
+                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        _act(c, action)
+        actions += 1
+    return _put(c, state), leaders, actions
 
 
 def scores(state: State) -> list[int]:
@@ -972,10 +1147,10 @@ def _carriers(setup: _Setup, stacks, where, piglet: int, me: int, pending=()) ->
     return sum(1 for b in stack[:h] if owner[b] != me or b in pending)
 
 
-def _good_ride(obs: Observation, setup: _Setup) -> bool:
+def _good_ride(setup: _Setup, stacks, where, piglet: int, me: int, pending) -> bool:
     """PB-10 for the heuristic: the piglets under mine will carry it at least one roll
     each before my next turn; a ride is good when that beats what a reroll is worth."""
-    carriers = _carriers(setup, obs.stacks, obs.where, obs.piglet, obs.player, obs.pending)
+    carriers = _carriers(setup, stacks, where, piglet, me, pending)
     return carriers * setup.face_sum / setup.n_faces > setup.turn_mean
 
 
@@ -1005,18 +1180,22 @@ def heuristic_bot(obs: Observation, legal: list[Action], rng: random.Random) -> 
     piglet on the track a section; with `instead` timing never (losing a
     whole turn costs more than the section costs the leaders).
     """
-    setup = _setup_of(obs.config)
-    phase = obs.phase
+    return _decide(_setup_of(obs.config), obs.phase, obs.player, obs.piglet, obs.face, obs.where, obs.stacks,
+                   obs.pending, legal, rng)
+
+
+def _decide(setup: _Setup, phase: str, me: int, piglet: int, face: int, where, stacks, pending, legal, rng) -> Action:
+    """heuristic_bot's choice from the narrow view it reads: the race on the table (lists or
+    tuples), never the chance. simulate's fast loop passes the Core's own lists (play_core)."""
     if phase == REROLL:
-        if setup.finish_likely[setup.spaces - obs.where[obs.piglet]]:  # one roll likely crosses the finish
+        if setup.finish_likely[setup.spaces - where[piglet]]:  # one roll likely crosses the finish
             return ROLL_AGAIN
-        return STOP if _good_ride(obs, setup) else ROLL_AGAIN
+        return STOP if _good_ride(setup, stacks, where, piglet, me, pending) else ROLL_AGAIN
     if phase == CHOOSE:
         best, best_value = [], None
-        steps = setup.steps[obs.face]
+        steps = setup.steps[face]
         for a in legal:
-            stacks, where, _, _, _ = _move(obs.stacks, obs.where, a.piglet, steps)
-            v = _value(setup, stacks, where, obs.player)
+            v = _value(setup, *_moved(stacks, where, a.piglet, steps), me)
             if best_value is None or v > best_value:
                 best, best_value = [a], v
             elif v == best_value:
@@ -1024,9 +1203,8 @@ def heuristic_bot(obs: Observation, legal: list[Action], rng: random.Random) -> 
         # equal values (e.g. two piglets before the start): the bot's rng decides, not the listing order
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
     if phase == TURN:
-        where = obs.where
-        if obs.config.extend_timing == BEFORE and max(where) >= 0:
-            if max(where[q] for q in setup.piglets_of[obs.player]) < 0:  # all mine before the start
+        if setup.config.extend_timing == BEFORE and max(where) >= 0:
+            if max(where[q] for q in setup.piglets_of[me]) < 0:  # all mine before the start
                 return EXTEND
         return ROLL
     return legal[0]
@@ -1037,6 +1215,9 @@ def always_reroll_bot(obs: Observation, legal: list[Action], rng: random.Random)
     if ROLL_AGAIN in legal:
         return ROLL_AGAIN
     return legal[rng.randrange(len(legal))]
+
+
+always_reroll_bot.reads_observation = False  # simulate passes None instead of building one
 
 
 def lookahead_bot(samples: int = 48, z: float = 2.0, name: str = "lookahead"):

@@ -226,6 +226,20 @@ def test_whole_shuffles_and_samples_are_the_values_of_successive_below_calls():
         assert c.sample(range(n), k) == by_steps(c, range(n), k)
 
 
+def test_a_game_cores_in_place_draws_are_chances_below():
+    """below_at(stream_key(seed), counter, n), what a game core rolls its dice with, is
+    Chance(seed, counter).below(n)'s value for every seed, counter and die size."""
+    import random
+
+    from meeple.rules.chance import below_at, stream_key
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        seed = rng.choice([0, 1, rng.getrandbits(63), rng.getrandbits(64), rng.getrandbits(130)])
+        counter, n = rng.choice([0, 1, rng.getrandbits(20), rng.getrandbits(64)]), rng.choice([1, 2, 6, 7, 30, rng.getrandbits(40) + 1])
+        assert below_at(stream_key(seed), counter, n) == Chance(seed, counter).below(n)[0]
+
+
 def test_derive_is_blake2b_of_the_labels_text_in_every_shape():
     """The fast path for ("game", i) and ("bot", k) gives the documented value."""
     import hashlib

@@ -6,6 +6,9 @@ rules in seeds/duck_duck_bruce.md to measure how fast a hand-written loop is.
 A card is an int: suit * 8 + number for a duck, -1 for Bruce.
 play(rng, players, bot) -> (scores, actions): actions counts the decisions
 (flip/stop choices and steal choices), as simulate's `actions` column does.
+With `log` (a list), every decision appends what the mover saw and chose:
+("stop", seat, row, pile, nests, stop) or ("steal", seat, [], pile, nests, (target, count) or None)
+(tests/test_lean_references.py checks them against meeple's heuristic bot).
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ def _steal_choice(nests, me, players):
     return best
 
 
-def play(rng: random.Random, players: int = 4, bot: str = "random"):
+def play(rng: random.Random, players: int = 4, bot: str = "random", log: list | None = None):
     heuristic = bot == "heuristic"
     randrange = rng.randrange
     steals = (players - 1) * (HIGH - LOW + 1)
@@ -107,6 +110,8 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                     stop = (bruces + sum(left[x] for x in suits)) / len(pile) > LEVEL
                 else:
                     stop = randrange(2) == 1
+                if log is not None:
+                    log.append(("stop", p, row[:], pile[:], [n[:] for n in nests], stop))
                 if stop:  # DDB-4
                     nests[p] += row
                     break
@@ -117,6 +122,8 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                 else:
                     i = randrange(1 + steals)
                     pick = None if i == 0 else ((p + 1 + (i - 1) // (HIGH - LOW + 1)) % players, LOW + (i - 1) % (HIGH - LOW + 1))
+                if log is not None:
+                    log.append(("steal", p, [], pile[:], [n[:] for n in nests], pick))
                 if pick is not None:
                     t, d = pick
                     face = DIE[randrange(len(DIE))]

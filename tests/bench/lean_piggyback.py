@@ -5,6 +5,9 @@ rules in seeds/piggyback_brigade.md; the package's rules live in
 meeple.rules.piggyback_brigade.
 
 play(rng, players, bot) -> (scores, actions); actions counts decisions.
+With `log` (a list), every decision appends what the mover saw and chose:
+("extend", seat, where, stacks, extend) or ("reroll", seat, where, stacks, roll)
+(tests/test_lean_references.py checks them against meeple's heuristic_bot).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ MEAN_FACE = sum(FACES) / len(FACES)
 TURN_MEAN = 6.964032382396792  # what a reroll is worth: meeple's exact_turn_distance(base, not last, 12).mean()
 
 
-def play(rng: random.Random, players: int = 4, bot: str = "random"):
+def play(rng: random.Random, players: int = 4, bot: str = "random", log: list | None = None):
     heuristic = bot == "heuristic"
     randrange = rng.randrange
     n = sum(SECTIONS)
@@ -37,6 +40,8 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                     extend = max(where) >= 0 and where[p] < 0
                 else:
                     extend = randrange(2) == 1
+                if log is not None:
+                    log.append(("extend", p, where[:], [s[:] for s in stacks], extend))
                 if extend:
                     extensions[p] -= 1
                     order.append(order.pop(0))
@@ -75,6 +80,8 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                     roll = not carriers * MEAN_FACE > TURN_MEAN
             else:
                 roll = randrange(2) == 0
+            if log is not None:
+                log.append(("reroll", p, where[:], [s[:] for s in stacks], roll))
             if not roll:
                 break
         p = p + 1 if p + 1 < players else 0
