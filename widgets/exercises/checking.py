@@ -1,0 +1,213 @@
+"""Registering and running checkers, and reading a student's answer.
+
+A checker is registered under a key "NN.name" (NN = the lesson number) with the
+`exercise` decorator; it takes the student's answer and returns `(ok, text)`: on
+success a short confirmation that may explain, on failure a hint that does not give
+the answer away. `check` runs it and shows "✓ Right: ..." or "✗ Not yet: ...".
+
+The `need_*` helpers take an answer of one kind or raise `WrongKind` (then `check`
+says what it expects). `exact_answer` is the one reader of an exact answer (a
+Fraction, or a float that a student computed in decimals) for every lesson: a float
+that agrees with the answer only to the digits typed raises `Rounded`, a `Refused`
+whose text tells the student to give the exact value. `Refused` (raised anywhere in
+a checker) is a "✗ Not yet" with its text as the hint.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from fractions import Fraction
+from typing import Any, Callable
+
+Checker = Callable[[Any], "tuple[bool, str]"]
+
+_CHECKERS: dict[str, Checker] = {}
+_EXPECTS: dict[str, str] = {}
+
+
+class WrongKind(TypeError):
+    """The answer is not the kind of thing the exercise asks for (its text says what is)."""
+
+
+class Refused(Exception):
+    """Evidence that does not answer the question asked, or is not what the engine played,
+    or an answer that cannot be judged as given; its text is the hint `check` shows
+    ("✗ Not yet: <text>")."""
+
+
+# --- showing text ------------------------------------------------------------------
+
+def _in_ipython() -> bool:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    return get_ipython() is not None
+
+
+def say(text: str) -> None:
+    """Show a Markdown sentence computed in a code cell (plain print outside IPython).
+
+    Lessons quote every number through `say`, so the prose cannot drift from
+    what the engine computes."""
+    if not isinstance(text, str):
+        raise TypeError(f"say() takes the sentence as a str, got {type(text).__name__}")
+    if _in_ipython():
+        from IPython.display import Markdown, display
+
+        display(Markdown(text))
+    else:
+        print(text)
+
+
+# --- registering and running checkers ----------------------------------------------
+
+def exercise(key: str, expects: str | None = None) -> Callable[[Checker], Checker]:
+    """Decorator: register `f(answer) -> (ok, text)` as the checker of exercise `key`
+    ("NN.name"). `expects` (optional) says in words what kind of answer it takes."""
+    if not isinstance(key, str) or "." not in key or not key.split(".", 1)[0].isdigit():
+        raise ValueError(f"an exercise key looks like '07.no_double' (lesson number, dot, name), got {key!r}")
+
+    def register(f: Checker) -> Checker:
+        if key in _CHECKERS and _CHECKERS[key] is not f:
+            raise ValueError(f"exercise {key!r} is registered twice")
+        _CHECKERS[key] = f
+        if expects:
+            _EXPECTS[key] = expects
+        return f
+
+    return register
+
+
+def keys() -> list[str]:
+    """Every registered exercise key, sorted (the package registers every lesson's on import)."""
+    return sorted(_CHECKERS)
+
+
+def check(key: str, answer: Any) -> bool:
+    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False."""
+    if key not in _CHECKERS:
+        lesson = str(key).split(".", 1)[0]
+        near = [k for k in _CHECKERS if k.startswith(lesson + ".")] or sorted(_CHECKERS)
+        say(f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}.")
+        return False
+    if answer is None or answer is Ellipsis or (isinstance(answer, tuple) and answer
+                                                and all(a is None or a is Ellipsis for a in answer)):
+        want = _EXPECTS.get(key, "your answer")
+        say(f"✗ No answer yet: put {want} in place of `...` and run the cell again.")
+        return False
+    try:
+        ok, text = _CHECKERS[key](answer)
+    except WrongKind as e:
+        say(f"✗ Not the right kind of answer for `{key}`: {e}")
+        return False
+    except Refused as e:
+        ok, text = False, str(e)
+    if ok:
+        say(f"✓ Right: {text}")
+        return True
+    if "exact" in _EXPECTS.get(key, "") and _decimal(answer) and "Fraction(" not in text:
+        text += EXACT_NOTE  # a decimal that missed: say that the answer should be exact too
+    say(f"✗ Not yet: {text}")
+    return False
+
+
+# --- helpers for checkers: take an answer, or raise WrongKind naming what is expected -----
+
+def need_number(answer: Any, what: str = "a number") -> float:
+    """A real number (int, float, Fraction, numpy scalar); not a bool, str or NaN."""
+    if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+        raise WrongKind(f"expected {what}, got {type(answer).__name__} {answer!r}")
+    x = float(answer)
+    if math.isnan(x):
+        raise WrongKind(f"expected {what}, got NaN")
+    return x
+
+
+def need_whole(answer: Any, what: str = "a whole number") -> int:
+    """A whole number (an int, or a float/Fraction with no fractional part)."""
+    x = need_number(answer, what)
+    if not math.isfinite(x) or x != int(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    return int(x)
+
+
+def need_fraction(answer: Any, what: str = "an exact Fraction") -> Fraction:
+    """An exact value: an int or a Fraction (a float is refused: the exercise wants exact)."""
+    if isinstance(answer, bool) or not isinstance(answer, (int, Fraction)):
+        raise WrongKind(f"expected {what} (e.g. Fraction(3, 8)), got {type(answer).__name__} {answer!r}")
+    return Fraction(answer)
+
+
+def agrees_to_digits(given, want: float, least: int = 2) -> "int | None":
+    """The number of decimals of `given` (counted as at least `least`, since a float drops trailing
+    zeros) when it is `want` rounded to them; None when it does not agree. A float that is `want`
+    to float precision counts as 15 digits."""
+    if math.isclose(given, want, rel_tol=1e-9, abs_tol=1e-12):
+        return 15
+    text = repr(float(given))
+    if "e" in text:
+        return None
+    digits = max(len(text.split(".")[1]) if "." in text else 0, least)  # 0.50 is typed 0.50 but stored 0.5
+    return digits if abs(given - want) <= 0.5 * 10 ** -digits + 1e-12 else None
+
+
+ROUNDED = ("your decimal agrees with the answer to the digits you gave, but the exercise asks for the "
+           "exact value: compute it with Fractions (e.g. Fraction(3, 8)), not rounded decimals.")
+EXACT_NOTE = " (Give the exact value, as a Fraction such as Fraction(3, 8).)"
+
+
+class Rounded(Refused):
+    """A decimal that agrees with an exact answer only to the digits typed (its text: ROUNDED)."""
+
+    def __init__(self, text: str = ROUNDED):
+        super().__init__(text)
+
+
+def exact_answer(answer: Any, want: Fraction, what: str = "an exact Fraction") -> Fraction:
+    """The student's answer to an exercise whose answer is the exact `want`, as a Fraction.
+
+    An int or Fraction is taken as it is. A float (a student who computed in decimals) counts
+    as `want` when it equals it to float precision; one that only agrees to the digits typed
+    (one decimal at least: 12.3 for 12.34) raises `Rounded`, a hint to give the exact value;
+    any other float is read as the nearest simple fraction, so the checker's near-miss hints
+    still apply (and `check` adds that the answer should be exact)."""
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        return Fraction(answer)
+    x = need_number(answer, what)
+    if not math.isfinite(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    if math.isclose(x, want, rel_tol=1e-9, abs_tol=1e-12):
+        return Fraction(want)
+    if agrees_to_digits(x, float(want), least=1):
+        raise Rounded
+    return Fraction(x).limit_denominator(10 ** 9)
+
+
+def _decimal(answer) -> bool:
+    """True when an answer (or any part of a pair) is a decimal rather than an int or Fraction."""
+    parts = answer if isinstance(answer, (tuple, list)) else (answer,)
+    return any(isinstance(a, numbers.Real) and not isinstance(a, (int, Fraction)) for a in parts)
+
+
+def need_interval(answer: Any, what: str = "an interval (low, high)") -> tuple[float, float]:
+    """A pair (low, high) of numbers with low <= high."""
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    lo, hi = need_number(answer[0], what), need_number(answer[1], what)
+    if lo > hi:
+        raise WrongKind(f"expected {what} with low <= high, got {answer!r}")
+    return lo, hi
+
+
+def need_choice(answer: Any, allowed: tuple[str, ...]) -> str:
+    """One of a few words (case and surrounding spaces ignored)."""
+    if not isinstance(answer, str) or answer.strip().lower() not in allowed:
+        raise WrongKind(f"expected one of {', '.join(repr(a) for a in allowed)}, got {answer!r}")
+    return answer.strip().lower()
+
+
+def fraction_text(x: Fraction, longest: int = 40) -> str:
+    """A Fraction as a hint or confirmation shows it: itself when short, else its size."""
+    return str(x) if len(str(x)) <= longest else f"an exact Fraction with a {len(str(x.denominator))}-digit denominator"

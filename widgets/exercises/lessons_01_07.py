@@ -1,0 +1,564 @@
+"""Checkers and answers of lessons 1-7 (registered on import: see the package's docstring)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .checking import WrongKind, agrees_to_digits, exact_answer, exercise, need_choice, need_interval, need_whole
+from .evidence import interval_and_run, need_evidence
+from .key import answer_of, expected
+from .numbers import exercise_numbers
+
+# --- lesson 1: first interval (Bucket Brigade) ---------------------------------------------------
+
+ENDER_GAMES, ENDER_SEED = 800, 2026  # the engine's own estimate for 01.ender
+
+
+def ender_win_rate(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> tuple[int, int]:
+    """(rounds the ender won, rounds with an ender) in one-round Bucket Brigade games, four
+    random bots; a tie for the most points counts as a win for each tied player, as in the
+    workbench's `ender_win_rate`. Cached: the lesson and its checker ask the same question."""
+    return _ender_cached(bonus, games, seed)[:2]
+
+
+def ender_fair_share(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> float:
+    """The share of (game, seat) pairs that won in the same games: what the ender would win
+    if ending did not matter. A little above 1/4, because a tie is a win for every tied seat."""
+    return _ender_cached(bonus, games, seed)[2]
+
+
+def _ender_cached(bonus, games, seed, _memo={}):
+    key = (bonus, games, seed)
+    if key not in _memo:
+        from meeple.rules import simulate
+        from meeple.rules.bucket_brigade import Config
+
+        res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
+                       progress=False)
+        enders = res.table[res.table["rounds_ended"] == 1]
+        _memo[key] = (int(enders["won"].sum()), len(enders), float(res.table["won"].mean()))
+    return _memo[key]
+
+
+@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
+def _wilson_7_of_10(answer):
+    from meeple.rules.stats import Z95, wilson
+
+    lo, hi = need_interval(answer)
+    want = expected("01.wilson")
+    digits = min(agrees_to_digits(lo, want[0]) or 0, agrees_to_digits(hi, want[1]) or 0)
+    if digits or (abs(lo - want[0]) < 0.003 and abs(hi - want[1]) < 0.003):
+        said = (f"{lo:.3f} to {hi:.3f}" if digits >= 15 else
+                f"{lo} to {hi} agrees with Wilson's {want[0]:.4f} to {want[1]:.4f} to your digits")
+        return True, f"{said}. Seven of ten is a weak clue: the interval is wide."
+    wald = (0.7 - Z95 * math.sqrt(0.21 / 10), 0.7 + Z95 * math.sqrt(0.21 / 10))
+    if abs(lo - wald[0]) < 0.003 and abs(hi - wald[1]) < 0.003:
+        return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
+    if hi > 1.0 or lo < 0.0:
+        return False, "a proportion's interval lies between 0 and 1 (write 0.25, not 25)."
+    if not lo < 0.7 < hi:
+        return False, "the interval should contain the observed proportion 7/10."
+    return False, "use `stats.wilson(successes, trials)` with 7 successes in 10 trials."
+
+
+ENDER_BONUS, ENDER_LEAST = 6, 200
+
+
+def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
+    """None when `given` is `want` (to the student's digits), else the hint."""
+    d_lo, d_hi = agrees_to_digits(given[0], want[0]), agrees_to_digits(given[1], want[1])
+    if d_lo and d_hi:
+        return None
+    return False, f"{what} is not the Wilson interval of your own games ({want[0]:.3f} to {want[1]:.3f})."
+
+
+@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from")
+def _ender_bonus_6(answer):
+    from meeple.rules.bucket_brigade import Config
+    from meeple.rules.stats import Z95, wilson
+
+    (lo, hi), run = interval_and_run(answer, run_first=False, example=(
+        "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))
+    if hi > 1.0 or lo < 0.0:
+        return False, "a win rate's interval lies between 0 and 1 (write 0.25, not 25)."
+    ev = need_evidence(run, game="bucket-brigade", config=Config(rounds=1, bonus=ENDER_BONUS),
+                       bots="random", games=ENDER_LEAST)
+    enders = [r for r in ev.rows() if r.get("rounds_ended") == 1]
+    won, n = sum(r["won"] for r in enders), len(enders)
+    mine = wilson(won, n)
+    if _interval_hint((lo, hi), mine, "your interval") is not None:
+        share = wilson(sum(r["win_share"] for r in enders), n)
+        p = won / n
+        wald = (p - Z95 * math.sqrt(p * (1 - p) / n), p + Z95 * math.sqrt(p * (1 - p) / n))
+        if _interval_hint((lo, hi), share, "") is None:
+            return False, "that counts a shared top score as a part win (win_share); this lesson counts it as a win (`won`)."
+        if _interval_hint((lo, hi), wald, "") is None:
+            return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
+        return _interval_hint((lo, hi), mine, "your interval")
+    won_e, n_e = ender_win_rate(ENDER_BONUS)
+    elo, ehi = wilson(won_e, n_e)
+    if mine[1] < elo or mine[0] > ehi:
+        return False, (f"your games give {mine[0]:.1%} to {mine[1]:.1%}, which misses the engine's own estimate from "
+                       "other seeds: that happens by bad luck about once in a few hundred runs. Try another seed.")
+    fair = ender_fair_share(ENDER_BONUS)
+    verdict = "above" if lo > fair else "not clearly above"
+    return True, (f"{won} of {n} rounds: {lo:.1%} to {hi:.1%}, checked against your games (replayed from their "
+                  f"seeds) and overlapping the engine's {n_e} rounds ({elo:.1%} to {ehi:.1%}). It lies {verdict} the "
+                  f"fair share (a seat wins or ties {fair:.1%} of rounds): at bonus {ENDER_BONUS} the ender "
+                  f"{'is' if lo > fair else 'may not be'} favoured.")
+
+
+# --- lesson 2: one die (Piggyback Brigade) -------------------------------------------------------
+
+def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4, 1, 3)") -> tuple[int, ...]:
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__iter__"):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    faces = tuple(need_whole(v, what) for v in answer)
+    if not 1 <= len(faces) <= 20 or not all(1 <= v <= 9 for v in faces):
+        raise WrongKind(f"expected {what}: 1 to 20 faces, each 1 to 9 (the game's limits), got {answer!r}")
+    return faces
+
+
+PRACTICE_DIE = (1, 1, 2, 2, 3, 3)
+
+
+@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
+def _moments(answer):
+    from meeple.rules import exact
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
+        raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
+    d = exact.die(PRACTICE_DIE)
+    want_m, want_v = expected("02.moments")
+    m = exact_answer(answer[0], want_m, "an exact mean")
+    v = exact_answer(answer[1], want_v, "an exact variance")
+    if m != want_m:
+        return False, "the mean is each face's value times its chance, added up (a repeated face counts twice)."
+    if v == exact.mean({x: p for x, p in ((x * x, p) for x, p in d.items())}):
+        return False, "the mean is right; that variance is the mean of the squares: subtract the squared mean."
+    if v != want_v:
+        return False, "the mean is right; the variance is the mean of (face − mean)², each face with its chance."
+    return True, f"mean {m}, variance {v}: a standard deviation of √({v}) ≈ {float(v) ** 0.5:.2f} spaces."
+
+
+@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)")
+def _die_mean_2_5_var_1(answer):
+    from meeple.rules import exact
+
+    faces = _need_faces(answer)
+    d = exact.die(faces)
+    m, v = exact.mean(d), exact.variance(d)
+    if m == Fraction(5, 2) and v == 1:
+        return True, f"{len(faces)} faces {faces}: mean exactly 5/2, variance exactly 1."
+    hint = f"your die has mean {m} and variance {v}; the target is mean 5/2 and variance 1."
+    if len(faces) % 8:  # 5n/2 and 29n/4 whole, and 29n/4 even (an even sum has an even number of odd faces)
+        hint += (f" Can any die with {len(faces)} whole-number faces do it? Work out what the sum of "
+                 "the faces and the sum of their squares would have to be.")
+    return False, hint
+
+
+# --- lesson 3: rerolls (Piggyback Brigade) ---------------------------------------------------
+
+CHASE_GAP = 4
+
+
+@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
+def _chase(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    cfg = pb.Config()
+    want = expected("03.chase")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f} spaces: more than a piglet that is not last, far less than a capped run."
+    if x == exact.turn_mean(cfg):
+        return False, "that is the turn of a piglet that is never last; this one is last until it passes the other."
+    if x == exact.exact_turn_distance(cfg, from_last=True, max_rerolls=12).mean():
+        return False, "that reads 'last' as last all turn; last place is judged again before every roll."
+    return False, ("write the expected rest of the turn as a function of the gap still to close; "
+                   "while the gap is 0 or more every face rerolls, after that black faces stop.")
+
+
+SEAT_GAMES, SEAT_SEED = 2000, 1
+
+
+def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):
+    """(wins, games, low, high) of Player 1 in 4-player games of heuristic bots (cached)."""
+    key = (games, seed)
+    if key not in _memo:
+        from meeple.rules import simulate
+        from meeple.rules import piggyback_brigade as pb
+        from meeple.rules.stats import wilson
+
+        res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
+        first = res.table[res.table["seat"] == 0]
+        wins = float(first["win_share"].sum())
+        _memo[key] = (wins, games, *wilson(wins, games))
+    return _memo[key]
+
+
+@exercise("03.seat", expects="'yes', 'no' or 'cannot tell'")
+def _seat_one(answer):
+    verdict = need_choice(answer, ("yes", "no", "cannot tell"))
+    wins, games, lo, hi = seat_one_at_four()
+    truth = "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+    if verdict == truth:
+        return True, (f"{games} games give Player 1 {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair 25%.")
+    if verdict == "cannot tell":
+        return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/4?"
+    return False, "compare the whole interval, not only the win rate, with the fair share 1/4."
+
+
+# --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
+
+TARGET_TURNS = 4
+
+
+def _trial_mean(spaces: int) -> Fraction:
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.time_trial_mean(pb.Config(), spaces)
+
+
+@exercise("04.track", expects="a whole number of spaces, e.g. 20")
+def _four_turn_track(answer):
+    spaces = need_whole(answer, "a whole number of spaces")
+    if not 1 <= spaces <= 40:
+        raise WrongKind(f"expected a track of 1 to 40 spaces, got {spaces}")
+    means = {}
+    L = 1
+    while True:  # the mean grows with the track: stop once past the target
+        means[L] = _trial_mean(L)
+        if means[L] > TARGET_TURNS + 1:
+            break
+        L += 1
+    best = min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+    mine = means.get(spaces, _trial_mean(spaces))
+    if spaces == best:
+        return True, f"{spaces} spaces: a lone piglet needs {float(mine):.3f} turns on average, the closest to {TARGET_TURNS}."
+    side = "short" if mine < TARGET_TURNS else "long"
+    return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {TARGET_TURNS}?"
+
+
+@exercise("04.slow", expects="an exact Fraction")
+def _more_than_three(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    dist = exact.time_trial_turns(pb.Config())
+    want = expected("04.slow")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}."
+    if x == exact.at_least(dist, 3):
+        return False, "that counts three turns too: 'more than three' starts at four."
+    if x == 1 - want:
+        return False, "that is the chance of three turns or fewer: the complement."
+    return False, "add up the chances of every number of turns above three (or subtract the rest from 1)."
+
+
+# --- lesson 5: how many games? ---------------------------------------------------------------------
+
+EDGE_FAIR, EDGE = 0.25, 0.03  # a seat winning 28% where a fair share is 25%
+HALF = 0.02  # 05.games: the half-width asked for (the lesson shows the games for a half-width of EDGE)
+
+
+def games_for_half_width(p: float, half: float) -> int:
+    """Smallest n with z·sqrt(p(1-p)/n) <= half (95%, the normal approximation)."""
+    from meeple.rules.stats import Z95
+
+    return math.ceil(Z95 ** 2 * p * (1 - p) / half ** 2)
+
+
+def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
+    """Smallest n for which a seat whose true rate is p1 has its 95% interval above p0
+    with chance `power` (one-sample test of a proportion, normal approximation)."""
+    from statistics import NormalDist
+
+    from meeple.rules.stats import Z95
+
+    zb = NormalDist().inv_cdf(power)
+    return math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
+
+
+@exercise("05.games", expects="a whole number of games")
+def _games_for_edge(answer):
+    n = need_whole(answer, "a whole number of games")
+    if n < 1:
+        raise WrongKind(f"expected a positive number of games, got {n}")
+    want = games_for_half_width(EDGE_FAIR + EDGE, HALF)
+    if abs(n - want) <= 0.02 * want:
+        return True, f"about {want} games: then the interval is ±{HALF:.0%} around {EDGE_FAIR + EDGE:.0%}."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, HALF / 2)) <= 0.02 * want * 4:
+        return False, (f"that makes the interval {HALF * 100:.0f} points wide in total; the question asks for "
+                       f"{HALF * 100:.0f} points either side.")
+    from meeple.rules.stats import Z95
+
+    p = EDGE_FAIR + EDGE
+    return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
+                   f"solve z·√(p(1−p)/n) = {HALF} for n.")
+
+
+@exercise("05.power", expects="a whole number of games")
+def _games_for_power(answer):
+    n = need_whole(answer, "a whole number of games")
+    if n < 1:
+        raise WrongKind(f"expected a positive number of games, got {n}")
+    want = games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE)
+    if abs(n - want) <= 0.05 * want:
+        return True, f"about {want} games, roughly twice what the half-width alone suggests."
+    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE)) <= 0.05 * want:
+        return False, ("with that many games the estimate lands below 28% about half the time, and then the "
+                       "interval often reaches 25%. You need room for the estimate's own wobble.")
+    return False, ("the interval must clear 25% (z = 1.96 above it) even when the estimate comes out low "
+                   "(an 80% quantile below 28%); add the two distances and solve for n.")
+
+
+# --- lesson 6: catch-up (Piggyback Brigade, Duck, Duck, Bruce) -----------------------------------
+
+CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35
+
+
+def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):
+    """(leader win rate, low, high, games) of the sole leader after half the turns (cached)."""
+    key = (config, games, seed, bots)
+    if key not in _memo:
+        from meeple.rules import balance_report
+
+        rep = balance_report("piggyback-brigade", config, bots, games=games, seed=seed, progress=False, skill=())
+        row = rep.decisiveness[rep.decisiveness["checkpoint"].str.startswith("50%")].iloc[0]
+        _memo[key] = (float(row.leader_win_rate), float(row.low), float(row.high), int(row.games))
+    return _memo[key]
+
+
+@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
+def _catch_up_rule(answer):
+    from meeple.rules import piggyback_brigade as pb
+
+    if isinstance(answer, pb.Config):
+        cfg = answer
+    else:
+        if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 6:
+            raise WrongKind(f"expected a pb.Config or six reroll rules ('yes', 'no', 'if-last'), got {answer!r}")
+        try:
+            cfg = pb.Config(rerolls=tuple(answer))
+        except ValueError as e:
+            raise WrongKind(str(e)) from None
+    if cfg.max_rerolls is None and all(r == pb.YES for r in cfg.rerolls):
+        # as the lesson's rule picker: the first turn runs to the finish, so the 'leader' always wins
+        return False, "every face always rerolls, so the first piglet's turn never ends short of the finish: not a race."
+    rate, lo, hi, n = halftime_leader(cfg)
+    said = f"the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
+    if hi <= CATCHUP_LIMIT:
+        return True, said + f": the whole interval is at most {CATCHUP_LIMIT:.0%}."
+    if rate <= CATCHUP_LIMIT:
+        return False, said + ": the estimate is low enough, but the interval still reaches above 35%. A stronger catch-up?"
+    return False, said + ". Give the piglets behind more help (or the leader less)."
+
+
+@exercise("06.boost", expects="an exact Fraction (spaces)")
+def _catch_up_boost(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    want = expected("06.boost")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.2f} spaces a turn: that is the strength of the catch-up."
+    if x == -want:
+        return False, "the sign: the base rule gives the chaser more, so the boost is positive."
+    return False, "compute `exact.chase_turn_mean` four spaces behind with both reroll rules and subtract."
+
+
+# --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
+
+def _rules_07():
+    """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
+
+
+def _round_start_after_one_duck(ducks: int = 1):
+    """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
+    showed ducks of that many different suits."""
+    from collections import Counter
+
+    from meeple.rules import duck_duck_bruce as ddb
+
+    cfg = _rules_07()
+    row = list(cfg.suits[:ducks])  # every suit is alike: take the first ones
+    left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
+    for suit in row:
+        left[suit] -= 1
+    return row, dict(left)
+
+
+def _third_flip_answer() -> Fraction:
+    row, left = _round_start_after_one_duck(2)
+    return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
+
+
+@exercise("07.third", expects="an exact Fraction")
+def _third_flip(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    row, left = _round_start_after_one_duck(2)
+    cards = sum(left.values())
+    want = expected("07.third")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want}: the cards that bust it over the cards still face down."
+    deck = len(_rules_07().deck())
+    if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
+        return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
+    if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
+        return False, "two cards have left the pile, not one: count what is still face down after both flips."
+    if x in (Fraction(left[None], cards), Fraction(sum(left[s] for s in row), cards),
+             Fraction(left[row[0]] + left[None], cards)):
+        return False, "a Bruce and a duck of either suit in the row end the turn: count all of them."
+    return False, "count the cards that would end the turn among those still face down."
+
+
+@exercise("07.no_double", expects="an exact Fraction")
+def _no_double(answer):
+    from meeple.rules import exact
+
+    row, left = _round_start_after_one_duck()
+    want = expected("07.no_double")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}: the chain rule, one conditional chance per flip."
+    if x == exact.fresh_flips(row, left, 1) ** 3:
+        return False, "the three flips are not independent: after each fresh duck the pile is smaller and has one more suit to fear."
+    if x == 1 - want:
+        return False, "that is the chance the turn ends within three flips: the complement."
+    return False, "multiply three conditional chances: each flip must show a duck of a new suit, given the flips before it."
+
+
+@exercise("07.bruces", expects="an exact Fraction")
+def _bruce_in_ten(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    deck = _rules_07().deck()
+    cards = exercise_numbers("07")["cards"]
+    dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), cards)
+    want = expected("07.bruces")
+    x = exact_answer(answer, want)
+    if x == want:
+        return True, f"{want} ≈ {float(want):.3f}."
+    if x == dist.get(1):
+        return False, "that is exactly one Bruce; the question says at least one."
+    return False, f"take 1 minus the chance of no Bruce among {cards} cards drawn without replacement (hypergeometric)."
+
+
+
+# --- the answers of lessons 1-7 (the teacher's key: `meeple answers`) --------------------------
+
+answer_of("01.wilson")(lambda: __import__("meeple.rules.stats", fromlist=["wilson"]).wilson(7, 10))
+
+
+@answer_of("01.ender")
+def _ender_answer():
+    from meeple.rules.stats import wilson
+
+    return wilson(*ender_win_rate(ENDER_BONUS))  # the engine's estimate; a student's own games give their own
+
+
+@answer_of("02.moments")
+def _moments_answer():
+    from meeple.rules import exact
+
+    d = exact.die(PRACTICE_DIE)
+    return exact.mean(d), exact.variance(d)
+
+
+@answer_of("02.die")
+def _die_answer():
+    from itertools import combinations_with_replacement
+
+    from meeple.rules import exact
+
+    for n in (8, 16):  # the fewest faces that can (see the checker's hint)
+        for faces in combinations_with_replacement(range(1, 10), n):
+            d = exact.die(faces)
+            if exact.mean(d) == Fraction(5, 2) and exact.variance(d) == 1:
+                return faces
+
+
+@answer_of("03.chase")
+def _chase_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.chase_turn_mean(pb.Config(), CHASE_GAP)
+
+
+@answer_of("03.seat")
+def _seat_answer():
+    wins, games, lo, hi = seat_one_at_four()
+    return "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+
+
+@answer_of("04.track")
+def _track_answer():
+    means, length = {}, 1
+    while not means or means[length - 1] <= TARGET_TURNS + 1:
+        means[length] = _trial_mean(length)
+        length += 1
+    return min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+
+
+@answer_of("04.slow")
+def _slow_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.at_least(exact.time_trial_turns(pb.Config()), 4)
+
+
+answer_of("05.games")(lambda: games_for_half_width(EDGE_FAIR + EDGE, HALF))
+answer_of("05.power")(lambda: games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE))
+
+
+@answer_of("06.catchup")
+def _catchup_answer():
+    from meeple.rules import piggyback_brigade as pb
+
+    # one rule that passes: only the last piglet rerolls
+    return pb.Config(rerolls=(pb.IF_LAST,) * 6).rerolls
+
+
+@answer_of("06.boost")
+def _boost_answer():
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    base = pb.Config()
+    plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
+    return exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+
+
+answer_of("07.third")(_third_flip_answer)
+
+
+@answer_of("07.no_double")
+def _no_double_answer():
+    from meeple.rules import exact
+
+    row, left = _round_start_after_one_duck()
+    return exact.fresh_flips(row, left, 3)
+
+
+@answer_of("07.bruces")
+def _bruces_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    deck = _rules_07().deck()
+    return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck),
+                                               exercise_numbers("07")["cards"]), 1)

@@ -1,0 +1,741 @@
+"""Checkers and answers of lessons 8-14 (registered on import: see the package's docstring).
+
+Light imports only at the top; a checker imports the engine when it runs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
+from .evidence import Evidence, need_evidence, replay_sample
+from .key import answer_of, expected
+from .numbers import exercise_numbers
+
+
+def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
+    if answer == right:
+        return True, f"{what} is {right} (about {float(right):.1%})." if 0 <= right <= 1 else f"{what} is {right}."
+    return False, hint
+
+
+# --- lesson 8: push your luck (Duck, Duck, Bruce) ------------------------------------
+
+def _ddb_unseen(config, *gone) -> list:
+    left = Counter(config.deck())
+    for cards in gone:
+        left.subtract(cards)
+    return list(left.elements())
+
+
+def _ddb_nest_position():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = ddb.Config()
+    nest = [ddb.Duck("red", 4)]
+    row = [ddb.Duck("red", 2), ddb.Duck("green", 2), ddb.Duck("yellow", 2)]
+    return ddb, row, _ddb_unseen(config, row, nest), nest
+
+
+def _five_ducks_rules():
+    """08.five_ducks's deck: the base deck with the student's extra Bruces (the base deck's five ducks are in the lesson's table)."""
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + exercise_numbers("08")["extra_bruces"])
+
+
+@exercise("08.five_ducks", "the exact bust chance as a Fraction")
+def _five_ducks(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = _five_ducks_rules()
+    row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
+    right = expected("08.five_ducks")
+    a = exact_answer(answer, right)
+    base = ddb.Config()
+    if a == ddb.bust_probability(row, _ddb_unseen(base, row)):
+        return False, f"that is the base deck's {base.bruce_cards} Bruces; this deck has {config.bruce_cards}."
+    face_down = len(config.deck()) - len(row)
+    if a in (ddb.bust_probability(row, config.deck()), right * face_down / (face_down + len(row))):
+        return False, ("the five ducks in the row are face up: leave them out of the cards still "
+                       "face down, in the count and in the total.")
+    return _same(a, right, "The chance",
+                 "count the cards that end the turn (every Bruce, and every other duck of the five "
+                 "suits in the row) over the cards still face down.")
+
+
+@exercise("08.nest_bust", "the exact bust chance as a Fraction")
+def _nest_bust(answer):
+    ddb, row, left, _nest = _ddb_nest_position()
+    right = expected("08.nest_bust")
+    return _same(exact_answer(answer, right), right, "The chance",
+                 "the nest's red 4 is face down in your nest, not in the pile: take it out of the unseen "
+                 "cards as well as the row, then count Bruces and ducks of the row's suits.")
+
+
+@exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
+def _nest_gain(answer):
+    ddb, row, left, nest = _ddb_nest_position()
+    right = expected("08.nest_gain")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"one more flip gains {a} ≈ {float(a):+.2f} points on average, so {'flip' if a > 0 else 'stop'}."
+    if a == -right:
+        return False, "check the sign: the gain is the expected score if you flip minus the score if you stop."
+    empty_stop, empty_flip = ddb.flip_values(row, left)
+    if a == empty_flip - empty_stop:
+        return False, "that is the gain with an empty nest: pass the nest as flip_values' third argument."
+    return False, "use flip_values(row, unseen cards, nest): it returns (stop, flip); subtract stop from flip."
+
+
+# --- lesson 9: risk (Duck, Duck, Bruce's steal) ---------------------------------------
+
+STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: an eight-sided die (the base die is in its tables)
+
+
+def _steal_rules():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    return ddb.Config(die=STEAL_DIE)
+
+
+def _net_cards(claim: int, die) -> dict[int, Fraction]:
+    outcome = Counter(claim if face >= claim else -1 if face == -1 else 0 for face in die)
+    return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
+
+
+@exercise("09.claim3_variance", "the variance as an exact Fraction")
+def _claim3_variance(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    dist = _net_cards(3, _steal_rules().die)
+    right = expected("09.claim3_variance")
+    if exact_answer(answer, right) == exact.variance(_net_cards(3, ddb.Config().die)):
+        return False, f"that is the base die's; the exercise's die is {STEAL_DIE}."
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
+    if a == sum(x * x * p for x, p in dist.items()):
+        return False, "that is E[X²]; the variance is E[X²] − E[X]² (subtract the squared mean)."
+    return False, "list the net cards of each face (3, 0 or −1), then average the squared distance from the mean."
+
+
+def _last_steal(lead: int) -> dict[int, Fraction]:
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    config = _steal_rules()
+    return {c: exact.win_chance(exact.steal_swing(c, config), lead)
+            for c in [0, *range(config.min_steal, config.max_steal + 1)]}
+
+
+@exercise("09.trailer", "the best win chance as an exact Fraction")
+def _trailer(answer):
+    chances = _last_steal(-exercise_numbers("09")["trail"])
+    best = expected("09.trailer")
+    a = exact_answer(answer, best)
+    if a == best:
+        return True, f"{best}: only a swing past the leader wins; take the smallest claim that can give one."
+    if a in chances.values():
+        return False, "that is the win chance of one choice, but not of the best one: compare every claim."
+    return False, (f"use exact.win_chance(exact.steal_swing(claim, steal_rules), -{exercise_numbers('09')['trail']}) for each "
+                   "claim and decline (0).")
+
+
+@exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
+def _leader(answer):
+    chances = _last_steal(exercise_numbers("09")["lead"])
+    a = need_whole(answer, "a choice: 0 (decline), 1, 2 or 3")
+    if a not in chances:
+        raise WrongKind(f"expected 0 (decline), 1, 2 or 3, got {answer!r}")
+    best = max(chances.values())
+    if chances[a] == best:
+        return True, f"win chance {best}: the leader already wins if nothing happens."
+    return False, "which choice can never cost you the lead? Compare the win chances, not the expected cards."
+
+
+# --- lesson 10: hands (Bucket Brigade, Bucket King) ---------------------------------
+
+def _three_red() -> Fraction:
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+
+    return exact.colour_at_least(bb.Config(), "red", exercise_numbers("10")["reds"])
+
+
+@exercise("10.three_red", "the chance as an exact Fraction")
+def _three_red_check(answer):
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+
+    right = expected("10.three_red")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{right}, about {float(right):.1%}."
+    reds, k = exact.colour_in_hand(bb.Config(), "red"), exercise_numbers("10")["reds"]
+    if a == reds.get(k):
+        return False, f"that is exactly {k} reds; the question is {k} or more (add {k + 1}, {k + 2}, ...)."
+    if a == exact.at_least(reds, k + 1):
+        return False, f"that is {k + 1} or more; at least {k} includes exactly {k}."
+    return False, f"take colour_in_hand(brigade, 'red') and add the chances of {k}, {k + 1}, {k + 2}, ... reds."
+
+
+THREE_RED_DEALS = 1000
+
+
+def _reds_in_first_hand(seed) -> int:
+    """Red cards in Player 1's hand of a seeded four-player Bucket Brigade deal (BB-2)."""
+    from meeple.rules import bucket_brigade as bb
+
+    return sum(c.colour == "red" for c in bb.observation(bb.new_game(bb.Config(), seed), 0).hand)
+
+
+@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
+def _three_red_sampled(answer):
+    from collections.abc import Mapping
+
+    from meeple.rules.stats import wilson
+
+    if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
+            or not isinstance(answer[1], Mapping):
+        raise WrongKind("pass (interval, deals): your (low, high) and the dict {seed: red cards in Player 1's "
+                        f"hand}} you counted, e.g. check('10.three_red_sampled', (interval, deals)); got {answer!r:.80}")
+    low, high = need_interval(answer[0])
+    if not (0 <= low and high <= 1):
+        raise WrongKind(f"a chance lies between 0 and 1, got {answer[0]!r}")
+    deals = answer[1]
+    if not all(isinstance(k, int) and not isinstance(k, bool) and isinstance(v, int) and not isinstance(v, bool)
+               for k, v in deals.items()):
+        raise WrongKind("deals maps each seed (a whole number) to the red cards in that hand (a whole number)")
+    if len(deals) < THREE_RED_DEALS:
+        raise Refused(f"{len(deals)} deals are too few: deal at least {THREE_RED_DEALS} seeded games.")
+    first = min(deals)
+    if sorted(deals) != list(range(first, first + len(deals))):
+        raise Refused("deal seeds in a row (range(n)), not a choice of seeds: every deal counts.")
+    replay_sample(deals, _reds_in_first_hand, "the deal of seed")
+    k = exercise_numbers("10")["reds"]
+    hits = sum(v >= k for v in deals.values())
+    mine = wilson(hits, len(deals))
+    if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
+        return False, (f"your deals have {hits} hands with {k} or more reds in {len(deals)}: that is not the interval "
+                       "you gave. Use wilson(hits, deals).")
+    right = float(_three_red())
+    if low <= right <= high:
+        return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
+    return True, (f"your deals are genuine and your interval is theirs, but it misses the exact {right:.1%}: that "
+                  "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
+
+
+@exercise("10.led_five", "the chance as an exact Fraction")
+def _led_five(answer):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    king, k = bk.Config(), exercise_numbers("10")["led"]
+    right = expected("10.led_five")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{right}, about {float(right):.1%}."
+    if a == exact.at_least(exact.colour_in_hand(king, "red"), k):
+        return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
+    return False, f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), {k})."
+
+
+# --- lesson 11: cascades (Bucket King) ------------------------------------------------
+
+def _cost_of_losing(rows, places) -> int:
+    """Fewest buckets lost (exact rule, BK-10, before any split) until every bucket at
+    `places` is gone, choosing the order of the losses (BK-9)."""
+    from itertools import permutations
+
+    from meeple.rules import bucket_king as bk
+
+    best = None
+    for order in permutations(places):
+        gone: set = set()
+        for q in order:
+            if q not in gone:
+                gone |= bk.falling_buckets(rows, tuple(gone), q)
+        best = len(gone) if best is None else min(best, len(gone))
+    return best
+
+
+@exercise("11.none_colour", "three positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+def _none_colour(answer):
+    from meeple.rules import bucket_king as bk
+
+    config = bk.Config()
+    rows = config.rows
+    need = config.buckets_per_colour[config.players - 2]
+    try:
+        places = [tuple(int(v) for v in q) for q in answer]
+    except (TypeError, ValueError):
+        raise WrongKind(f"expected {need} positions (row, slot), got {answer!r}") from None
+    valid = {(r, i) for r, n in enumerate(rows) for i in range(n)}
+    if len(places) != need or any(len(q) != 2 for q in places):
+        raise WrongKind(f"expected {need} positions (row, slot), got {answer!r}")
+    bad = [q for q in places if q not in valid]
+    if bad:
+        raise WrongKind(f"{bad[0]} is not a place in the pyramid: rows 0 (bottom, {rows[0]} slots) to {len(rows) - 1} (top, 1 slot)")
+    if len(set(places)) != need:
+        return False, "two of your buckets share a place: each place holds one bucket."
+    cost = _cost_of_losing(rows, places)
+    if cost == need:
+        return True, f"losing all {need} costs only {need} buckets: each goes alone."
+    return False, (f"in the best order, losing them takes {cost} buckets with them counted. "
+                   "Could every purple bucket have nothing resting on it when you give it up?")
+
+
+@exercise("11.second_row", "the expected loss as an exact Fraction")
+def _second_row(answer):
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+    right = expected("11.second_row")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{right} ≈ {float(right):.3f} buckets, against {len(bk.falling_buckets(rows, (), (1, 1)))} under the exact rule."
+    if a == len(bk.falling_buckets(rows, (), (1, 1))):
+        return False, "that is the exact rule (p = 1); use fall_distribution with p = Fraction(1, 2)."
+    return False, "take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)); row 2 is row 1 in code."
+
+
+# --- lesson 12: design to a target ------------------------------------------------------
+
+def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
+    """Bisection on the exact expected loss of Bucket King's bottom-middle knock (BK-11),
+    which grows with p: the interval [low, high] of p that brackets `target`."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    rows = bk.Config().rows
+    middle = (0, rows[0] // 2)
+    low, high = Fraction(0), Fraction(1)
+    for _ in range(steps):
+        mid = (low + high) / 2
+        if exact.mean(bk.fall_distribution(rows, (), middle, mid)) < target:
+            low = mid
+        else:
+            high = mid
+    return low, high
+
+
+@exercise("12.p_five", "p as a number between 0 and 1, to two decimals")
+def _p_five(answer):
+    a = need_number(answer, "p as a number between 0 and 1")
+    if not 0 <= a <= 1:
+        raise WrongKind(f"p is a probability, between 0 and 1; got {answer!r}")
+    low, high = _p_for_loss(5)
+    p = float(low + high) / 2
+    if abs(a - p) <= 0.005 + 1e-9:
+        return True, f"p ≈ {p:.4f}; to two decimals {p:.2f}."
+    if a < p:
+        return False, "at that p the knock costs less than 5 buckets on average: make the pyramid wobblier."
+    return False, "at that p the knock costs more than 5 buckets on average: make the pyramid steadier."
+
+
+ENDER_TUNE_LEAST = 150
+
+
+def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, float]:
+    """The round-ender's win rate (a k-way tie for the most counts 1/k) in `games` Bucket Brigade games
+    of four random bots at `bonus`, base rules otherwise, game i with seed derive(seed, "game", i): what
+    tune measures, replayed here (standard library)."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules.chance import derive
+    from meeple.rules.core import play
+    from meeple.rules.stats import wilson
+
+    config = bb.Config().with_values({"bonus": bonus})
+    wins = []
+    for i in range(games):
+        state = play(bb, config, ["random"] * config.players, derive(seed, "game", i)).state
+        for points, ender in zip(state.history, state.enders):
+            if ender is not None:
+                top = [s for s, x in enumerate(points) if x == max(points)]
+                wins.append(1 / len(top) if ender in top else 0.0)
+    lo, hi = wilson(math.fsum(wins), len(wins))
+    return math.fsum(wins) / len(wins), lo, hi
+
+
+@exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
+def _ender_bonus(answer):
+    from meeple.rules.workbench import Tuning
+
+    if not isinstance(answer, Tuning):
+        raise WrongKind(f"pass what tune(...) returns, got {type(answer).__name__}")
+    if answer.game != "bucket-brigade" or answer.field != "bonus":
+        return False, "tune Bucket Brigade's `bonus` (game 'bucket-brigade', field 'bonus')."
+    if "round-ender" not in answer.measure:
+        return False, "the measure is the round-ender's win rate: measure='ender_win_rate'."
+    if abs(answer.target - 0.5) > 1e-9:
+        return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
+    if answer.games < ENDER_TUNE_LEAST:
+        return False, f"{answer.games} games per value give wide intervals: use at least {ENDER_TUNE_LEAST}."
+    # genuine: every value tune reports is measured again from its seeds (a Tuning keeps no games
+    # to sample, and a value's whole measure takes well under a second)
+    try:
+        rows = [(int(r["bonus"]), float(r["value"]), float(r["low"]), float(r["high"]))
+                for r in answer.table.to_dict(orient="records")]
+    except (AttributeError, KeyError, TypeError, ValueError):
+        raise Refused("your result's table is not the one tune makes (bonus, value, low, high).") from None
+    if not rows:
+        raise Refused("your result measured no bonus at all.")
+    for bonus, value, low, high in rows:
+        again = _ender_measure(bonus, answer.games, answer.seed)
+        if any(not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(again, (value, low, high))):
+            raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
+                          f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
+    best = min(rows, key=lambda r: abs(r[1] - answer.target))
+    if best[0] != answer.answer or any(not math.isclose(a, b) for a, b in zip(best[1:], (answer.value, answer.low, answer.high))):
+        raise Refused("your result's answer (its bonus, estimate or interval) is not what its own table says.")
+    if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
+        side = "above" if min(r[1] for r in rows) > answer.target else "below"
+        return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
+                       "`values`. Try a range that reaches the target from both sides.")
+    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this answer's own interval reaches, "
+             "so more games are needed to show that it is nearer the target than they are"
+             if answer.tied else "neither neighbour's interval comes as near the target as this answer's own interval reaches")
+    return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
+                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}; every value replayed from its seeds); {words}.")
+
+
+# --- lesson 14: skill, luck, intransitivity ---------------------------------------------
+
+@exercise("14.luck_alone", "the chance as an exact Fraction")
+def _luck_alone(answer):
+    from math import comb
+
+    n, k = 100, exercise_numbers("14")["wins"]
+    right = expected("14.luck_alone")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
+    if a == Fraction(comb(n, k), 2**n):
+        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to 100."
+    if a == right - Fraction(comb(n, k), 2**n):
+        return False, f"that is more than {k}; at least {k} includes {k} itself."
+    return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
+
+
+DIE_D = (0, 3, 4, 4, 4, 4)
+
+
+@exercise("14.die_d", "the chance as an exact Fraction")
+def _die_d(answer):
+    from meeple.rules import exact
+
+    d, a_die = exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9))
+    right = expected("14.die_d")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{right}: {'D beats A' if right > Fraction(1, 2) else 'A still beats D'}."
+    strict = sum((p * q for x, p in d.items() for y, q in a_die.items() if x > y), Fraction(0))
+    if a == strict:
+        return False, "a 4 against a 4 is a tie: count ties as half a win (beat_chance does)."
+    return False, "list the 36 pairs of faces (or use exact.beat_chance(exact.die(D), exact.die(A)))."
+
+
+CYCLE_GAMES = 150
+
+
+@exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
+def _cycle(answer):
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules.simulate import _rate_row
+
+    try:
+        runs, cycle = answer
+        runs = list(runs)
+    except (TypeError, ValueError):
+        raise WrongKind("expected (runs, cycle): the simulate results of section 3 and a list of three bot names, or []") from None
+    if cycle is None or cycle is Ellipsis:
+        return False, "no answer yet: put a list of three bot names, or [], in place of `...`."
+    if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
+        raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
+    if not runs or any(isinstance(r, (str, bytes, dict)) for r in runs):
+        raise WrongKind("runs is the list of what simulate(...) returned for each pairing of section 3")
+    evs = [Evidence.of(r) for r in runs]
+    pairs = {tuple(sorted(e.bots)) for e in evs}
+    bots = sorted({b for e in evs for b in e.bots})
+    if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(bots, 2)}:
+        raise Refused("runs should hold one run per pair of bots, every pair once (a round-robin).")
+    rules = ddb.Config(players=2, rounds=1)
+    share = -(-90 // len(evs))  # about 90 games replayed in all
+    sure = set()
+    for e in evs:
+        need_evidence(e, game="duck-duck-bruce", config=rules, bots=list(e.bots), games=CYCLE_GAMES,
+                      rotate=True, replay=share)
+        for b in e.bots:
+            shares = [1 / len(g.winners) if g.bots.index(b) in g.winners else 0.0 for g in e.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((b, next(o for o in e.bots if o != b)))
+    return _cycle_verdict(bots, sure, cycle)
+
+
+def _cycle_verdict(bots, sure, cycle):
+    """Judge `cycle` given the decided pairs `sure` ({(a, b): a's whole interval against b above 1/2})."""
+    from itertools import permutations
+
+    cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
+    if not cycle:
+        if not cycles:
+            return True, ("no cycle among the decided pairs: these games show no intransitivity (a pair they "
+                           "leave undecided could still hide one).")
+        return False, "look again: some three bots beat each other in a ring, each with its interval above one half."
+    if len(cycle) != 3 or any(b not in bots for b in cycle):
+        raise WrongKind(f"a cycle names three of {', '.join(bots)}, got {cycle!r}")
+    if list(cycle) in cycles:
+        return True, f"{' beats '.join(cycle)} beats {cycle[0]}: no rating can rank these three."
+    weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
+    a, b = weak[0]
+    return False, f"in these games {a} does not surely beat {b}: its interval against {b} is not all above one half."
+
+
+# --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
+
+def _timing(seed: int = 6) -> dict:
+    """Lesson 13's position and its numbers, built as the lesson builds them (q: the chance that
+    one of the players who move before the next turn can end the round; q1: the next player's): heuristic bots
+    play a seeded game until a player could end the round (BB-8) with a card of a colour
+    whose hedgehog stands within two steps of the end, and has a safe coloured card to play
+    instead; a game that never gets there gives way to the next seed."""
+    while True:
+        try:
+            return _timing_in(seed)
+        except LookupError:
+            seed += 1
+
+
+def _timing_in(seed: int) -> dict:
+    import dataclasses
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.rules import exact
+    from meeple.rules.core import bot_rng
+
+    config = bb.Config()
+    end = len(config.track) - 1
+    state = bb.new_game(config, seed)
+    rngs = [bot_rng(seed, p) for p in range(config.players)]
+    while not state.is_over:
+        p = state.current_player
+        seen = bb.observation(state, p)
+        near = [(c, end - x) for c, x in zip(config.colours, state.positions) if end - x <= 2
+                and any(card.colour == c and card.steps >= end - x for card in seen.hand)]
+        safe = [a for a in bb.legal_actions(state) if a.card.colour is not None  # keep jokers
+                and all(a.colour != c for c, _ in near) and state.positions[config.colours.index(a.colour)] + a.card.steps <= end - 3]
+        if near and safe:  # a choice: end now, or play a card that brings no hedgehog near the end
+            colour, gap = near[0]
+            break
+        state = bb.apply(state, bb.BOTS["heuristic"](seen, bb.legal_actions(state), rngs[p]))
+    else:
+        raise LookupError(f"seed {seed}: no such position in this game")
+    where = dict(zip(config.colours, state.positions))
+    flat = dataclasses.replace(config, bonus=0, floor_zero=False)
+
+    def score(hand, moves):
+        positions = dict(where)
+        for c, steps in moves:
+            positions[c] = min(end, positions[c] + steps)
+        return Fraction(bb.round_score(hand, positions, flat, ended_round=False))
+
+    def without(hand, card):
+        hand = list(hand)
+        hand.remove(card)
+        return hand
+
+    ender = min((c for c in seen.hand if c.colour == colour and c.steps >= gap), key=lambda c: c.steps)
+    e = score(without(seen.hand, ender), [(colour, gap)])
+    wait = max(safe, key=lambda a: (score(without(seen.hand, a.card), [(a.colour, a.card.steps)]), str(a)))
+    after = without(seen.hand, wait.card)
+    a_ = score(after, [(wait.colour, wait.card.steps), (colour, gap)])
+    b_ = score(without(after, ender), [(wait.colour, wait.card.steps), (colour, gap)])
+    unseen = Counter(config.deck())
+    unseen.subtract(seen.hand)
+    unseen.subtract(seen.played)
+    unseen = list(unseen.elements())
+    # every other player moves before p's next turn: their hands together are one random set of the unseen cards
+    others = [(p + k) % config.players for k in range(1, config.players)]
+    held = sum(seen.hand_counts[o] for o in others)
+
+    def q_for(match, cards=held):
+        k = sum(1 for c in unseen if match(c))
+        return 1 - exact.hypergeometric(len(unseen), k, cards).get(0, Fraction(0))
+
+    can = lambda c: c.colour in (colour, None) and c.steps >= gap  # noqa: E731  (that colour, or a joker)
+    q = q_for(can)
+    return {"q": q, "E": e, "A": a_, "B": b_, "gap": gap, "colour": colour, "wait": str(wait), "ender": str(ender),
+            "seen": seen, "held": held, "unseen": len(unseen), "can_end": sum(map(can, unseen)),
+            "q1": q_for(can, seen.hand_counts[others[0]]),  # the next player alone (a two-player game)
+            "no_jokers": q_for(lambda c: c.colour == colour and c.steps >= gap),
+            "any_steps": q_for(lambda c: c.colour in (colour, None))}
+
+
+@exercise("13.next_can_end", "the chance as an exact Fraction")
+def _next_can_end(answer):
+    t = _timing()
+    q = expected("13.next_can_end")
+    a = exact_answer(answer, q)
+    if a == q:
+        return True, f"q = {q} ≈ {float(q):.1%}."
+    if a == t["no_jokers"]:
+        return False, "a joker moves any hedgehog (BB-7): count the unseen jokers as cards that can end the round too."
+    if a == 1 - t["q"]:
+        return False, "that is the chance they hold none; q is one minus it."
+    if a == t["q1"]:
+        return False, ("that is the next player alone; three players move before your next turn: "
+                       "count the cards of all their hands together.")
+    if a == t["any_steps"]:
+        return False, (f"the hedgehog is {t['gap']} step(s) from the end: count only the cards long "
+                       "enough to reach it.")
+    return False, "the population is the unseen cards (deck less your hand and the played pile); count those of the colour or jokers."
+
+
+@exercise("13.balance_bonus", "the bonus as an exact Fraction")
+def _balance_bonus(answer):
+    t = _timing()
+    right = expected("13.balance_bonus")
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"b* = {right} ≈ {float(right):.2f}."
+    if a == (t["B"] - t["E"]) / t["q"] or a == t["A"] - t["B"]:
+        return False, "only part of it: b* = (A − B) + (B − E) / q has two terms."
+    if a == (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"]:
+        return False, "that is the two-player reckoning (the next player alone): use q with every other hand counted."
+    return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
+
+
+# --- the answers of lessons 8-14 (the teacher's key: `meeple answers`) -------------------------
+
+
+@answer_of("08.five_ducks")
+def _five_ducks_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    config = _five_ducks_rules()
+    row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
+    return ddb.bust_probability(row, _ddb_unseen(config, row))
+
+
+@answer_of("08.nest_bust")
+def _nest_bust_answer():
+    ddb, row, left, _nest = _ddb_nest_position()
+    return ddb.bust_probability(row, left)
+
+
+@answer_of("08.nest_gain")
+def _nest_gain_answer():
+    ddb, row, left, nest = _ddb_nest_position()
+    stop, flip = ddb.flip_values(row, left, nest)
+    return flip - stop
+
+
+@answer_of("09.claim3_variance")
+def _claim3_answer():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    return exact.variance(_net_cards(3, _steal_rules().die))
+
+
+answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
+
+
+@answer_of("09.leader")
+def _leader_answer():
+    chances = _last_steal(exercise_numbers("09")["lead"])
+    return max(chances, key=chances.get)
+
+
+answer_of("10.three_red")(_three_red)
+answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the student's interval is compared with
+
+
+@answer_of("10.led_five")
+def _led_five_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
+
+
+@answer_of("11.none_colour")
+def _none_colour_answer():
+    from meeple.rules import bucket_king as bk
+
+    rows = bk.Config().rows
+    top = len(rows) - 1
+    return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
+
+
+@answer_of("11.second_row")
+def _second_row_answer():
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), Fraction(1, 2)))
+
+
+@answer_of("12.p_five")
+def _p_five_answer():
+    low, high = _p_for_loss(5)
+    return round(float(low + high) / 2, 2)
+
+
+@answer_of("12.ender_bonus")
+def _ender_bonus_answer():
+    from meeple.rules import tune
+
+    return tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "random", games=ENDER_TUNE_LEAST, seed=1,
+                values=range(0, 13), method="bisect", progress=False, workers=1).answer
+
+
+answer_of("13.next_can_end")(lambda: _timing()["q"])
+
+
+@answer_of("13.balance_bonus")
+def _balance_answer():
+    t = _timing()
+    return (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q"]
+
+
+@answer_of("14.luck_alone")
+def _luck_answer():
+    from math import comb
+
+    return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
+
+
+@answer_of("14.die_d")
+def _die_d_answer():
+    from meeple.rules import exact
+
+    return exact.beat_chance(exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9)))
+
+
+@answer_of("14.cycle")
+def _cycle_answer():
+    from itertools import combinations
+
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import simulate
+    from meeple.rules.simulate import _rate_row
+
+    ts = [f"threshold-{k}" for k in range(1, 6)]
+    sure = set()
+    for a, b in combinations(ts, 2):
+        res = simulate("duck-duck-bruce", ddb.Config(players=2, rounds=1), [a, b], games=CYCLE_GAMES, seed=1,
+                       rotate=True, progress=False, workers=1)
+        for x, y in ((a, b), (b, a)):
+            shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in res.records]
+            if _rate_row(shares)[1] > 0.5:
+                sure.add((x, y))
+    return next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
+                 and {(p, q), (q, r), (r, p)} <= sure), [])

@@ -1,0 +1,353 @@
+"""Checkers and answers of lessons 19-21 (registered on import: see the package's docstring).
+
+Every exercise's numbers come from its lesson's entry in `numbers.NUMBERS`
+(`lesson_numbers(19)`, ...), in the course's per-student form (`student(...)` gives each student
+their own): the lesson states the question from it and the checker computes the
+answer from it.
+
+A sampled exercise takes the student's evidence with their figure: the `Results` their
+`simulate` call made (or an `Evidence`), or what `tune` returned. The shared evidence API
+(`meeple.widgets.exercises.need_evidence`) checks that a run answers the question (game, rules,
+bots, enough games, not interrupted) and is genuine (seeds, about 90 games replayed, an unchanged
+table); a checker that needs every game's history replays them all; only then is the figure
+judged, recomputed from the games. This module imports the engine only when a checker runs.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from .checking import Refused, WrongKind, exact_answer, exercise, fraction_text
+from .evidence import interval_and_run, need_evidence, own_interval
+from .key import answer_of, expected
+from .numbers import exercise_numbers
+
+
+def lesson_numbers(lesson: int) -> dict:
+    """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
+    `meeple.widgets.exercises.student`; the choices are in `numbers.NUMBERS`)."""
+    return exercise_numbers(f"{lesson:02d}")
+
+
+MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)
+
+
+# --- evidence: a Results that answers the question and is genuine --------------------------------
+
+def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: bool = False):
+    """(problem or None, {game index: final state}): the shared `need_evidence` test (question and
+    genuineness, about 90 games replayed), then with `replay_all` every game played again to
+    its final state (for figures the table does not keep, such as who went out when)."""
+    from meeple.rules import GAMES
+    from meeple.rules.core import play
+
+    try:
+        ev = need_evidence(res, game=game, config=config, bots=list(bots), games=min_games, rotate=False)
+    except Refused as e:
+        return str(e), {}
+    if len(ev.records) > MAX_REPLAYED and replay_all:
+        return f"play at most {MAX_REPLAYED} games for this check (it replays every one).", {}
+    mod = GAMES[game]
+    states = {}
+    for g in ev.records if replay_all else ():
+        state = play(mod, ev.config, list(g.bots), g.seed).state
+        if tuple(mod.scores(state)) != tuple(g.scores) or tuple(mod.winners(state)) != tuple(g.winners):
+            return (f"game {g.index} does not replay as recorded (its seed gives scores {mod.scores(state)}, "
+                    f"your evidence says {list(g.scores)}): these are not the engine's games."), {}
+        states[g.index] = state
+    return None, states
+
+
+# --- lesson 19: streaks (Duck, Duck, Bruce) ---------------------------------------------------------
+
+def _ddb_counts():
+    from meeple.rules import duck_duck_bruce as ddb
+
+    deck = ddb.Config().deck()
+    return len(deck), sum(type(c) is ddb.Bruce for c in deck)
+
+
+def next_bruce(flipped: int, bruces_seen: int) -> Fraction:
+    """P(the next card of a round's pile is a Bruce) after `flipped` cards, `bruces_seen` of them Bruces."""
+    cards, bruces = _ddb_counts()
+    return Fraction(bruces - bruces_seen, cards - flipped)
+
+
+@exercise("19.due", expects="the chance as an exact Fraction")
+def _due(answer):
+    n = lesson_numbers(19)
+    k, b = n["flipped"], n["bruces_seen"]
+    cards, bruces = _ddb_counts()
+    right = next_bruce(k, b)
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, (f"{right} ≈ {float(right):.3f}: {bruces - b} Bruces among the {cards - k} cards still face "
+                      f"down. Against {Fraction(bruces, cards)} at the start of the round.")
+    if a == Fraction(bruces, cards):
+        return False, "that is the chance at the start of the round: the pile is not reshuffled after a flip (DDB-2)."
+    if a == Fraction(bruces, cards - k):
+        return False, f"{b} of the Bruces are already face up: they are not in the pile any more."
+    if a == Fraction(bruces - b, cards):
+        return False, f"the {k} cards flipped have left the pile too: count the cards still face down."
+    return False, "count the Bruces still face down over the cards still face down."
+
+
+def drought_chance(run: int) -> Fraction:
+    from meeple.rules import exact
+
+    cards, bruces = _ddb_counts()
+    return exact.at_least(exact.longest_gap(cards, bruces), run)
+
+
+@exercise("19.drought", expects="the chance as an exact Fraction")
+def _drought(answer):
+    from meeple.rules import exact
+
+    run = lesson_numbers(19)["drought"]
+    cards, bruces = _ddb_counts()
+    right = drought_chance(run)
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{right} ≈ {float(right):.3f} of the rounds have a stretch of {run} or more cards without Bruce."
+    iid = exact.at_least(exact.longest_run(cards, Fraction(cards - bruces, cards)), run)
+    if a == iid:
+        return False, ("that is the chance with replacement (every flip a Bruce with the same chance): this pile holds "
+                       "exactly its Bruces, use longest_gap.")
+    if a == exact.longest_gap(cards, bruces).get(run):
+        return False, f"that is a longest stretch of exactly {run}; the question says {run} or more."
+    if a == 1 - right:
+        return False, "that is the chance that every stretch is shorter: the complement."
+    return False, f"take exact.longest_gap(cards, Bruces) and add the chances of {run}, {run + 1}, ..."
+
+
+def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+
+    die = ddb.Config().die
+    fail = Fraction(sum(1 for f in die if f < claim), len(die))  # a -1 fails too (DDB-7, DDB-8)
+    return exact.at_least(exact.longest_run(claims, fail), streak)
+
+
+@exercise("19.cold_streak", expects="the chance as an exact Fraction")
+def _cold_streak(answer):
+    from meeple.rules import duck_duck_bruce as ddb
+
+    n = lesson_numbers(19)
+    right = cold_streak_chance(n["claims"], n["claim"], n["streak"])
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, (f"{right} ≈ {float(right):.3f}: a cold streak of {n['streak']} is no sign of a cursed die; "
+                      "the die has no memory.")
+    die = ddb.Config().die
+    fail = Fraction(sum(1 for f in die if f < n["claim"]), len(die))
+    if a == fail ** n["streak"]:
+        return False, (f"that is the chance that {n['streak']} given claims in a row all fail; a streak may start at "
+                       f"any of the {n['claims']} claims.")
+    if a == 1 - right:
+        return False, "that is the chance that no run of failures is that long: the complement."
+    if a == cold_streak_chance(n["claims"], n["claim"], n["streak"]) - cold_streak_chance(n["claims"], n["claim"], n["streak"] + 1):
+        return False, f"that is a longest streak of exactly {n['streak']}; the question says at least."
+    success = 1 - fail
+    from meeple.rules import exact
+
+    if a == exact.at_least(exact.longest_run(n["claims"], success), n["streak"]):
+        return False, f"that counts runs of successes: a claim of {n['claim']} fails on every face below {n['claim']}."
+    return False, (f"a claim of {n['claim']} fails on every face below {n['claim']} (the −1 too); use "
+                   "exact.longest_run(claims, chance of a failure).")
+
+
+# --- lesson 20: elimination (Bucket King, 5-6 players) -----------------------------------------------
+
+def rounds_out(state) -> list[int | None]:
+    """For each seat, the round (1-based) at whose end its pyramid was empty (BK-16), or None."""
+    size = sum(state.config.rows)
+    left, out = [size] * state.config.players, [None] * state.config.players
+    for r, lost in enumerate(state.history, start=1):
+        for seat, x in enumerate(lost):
+            left[seat] -= x
+            if left[seat] == 0 and out[seat] is None:
+                out[seat] = r
+    return out
+
+
+def first_out_wait(state) -> int | None:
+    """Rounds the first player out sat out: the game's rounds after the first elimination
+    (None if nobody went out). Several players out in the same round wait alike."""
+    outs = [r for r in rounds_out(state) if r is not None]
+    return len(state.history) - min(outs) if outs else None
+
+
+@lru_cache(maxsize=16)
+def model_wait(players: int, lives: int) -> Fraction:
+    from meeple.rules import exact
+
+    return sum(((r2 - r1) * p for (r1, r2), p in exact.elimination_rounds(players, lives).items()), Fraction(0))
+
+
+@exercise("20.model_wait", expects="the expected rounds as an exact Fraction")
+def _model_wait(answer):
+    from meeple.rules import exact
+
+    n = lesson_numbers(20)
+    players, lives = n["model_players"], n["model_lives"]
+    dist = exact.elimination_rounds(players, lives)
+    right = model_wait(players, lives)
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, f"{fraction_text(right, 25)}, ≈ {float(right):.2f} rounds of waiting, on average, in the model."
+    first = sum((r1 * p for (r1, _), p in dist.items()), Fraction(0))
+    second = sum((r2 * p for (_, r2), p in dist.items()), Fraction(0))
+    if a == first:
+        return False, "that is when the first player goes out; the wait is from then until the second goes out."
+    if a == second:
+        return False, "that is when the game ends; subtract the round in which the first player went out."
+    return False, (f"use exact.elimination_rounds({players}, {lives}): the mean of r2 − r1 over its "
+                   "(r1, r2) pairs, each weighted by its chance.")
+
+
+def _bk_question():
+    from meeple.rules import bucket_king as bk
+
+    n = lesson_numbers(20)
+    config = bk.Config(players=n["players"], end_rule=n["end_rule"])
+    return config, (n["bots"],) * n["players"]
+
+
+@exercise("20.wait", expects="(results, (low, high)): your simulate(...) Results and your 95% interval")
+def _wait(answer):
+    interval, res = interval_and_run(answer, run_first=True, example=(
+        "(results, (low, high)): the Results of your simulate call and your interval"))
+    n = lesson_numbers(20)
+    config, bots = _bk_question()
+    problem, states = evidence_problem(res, "bucket-king", config, bots, n["min_games"], replay_all=True)
+    if problem:
+        return False, problem
+    waits = [w for w in (first_out_wait(states[i]) for i in sorted(states)) if w is not None]
+    mean, low, high = own_interval(interval, waits, (
+        f"your interval ({interval[0]:.4g}, {interval[1]:.4g}) is not the one your own games give for the mean wait; "
+        "compute it from these Results (the lesson's recipe)."))
+    return True, (f"in your {len(waits)} games (every one replayed from its seed) the first player out waits "
+                  f"{mean:.2f} rounds ({low:.2f} to {high:.2f}), against {float(model_wait(n['players'], sum(config.rows))):.2f} "
+                  "in the one-bucket-a-round model with the same buckets.")
+
+
+# --- lesson 21: the first seat (Piggyback Brigade) ---------------------------------------------------
+
+def model_first_seat(players: int) -> Fraction:
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    return exact.race_seat_chances(exact.time_trial_turns(pb.Config()), players)[0]
+
+
+@exercise("21.model_seat", expects="the chance as an exact Fraction")
+def _model_seat(answer):
+    from meeple.rules import exact
+    from meeple.rules import piggyback_brigade as pb
+
+    players = lesson_numbers(21)["model_players"]
+    right = model_first_seat(players)
+    a = exact_answer(answer, right)
+    if a == right:
+        return True, (f"{fraction_text(right, 25)}, ≈ {float(right):.3f}, against a fair {Fraction(1, players)}: in this model the whole "
+                      "edge is winning the ties in turns.")
+    if a == Fraction(1, players):
+        return False, "that is the fair share; in the model Player 1 wins every tie in the number of turns."
+    chances = exact.race_seat_chances(exact.time_trial_turns(pb.Config()), players)
+    if a in chances:
+        return False, f"that is seat {chances.index(a) + 1}'s chance; the question asks for Player 1's."
+    return False, (f"exact.race_seat_chances(exact.time_trial_turns(pb.Config()), {players}) lists every seat's "
+                   "chance, Player 1 first.")
+
+
+@exercise("21.tuned", expects="the Tuning that tune(...) returned")
+def _tuned(answer):
+    from meeple.rules import piggyback_brigade as pb
+    from meeple.rules import simulate
+    from meeple.rules.stats import wilson
+    from meeple.rules.workbench import Tuning
+
+    if not isinstance(answer, Tuning):
+        raise WrongKind(f"pass what tune(...) returned, got {type(answer).__name__}")
+    n = lesson_numbers(21)
+    field, (v0, v1) = n["tune_field"], n["tune_values"]
+    if answer.game != "piggyback-brigade" or answer.field != field:
+        return False, f"tune the Piggyback Brigade's `{field}` (game 'piggyback-brigade', field '{field}')."
+    if "seat 1's advantage" not in answer.measure:
+        return False, "the measure is the first seat's advantage over the fair share: measure='seat1_advantage'."
+    if abs(answer.target) > 1e-12:
+        return False, f"the target is no advantage at all, 0; you asked for {answer.target:g}."
+    if answer.games < n["tune_games"]:
+        return False, f"{answer.games} games per value give wide intervals: use at least {n['tune_games']}."
+    tried = [int(v) for v in answer.table[field]]
+    if min(tried) > v0 or max(tried) < v1 or answer.method != "every value measured":
+        return False, f"measure every value from {v0} to {v1} (values=range({v0}, {v1 + 1}), method='grid')."
+    rows = answer.table.to_dict(orient="records")
+    mine = [r for r in rows if r[field] == answer.answer]
+    closest = min(rows, key=lambda r: abs(r["value"] - answer.target)) if rows else None
+    if (not answer.table[field].is_monotonic_increasing or len(mine) != 1 or abs(mine[0]["value"] - answer.value) > 1e-12
+            or abs(closest["value"] - answer.target) < abs(answer.value - answer.target) - 1e-12):
+        return False, "the answer is not its own table's closest value to the target: pass tune's own result."
+    # genuine: the answer's figure again from its seed, with the question's rules and bots (the other rows
+    # are not re-measured: that would cost a whole tune; the answer is the figure the student reports)
+    config = pb.Config(players=n["players"]).with_values({field: answer.answer})
+    res = simulate("piggyback-brigade", config, n["bots"], games=answer.games, seed=answer.seed, progress=False)
+    first = res.table[res.table["seat"] == 0]["win_share"].tolist()
+    value = sum(first) / len(first) - 1 / config.players
+    if abs(100 * value - answer.value) > 1e-7:  # tune reports percentage points, as compare does
+        return False, (f"at {field} = {answer.answer} these rules and {n['bots']} bots give seat 1 an advantage of "
+                       f"{100 * value:+.2f} points over the same seeds, not {answer.value:+.2f}: tune pb.Config(players={n['players']}) "
+                       f"with bots='{n['bots']}'.")
+    lo, hi = wilson(sum(first), len(first))
+    fair = 1 / config.players
+    verdict = ("its interval holds 0: at this many games the first seat's edge is gone"
+               if lo - fair <= 0 <= hi - fair else "its interval still excludes 0")
+    return True, (f"{field} = {answer.answer}: seat 1's advantage {value:+.1%} ({lo - fair:+.1%} to {hi - fair:+.1%}), "
+                  f"checked again from seed {answer.seed}; {verdict}"
+                  + (f"; the data cannot rule out {' or '.join(map(str, answer.tied))}." if answer.tied else "."))
+
+
+# --- the answers (the teacher's key: `meeple.widgets.exercises.answer`) --------------------------
+
+answer_of("19.due")(lambda: next_bruce(lesson_numbers(19)["flipped"], lesson_numbers(19)["bruces_seen"]))
+answer_of("19.drought")(lambda: drought_chance(lesson_numbers(19)["drought"]))
+answer_of("19.cold_streak")(lambda: cold_streak_chance(lesson_numbers(19)["claims"], lesson_numbers(19)["claim"], lesson_numbers(19)["streak"]))
+answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"], lesson_numbers(20)["model_lives"]))
+answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"]))
+
+
+@lru_cache(maxsize=4)
+def _reference_wait(players: int, end_rule: str, bots: str, games: int, seed: int = 2027) -> tuple[float, float]:
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import play, simulate
+    from meeple.rules.stats import mean_ci
+
+    config = bk.Config(players=players, end_rule=end_rule)
+    res = simulate("bucket-king", config, bots, games=games, seed=seed, progress=False, workers=1)
+    waits = [first_out_wait(play("bucket-king", config, list(g.bots), g.seed).state) for g in res.records]
+    return mean_ci([w for w in waits if w is not None])[1:]
+
+
+@answer_of("20.wait")
+def _wait_answer():
+    """The engine's interval from its own seeds; a student's games give their own interval."""
+    n = lesson_numbers(20)
+    return _reference_wait(n["players"], n["end_rule"], n["bots"], n["min_games"])
+
+
+@lru_cache(maxsize=4)
+def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
+    from meeple.rules import piggyback_brigade as pb
+    from meeple.rules import tune
+
+    return tune("piggyback-brigade", pb.Config(players=players), field, "seat1_advantage", 0.0, bots, games=games,
+                seed=seed, values=range(values[0], values[1] + 1), method="grid", progress=False, workers=1).answer
+
+
+@answer_of("21.tuned")
+def _tuned_answer():
+    """The length tune picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
+    n = lesson_numbers(21)
+    return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])

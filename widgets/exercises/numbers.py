@@ -1,0 +1,105 @@
+"""Fresh numbers per student: each lesson's exercise numbers, and whose they are.
+
+`student("name or id")` (or the environment variable MEEPLE_STUDENT) makes every varied
+exercise's numbers this student's: each name in NUMBERS takes the choice a stable hash of
+(normalised id, lesson, name) picks; without an id, the first choice (the lesson's own).
+Checkers and the answer key read them through `exercise_numbers(lesson)`.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from fractions import Fraction
+
+# Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
+# rules' own parameters. Without a student id every lesson uses the defaults (its printed
+# numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
+NUMBERS: dict[str, dict[str, tuple]] = {
+    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    "08": {"extra_bruces": (2, 1, 3, 4)},
+    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3)},
+    "10": {"reds": (3, 2, 4), "led": (5, 4, 6)},
+    "14": {"wins": (60, 58, 59, 61, 62, 63)},
+    # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
+    "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
+           "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
+    "16": {"turns": (2, 3), "at_most": (10, 8, 9, 11, 12), "variance_turns": (3, 2, 4, 5, 6)},
+    "17": {"players": (5, 3, 6, 7), "rounds": (2, 1, 3)},
+    "18": {"lead": (-2, -3, -4)},
+    # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises'
+    # numbers have one choice: their answer key plays games.
+    "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
+           "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
+    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "players": (6,), "end_rule": ("rulebook",),
+           "bots": ("heuristic",), "min_games": (150,)},
+    "21": {"model_players": (5, 3, 6), "players": (5,), "bots": ("heuristic",), "tune_field": ("sections[0]",),
+           "tune_values": ((2, 9),), "tune_games": (400,)},
+}
+# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
+VARIED = {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
+          "10.three_red_sampled", "10.led_five", "14.luck_alone"}
+VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
+VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
+_student: "str | None" = None
+
+
+def normalise(name_or_id) -> str:
+    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter."""
+    if not isinstance(name_or_id, str) or not name_or_id.strip():
+        raise ValueError(f"a student id is a non-empty name or number as text, got {name_or_id!r}")
+    return " ".join(name_or_id.casefold().split())
+
+
+def student(name_or_id: "str | None") -> "str | None":
+    """Use this student's numbers in every exercise from now on (None: the lesson's own numbers).
+    The environment variable MEEPLE_STUDENT sets the same for a whole class's machines.
+    Returns the normalised id."""
+    global _student
+    _student = None if name_or_id is None else normalise(name_or_id)
+    return _student
+
+
+def current_student() -> "str | None":
+    """The id in use: `student(...)`'s, else MEEPLE_STUDENT's, else None."""
+    if _student is not None:
+        return _student
+    env = os.environ.get("MEEPLE_STUDENT", "").strip()
+    return normalise(env) if env else None
+
+
+@contextmanager
+def as_student(who: "str | None"):
+    """Within the block, the current student is `who` (None: the lessons' own numbers), whatever
+    `student(...)` or MEEPLE_STUDENT say; both are as they were afterwards."""
+    global _student
+    saved, env = _student, os.environ.pop("MEEPLE_STUDENT", None)
+    try:
+        _student = None if who is None else normalise(who)
+        yield _student
+    finally:
+        _student = saved
+        if env is not None:
+            os.environ["MEEPLE_STUDENT"] = env
+
+
+def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
+    """The numbers lesson `lesson` ("07") asks this student about: {name: value}. `who` (an id)
+    overrides the current student; None gives the defaults."""
+    import hashlib
+
+    if lesson not in NUMBERS:
+        return {}
+    sid = current_student() if who is ... else (None if who is None else normalise(who))
+    out = {}
+    for name, choices in NUMBERS[lesson].items():
+        if sid is None:
+            out[name] = choices[0]
+        else:
+            h = hashlib.sha256(f"{sid}\0{lesson}\0{name}".encode()).digest()
+            out[name] = choices[int.from_bytes(h[:8], "big") % len(choices)]
+    return out
+
+
+def _numbers_of(key: str) -> dict:
+    return exercise_numbers(key.split(".", 1)[0])
