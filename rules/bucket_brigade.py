@@ -20,8 +20,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import MAX_STEPS
-from .protocol import check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, resolve_config
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"

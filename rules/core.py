@@ -18,10 +18,10 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from .chance import check_seed
 from .extras import OPTIONAL_BOTS, missing
 from .protocol import bot_rng, resolve_config
+from .protocol import MAX_STEPS
 from .registry import game_module
 
 RECORD_FORMAT = "meeple-record/1"
-MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
 
 Bot = Callable[[Any, list, random.Random], Any]
 

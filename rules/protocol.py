@@ -24,6 +24,8 @@ from typing import Any
 
 from .chance import derive
 
+MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
+
 __all__ = ["check_seat", "resolve_config", "check_whole", "bot_rng", "LazySeatRandom", "SeatRandom"]
 
 
