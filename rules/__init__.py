@@ -90,7 +90,12 @@ from . import duck_duck_bruce  # noqa: E402
 from . import piggyback_brigade  # noqa: E402
 from .core import Record, play, replay  # noqa: E402
 from .registry import GAMES  # noqa: E402
-from .simulate import Results, balance_report, simulate, sweep  # noqa: E402  (shadows the module name on purpose)
+from . import sim  # noqa: E402
+from .sim import Results, balance_report, simulate, sweep  # noqa: E402
+
+# The module path the README and older notebooks use (`from meeple.rules.simulate import
+# measures`) names the sim package; `meeple.rules.simulate` itself is the function.
+sys.modules[__name__ + ".simulate"] = sim
 from .workbench import compare, tune  # noqa: E402
 
 

@@ -1,4 +1,5 @@
-"""Bots every game can use, and a seat-balanced strength measurement.
+"""Bots every game can use (the seat-balanced strength measurement, `head_to_head`,
+plays games, so it lives with the simulation: meeple.rules.sim.balance).
 
 A bot is a plain callable `(observation, legal_actions, rng) -> action`.
 Game modules build their `BOTS` from `random_bot`, their own rule-of-thumb
@@ -14,9 +15,7 @@ import random
 from collections import Counter
 from types import ModuleType
 
-from .chance import derive
 from .protocol import LazySeatRandom, SeatRandom
-from .stats import wilson
 
 
 def deal_unseen(deck, seen, hand_counts, me: int, my_hand, rng: random.Random, key=None):
@@ -117,46 +116,3 @@ def lookahead(mod: ModuleType, samples: int = 8, policy=random_bot, to: str = "r
 
     bot.__name__ = name
     return bot
-
-
-def head_to_head(game, config, bot: str, others: str, games: int, seed: int, progress: bool = True) -> dict:
-    """Win share of one `bot` against `others` in every other seat.
-
-    The tested bot sits in each seat equally often (game g puts it in seat
-    g mod players), so seat advantage cannot pass for skill. A shared win
-    counts 1/k. Returns the share, its 95% Wilson interval and the fair
-    share 1/players it should beat. `progress` shows a bar (tqdm); Ctrl-C
-    stops early and returns the games that finished (`games` says how many).
-    """
-    from .core import game_module, play
-    from .simulate import _progress_bar
-
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games={games!r} is not allowed: a whole number >= 1")
-    mod = game_module(game)
-    n = config.players
-    share, done = 0.0, 0
-    bar = _progress_bar(games, f"{mod.TITLE}: {bot} vs {others}", progress)
-    try:
-        for g in range(games):
-            seat = g % n
-            lineup = [others] * n
-            lineup[seat] = bot
-            rec = play(mod, config, lineup, derive(seed, "h2h", g))
-            if seat in rec.winners:
-                share += 1.0 / len(rec.winners)
-            done += 1
-            bar.update(1)
-    except KeyboardInterrupt:
-        pass  # keep the finished games; the caller sees games < asked
-    finally:
-        bar.close()
-    low, high = wilson(share, done)
-    return {
-        "bot": bot,
-        "others": others,
-        "games": done,
-        "win_share": share / done if done else float("nan"),
-        "ci95": (low, high),
-        "fair_share": 1.0 / n,
-    }

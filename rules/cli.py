@@ -18,7 +18,9 @@ from .extras import MissingExtra
 from .files import FileError, read_capped, shown_path, write_all, write_atomic
 from .files import check_writable as check_file
 from .protocol import check_whole
-from .simulate import MAX_GAMES, MAX_WORKERS
+from .sim.balance import head_to_head
+from .sim.runner import MAX_GAMES
+from .sim.text import show_value
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -200,13 +202,11 @@ def cmd_rules(args) -> int:
 
 def _value_text(value) -> str:
     """A value as --set takes it: 15,13,11 / true / none."""
-    from .simulate import _show_value
-
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(_show_value(value))
+    return str(show_value(value))
 
 
 def _print_parameters(rows) -> None:
@@ -219,8 +219,6 @@ def _print_parameters(rows) -> None:
 
 def cmd_duel(args) -> int:
     """One bot against another in every other seat, seat-balanced, with a CI."""
-    from .bots import head_to_head
-
     if "," in args.others:
         raise CliError(f"--others takes one bot name (it sits in every other seat), got {args.others!r}")
     args.bots = args.others

@@ -24,7 +24,6 @@ from pathlib import Path
 
 from .cli import (
     EXIT_INTERRUPTED,
-    MAX_WORKERS,
     CliError,
     add_game_options,
     check_writable,
@@ -36,7 +35,10 @@ from .config import split_optional
 from .extras import require
 from .files import shown_path, write_atomic
 from .registry import GAMES
-from .simulate import MAX_GAMES, _ci_pct, _fmt_table, _num, _pct, balance_report, simulate, sweep
+from .sim import balance_report, simulate, sweep
+from .sim.results import measure_columns, measure_name, measures
+from .sim.runner import MAX_GAMES, MAX_WORKERS
+from .sim.text import ci_pct, fmt_table, num, pct
 
 TABLE_FORMATS = (".csv", ".parquet", ".json")
 
@@ -156,8 +158,6 @@ def _measures(args, mod) -> list[str] | None:
     """The --measure names, each checked (and given its measures() name) before any game."""
     if not args.measure:
         return None
-    from .simulate import measure_name, measures
-
     known = list(measures(mod))
     try:
         return [measure_name(known, m) for m in args.measure]
@@ -177,8 +177,6 @@ def _measure_help(p) -> None:
     plain = p.format_help
 
     def format_help():
-        from .simulate import measures
-
         lines = ["", "measures (--measure NAME; the game's own figures, as columns of the table):"]
         for name, mod in GAMES.items():
             lines.append(f"  {name}:")
@@ -246,8 +244,6 @@ def cmd_sweep(args) -> int:
     print(f"{mod.TITLE} sweep over {', '.join(fields)}: {games} games a point, seed {seed}, rules: {config.describe()}")
     rows = []
     if chosen:
-        from .simulate import measure_columns
-
         print("Each measure per seat: mean (95% CI)")
         heads = [m.removeprefix("mean_") for m in chosen]
         for r in table.to_dict(orient="records"):
@@ -258,9 +254,9 @@ def cmd_sweep(args) -> int:
                 if not done or value is None:
                     cells.append("n/a")
                 elif m == "win_rate":
-                    cells.append(f"{_pct(value)} ({_ci_pct(low, high)})")
+                    cells.append(f"{pct(value)} ({ci_pct(low, high)})")
                 else:
-                    cells.append(f"{_num(value)} ({_num(low)} to {_num(high)})")
+                    cells.append(f"{num(value)} ({num(low)} to {num(high)})")
             rows.append([str(r[f]) for f in fields] + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)] + cells)
     else:
         print("Win rate and mean score per seat, turns per game: each with its 95% CI")
@@ -271,9 +267,9 @@ def cmd_sweep(args) -> int:
                 [str(r[f]) for f in fields]
                 + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
                 + (
-                    [_pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
-                     _num(r["score"]), f"{_num(r['score_low'])} to {_num(r['score_high'])}",
-                     f"{_num(r['turns'], 1)} ({_num(r['turns_low'], 1)} to {_num(r['turns_high'], 1)})"]
+                    [pct(r["win_rate"]), ci_pct(r["win_low"], r["win_high"]),
+                     num(r["score"]), f"{num(r['score_low'])} to {num(r['score_high'])}",
+                     f"{num(r['turns'], 1)} ({num(r['turns_low'], 1)} to {num(r['turns_high'], 1)})"]
                     if done else ["n/a"] * 5
                 )
             )
@@ -289,7 +285,7 @@ def cmd_sweep(args) -> int:
                            "games": games, "completed": done, "partial": partial,
                            "rows": json.loads(table.to_json(orient="records"))}, indent=1)
 
-    show_then_save(_fmt_table(fields + ["seat", "bot", "games", *heads], rows), lambda: _save(
+    show_then_save(fmt_table(fields + ["seat", "bot", "games", *heads], rows), lambda: _save(
         out, lambda p: _table_data(table, p, sweep_json, note), done, asked, partial,
         f"Table of {len(table)} rows (one per point and seat)"))
     return _interrupted(done, asked, out) if partial else 0

@@ -24,9 +24,9 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
-from .simulate import (Results, _bot_refs, _check_games, _check_workers, _Job, _pd, _rate_row, _run, _show_value, _stop,
-                       default_workers,
-                       measures, worker_pool)
+from .sim.results import Results, load_pandas, measure_name, measures, rate_row
+from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
+from .sim.text import ci_pct, fmt_table, num, pct, show_value
 from .stats import mean_ci, wilson
 
 __all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names"]
@@ -54,7 +54,7 @@ def lineup(mod, bots, players: int) -> tuple:
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     if len(names) == 2 and players > 2:
         names = [names[0]] + [names[1]] * (players - 1)
-    return _bot_refs(mod, names, players)
+    return bot_refs(mod, names, players)
 
 
 def _per_game(table, by: str):
@@ -100,14 +100,12 @@ def _game_figures(res: Results, chosen: list[str]):
 
 def _compare_measures(mod, measures_) -> list[str]:
     """The chosen measures by their measures() names (per game figures; win rate and score are always shown)."""
-    from .simulate import measure_name
-    from .simulate import measures as known_measures
 
     if measures_ is None:
         return []
     if isinstance(measures_, str) or not hasattr(measures_, "__iter__"):
         raise ValueError(f"measures={measures_!r} is not allowed: a list of names, e.g. ['turns', 'steals_tried']")
-    names = [measure_name(list(known_measures(mod)), m) for m in measures_]
+    names = [measure_name(list(measures(mod)), m) for m in measures_]
     return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
 
 
@@ -163,18 +161,18 @@ class UnusedRuleWarning(UserWarning):
 def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
              rotate=False, by="seat", measures=None) -> Comparison:
     """compare's work; the Comparison keeps the games for a report."""
-    pd = _pd()
+    pd = load_pandas()
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
-    games = _check_games(games)
+    games = check_games(games)
     seed = check_seed(seed)
-    workers = _check_workers(workers)
+    workers = check_workers(workers)
     if by not in ("seat", "bot"):
         raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
     chosen = _compare_measures(mod, measures)
     refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
-    jobs = [_Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
-    out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
+    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
+    out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}
     baseline = next(iter(results))
@@ -194,13 +192,13 @@ def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, p
             per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
                             f"diff_{col}": d[0], f"diff_{col}_low": d[1], f"diff_{col}_high": d[2]}
         n = res.config.players
-        rate0, lo0, hi0 = _rate_row(t[t["seat"] == 0]["win_share"].tolist())
+        rate0, lo0, hi0 = rate_row(t[t["seat"] == 0]["win_share"].tolist())
         dadv = _paired(fig["first_seat_adv"], base_fig["first_seat_adv"]) if base_fig is not None else nan3
         per_variant |= {"first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n,
                         "first_seat_adv_high": hi0 - 1 / n, "diff_first_seat_adv": dadv[0],
                         "diff_first_seat_adv_low": dadv[1], "diff_first_seat_adv_high": dadv[2]}
         for key, part in _per_game(t, by).items():
-            rate, lo, hi = _rate_row(part["share"].tolist())
+            rate, lo, hi = rate_row(part["share"].tolist())
             score = mean_ci(part["score"].tolist())
             base = base_games.get(key)
             dwin = _paired(part["share"], base["share"]) if base is not None else nan3
@@ -273,8 +271,6 @@ def usage_lines(table) -> list[str]:
     keys = list(dict.fromkeys(k for v in changed.values() for k in v))
     if not keys or not usage:
         return []
-    from .simulate import _fmt_table
-
     done = {v: int(n) for v, n in (a.get("completed") or {}).items()}
     rows = []
     for key in keys:
@@ -289,7 +285,7 @@ def usage_lines(table) -> list[str]:
         row.append(always.get(field) or words.get(field, ""))
         rows.append(row)
     lines = ["Rule usage: games in which each changed number could matter (occasions a game), per variant:",
-             _fmt_table(["number", *usage, "what is counted"], rows)]
+             fmt_table(["number", *usage, "what is counted"], rows)]
     for variant, keys_ in changed.items():
         n = done.get(variant, 0)
         for key in keys_:
@@ -314,8 +310,6 @@ def _names(refs) -> list[str]:
 
 def format_comparison(table) -> str:
     """The compare table as text, one line per variant and seat (or bot)."""
-    from .simulate import _ci_pct, _fmt_table, _num, _pct
-
     a = table.attrs
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
@@ -328,24 +322,24 @@ def format_comparison(table) -> str:
         return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
 
     def interval(r, col, digits=2):
-        return f"{_num(r[col], digits)} ({_num(r[col + '_low'], digits)} to {_num(r[col + '_high'], digits)})"
+        return f"{num(r[col], digits)} ({num(r[col + '_low'], digits)} to {num(r[col + '_high'], digits)})"
 
     rows = []
     for r in table.to_dict(orient="records"):
         who = f"Player {int(r['seat']) + 1} ({r['bot']})" if by == "seat" else r["bot"]
         rows.append([
-            r["variant"], who, _pct(r["win_rate"]), _ci_pct(r["win_low"], r["win_high"]),
+            r["variant"], who, pct(r["win_rate"]), ci_pct(r["win_low"], r["win_high"]),
             diff(r, "diff_win_rate", "diff_win_low", "diff_win_high", 100, 1),
             interval(r, "score"),
             diff(r, "diff_score", "diff_score_low", "diff_score_high", 1, 2),
         ])
-    lines.append(_fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
+    lines.append(fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
                              "mean score", "vs baseline"], rows))
     per = table.drop_duplicates("variant").to_dict(orient="records")
     lines.append("What each variant changes:")
-    lines.append(_fmt_table(["variant", "changes"], [[r["variant"], r["changes"]] for r in per]))
+    lines.append(fmt_table(["variant", "changes"], [[r["variant"], r["changes"]] for r in per]))
     lines.append("First-seat advantage (seat 1's win rate minus the fair share, % points) and game length:")
-    lines.append(_fmt_table(
+    lines.append(fmt_table(
         ["variant", "first seat", "vs baseline", "turns", "vs baseline", "rounds", "vs baseline"],
         [[r["variant"],
           f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f})",
@@ -356,7 +350,7 @@ def format_comparison(table) -> str:
     ))
     for m in a.get("measures", []):
         lines.append(f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
-        lines.append(_fmt_table(["variant", "mean", "vs baseline"],
+        lines.append(fmt_table(["variant", "mean", "vs baseline"],
                                 [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
                                  for r in per]))
     lines += usage_lines(table)
@@ -461,13 +455,13 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
     if measure in ("win_rate", "score"):
         def per_seat(res):
             part = res.table[res.table["seat"] == seat]
-            return _rate_row(part["win_share"].tolist()) if measure == "win_rate" else mean_ci(part["score"].tolist())
+            return rate_row(part["win_share"].tolist()) if measure == "win_rate" else mean_ci(part["score"].tolist())
 
         return f"Player {seat + 1}'s {'win rate' if measure == 'win_rate' else 'mean score'}", per_seat
     if measure == "seat1_advantage":
         def advantage(res):  # percentage points, as compare prints it
             fair = 1 / res.config.players
-            v, lo, hi = _rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
+            v, lo, hi = rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
             return (100 * (v - fair), 100 * (lo - fair), 100 * (hi - fair))
 
         return "seat 1's advantage over the fair share (percentage points)", advantage
@@ -476,7 +470,7 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
             raise ValueError("measure='bot_win_rate' needs bot=NAME (the bot whose win rate is tuned)")
 
         def bot_rate(res):
-            return _rate_row(_bot_shares(res, bot))
+            return rate_row(_bot_shares(res, bot))
 
         return f"{bot}'s win rate", bot_rate
     if measure in ("turns", "rounds", "lead_changes"):
@@ -518,16 +512,16 @@ class Tuning:
     def message(self) -> str:
         fmt = _fmt3
         if self.tie:
-            others = " and ".join(f"{self.field} = {_show_value(v)}" for v in self.tie)
+            others = " and ".join(f"{self.field} = {show_value(v)}" for v in self.tie)
             lines = [
-                f"Tie: {self.field} = {_show_value(self.answer)} and {others} bring {self.measure} equally close to "
+                f"Tie: {self.field} = {show_value(self.answer)} and {others} bring {self.measure} equally close to "
                 f"{fmt(self.target)} ({fmt(self.value)}, 95% CI {fmt(self.low)} to {fmt(self.high)}, at the lower; "
                 f"{self.games} games per value, seed {self.seed}, {self.method}). The lower is named the answer; "
                 "the data does not prefer it."
             ]
         else:
             lines = [
-                f"{self.field} = {_show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
+                f"{self.field} = {show_value(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
                 f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
                 f"{self.seed}, {self.method})."
             ]
@@ -538,7 +532,7 @@ class Tuning:
         if self.tied:
             lines.append(
                 f"  The data cannot rule out that {self.field} = "
-                f"{' or '.join(str(_show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
+                f"{' or '.join(str(show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
                 f"near the target as the answer's own interval reaches from it. Play more games at these values "
                 "to decide."
             )
@@ -550,7 +544,7 @@ class Tuning:
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
         if self.rivals:
-            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(_show_value(v)) for v in self.rivals)} "
+            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(show_value(v)) for v in self.rivals)} "
                          "either: its interval comes as near the target as the answer's own interval reaches from it.")
         if not self.low <= self.target <= self.high and not self.table.empty:
             values = self.table["value"]
@@ -656,7 +650,7 @@ def tune(
     A measure function may return a pandas Series by game to be paired. (Whether two intervals overlap is not the test: that
     is the overlap fallacy.)
     """
-    pd = _pd()
+    pd = load_pandas()
     mod = game_module(game)
     config = resolve_config(mod, config, "config must be", files=True)
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
@@ -670,9 +664,9 @@ def tune(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
-    games = _check_games(games)
+    games = check_games(games)
     seed = check_seed(seed)
-    workers = _check_workers(workers)
+    workers = check_workers(workers)
     if two:
         if values is not None and (not isinstance(values, (tuple, list)) or len(values) != 2):
             raise ValueError(f"values={values!r} is not allowed: two lists, one per field, or None")
@@ -681,7 +675,7 @@ def tune(
         candidates = _candidates(config, field, values)
     seats = lineup(mod, bots, config.players)  # bad bots stop before any game
     if bot is not None:
-        _bot_refs(mod, [bot], 1)
+        bot_refs(mod, [bot], 1)
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
@@ -695,15 +689,15 @@ def tune(
         if not todo:
             return
         cfgs = {v: config.with_values({field: v}) for v in todo}
-        jobs = [_Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate) for v, c in cfgs.items()]
-        out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
+        jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate) for v, c in cfgs.items()]
+        out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
         if interrupted:
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
             seen[job.key] = tuple(float(x) for x in fn(res))
             if not math.isfinite(seen[job.key][0]):
-                raise ValueError(f"{label} has no value at {field} = {_show_value(job.key)} (nothing to measure in "
+                raise ValueError(f"{label} has no value at {field} = {show_value(job.key)} (nothing to measure in "
                                  f"{games} games); try more games or other values")
 
     own = None
@@ -713,7 +707,7 @@ def tune(
         return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method)
     except KeyboardInterrupt:
         if own is not None:
-            _stop(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
+            stop_pool(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
             own = None
         raise
     finally:
@@ -817,7 +811,7 @@ class GridTuning:
     tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
 
     def _setting(self, s) -> str:
-        return ", ".join(f"{f} = {_show_value(v)}" for f, v in zip(self.fields, s))
+        return ", ".join(f"{f} = {show_value(v)}" for f, v in zip(self.fields, s))
 
     @property
     def message(self) -> str:
@@ -861,7 +855,7 @@ def _rounded_table(table, numbers, fields) -> str:
     for col in numbers:
         t[col] = [_fmt3(x) for x in t[col]]
     for f in fields if len(t) else ():  # an empty table may lack the field's column
-        t[f] = [_show_value(v) for v in t[f]]
+        t[f] = [show_value(v) for v in t[f]]
     return t.to_string(index=False)
 
 PAIRED_PROCEDURE = (
@@ -906,16 +900,16 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     seen: dict = {}  # setting -> (value, low, high, series, games)
 
     def measure_at(todo, n) -> None:
-        jobs = [_Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
-        out, interrupted = _run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
+        jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
+        out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
         if interrupted:
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, n, rotate, out[job.key])
             got = _measured(fn, per_game, res)
             if not math.isfinite(got[0]):
-                raise ValueError(f"{label} has no value at {fields[0]} = {_show_value(job.key[0])}, {fields[1]} = "
-                                 f"{_show_value(job.key[1])} (nothing to measure in {n} games)")
+                raise ValueError(f"{label} has no value at {fields[0]} = {show_value(job.key[0])}, {fields[1]} = "
+                                 f"{show_value(job.key[1])} (nothing to measure in {n} games)")
             seen[job.key] = (*got, n)
 
     def distance(s):

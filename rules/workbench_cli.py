@@ -23,7 +23,7 @@ from .files import write_atomic
 from .registry import load_variant
 from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _measure_help, _measures, _progress, _run_options,
                       _save, _table_data, _workers, partial_note)
-from .simulate import MAX_GAMES
+from .sim.runner import MAX_GAMES
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
 

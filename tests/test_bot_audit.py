@@ -125,7 +125,7 @@ def test_duck_steal_choice_breaks_ties_with_its_rng():
 # --- strength: seat-balanced duels (full-size figures: seeds/<game>.md) ----------
 
 def _lower_bound_clears_fair_share(game, config, bot, others, games, seed=2026):
-    from meeple.rules.bots import head_to_head
+    from meeple.rules.sim import head_to_head
 
     r = head_to_head(game, config, bot, others, games, seed)
     assert r["ci95"][0] > r["fair_share"], (game, config, r)

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from meeple.rules import bucket_brigade as bb
-from meeple.rules.bots import head_to_head
+from meeple.rules.sim import head_to_head
 from meeple.rules.bucket_brigade import Card, Config, Play, round_score
 
 RED1, RED2, BLUE1, BLUE2 = Card("red", 1), Card("red", 2), Card("blue", 1), Card("blue", 2)

@@ -11,7 +11,7 @@ import pytest
 
 from meeple.rules import bucket_king as bk
 from meeple.rules import play, replay
-from meeple.rules.bots import head_to_head
+from meeple.rules.sim import head_to_head
 from meeple.rules.bucket_king import (
     Card, Config, Direction, KeepPart, LoseBucket, PlayCards, Place, can_beat, fall_distribution, falling_buckets,
 )

@@ -13,7 +13,7 @@ import pytest
 
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import play, replay
-from meeple.rules.bots import head_to_head
+from meeple.rules.sim import head_to_head
 from meeple.rules.chance import Chance
 from meeple.rules.duck_duck_bruce import (
     BRUCE, DECIDE, FLIP, NO_STEAL, STEAL, STOP, Config, Duck, Steal,

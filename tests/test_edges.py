@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import meeple.rules.simulate  # noqa: F401 - the module (the package exports a function of that name)
+from meeple.rules import sim as SIM
+from meeple.rules.sim import runner as RUNNER  # where a run looks play_game up (patched below)
 from meeple.rules.cli import MAX_READ, main
 
-SIM = sys.modules["meeple.rules.simulate"]
 BB = "bucket-brigade"
 
 
@@ -41,7 +41,7 @@ def one_line_error(code, out, err, message):
 
 def stop_after(monkeypatch, n: int):
     """play_game raises KeyboardInterrupt (a Ctrl-C) once n games have finished."""
-    real, calls = SIM.play_game, {"n": 0}
+    real, calls = RUNNER.play_game, {"n": 0}
 
     def play_game(*a, **k):
         if calls["n"] >= n:
@@ -49,7 +49,7 @@ def stop_after(monkeypatch, n: int):
         calls["n"] += 1
         return real(*a, **k)
 
-    monkeypatch.setattr(SIM, "play_game", play_game)
+    monkeypatch.setattr(RUNNER, "play_game", play_game)
 
 
 # --- 9.1: an interrupted run never replaces a file with less --------------------
@@ -314,14 +314,14 @@ def test_bad_names_and_limits_are_one_line_before_any_game(capsys, tmp_path, mon
 
 def test_workers_never_outnumber_the_games(monkeypatch):
     started = []
-    real = SIM.ProcessPoolExecutor
+    real = RUNNER.ProcessPoolExecutor
 
     def counting(max_workers=None, **kw):
         started.append(max_workers)
         return real(max_workers, **kw)
 
-    monkeypatch.setattr(SIM, "ProcessPoolExecutor", counting)
-    SIM._drop_pool()  # the pool earlier tests left for reuse: this run must start its own
+    monkeypatch.setattr(RUNNER, "ProcessPoolExecutor", counting)
+    RUNNER.drop_pool()  # the pool earlier tests left for reuse: this run must start its own
     res = SIM.simulate(BB, None, "random", games=2, seed=1, workers=8, progress=False)
     assert res.completed == 2 and started and max(started) <= 2
     with pytest.raises(ValueError, match="workers must be a whole number from 1 to 64"):
@@ -436,9 +436,9 @@ def test_with_text_refuses_values_that_are_not_text(name):
 # --- issue 15.4: long work shows progress and stops cleanly on Ctrl-C -------------------
 
 def test_duel_ctrl_c_prints_the_finished_games_share_and_exits_130(capsys, monkeypatch):
-    import meeple.rules.core as core
+    from meeple.rules.sim import balance  # head_to_head plays each game with core.play, as balance imports it
 
-    real, calls = core.play, {"n": 0}
+    real, calls = balance.play, {"n": 0}
 
     def play(*a, **k):
         if calls["n"] >= 6:
@@ -446,7 +446,7 @@ def test_duel_ctrl_c_prints_the_finished_games_share_and_exits_130(capsys, monke
         calls["n"] += 1
         return real(*a, **k)
 
-    monkeypatch.setattr(core, "play", play)
+    monkeypatch.setattr(balance, "play", play)
     code, out, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "40")
     assert code == 130 and "6 games (interrupted: 6 of 40)" in out and "win share" in out
     assert err == "meeple: interrupted: results of the 6 finished games of 40\n"
@@ -478,7 +478,7 @@ def test_no_bar_when_stderr_is_not_a_terminal(capsys):
 
 
 def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsys, monkeypatch):
-    from meeple.rules.bots import head_to_head
+    from meeple.rules.sim import head_to_head
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal (a log file gets no bar: test_sound)
 

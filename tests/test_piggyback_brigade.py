@@ -12,7 +12,7 @@ import pytest
 
 from meeple.rules import play, replay
 from meeple.rules import piggyback_brigade as pb
-from meeple.rules.bots import head_to_head
+from meeple.rules.sim import head_to_head
 from meeple.rules.piggyback_brigade import EXTEND, MOVES, ROLL, ROLL_AGAIN, STOP, Config
 
 NO_EXT = (0,) * 6

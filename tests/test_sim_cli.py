@@ -8,10 +8,12 @@ import sys
 import pandas as pd
 import pytest
 
-import meeple.rules.simulate  # noqa: F401 - loads the module (the package may export a function of that name)
+from meeple.rules import sim as SIM
+from meeple.rules import sim_cli as SIM_CLI
 from meeple.rules.cli import main
+from meeple.rules.sim import runner as RUNNER
 
-SIM = sys.modules["meeple.rules.simulate"]  # the module, for monkeypatching play_game
+# RUNNER: where a run looks play_game up, for monkeypatching it; SIM_CLI: where the commands look measures up
 
 
 def run(capsys, *argv):
@@ -102,7 +104,7 @@ def test_bad_input_is_one_line_a_nonzero_exit_and_nothing_written(capsys, tmp_pa
     def no_games(*a, **k):
         raise AssertionError("a game was played despite bad input")
 
-    monkeypatch.setattr(SIM, "play_game", no_games)
+    monkeypatch.setattr(RUNNER, "play_game", no_games)
     argv = [a.replace("OUT", str(tmp_path)) for a in argv]
     code, out, err = run(capsys, *argv, *(["--workers", "1"] if "--workers" not in argv else []))
     assert code == 2 and out == ""
@@ -111,7 +113,7 @@ def test_bad_input_is_one_line_a_nonzero_exit_and_nothing_written(capsys, tmp_pa
 
 
 def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeypatch):
-    real = SIM.play_game
+    real = RUNNER.play_game
     calls = {"n": 0}
 
     def stops_after_five(*a, **k):
@@ -120,7 +122,7 @@ def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeyp
             raise KeyboardInterrupt
         return real(*a, **k)
 
-    monkeypatch.setattr(SIM, "play_game", stops_after_five)
+    monkeypatch.setattr(RUNNER, "play_game", stops_after_five)
     path = tmp_path / "runs.json"
     code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "50", "--workers", "1", "--out", str(path))
     assert code == 130
@@ -188,8 +190,8 @@ def test_an_unknown_measure_is_one_line_before_any_game(capsys, monkeypatch, com
 
     extra = ["--vary", "bonus=1,2"] if command == "sweep" else []
     known = SIM.measures(BB)  # it plays one probe game to name the game's columns: before play_game is blocked
-    monkeypatch.setattr(SIM, "measures", lambda game, config=None: known)
-    monkeypatch.setattr(SIM, "play_game", no_games)
+    monkeypatch.setattr(SIM_CLI, "measures", lambda game, config=None: known)
+    monkeypatch.setattr(RUNNER, "play_game", no_games)
     code, out, err = run(capsys, command, BB, *extra, "--measure", "wings", "--workers", "1")
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "unknown measure 'wings' for bucket-brigade; known: win_rate, score, turns" in err and "points_hand" in err

@@ -348,9 +348,9 @@ def test_ctrl_c_on_an_executor_keeps_every_finished_chunk():
     res = run(BB, None, "random", 40, 3, executor=InterruptedOnThirdChunk(), workers=4)
     full = run(BB, None, "random", 40, 3, workers=1)
     # every chunk but the third finished; as_completed may hand them out after the interrupted one
-    from meeple.rules.simulate import _chunks
+    from meeple.rules.sim.runner import chunks
 
-    a, b = _chunks(40, 4)[2]
+    a, b = chunks(40, 4)[2]
     assert res.partial and res.completed == 40 - (b - a)
     kept = full.table[full.table.game.isin(res.games["game"])].reset_index(drop=True)
     assert res.table.equals(kept)

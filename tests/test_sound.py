@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-import meeple.rules.simulate  # noqa: F401 - the module (the package exports a function of that name)
+from meeple.rules import sim as SIM
+from meeple.rules.sim import runner as RUNNER  # the runner: its clock, pool and play_game are patched below
 from meeple.rules import GAMES, play, replay
 from meeple.rules import chance
 
-SIM = sys.modules["meeple.rules.simulate"]
 BB = "bucket-brigade"
 MEEPLE = [sys.executable, "-m", "meeple.rules.cli"]
 
@@ -47,7 +47,7 @@ class JumpingClock:
 def _job(games: int, bots="random"):
     mod = GAMES[BB]
     config = mod.Config()
-    return SIM._Job(0, mod, config, SIM._bot_refs(mod, bots, config.players), 1, games, False)
+    return RUNNER.Job(0, mod, config, RUNNER.bot_refs(mod, bots, config.players), 1, games, False)
 
 
 # --- item 1: the probe, at any speed ------------------------------------------------
@@ -64,10 +64,10 @@ def _job(games: int, bots="random"):
 )
 def test_the_probe_decides_without_dividing_by_zero_at_any_speed(monkeypatch, steps, here, played):
     clock = JumpingClock(*steps)
-    monkeypatch.setattr(SIM.time, "perf_counter", clock)
+    monkeypatch.setattr(RUNNER.time, "perf_counter", clock)
     job = _job(40)
     out, start = {0: []}, {0: 0}
-    assert SIM._short_run([job], out, start, SIM._NoBar(), 40) is here
+    assert RUNNER._short_run([job], out, start, RUNNER.NoBar(), 40) is here
     assert start[0] == len(out[0]) == played
 
 
@@ -77,7 +77,7 @@ def test_a_run_whose_probe_sees_no_game_gives_the_same_table(monkeypatch):
     one a single process gives."""
     alone = SIM.simulate(BB, None, "random", games=12, seed=5, workers=1, progress=False).table
     clock = JumpingClock(1.0)
-    monkeypatch.setattr(SIM.time, "perf_counter", clock)
+    monkeypatch.setattr(RUNNER.time, "perf_counter", clock)
     slow = SIM.simulate(BB, None, "random", games=12, seed=5, progress=False).table
     assert clock.reads >= 1 and slow.equals(alone)
 
@@ -87,8 +87,7 @@ def test_the_parent_watch_ends_a_worker_by_the_parent_id_not_by_time(tmp_path):
     exactly when its parent is gone (and not before)."""
     script = (
         "import os, time, threading\n"
-        "import meeple.rules.simulate\n"
-        "import sys; SIM = sys.modules['meeple.rules.simulate']\n"
+        "from meeple.rules.sim import runner as SIM\n"
         "parent = os.getppid(); looks = [0]\n"
         "def ppid():\n"
         "    looks[0] += 1\n"
@@ -183,12 +182,12 @@ def test_ctrl_c_stops_the_running_chunks_and_leaves_no_worker(argv):
 def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
     """After a Ctrl-C killed the shared pool's workers, the next run (and the Explorer's
     background, which asks shared_pool at each submit) gets a working pool."""
-    pool = SIM.shared_pool(2)
+    pool = RUNNER.shared_pool(2)
     pool.submit(int, "1").result()
-    SIM._drop_pool(wait=False, kill=True)
-    assert SIM._POOL[0] is None
+    RUNNER.drop_pool(wait=False, kill=True)
+    assert RUNNER._POOL[0] is None
     res = SIM.simulate(BB, None, "random", games=8, seed=2, workers=2, progress=False)
-    assert res.completed == 8 and SIM._POOL[0] is not pool
+    assert res.completed == 8 and RUNNER._POOL[0] is not pool
 
 
 # --- item 3: every seed the checker accepts plays ----------------------------------------
@@ -274,7 +273,7 @@ def test_an_unwritable_out_is_one_line_before_any_game(capsys, tmp_path, monkeyp
     (tmp_path / "ro").mkdir()
     _refuse_folder(monkeypatch, tmp_path / "ro")
     played = []
-    monkeypatch.setattr(SIM, "play_game", lambda *a, **k: played.append(a) or pytest.fail("a game was played"))
+    monkeypatch.setattr(RUNNER, "play_game", lambda *a, **k: played.append(a) or pytest.fail("a game was played"))
     monkeypatch.setattr(CLI, "play", lambda *a, **k: pytest.fail("a game was played"))
     code = CLI.main(argv)
     out, err = capsys.readouterr()

@@ -18,7 +18,8 @@ import pytest
 from meeple.rules import GAMES, play
 from meeple.rules.chance import derive
 from meeple.rules.core import apply_text
-from meeple.rules.simulate import CHECKPOINTS, _lead_changes, _leader, simulate
+from meeple.rules import simulate
+from meeple.rules.sim.play import CHECKPOINTS, _lead_changes, _leader
 
 SEED = 7
 GAMES_PER_SET = 12

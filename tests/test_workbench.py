@@ -449,7 +449,7 @@ def test_save_refuses_what_load_would_refuse_and_unwritable_places(tmp_path):
 def test_workbench_refuses_odd_arguments_before_any_game(monkeypatch, call, message):
     import meeple.rules.workbench as wb
 
-    monkeypatch.setattr(wb, "_run", lambda *a, **k: pytest.fail("a game was played before the refusal"))
+    monkeypatch.setattr(wb, "run", lambda *a, **k: pytest.fail("a game was played before the refusal"))
     with pytest.raises(ValueError, match=message):
         call()
 

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 
 from meeple.rules.core import game_module, resolve_bots
-from meeple.rules.simulate import MAX_GAMES, _bot_refs, _rate_row, play_game
+from meeple.rules.sim import MAX_GAMES, play_game
+from meeple.rules.sim.results import rate_row as _rate_row
+from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.stats import mean_ci
 
 from .session import StepperSession

@@ -26,7 +26,7 @@ import altair as alt
 import pandas as pd
 
 from meeple.rules.chance import Chance, derive
-from meeple.rules.simulate import _show_value
+from meeple.rules.sim.text import show_value as _show_value
 from meeple.rules.workbench import Comparison, format_comparison, usage_lines
 
 REPORT_FORMAT = "meeple-report/1"

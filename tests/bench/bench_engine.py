@@ -62,7 +62,8 @@ import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded a
 
 from meeple.rules import simulate  # noqa: E402
 from meeple.rules.core import game_module, resolve_bots  # noqa: E402
-from meeple.rules.simulate import _tables, play_chunk  # noqa: E402
+from meeple.rules.sim import play_chunk  # noqa: E402
+from meeple.rules.sim.results import make_tables as _tables  # noqa: E402
 from meeple.rules.stats import mean_ci  # noqa: E402
 
 GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade")

@@ -21,7 +21,7 @@ import pyspiel
 
 from meeple.rules import GAMES
 from meeple.rules import openspiel as mo
-from meeple.rules.bots import head_to_head
+from meeple.rules.sim import head_to_head
 
 
 def _bot_games(mod, name: str, games: int, seed: int, sims: int, others: str) -> dict:

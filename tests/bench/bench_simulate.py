@@ -27,7 +27,7 @@ import pandas  # noqa: F401 - imported up front: a notebook has it loaded alread
 from meeple.rules import GAMES
 from meeple.rules.simulate import default_workers, simulate
 
-_sim_module = importlib.import_module("meeple.rules.simulate")  # the module (meeple.rules.simulate is also the function)
+_sim_module = importlib.import_module("meeple.rules.sim.runner")  # the runner, which holds the shared pool
 
 ONE_CORE_TARGET = {  # random bots, games/s on one core
     "duck-duck-bruce": 2000,

@@ -148,7 +148,7 @@ def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool |
     by_index = {g.index: g for g in ev.records}
     replay_sample(by_index, lambda i: play_game(mod, ev.config, have, funcs, ev.seed, i, ev.rotate), "game", replay, rng)
     if ev.table is not None:
-        from meeple.rules.simulate import _tables
+        from meeple.rules.sim.results import make_tables as _tables
 
         made = _tables(config.players, ev.records)[0]
         if list(ev.table.index) != list(made.index) or not all(

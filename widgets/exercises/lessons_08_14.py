@@ -448,7 +448,7 @@ def _cycle(answer):
     from itertools import combinations
 
     from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules.simulate import _rate_row
+    from meeple.rules.sim.results import rate_row as _rate_row
 
     try:
         runs, cycle = answer
@@ -726,7 +726,7 @@ def _cycle_answer():
 
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import simulate
-    from meeple.rules.simulate import _rate_row
+    from meeple.rules.sim.results import rate_row as _rate_row
 
     ts = [f"threshold-{k}" for k in range(1, 6)]
     sure = set()

@@ -1,0 +1,172 @@
+"""One simulated game: `play_game` plays game `index` of a run and keeps what a table needs.
+
+Game i of a run is played with seed `chance.derive(seed, "game", i)` and its bots get
+`protocol.bot_rng(that seed, seat)`'s streams, exactly as `core.play` does, so game i of
+any run can be replayed alone with `play(game, config, bots, derive(seed, "game", i))`.
+Besides the scores and winners, it reads who leads at the end of every turn (the game's
+`turn_end` hook and `progress(state)`, see `meeple.rules.PROTOCOL`): lead changes, the
+leader after each round and after 25/50/75% of the turns. A `GameResult` is small and
+picklable: what a worker process sends back.
+"""
+
+from __future__ import annotations
+
+import inspect
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from .. import bots as _bots
+from ..chance import derive
+from ..core import MAX_STEPS
+from ..protocol import LazySeatRandom
+
+
+CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
+
+
+_BLIND = (_bots.random_bot,)  # bots that never read their observation: skip building it
+
+
+class GameResult(NamedTuple):
+    """What one simulated game leaves behind (small, picklable)."""
+
+    index: int
+    seed: int
+    bots: tuple[str, ...]  # bot name in each seat
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: int
+    turns: int
+    actions: int
+    round_leaders: tuple[int | None, ...]  # sole leader after each round but the last (None: tie)
+    turn_leaders: tuple[int | None, ...]  # sole leader after CHECKPOINTS % of the turns
+    lead_changes: int
+    stats: dict
+    sources: tuple[dict, ...] | None
+
+
+def _leader(values) -> int | None:
+    """The seat strictly ahead of everyone else, or None on a tie for first."""
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+def _lead_changes(leaders) -> int:
+    """How often the sole leader became someone else (ties in between skipped)."""
+    changes, last = 0, None
+    for seat in leaders:
+        if seat is not None:
+            if last is not None and seat != last:
+                changes += 1
+            last = seat
+    return changes
+
+
+_TURN_HOOK: dict[Any, bool] = {}  # new_game function -> whether it takes `turn_end`
+
+
+def _reports_turns(mod: ModuleType) -> bool:
+    """Whether the module's new_game takes a `turn_end` callback (the optional hook)."""
+    known = _TURN_HOOK.get(mod.new_game)
+    if known is None:
+        known = _TURN_HOOK[mod.new_game] = "turn_end" in inspect.signature(mod.new_game).parameters
+    return known
+
+
+def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False) -> GameResult:
+    """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
+    derive(seed, "game", index))`, plus turn-by-turn leader tracking.
+
+    With `rotate`, game i seats the bots shifted by i (bot k in seat
+    (k + i) mod players), so each bot sits in each seat equally often.
+
+    The engine hook: a game module may define `play_core(config, game_seed, seat_funcs, rngs,
+    checked, seat_names, leader)`, its own loop on its mutable core. It plays the game with
+    `seat_funcs[p]` choosing for seat p and drawing from `rngs[p]` exactly as a call
+    `seat_funcs[p](observation, legal, rngs[p])` would (same draws, same order), and raises
+    ValueError naming `seat_names[p]` for a move outside the legal actions where `checked[p]`.
+    It returns (final state, leaders, actions): the public State at the game's end (is_over;
+    scores, round_scores, winners, game_stats and score_sources read it), `leader(progress)` at
+    each turn's end in order, and the number of decisions: exactly what the loop below gets, so
+    every GameResult and record is the same. It returns None, before drawing from any stream,
+    for a line-up or config it does not play itself (a user's bot); the loop below plays it then.
+    Past MAX_STEPS decisions it raises RuntimeError as the loop does.
+    """
+    n = config.players
+    shift = index % n if rotate else 0
+    order = [(s - shift) % n for s in range(n)]
+    seat_names = tuple(names[k] for k in order)
+    seat_funcs = [funcs[k] for k in order]
+    looks = [f not in _BLIND and getattr(f, "reads_observation", True) for f in seat_funcs]
+    # The package's own bots are known to choose among `legal` (core.play checks every move of
+    # the stored records); a bot of the user's is checked on every move.
+    own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
+    checked = [all(f is not b for b in own) for f in seat_funcs]
+    game_seed = derive(seed, "game", index)
+    rngs = [LazySeatRandom(game_seed, s) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
+    progress = getattr(mod, "progress", mod.scores)
+    leaders: list[int | None] = []  # the sole leader at the end of each turn
+    shown = [None, None]  # last progress seen, and its leader
+    note = leaders.append
+
+    def turn_end(st) -> None:  # called at every turn's end
+        values = progress(st)
+        if values != shown[0]:
+            shown[0], shown[1] = values, _leader(values)
+        note(shown[1])
+
+    # A module with a `step` hook plays in place on this private state, which keeps
+    # no event text (nobody reads it): the same moves as apply, without a copy per move.
+    step = getattr(mod, "step", None)
+    hooked = _reports_turns(mod)  # the game calls turn_end itself, at every turn's end
+    kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {})
+    # A game's own loop on its mutable core (the engine hook: see the docstring), or None.
+    played = mod.play_core(config, game_seed, seat_funcs, rngs, checked, seat_names, _leader) \
+        if hasattr(mod, "play_core") else None
+    if played is not None:
+        state, leaders, actions = played  # over: the loop below does nothing
+    else:
+        state, actions = mod.new_game(config, game_seed, **kwargs), 0
+    while not state.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{mod.NAME} did not end within {MAX_STEPS} actions")
+        p, r = state.current_player, state.round
+        legal = legal_actions(state)
+        action = seat_funcs[p](observation(state, p) if looks[p] else None, legal, rngs[p])
+        if checked[p] and action not in legal:
+            raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        if step:
+            step(state, action)
+        else:
+            state = apply(state, action)
+        actions += 1
+        if not hooked and (state.current_player != p or state.round != r):  # a guess: the turn is over
+            turn_end(state)
+    round_pts = mod.round_scores(state)
+    totals, round_leaders = [0] * n, []
+    for pts in round_pts[:-1]:
+        totals = [t + v for t, v in zip(totals, pts)]
+        round_leaders.append(_leader(totals))
+    turns = len(leaders)
+    turn_leaders = tuple(leaders[max(1, -(-pct * turns // 100)) - 1] if turns else None for pct in CHECKPOINTS)
+    stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
+    sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
+    return GameResult(
+        index=index,
+        seed=game_seed,
+        bots=seat_names,
+        scores=tuple(mod.scores(state)),
+        winners=tuple(mod.winners(state)),
+        rounds=len(round_pts) or state.round + 1,
+        turns=turns,
+        actions=actions,
+        round_leaders=tuple(round_leaders),
+        turn_leaders=turn_leaders,
+        lead_changes=_lead_changes(leaders),
+        stats=stats,
+        sources=sources,
+    )
+
+
+__all__ = ["CHECKPOINTS", "GameResult", "play_game"]

@@ -1,0 +1,393 @@
+"""Running many games: jobs, chunks, process pools and progress. The contract that
+`simulate`, `sweep`, `compare`, `tune` (rules/workbench.py), the site's worker
+(widgets/live.py, through `bot_refs` and `play_game`) and the Explorer's background
+runs (widgets/prefetch.py) build on.
+
+A run is a list of `Job`s (which game, rules, bots, seed, how many games); `run(jobs,
+executor, workers, progress, desc)` plays them all and returns ({job key: [GameResult]
+sorted by index, or a Tally for a keep="summary" job}, interrupted). Work is split into
+chunks of game indices (`chunks`), each one call `play_chunk(game module name, config,
+bots, seed, first, stop, rotate, keep)`: a pure function of its arguments (the same call
+gives the same games), so the table is the same whoever plays which chunk.
+
+What an executor handed to `run` may rely on (widgets/prefetch.py does):
+- `run` sizes the chunks from `executor_slots(executor)`: a concurrent.futures pool's
+  `_max_workers` (the attribute a Prefetch sets), else a dask client's thread count, else 8.
+  The same jobs on an executor of the same size make the very same `play_chunk` calls,
+  with hashable arguments (a game module's name, a frozen Config, bot names), so an
+  executor may hand a later run the future of an identical earlier call.
+- `run` submits every chunk before it waits for any (then takes them as they finish), and
+  with an executor given it never plays a game in this process. So an executor can queue a
+  whole run and stop it at its first wait: an exception that is not a KeyboardInterrupt,
+  raised by a future's result(), cancels the futures of this run and propagates unchanged.
+- A KeyboardInterrupt stops the run and keeps every finished chunk (interrupted=True).
+
+Without an executor, `run` plays in this process (workers=1, or a run too short to pay
+for a pool: it plays here first for a moment and measures) or on `shared_pool`, one local
+process pool for the life of this process whose workers ignore Ctrl-C and die with it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import importlib
+import math
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from types import ModuleType
+from typing import Any, NamedTuple
+
+from ..core import check_bots_arg, resolve_bots
+from ..protocol import check_whole, resolve_config
+from ..registry import game_module
+from .play import GameResult, play_game
+from .tally import Tally
+
+
+MAX_GAMES = 10_000_000
+"""The most games one run may ask for."""
+
+MAX_WORKERS = 64  # each is a Python interpreter, ~20 MB
+"""The most local worker processes a run may ask for."""
+
+MAX_CHUNK = 250
+"""The most games in one chunk call: a Ctrl-C loses at most one chunk per worker."""
+
+
+# Without an executor and without `workers`, a run first plays in this process for up to
+# _PROBE seconds and stays here when the rest would take under _POOL_PAYS seconds: handing
+# games to worker processes costs pickling and a start-up that a short run never earns back.
+_PROBE, _POOL_PAYS = 0.05, 0.4
+
+
+def check_games(games) -> int:
+    """`games` if it is a whole number from 1 to MAX_GAMES, else a ValueError naming the range."""
+    return check_whole(games, "games", 1, MAX_GAMES)
+
+
+def check_workers(workers) -> int | None:
+    """`workers` if it is None (choose for me) or a whole number from 1 to MAX_WORKERS, else a ValueError."""
+    if workers is None:
+        return None
+    return check_whole(workers, "workers", 1, MAX_WORKERS)
+
+
+def setup(game, config, bots):
+    """(game module, this game's Config, bot_refs) for a run, every argument checked before any game."""
+    mod = game_module(game)
+    config = resolve_config(mod, config, "config must be")
+    return mod, config, bot_refs(mod, bots, config.players)
+
+
+def bot_refs(mod, bots, players: int) -> tuple:
+    """Bots as names where the game knows them (so worker processes can look
+    them up), else the callables themselves; checked against `players`."""
+    if isinstance(bots, str):
+        bots = [b.strip() for b in bots.split(",")]
+    check_bots_arg(mod, bots)
+    known = {id(f): name for name, f in mod.BOTS.items()}
+    refs = tuple(known.get(id(b), b) if callable(b) else b for b in bots)
+    resolve_bots(mod, refs, players)  # raises ValueError on unknown bots or a wrong count
+    return refs
+
+
+def load_game(ref: str | ModuleType) -> ModuleType:
+    """A game module from its module name (what a chunk call carries to a worker process)."""
+    if isinstance(ref, ModuleType):
+        return ref
+    return sys.modules.get(ref) or importlib.import_module(ref)
+
+
+def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool,
+               keep: str = "games") -> "list[GameResult] | Tally":
+    """Games start..stop-1 of a run (what a worker process is sent); with keep="summary"
+    their Tally (a few KiB however many games), not the games."""
+    mod = load_game(game_ref)
+    names, funcs = resolve_bots(mod, bots, config.players)
+    if keep == "summary":
+        tally = Tally(config.players)
+        for i in range(start, stop):
+            tally.append(play_game(mod, config, names, funcs, seed, i, rotate))
+        return tally
+    return [play_game(mod, config, names, funcs, seed, i, rotate) for i in range(start, stop)]
+
+
+def default_workers() -> int:
+    """The cores this process may use: the local pool's size when a run does not say."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def executor_slots(executor: Executor) -> int:
+    """How many tasks an executor runs at once (sizes the chunks); a guess if it will not say."""
+    slots = getattr(executor, "_max_workers", None)  # concurrent.futures pools
+    if slots is None:
+        try:  # a dask.distributed ClientExecutor
+            slots = sum(executor._client.nthreads().values())
+        except Exception:  # noqa: BLE001 - any other executor: assume a handful
+            slots = 8
+    return max(1, int(slots))
+
+
+def _worker_init(parent: int, same_thread: bool) -> None:
+    """Set up a worker process: it leaves Ctrl-C to the main process (which keeps
+    what is done) and dies with it, however the main process ends (SIGTERM,
+    SIGHUP, SIGKILL: nothing of ours can run then, so the worker must notice).
+
+    Linux: the kernel sends SIGKILL when the parent goes (PR_SET_PDEATHSIG). It
+    fires when the *thread* that forked the worker ends, so it is set only when
+    that thread is the main thread (`same_thread`); everywhere, a watcher thread
+    also polls the parent id and ends the worker within a second of an orphaning.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if same_thread and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass  # no libc to ask: the watcher below still ends the worker
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
+
+
+def worker_pool(workers: int) -> ProcessPoolExecutor:
+    """A local process pool whose workers ignore Ctrl-C and die with this process."""
+    return ProcessPoolExecutor(
+        workers, initializer=_worker_init,
+        initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
+    )
+
+
+class Job(NamedTuple):
+    """One set of games for `run`: `games` games of `mod` under `config` with `bots`, from `seed`."""
+
+    key: Any  # which sweep point (0 for simulate)
+    mod: ModuleType
+    config: Any
+    bots: tuple  # names, or picklable callables
+    seed: int
+    games: int
+    rotate: bool
+    keep: str = "games"  # "summary": the games are folded into a Tally as they come (simulate's keep=)
+
+
+def chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
+    """Game index ranges (first, stop) from `start` to `games`: about four per worker, at most MAX_CHUNK games
+    each (small chunks: a reader's move waits less for the chunk running, a Ctrl-C loses less)."""
+    size = max(1, min(MAX_CHUNK, math.ceil((games - start) / (4 * workers))))
+    return [(a, min(games, a + size)) for a in range(start, games, size)]
+
+
+_POOL: list = [None, 0]  # the shared local pool and its size (see shared_pool)
+_AT_EXIT: list = []  # whether drop_pool is registered to run at exit
+
+
+def shared_pool(workers: int) -> ProcessPoolExecutor:
+    """One local process pool for the life of this process (a notebook kernel):
+    made on first use, made again larger when more workers are asked for, or
+    after a Ctrl-C or a broken worker. Its workers keep their imports and caches
+    warm between runs, ignore Ctrl-C and die with this process (worker_pool)."""
+    pool, size = _POOL
+    if pool is None or size < workers or getattr(pool, "_broken", False):
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+        if not _AT_EXIT:
+            atexit.register(drop_pool)
+            _AT_EXIT.append(True)
+        _POOL[:] = [worker_pool(workers), workers]
+    return _POOL[0]
+
+
+def drop_pool(wait: bool = True, kill: bool = False) -> None:
+    """Forget the shared pool; with `kill`, end its workers now (a Ctrl-C: the chunks
+    still running are stopped, not waited for, and no worker is left playing)."""
+    pool = _POOL[0]
+    _POOL[:] = [None, 0]
+    if pool is not None:
+        stop_pool(pool, wait, kill)
+
+
+def stop_pool(pool: ProcessPoolExecutor, wait: bool, kill: bool) -> None:
+    """Shut a pool down; with `kill`, SIGKILL its workers and reap them (a Ctrl-C: nothing is left playing)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # read before shutdown clears it
+    pool.shutdown(wait=False if kill else wait, cancel_futures=True)
+    if kill:
+        for proc in procs:
+            try:
+                proc.kill()  # SIGKILL: a worker ignores Ctrl-C, and its chunk's games are not wanted
+            except (OSError, ValueError, AttributeError):
+                pass  # already gone (or closed)
+        for proc in procs:
+            try:
+                proc.join()  # SIGKILL cannot be refused: this returns; no zombie is left
+            except (OSError, ValueError, AssertionError):
+                pass
+
+
+def _play_here(jobs: list[Job], out: dict, start: dict, bar, until: float | None = None) -> bool:
+    """Play each job's games from start[key] on in this process (start is updated);
+    False if `until` (a perf_counter time) came first."""
+    for job in jobs:
+        i = start[job.key]
+        if i >= job.games:
+            continue
+        names, funcs = resolve_bots(job.mod, job.bots, job.config.players)
+        while i < job.games:
+            if until is not None and time.perf_counter() >= until:
+                return False
+            out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate))
+            i += 1
+            start[job.key] = i
+            bar.update(1)
+    return True
+
+
+def run(jobs: list[Job], executor: Executor | None, workers: int | None, progress: bool, desc: str):
+    """Play every job's games; ({key: [GameResult] sorted by index, or a Tally for a
+    keep="summary" job}, interrupted).
+
+    A KeyboardInterrupt stops the run and keeps every finished game (in-process:
+    each game; on an executor: each finished chunk)."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ValueError(f"executor must be a concurrent.futures.Executor (a pool, or a dask Client's "
+                         f"get_executor()), got {type(executor).__name__}")
+    out: dict[Any, Any] = {job.key: Tally(job.config.players) if job.keep == "summary" else [] for job in jobs}
+    total = sum(job.games for job in jobs)
+    chosen = workers is not None
+    workers = workers or (default_workers() if executor is None else executor_slots(executor))
+    bar = progress_bar(total, desc, progress)
+    interrupted = False
+    start = {job.key: 0 for job in jobs}  # games of each job already played here
+    try:
+        if executor is None and (workers == 1 or total <= 1):
+            _play_here(jobs, out, start, bar)
+        elif executor is None and not chosen and _short_run(jobs, out, start, bar, total):
+            pass  # played in this process: a pool would not have paid
+        else:
+            own = executor is None
+            tasks = [(job, a, b) for job in jobs for a, b in chunks(job.games, workers, start[job.key])]
+            if own:
+                _check_picklable(jobs)
+                executor = shared_pool(min(workers, len(tasks)))  # never more processes than tasks
+            futures = {}
+            kept = set()
+            try:
+                for job, a, b in tasks:
+                    fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate,
+                                          job.keep)
+                    futures[fut] = job.key
+                for fut in as_completed(futures):
+                    done = fut.result()
+                    out[futures[fut]].extend(done)
+                    kept.add(fut)
+                    bar.update(len(done))
+            except BaseException as e:
+                interrupted = isinstance(e, KeyboardInterrupt)
+                for fut in futures:
+                    fut.cancel()
+                if not interrupted:
+                    raise
+                # as_completed hands out finished chunks in no set order: keep every one that
+                # finished, not only those seen before the interrupted one
+                for fut, key in futures.items():
+                    if fut not in kept and fut.done() and not fut.cancelled() and fut.exception() is None:
+                        out[key].extend(fut.result())
+                        bar.update(len(fut.result()))
+            finally:
+                if own and interrupted:
+                    drop_pool(wait=False, kill=True)  # stop the chunks still running; the next run starts a fresh pool
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        bar.close()
+    for games in out.values():
+        if isinstance(games, list):
+            games.sort(key=lambda g: g.index)
+    return out, interrupted
+
+
+def _short_run(jobs: list[Job], out: dict, start: dict, bar, total: int) -> bool:
+    """Play here for up to _PROBE seconds; if the rest would take under _POOL_PAYS
+    seconds at that pace, play it here too (True); else leave it for a pool (False).
+
+    Only the speed depends on the clock, never the table: a game is played here or
+    in a pool with the same seed. When the probe's time is up before any game has
+    finished (a busy machine, a slow bot, a stalled process), the pace is unknown
+    and at least slow: the pool takes the run."""
+    t = time.perf_counter()
+    if _play_here(jobs, out, start, bar, until=t + _PROBE):
+        return True
+    played = sum(start.values())
+    if not played:
+        return False  # no game finished within the probe: no pace to divide by
+    elapsed = time.perf_counter() - t
+    if elapsed <= 0 or (total - played) * elapsed < _POOL_PAYS * played:  # (total - played) / rate < _POOL_PAYS
+        _play_here(jobs, out, start, bar)
+        return True
+    return False
+
+
+def _check_picklable(jobs: list[Job]) -> None:
+    """Worker processes get bots by pickle: say so plainly if one cannot travel."""
+    for job in jobs:
+        for b in job.bots:
+            if callable(b):
+                try:
+                    pickle.dumps(b)
+                except Exception:  # noqa: BLE001 - lambdas, closures, local functions
+                    name = getattr(b, "__name__", repr(b))
+                    raise ValueError(
+                        f"bot {name!r} cannot be sent to worker processes (a lambda or a function defined "
+                        "inside another one); define it at the top level of a module or notebook, or pass workers=1"
+                    ) from None
+
+
+class NoBar:
+    """The progress bar no one sees: `update` and `close` do nothing."""
+
+    def update(self, n=1):
+        pass
+
+    def close(self):
+        pass
+
+
+def _someone_watches() -> bool:
+    """Whether a bar would be seen: stderr is a terminal, or this is a Jupyter kernel (tqdm
+    draws a widget there). Not a log file or a pipe, which a bar would fill with lines."""
+    try:
+        if sys.stderr is not None and sys.stderr.isatty():
+            return True
+    except (AttributeError, ValueError):  # no stderr, or a closed one
+        pass
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+    return shell is not None and hasattr(shell, "kernel")
+
+
+def progress_bar(total: int, desc: str, show: bool):
+    """A tqdm bar when `show` and someone watches (see _someone_watches), else nothing."""
+    if not show or not _someone_watches():
+        return NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
+
+
+__all__ = ["MAX_GAMES", "MAX_WORKERS", "MAX_CHUNK", "Job", "run", "chunks", "play_chunk", "load_game", "executor_slots",
+           "default_workers", "worker_pool", "shared_pool", "drop_pool", "stop_pool", "progress_bar", "NoBar",
+           "check_games", "check_workers", "setup", "bot_refs"]
