@@ -481,11 +481,11 @@ def test_a_users_bot_that_chooses_an_illegal_action_is_stopped_with_its_name():
 def test_the_engine_hook_plays_a_game_modules_own_loop_and_falls_back_on_none():
     """play_game hands a game to `mod.play_core` when the module has one (its own loop on its core):
     what it returns is the game; None leaves the game to simulate's loop, with the same result."""
-    import importlib
+    from meeple.rules import sim
+    from meeple.rules.core import resolve_bots
 
-    sim = importlib.import_module("meeple.rules.simulate")  # the module (the package shadows it with the function)
     mod = GAMES["piggyback-brigade"]
-    names, funcs = sim.resolve_bots(mod, "heuristic", mod.Config().players)
+    names, funcs = resolve_bots(mod, "heuristic", mod.Config().players)
     plain = sim.play_game(mod, mod.Config(), names, funcs, 7, 3)
     calls = []
 
