@@ -360,8 +360,8 @@ def _score_core(c: _Core, ender: int | None) -> None:
     spaces, index = c.positions, c.box.index
     points = tuple(_hand_score(h, spaces, cfg, seat == ender, index) for seat, h in enumerate(c.hands))
     c.totals = [t + q for t, q in zip(c.totals, points)]
-    c.history.append(points)
-    c.enders.append(ender)
+    c.history = (*c.history, points)  # tuples: a State shares them as they are
+    c.enders = (*c.enders, ender)
     if c.say is not None:
         _log.say(c.say, _said_scores, c.round, points)
     if c.turn_end is not None:  # the round's last turn ends with its scoring
@@ -381,7 +381,7 @@ def _new_core(config: Config, chance: Chance, counts: bool = False) -> _Core:
     c.config, c.box, c.chance = config, _box(config), chance
     c.round = c.start_player = c.current_player = 0
     c.hands, c.positions, c.played, c.removed = [], [], [], []
-    c.totals, c.history, c.enders = [0] * config.players, [], []
+    c.totals, c.history, c.enders = [0] * config.players, (), ()
     c.is_over = False
     c.ones = c.twos = [] if counts else None
     c.plays = []
@@ -389,17 +389,22 @@ def _new_core(config: Config, chance: Chance, counts: bool = False) -> _Core:
     return c
 
 
-def _core_of(s: State) -> _Core:
-    """A core holding State s (lists of its tuples), writing its events to s and ending its turns
-    with s brought up to date first (what the State's turn_end is shown)."""
+def _core_of(s: State, mover: int | None = None) -> _Core:
+    """A core holding State s, writing its events to s and ending its turns with s brought up to date
+    first (what the State's turn_end is shown). What a move changes is copied into lists (the
+    mover's hand, the played cards, the spaces); the rest is shared with s as it is."""
     c = _Core()
     c.config, c.box, c.chance = s.config, _box_of(s), s.chance
     c.round, c.start_player, c.current_player = s.round, s.start_player, s.current_player
-    c.hands = [list(h) for h in s.hands]
-    c.positions, c.played, c.removed = list(s.positions), list(s.played), list(s.removed)
-    c.totals, c.history, c.enders = list(s.totals), list(s.history), list(s.enders)
+    c.hands = list(s.hands)
+    if mover is not None:
+        c.hands[mover] = list(c.hands[mover])
+    c.positions, c.played, c.removed = list(s.positions), list(s.played), s.removed
+    c.totals, c.history, c.enders = s.totals, s.history, s.enders
     c.is_over = s.is_over
-    c.ones = c.twos = c.plays = None  # a hand built by hand need not be in order: plays are listed afresh
+    c.ones = c.twos = None
+    memo = s._plays  # each seat's plays, if they were listed from these very hands (then in order)
+    c.plays = list(memo[2]) if memo is not None and memo[0] is s.hands and memo[1] is s.config else None
     c.say = s if s._events is not None else None
     hook = s._turn_end
     c.turn_end = None if hook is None else (lambda core: (_sync(core, s), hook(s)))
@@ -409,10 +414,12 @@ def _core_of(s: State) -> _Core:
 def _sync(c: _Core, s: State) -> None:
     """Write core c back into State s as tuples."""
     s.chance, s.round, s.start_player, s.current_player = c.chance, c.round, c.start_player, c.current_player
-    s.hands = tuple(map(tuple, c.hands))
+    s.hands = tuple(map(tuple, c.hands))  # tuple() of a tuple is that tuple: only changed hands are copied
     s.positions, s.played, s.removed = tuple(c.positions), tuple(c.played), tuple(c.removed)
-    s.totals, s.history, s.enders = tuple(c.totals), tuple(c.history), tuple(c.enders)
+    s.totals, s.history, s.enders = tuple(c.totals), c.history, c.enders
     s.is_over = c.is_over
+    if c.plays is not None:
+        s._plays = (s.hands, s.config, tuple(c.plays))
 
 
 def _state_of(c: _Core, turn_end=None) -> State:
@@ -467,6 +474,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         _turn_end=turn_end,
     )
     c = _core_of(state)
+    c.plays = []  # the deal lists each seat's plays
     _deal_core(c, 0)
     _sync(c, state)
     return state
@@ -607,8 +615,9 @@ def step(s: State, action: Play) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
     without checking the action. The rules are the core's: s is read into one,
     the move played on it, and s written back."""
-    c = _core_of(s)
-    _play_core(c, s.current_player, action)
+    p = s.current_player
+    c = _core_of(s, p)
+    _play_core(c, p, action)
     _sync(c, s)
 
 

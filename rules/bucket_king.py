@@ -26,7 +26,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .protocol import check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, resolve_config
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -1573,36 +1573,124 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     defend with the cheapest play, give up a top bucket rather than spend a
     strong hand, lead the highest card of the strongest colour towards the
     neighbour with more buckets, keep the larger part."""
-    cfg = obs.config
+    first = legal[0]
+    if type(first) is Place or type(first) is Direction or type(first) is KeepPart:
+        return _arrange_point_keep(obs, obs.player, obs.hand, legal, rng)
+    if obs.phase == LEAD and obs.hand:
+        return _lead(obs.hand, rng)
+    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
+    losses = tuple(a for a in legal if type(a) is LoseBucket)
+    chosen = _defend(_fixed(obs.config), obs.pyramids[obs.player], obs.buckets[obs.player], losses,
+                     plays, None, rng)
+    return legal[0] if chosen is None else chosen
+
+
+# The heuristic's parts. Each reads only what its seat may see: its own hand, and the table
+# (`view`: an Observation, or simulate's own State read for seat `me` by play_core).
+
+def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Random):
+    """Set-up (BK-4 tips), the direction (BK-5) and the part kept (BK-12)."""
     first = legal[0]
     if type(first) is Place:
-        fx = _fixed(cfg)
-        fits = _plan_for(fx, obs.hand)[fx.layout.index[first.position]]
+        fx = _fixed(view.config)
+        fits = _plan_for(fx, hand)[fx.layout.index[first.position]]
         return _pick([a for a in legal if a.colour in fits] or [first], rng)
     if type(first) is Direction:
-        n, me, out = cfg.players, obs.player, obs.out
-        right, left = obs.buckets[_neighbour(out, me, 1, n)], obs.buckets[_neighbour(out, me, -1, n)]
+        n, out = view.config.players, view.out
+        right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
         return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
-    if type(first) is KeepPart:
-        most = max(a.size for a in legal)
-        return _pick([a for a in legal if a.size == most], rng)
-    if obs.phase == LEAD and obs.hand:
-        strength = _strengths(obs.hand)
-        top = max(strength.values())
-        colour = _pick([c for c, v in strength.items() if v == top], rng)
-        return PlayCards((_of_colour(obs.hand, colour)[-1],))  # its highest card: always a legal lead (BK-6)
-    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
-    loss, dmg = _best_loss(obs, legal, rng)
+    most = max(a.size for a in legal)
+    return _pick([a for a in legal if a.size == most], rng)
+
+
+def _lead(hand: tuple, rng: random.Random) -> PlayCards:
+    """The highest card of the strongest colour: always a legal lead (BK-6)."""
+    strength = _strengths(hand)
+    top = max(strength.values())
+    colour = _pick([c for c, v in strength.items() if v == top], rng)
+    return PlayCards((_of_colour(hand, colour)[-1],))
+
+
+def _defend(fx: _Fixed, pyramid: tuple, mine: int, losses: tuple, plays, cheapest, rng: random.Random):
+    """Beat the sum with the cheapest play, or lose the bucket that costs fewest buckets, whichever
+    costs less (a play if a loss would empty the pyramid). `plays`: the plays without a discard, in
+    legal order; `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
+    if losses:
+        best, dmg = _least_damage(fx.rows, pyramid, losses)
+        loss = _pick(best, rng)
+    else:
+        loss, dmg = None, 0
     if not plays:
-        return loss if loss is not None else legal[0]
-    draws = cfg.draw_per_turn
+        return loss
+    tied, cost = cheapest or _cheapest(plays, fx.config.draw_per_turn)
+    chosen = _pick(tied, rng)
+    if dmg >= mine or cost < BUCKET_WORTH * dmg:
+        return chosen
+    return loss
+
+
+def _cheapest(plays, draws: int) -> tuple[list, float]:
+    """The plays of lowest _play_key, in their order, and that cost."""
     keys = [_play_key(a, draws) for a in plays]
     low = min(keys)
-    cheapest = _pick([a for a, k in zip(plays, keys) if k == low], rng)
-    cost = low[0]
-    if dmg >= obs.buckets[obs.player] or cost < BUCKET_WORTH * dmg:
-        return cheapest
-    return loss
+    return [a for a, k in zip(plays, keys) if k == low], low[0]
+
+
+@lru_cache(maxsize=1 << 15)
+def _cheapest_beating(same: tuple[Card, ...], most: int, need_more: int, draws: int) -> tuple[list, float] | None:
+    """_cheapest of _beating(same, most, need_more) (a plain follow's plays), remembered."""
+    plays = _beating(same, most, need_more)
+    return _cheapest(plays, draws) if plays else None
+
+
+def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's engine hook (contract: simulate.play_game) for seats of the random and the heuristic
+    bot: the game in place on one State, no observation built, and no list of legal moves where the
+    heuristic does not need one (its lead; a plain follow reads the cached plays of its colour).
+    None for any other bot."""
+    heuristic, random_bot = heuristic_bot, _bots.random_bot
+    kinds = []
+    for f in seat_funcs:
+        if f is not heuristic and f is not random_bot:
+            return None
+        kinds.append(f is heuristic)
+    leaders = []
+    note = leaders.append
+    shown = [None, None]  # the buckets last seen (the same tuple until someone loses) and their leader
+
+    def turn_end(st) -> None:  # simulate's progress: scores, the buckets left
+        if st.buckets is not shown[0]:
+            shown[0], shown[1] = st.buckets, leader(list(st.buckets))
+        note(shown[1])
+
+    s = new_game(config, game_seed, events=False, turn_end=turn_end)
+    fx = _fixed(s.config)
+    plain, most, draws, rows = fx.plain, fx.most, s.config.draw_per_turn, fx.rows
+    actions = 0
+    while not s.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = s.current_player
+        phase = s.phase
+        if not kinds[p]:
+            action = random_bot(None, legal_actions(s), rngs[p])
+        elif phase == LEAD and s.hands[p]:
+            action = _lead(s.hands[p], rngs[p])
+        elif phase == FOLLOW and plain:
+            same = _of_colour(s.hands[p], s.colour)
+            need_more = s.to_beat - sum(map(_value, s.fronts[p]))
+            cheapest = _cheapest_beating(same, most, need_more, draws)
+            action = _defend(fx, s.pyramids[p], s.buckets[p], _lose_choices(rows, s.pyramids[p], s.colour),
+                             cheapest and cheapest[0], cheapest, rngs[p])
+        else:
+            legal = legal_actions(s)
+            if phase == LEAD or phase == FOLLOW:
+                action = heuristic_bot(observation(s, p), legal, rngs[p])
+            else:
+                action = _arrange_point_keep(s, p, s.hands[p], legal, rngs[p])
+        step(s, action)
+        actions += 1
+    return s, leaders, actions
 
 
 def _hand_worth(hand) -> float:

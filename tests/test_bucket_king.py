@@ -941,3 +941,61 @@ def test_the_most_plays_of_one_colour_spread_the_cards_evenly():
         for n in range(values * copies + 1):
             ways = [c for c in product(range(copies + 1), repeat=values) if sum(c) == n]
             assert bk._most_plays(values, copies, n, most) == max(bk._sub_multisets(c, most) for c in ways)
+
+
+class _FirstOfTies(random.Random):
+    """A bot rng that picks the first of equally good choices."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def randrange(self, n, *args):  # noqa: D102 - the bots break ties with randrange(len(tied))
+        return 0
+
+
+def test_the_lean_benchmark_heuristic_leads_and_follows_as_heuristic_bot():
+    """Issue 21: tests/bench/lean_bucket_king.py is the reference the engine is timed against; its heuristic
+    must be meeple's. Every lead and follow of 30 lean games (base rules, 4 players) is rebuilt as a meeple
+    state and put to heuristic_bot: its choice is among the lean bot's equally good ones (BK-6, BK-7, BK-9)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "bench"))
+    try:
+        import lean_bucket_king as lean
+    finally:
+        sys.path.pop(0)
+    cfg = Config()
+    assert (lean.ROWS, lean.EACH, lean.MOST, lean.HAND) == (cfg.rows, cfg.buckets_each, cfg.max_cards, cfg.hand_size)
+    names = cfg.colours
+    positions = bk._layout(cfg.rows).positions
+    rng, checked = random.Random(9), Counter()
+    for _ in range(30):
+        log = []
+        lean.play(rng, 4, "heuristic", log)
+        for entry in log:
+            kind, p, hand = entry[0], entry[1], entry[2 if entry[0] == "lead" else 3]
+            s = bk.new_game(cfg, 0, events=False)
+            cards_ = tuple(sorted(Card(names[c], v) for c, same in enumerate(hand) for v in same))
+            s.hands = s.hands[:p] + (cards_,) + s.hands[p + 1 :]
+            s.current_player, s.fronts, s.direction = p, ((),) * 4, 1
+            if kind == "lead":
+                s.phase, s.colour = bk.LEAD, None
+                s.pyramids = (tuple(names[0] for _ in positions),) * 4
+                a = bk.heuristic_bot(bk.observation(s, p), bk.legal_actions(s), _FirstOfTies())
+                assert a == PlayCards((max(c for c in cards_ if c.colour == a.cards[0].colour),))
+                assert names.index(a.cards[0].colour) in entry[3], entry
+            else:
+                _, _, col, _, need, standing, masks, left, plays, losses, played = entry
+                pyr = tuple(next(names[c] for c in range(len(names)) if masks[c] >> k & 1) if standing >> k & 1 else None
+                            for k in range(len(positions)))
+                s.phase, s.colour, s.to_beat, s.attacker = bk.FOLLOW, names[col], need, (p + 1) % 4
+                s.pyramids = s.pyramids[:p] + (pyr,) + s.pyramids[p + 1 :]
+                s.buckets = s.buckets[:p] + (left,) + s.buckets[p + 1 :]
+                a = bk.heuristic_bot(bk.observation(s, p), bk.legal_actions(s), _FirstOfTies())
+                if played:
+                    assert type(a) is PlayCards and tuple(c.value for c in a.cards) in plays, entry
+                else:
+                    assert type(a) is LoseBucket and positions.index(a.position) in losses, entry
+            checked[kind] += 1
+    assert checked["lead"] > 500 and checked["follow"] > 1500, checked

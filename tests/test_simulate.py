@@ -527,17 +527,18 @@ def test_a_games_core_loop_gives_exactly_the_results_of_simulates_loop(name, pre
     """The engine hook's contract: a game's play_core gives the same GameResult, field by field, as
     new_game + legal_actions + bot + step, for random, heuristic and mixed line-ups, rotated or not;
     a line-up with any other bot is left to simulate's loop."""
-    import importlib
+    from meeple.rules import sim
+    from meeple.rules.core import resolve_bots
+    from meeple.rules.sim.play import _leader
 
-    sim = importlib.import_module("meeple.rules.simulate")
     mod = GAMES[name]
     cfg = mod.Config.presets()[preset]
     n = cfg.players
     for lineup in ("random", "heuristic", ["heuristic", "random"] * n):
-        names, funcs = sim.resolve_bots(mod, lineup if isinstance(lineup, str) else lineup[:n], n)
+        names, funcs = resolve_bots(mod, lineup if isinstance(lineup, str) else lineup[:n], n)
         for i in range(12):
             rotate = i % 2 == 1
             assert sim.play_game(mod, cfg, names, funcs, 11, i, rotate) == \
                 sim.play_game(_without_core(mod), cfg, names, funcs, 11, i, rotate), (lineup, i)
-    names, funcs = sim.resolve_bots(mod, "lookahead", n)
-    assert mod.play_core(cfg, 5, funcs, [None] * n, [False] * n, names, sim._leader) is None
+    names, funcs = resolve_bots(mod, "lookahead", n)
+    assert mod.play_core(cfg, 5, funcs, [None] * n, [False] * n, names, _leader) is None
