@@ -20,7 +20,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import check_seat, own_config
+from .core import MAX_STEPS, check_seat, own_config
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"
@@ -278,23 +278,149 @@ def _seat(p: int) -> str:
     return f"Player {p + 1}"
 
 
-def _deal(state: State, round_: int) -> None:
-    """Start round `round_` on `state` (a fresh copy): BB-2, BB-4, BB-12."""
-    cfg = state.config
-    box = _box_of(state)
-    deck, state.chance = state.chance.shuffled(box.deck)
+class _Core:
+    """The game as a lean loop holds it: plain lists and ints, changed in place by the rules below
+    (_deal_core, _play_core, _score_core), the only copy of them. simulate plays on one directly
+    (play_core); a public State is a view of one: step builds a core from the State, plays the
+    move on it and writes the State's tuples back (_core_of, _sync).
+
+    `ones`/`twos`: each seat's one- and two-step cards per colour, kept up to date for the heuristic
+    (None when no seat reads them); `plays`: each seat's legal plays (_hand_plays of its hand), kept
+    up to date (None: not kept). `say`: the State whose event log the rules write to, or None.
+    `turn_end(core)`: called at the end of every turn, or None."""
+
+    __slots__ = ("config", "box", "chance", "round", "start_player", "current_player", "hands", "positions",
+                 "played", "removed", "totals", "history", "enders", "is_over", "ones", "twos", "plays", "say", "turn_end")
+
+
+def _deal_core(c: _Core, round_: int) -> None:
+    """Start round `round_`: BB-2, BB-4, BB-12."""
+    cfg, box = c.config, c.box
+    deck, c.chance = c.chance.shuffled(box.deck)
     n, h = cfg.players, cfg.hand_size
     removed = len(deck) - n * h
-    state.removed = tuple(deck[:removed])
+    c.removed = deck[:removed]
     order = box.order
-    state.hands = tuple(tuple(sorted(deck[removed + i * h : removed + (i + 1) * h], key=order)) for i in range(n))
-    state._plays = (state.hands, cfg, tuple(_hand_plays(hand, box.plays) for hand in state.hands))  # as _list_plays
-    state.positions = (0,) * len(cfg.colours)
-    state.played = ()
-    state.round = round_
-    state.start_player = round_ % n  # BB-12: the start passes left each round
-    state.current_player = state.start_player
-    _log.say(state, _said_deal, round_, state.start_player, h, removed)
+    c.hands = [sorted(deck[removed + i * h : removed + (i + 1) * h], key=order) for i in range(n)]
+    if c.ones is not None:
+        counts = [_counts_by_colour(hand, box.colours, box.index) for hand in c.hands]
+        c.ones, c.twos = [o for o, _ in counts], [t for _, t in counts]
+    if c.plays is not None:
+        c.plays = [_hand_plays(hand, box.plays) for hand in c.hands]
+    c.positions = [0] * len(cfg.colours)
+    c.played = []
+    c.round = round_
+    c.start_player = c.current_player = round_ % n  # BB-12: the start passes left each round
+    if c.say is not None:
+        _log.say(c.say, _said_deal, round_, c.start_player, h, removed)
+
+
+def _play_core(c: _Core, p: int, action: Play) -> None:
+    """Seat p plays a legal `action`: BB-5 to BB-8, BB-14; the round is scored when it ends."""
+    box = c.box
+    card = action.card
+    hand = c.hands[p]
+    i = hand.index(card)
+    del hand[i]
+    own = card.colour
+    if own is not None and c.ones is not None:
+        (c.twos if card.steps == 2 else c.ones)[p][box.index[own]] -= 1
+    if c.plays is not None and card not in hand[i : i + 1]:  # its last copy (hands are in order): its plays go
+        mine, gone = c.plays[p], box.plays[card]
+        j = mine.index(gone[0])
+        c.plays[p] = mine[:j] + mine[j + len(gone) :]
+    c.played.append(card)
+    spaces = c.positions
+    k = box.index[action.colour]
+    to = spaces[k] + card.steps
+    end = box.end
+    if to > end:
+        to = end  # BB-8: overshoot stops on the last space
+    spaces[k] = to
+    say = c.say
+    if say is not None:
+        _log.say(say, _said_play, p, action, to, box.track[to])
+    if to == end:
+        if say is not None:
+            _log.say(say, f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.")
+        _score_core(c, p)
+    elif not any(c.hands):
+        if say is not None:
+            _log.say(say, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
+        _score_core(c, None)
+    else:
+        if c.turn_end is not None:
+            c.turn_end(c)
+        c.current_player = p + 1 if p + 1 < c.config.players else 0  # BB-5: clockwise
+
+
+def _score_core(c: _Core, ender: int | None) -> None:
+    """BB-9 to BB-11 at a round's end; the next round is dealt, or the game is over (BB-12)."""
+    cfg = c.config
+    spaces, index = c.positions, c.box.index
+    points = tuple(_hand_score(h, spaces, cfg, seat == ender, index) for seat, h in enumerate(c.hands))
+    c.totals = [t + q for t, q in zip(c.totals, points)]
+    c.history.append(points)
+    c.enders.append(ender)
+    if c.say is not None:
+        _log.say(c.say, _said_scores, c.round, points)
+    if c.turn_end is not None:  # the round's last turn ends with its scoring
+        c.turn_end(c)
+    if len(c.history) >= cfg.total_rounds:
+        c.is_over = True
+        c.current_player = None
+        if c.say is not None:
+            _log.say(c.say, _said_winners, winners(c))
+    else:
+        _deal_core(c, c.round + 1)
+
+
+def _new_core(config: Config, chance: Chance, counts: bool = False) -> _Core:
+    """A game's core before its first deal."""
+    c = _Core()
+    c.config, c.box, c.chance = config, _box(config), chance
+    c.round = c.start_player = c.current_player = 0
+    c.hands, c.positions, c.played, c.removed = [], [], [], []
+    c.totals, c.history, c.enders = [0] * config.players, [], []
+    c.is_over = False
+    c.ones = c.twos = [] if counts else None
+    c.plays = []
+    c.say = c.turn_end = None
+    return c
+
+
+def _core_of(s: State) -> _Core:
+    """A core holding State s (lists of its tuples), writing its events to s and ending its turns
+    with s brought up to date first (what the State's turn_end is shown)."""
+    c = _Core()
+    c.config, c.box, c.chance = s.config, _box_of(s), s.chance
+    c.round, c.start_player, c.current_player = s.round, s.start_player, s.current_player
+    c.hands = [list(h) for h in s.hands]
+    c.positions, c.played, c.removed = list(s.positions), list(s.played), list(s.removed)
+    c.totals, c.history, c.enders = list(s.totals), list(s.history), list(s.enders)
+    c.is_over = s.is_over
+    c.ones = c.twos = c.plays = None  # a hand built by hand need not be in order: plays are listed afresh
+    c.say = s if s._events is not None else None
+    hook = s._turn_end
+    c.turn_end = None if hook is None else (lambda core: (_sync(core, s), hook(s)))
+    return c
+
+
+def _sync(c: _Core, s: State) -> None:
+    """Write core c back into State s as tuples."""
+    s.chance, s.round, s.start_player, s.current_player = c.chance, c.round, c.start_player, c.current_player
+    s.hands = tuple(map(tuple, c.hands))
+    s.positions, s.played, s.removed = tuple(c.positions), tuple(c.played), tuple(c.removed)
+    s.totals, s.history, s.enders = tuple(c.totals), tuple(c.history), tuple(c.enders)
+    s.is_over = c.is_over
+
+
+def _state_of(c: _Core, turn_end=None) -> State:
+    """The public State of core c (no event log)."""
+    s = State(config=c.config, chance=c.chance, round=0, start_player=0, current_player=0, hands=(), positions=(),
+              played=(), removed=(), totals=(), history=(), enders=(), _events=None, _turn_end=turn_end)
+    _sync(c, s)
+    return s
 
 
 def _said_deal(round_: int, start: int, h: int, removed: int) -> str:
@@ -340,7 +466,9 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         _events=[] if events else None,
         _turn_end=turn_end,
     )
-    _deal(state, 0)
+    c = _core_of(state)
+    _deal_core(c, 0)
+    _sync(c, state)
     return state
 
 
@@ -447,25 +575,6 @@ def _colour_index(colours: tuple[str, ...]) -> dict[str, int]:
     return index
 
 
-def _score_round(state: State, ender: int | None) -> None:
-    cfg = state.config
-    spaces, index = state.positions, _box_of(state).index
-    points = tuple(_hand_score(h, spaces, cfg, seat == ender, index) for seat, h in enumerate(state.hands))
-    state.totals = tuple(t + p for t, p in zip(state.totals, points))
-    state.history += (points,)
-    state.enders += (ender,)
-    _log.say(state, _said_scores, state.round, points)
-    if state._turn_end is not None:  # the round's last turn ends with its scoring
-        state._turn_end(state)
-    if len(state.history) >= cfg.total_rounds:
-        state.is_over = True
-        state.current_player = None
-        if state._events is not None:
-            _log.say(state, _said_winners, winners(state))
-    else:
-        _deal(state, state.round + 1)
-
-
 def _said_scores(round_: int, points: tuple[int, ...]) -> str:
     return f"Round {round_ + 1} scores: " + ", ".join(f"{_seat(i)} {p}" for i, p in enumerate(points)) + "."
 
@@ -496,53 +605,11 @@ def _said_play(p: int, action: Play, to: int, worth: int) -> str:
 
 def step(s: State, action: Play) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
-    without checking the action (simulate's own states, whose actions come from
-    legal_actions). Everything else holds a state only through apply."""
-    box = s._box
-    if box is None or box.config is not s.config:
-        box = _box_of(s)
-    p = s.current_player
-    card = action.card
-    hands = s.hands
-    hand = hands[p]
-    i = hand.index(card)
-    # tuples are shared with the states before this one: new ones with one item replaced
-    seat_hands = list(hands)
-    seat_hands[p] = hand[:i] + hand[i + 1 :]
-    s.hands = seat_hands = tuple(seat_hands)
-    memo = s._plays
-    if memo is not None and memo[0] is hands and memo[1] is s.config:  # the seat's legal plays follow its hand
-        seats = memo[2]
-        if i + 1 == len(hand) or hand[i + 1] != card:  # its last copy (hands kept here are in order): its plays go
-            seats = list(seats)
-            mine = seats[p]
-            gone = box.plays[card]
-            j = mine.index(gone[0])
-            seats[p] = mine[:j] + mine[j + len(gone) :]
-            seats = tuple(seats)
-        s._plays = (seat_hands, memo[1], seats)
-    s.played += (card,)
-    spaces = list(s.positions)
-    k = box.index[action.colour]
-    to = spaces[k] + card.steps
-    end = box.end
-    if to > end:
-        to = end  # BB-8: overshoot stops on the last space
-    spaces[k] = to
-    s.positions = tuple(spaces)
-    if s._events is not None:
-        _log.say(s, _said_play, p, action, to, box.track[to])
-    if to == end:
-        if s._events is not None:
-            _log.say(s, f"The {action.colour} hedgehog reaches the last space: {_seat(p)} ends the round.")
-        _score_round(s, p)
-    elif not any(seat_hands):
-        _log.say(s, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
-        _score_round(s, None)
-    else:
-        if s._turn_end is not None:
-            s._turn_end(s)
-        s.current_player = (p + 1) % s.config.players  # BB-5: clockwise
+    without checking the action. The rules are the core's: s is read into one,
+    the move played on it, and s written back."""
+    c = _core_of(s)
+    _play_core(c, s.current_player, action)
+    _sync(c, s)
 
 
 def scores(state: State) -> list[int]:
@@ -704,13 +771,19 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     hedgehog one card from the end (the next player would take the bonus);
     among equals, prefer spending cards of colours that score badly.
     """
-    cfg = obs.config
-    box = _box(cfg)
+    box = _box(obs.config)
+    ones, twos = _counts_by_colour(obs.hand, box.colours, box.index)
+    return _heuristic_choice(box, ones, twos, obs.positions, legal, rng)
+
+
+def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Random) -> Play:
+    """heuristic_bot's choice from what the seat sees: its own cards of each colour (one- and
+    two-step counts) and the hedgehogs' spaces. simulate's core passes its running counts."""
+    cfg = box.config
     track, end, index, counted = box.track, box.end, box.index, box.counted
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
-    positions, round_total = obs.positions, _round_total
-    ones, twos = _counts_by_colour(obs.hand, cfg.colours, index)
+    round_total = _round_total
     now = [counted[o][t] * track[p] for o, t, p in zip(ones, twos, positions)]  # _colour_points of each colour
     card_points = sum(now)
     danger = end - 2  # a hedgehog here can be finished by the next player
@@ -743,6 +816,45 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
     # Ties are common (early in a round the floor at 0 makes every play worth 0):
     # break them with the bot's own rng, never by the hand's sort order.
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's engine hook (contract: simulate.play_game): the game on a core, for seats of the
+    random and the heuristic bot (the heuristic reads its seat's counts and the spaces only, the random
+    bot nothing); None for any other bot."""
+    heuristic, random_bot = heuristic_bot, _bots.random_bot
+    kinds = []
+    for f in seat_funcs:
+        if f is not heuristic and f is not random_bot:
+            return None
+        kinds.append(f is heuristic)
+    config = own_config(Config, config, NAME)
+    c = _new_core(config, Chance(check_seed(game_seed)), counts=any(kinds))
+    _deal_core(c, 0)
+    leaders = []
+    note = leaders.append
+    shown = [None, None]  # the totals last seen (the same list until a round is scored) and their leader
+
+    def turn_end(core) -> None:  # simulate's progress: scores, the totals
+        if core.totals is not shown[0]:
+            shown[0], shown[1] = core.totals, leader(core.totals)
+        note(shown[1])
+
+    c.turn_end = turn_end
+    box = c.box
+    actions = 0
+    while not c.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = c.current_player
+        legal = c.plays[p]
+        if kinds[p]:
+            action = _heuristic_choice(box, c.ones[p], c.twos[p], c.positions, legal, rngs[p])
+        else:
+            action = random_bot(None, legal, rngs[p])
+        _play_core(c, p, action)
+        actions += 1
+    return _state_of(c), leaders, actions
 
 
 BOTS = {

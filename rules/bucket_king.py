@@ -26,7 +26,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .core import check_seat, own_config
+from .core import MAX_STEPS, check_seat, own_config
 
 NAME = "bucket-king"
 TITLE = "Bucket King 3D"
@@ -514,6 +514,74 @@ def can_beat(hand, colour: str, to_beat: int, already_played=(), config: Config 
     hand = tuple(sorted(Card(*c) for c in hand))
     need_more = to_beat - base
     return any(total > need_more for _, total in _plays(hand, colour, cfg))
+
+
+# --- how many moves a state can offer (the OpenSpiel wrapper's action count) ----
+
+def _sub_multisets(counts: tuple[int, ...], most: int) -> int:
+    """Distinct non-empty plays of at most `most` cards from cards with these copies per value."""
+    poly = [1] + [0] * most  # poly[k]: sub-multisets of k cards, truncated at `most`
+    for c in counts:
+        poly = [sum(poly[k - j] for j in range(min(c, k) + 1)) for k in range(most + 1)]
+    return sum(poly[1:])
+
+
+@lru_cache(maxsize=4096)
+def _most_plays(values: int, copies: int, n: int, most: int) -> int:
+    """The most distinct plays (BK-6) n cards of one colour allow: theirs when spread as evenly as
+    possible over the values. Evening out two counts a > b + 1 adds x^(b+1) + ... + x^(a-1) to
+    the product of (1 + x + ... + x^count) over the values, so no coefficient ever drops."""
+    n = min(n, values * copies)
+    q, r = divmod(n, values) if values else (0, 0)
+    return _sub_multisets((q + 1,) * r + (q,) * (values - r), most)
+
+
+def _most_in_hand(colours: int, values: int, copies: int, hand: int, most: int) -> int:
+    """The most plays of every colour together (a lead) a hand of at most `hand` cards allows:
+    the best split of the hand over the colours (they are alike, but _most_plays need not be
+    concave in n, so a knapsack over the colours)."""
+    full = values * copies
+    if hand >= colours * full:
+        return colours * _most_plays(values, copies, full, most)
+    best = [0] * (hand + 1)
+    for _ in range(colours):
+        best = [max(best[h - j] + _most_plays(values, copies, j, most) for j in range(min(h, full) + 1))
+                for h in range(hand + 1)]
+    return best[hand]
+
+
+def most_cards_in_hand(config: Config) -> int:
+    """The most cards one hand can hold: the deal when a play draws at most one card (every play
+    puts down at least one card and draws draw_per_turn, plus one per Special One extra it put
+    down: BK-8, BK-17), else the whole deck (a hand grows by draw_per_turn - 1 a play)."""
+    return config.hand_size if config.draw_per_turn <= 1 else config.deck_size
+
+
+def action_bound(config: Config) -> int:
+    """The most legal actions any state of a game with this Config can offer.
+
+    Plain rules (neither Special One nor Backfiring Discard): exact over every hand of at most
+    most_cards_in_hand cards and every pyramid, i.e. the largest of a lead's plays over all
+    colours (BK-6), a follow's plays that beat a sum (a running total above it needs more
+    than 0 more, so only a lone 1 can fall short) plus its buckets to lose (BK-9), the set-up's
+    colours, the two directions, and a split's parts or a no-card lead's buckets (at most the
+    pyramid). With either variant, a sound upper bound: each plain play times its Special One
+    extras (any play of other colours' cards within special_one_max) and its Backfiring
+    discards (one of each value of the colour)."""
+    cfg = own_config(Config, config, NAME)
+    colours, values, copies, most = len(cfg.colours), len(cfg.values), cfg.copies, cfg.max_cards
+    hand, size, each = most_cards_in_hand(cfg), sum(cfg.rows), cfg.buckets_each
+    lead = _most_in_hand(colours, values, copies, hand, most)
+    one = _most_plays(values, copies, hand, most)
+    if 1 in cfg.values:  # a follow's plays: a lone 1 need not beat the sum; or no 1s held
+        one = max(one - 1, _most_plays(values - 1, copies, hand, most) if values > 1 else 0)
+    lose = max(min(each, size), min(size, each * (colours - 1)))  # of the colour, or any if none is
+    if cfg.special_one:
+        extras = 1 + _most_plays(colours * values, copies, hand, cfg.special_one_max - 1)
+        lead, one = lead * extras, _most_plays(values, copies, hand, most) * extras
+    if cfg.backfiring_discard:
+        one *= 1 + values
+    return max(colours, len(_DIRECTIONS), size, lead, one + lose)
 
 
 def _with_pyramid(pyramids: tuple, k: int, base: int) -> tuple:
@@ -1505,36 +1573,124 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     defend with the cheapest play, give up a top bucket rather than spend a
     strong hand, lead the highest card of the strongest colour towards the
     neighbour with more buckets, keep the larger part."""
-    cfg = obs.config
+    first = legal[0]
+    if type(first) is Place or type(first) is Direction or type(first) is KeepPart:
+        return _arrange_point_keep(obs, obs.player, obs.hand, legal, rng)
+    if obs.phase == LEAD and obs.hand:
+        return _lead(obs.hand, rng)
+    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
+    losses = tuple(a for a in legal if type(a) is LoseBucket)
+    chosen = _defend(_fixed(obs.config), obs.pyramids[obs.player], obs.buckets[obs.player], losses,
+                     plays, None, rng)
+    return legal[0] if chosen is None else chosen
+
+
+# The heuristic's parts. Each reads only what its seat may see: its own hand, and the table
+# (`view`: an Observation, or simulate's own State read for seat `me` by play_core).
+
+def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Random):
+    """Set-up (BK-4 tips), the direction (BK-5) and the part kept (BK-12)."""
     first = legal[0]
     if type(first) is Place:
-        fx = _fixed(cfg)
-        fits = _plan_for(fx, obs.hand)[fx.layout.index[first.position]]
+        fx = _fixed(view.config)
+        fits = _plan_for(fx, hand)[fx.layout.index[first.position]]
         return _pick([a for a in legal if a.colour in fits] or [first], rng)
     if type(first) is Direction:
-        n, me, out = cfg.players, obs.player, obs.out
-        right, left = obs.buckets[_neighbour(out, me, 1, n)], obs.buckets[_neighbour(out, me, -1, n)]
+        n, out = view.config.players, view.out
+        right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
         return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
-    if type(first) is KeepPart:
-        most = max(a.size for a in legal)
-        return _pick([a for a in legal if a.size == most], rng)
-    if obs.phase == LEAD and obs.hand:
-        strength = _strengths(obs.hand)
-        top = max(strength.values())
-        colour = _pick([c for c, v in strength.items() if v == top], rng)
-        return PlayCards((_of_colour(obs.hand, colour)[-1],))  # its highest card: always a legal lead (BK-6)
-    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
-    loss, dmg = _best_loss(obs, legal, rng)
+    most = max(a.size for a in legal)
+    return _pick([a for a in legal if a.size == most], rng)
+
+
+def _lead(hand: tuple, rng: random.Random) -> PlayCards:
+    """The highest card of the strongest colour: always a legal lead (BK-6)."""
+    strength = _strengths(hand)
+    top = max(strength.values())
+    colour = _pick([c for c, v in strength.items() if v == top], rng)
+    return PlayCards((_of_colour(hand, colour)[-1],))
+
+
+def _defend(fx: _Fixed, pyramid: tuple, mine: int, losses: tuple, plays, cheapest, rng: random.Random):
+    """Beat the sum with the cheapest play, or lose the bucket that costs fewest buckets, whichever
+    costs less (a play if a loss would empty the pyramid). `plays`: the plays without a discard, in
+    legal order; `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
+    if losses:
+        best, dmg = _least_damage(fx.rows, pyramid, losses)
+        loss = _pick(best, rng)
+    else:
+        loss, dmg = None, 0
     if not plays:
-        return loss if loss is not None else legal[0]
-    draws = cfg.draw_per_turn
+        return loss
+    tied, cost = cheapest or _cheapest(plays, fx.config.draw_per_turn)
+    chosen = _pick(tied, rng)
+    if dmg >= mine or cost < BUCKET_WORTH * dmg:
+        return chosen
+    return loss
+
+
+def _cheapest(plays, draws: int) -> tuple[list, float]:
+    """The plays of lowest _play_key, in their order, and that cost."""
     keys = [_play_key(a, draws) for a in plays]
     low = min(keys)
-    cheapest = _pick([a for a, k in zip(plays, keys) if k == low], rng)
-    cost = low[0]
-    if dmg >= obs.buckets[obs.player] or cost < BUCKET_WORTH * dmg:
-        return cheapest
-    return loss
+    return [a for a, k in zip(plays, keys) if k == low], low[0]
+
+
+@lru_cache(maxsize=1 << 15)
+def _cheapest_beating(same: tuple[Card, ...], most: int, need_more: int, draws: int) -> tuple[list, float] | None:
+    """_cheapest of _beating(same, most, need_more) (a plain follow's plays), remembered."""
+    plays = _beating(same, most, need_more)
+    return _cheapest(plays, draws) if plays else None
+
+
+def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's engine hook (contract: simulate.play_game) for seats of the random and the heuristic
+    bot: the game in place on one State, no observation built, and no list of legal moves where the
+    heuristic does not need one (its lead; a plain follow reads the cached plays of its colour).
+    None for any other bot."""
+    heuristic, random_bot = heuristic_bot, _bots.random_bot
+    kinds = []
+    for f in seat_funcs:
+        if f is not heuristic and f is not random_bot:
+            return None
+        kinds.append(f is heuristic)
+    leaders = []
+    note = leaders.append
+    shown = [None, None]  # the buckets last seen (the same tuple until someone loses) and their leader
+
+    def turn_end(st) -> None:  # simulate's progress: scores, the buckets left
+        if st.buckets is not shown[0]:
+            shown[0], shown[1] = st.buckets, leader(list(st.buckets))
+        note(shown[1])
+
+    s = new_game(config, game_seed, events=False, turn_end=turn_end)
+    fx = _fixed(s.config)
+    plain, most, draws, rows = fx.plain, fx.most, s.config.draw_per_turn, fx.rows
+    actions = 0
+    while not s.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = s.current_player
+        phase = s.phase
+        if not kinds[p]:
+            action = random_bot(None, legal_actions(s), rngs[p])
+        elif phase == LEAD and s.hands[p]:
+            action = _lead(s.hands[p], rngs[p])
+        elif phase == FOLLOW and plain:
+            same = _of_colour(s.hands[p], s.colour)
+            need_more = s.to_beat - sum(map(_value, s.fronts[p]))
+            cheapest = _cheapest_beating(same, most, need_more, draws)
+            action = _defend(fx, s.pyramids[p], s.buckets[p], _lose_choices(rows, s.pyramids[p], s.colour),
+                             cheapest and cheapest[0], cheapest, rngs[p])
+        else:
+            legal = legal_actions(s)
+            if phase == LEAD or phase == FOLLOW:
+                action = heuristic_bot(observation(s, p), legal, rngs[p])
+            else:
+                action = _arrange_point_keep(s, p, s.hands[p], legal, rngs[p])
+        step(s, action)
+        actions += 1
+    return s, leaders, actions
 
 
 def _hand_worth(hand) -> float:

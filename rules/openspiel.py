@@ -19,7 +19,8 @@ Judgement calls (README "Design decisions"):
   depends only on what the acting player knows (their hand and the table), so
   an id means the same move in every state of an information set, which is
   what OpenSpiel's search and equilibrium algorithms need. `num_distinct_actions`
-  is a cap (ACTION_CAP) checked on every move, not a codebook.
+  is the game's bound for its Config (the module's `action_bound(config)`, else
+  ACTION_CAP), checked on every move, not a codebook.
 - Returns are final scores ("score", general-sum) or the win share ("win":
   1/k to each of k tied winners, constant-sum 1; what search bots optimise).
 - Information state = the player's meeple observation (their own cards, the
@@ -45,7 +46,8 @@ from .chance import Chance
 from .config import _split_optional, parse_text
 from .core import game_module
 
-ACTION_CAP = 1024  # the most legal moves any state may offer (checked on every move)
+ACTION_CAP = 1024  # the most legal moves any state may offer, for a game module without action_bound
+MOST_ACTIONS = 2**31 - 1  # OpenSpiel counts actions in a C++ int: a game offering more cannot be encoded
 MAX_GAME_LENGTH = 100_000  # decisions and chance draws; DDB's "target" games are long
 PREFIX = "python_meeple_"
 
@@ -206,6 +208,17 @@ def config_from(mod: ModuleType, params: dict[str, Any]):
     return dataclasses.replace(presets[preset], **changes)
 
 
+def action_count(mod: ModuleType, config) -> int:
+    """num_distinct_actions for this game and Config: the module's `action_bound(config)` (the most
+    legal moves any of its states can offer), else ACTION_CAP. Refused if OpenSpiel cannot hold it."""
+    bound = getattr(mod, "action_bound", None)
+    count = ACTION_CAP if bound is None else bound(config)
+    if count > MOST_ACTIONS:
+        raise ValueError(f"{mod.NAME}: this config allows up to {count:,} legal moves in one state, more than "
+                         f"OpenSpiel can number ({MOST_ACTIONS:,}); fewer max_cards, hand_size or draw_per_turn would do")
+    return count
+
+
 def _chance_bound(cfg) -> int:
     sizes = [2]
     for name in ("deck", "faces", "die"):
@@ -229,7 +242,7 @@ class MeepleGame(pyspiel.Game):
         n = config.players
         win = utility == "win"
         info = pyspiel.GameInfo(
-            num_distinct_actions=ACTION_CAP,
+            num_distinct_actions=action_count(mod, config),
             max_chance_outcomes=_chance_bound(config),
             num_players=n,
             min_utility=0.0 if win else -1e9,
@@ -287,6 +300,7 @@ class MeepleState(pyspiel.State):
         self._chance = None  # (outcomes, kind) of the NeedChance while at a chance node
         self._state = state
         self._legal_list = None  # legal_actions(self._state), asked once per completed step
+        self._bound = game.num_distinct_actions()
         self._moves = moves  # texts of the decisions so far (for the history string)
         if state is None:
             self._advance()
@@ -320,8 +334,8 @@ class MeepleState(pyspiel.State):
         # OpenSpiel asks for the legal ids, then applies one: list the engine's moves once per step
         if self._legal_list is None:
             legal = self._mod.legal_actions(self._state)
-            if len(legal) > ACTION_CAP:
-                raise pyspiel.SpielError(f"{len(legal)} legal moves exceed meeple's ACTION_CAP={ACTION_CAP}")
+            if len(legal) > self._bound:  # a wrong action_bound: a bug
+                raise pyspiel.SpielError(f"{len(legal)} legal moves exceed the game's bound of {self._bound}")
             self._legal_list = legal
         return self._legal_list
 

@@ -131,6 +131,18 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
 
     With `rotate`, game i seats the bots shifted by i (bot k in seat
     (k + i) mod players), so each bot sits in each seat equally often.
+
+    The engine hook: a game module may define `play_core(config, game_seed, seat_funcs, rngs,
+    checked, seat_names, leader)`, its own loop on its mutable core. It plays the game with
+    `seat_funcs[p]` choosing for seat p and drawing from `rngs[p]` exactly as a call
+    `seat_funcs[p](observation, legal, rngs[p])` would (same draws, same order), and raises
+    ValueError naming `seat_names[p]` for a move outside the legal actions where `checked[p]`.
+    It returns (final state, leaders, actions): the public State at the game's end (is_over;
+    scores, round_scores, winners, game_stats and score_sources read it), `leader(progress)` at
+    each turn's end in order, and the number of decisions: exactly what the loop below gets, so
+    every GameResult and record is the same. It returns None, before drawing from any stream,
+    for a line-up or config it does not play itself (a user's bot); the loop below plays it then.
+    Past MAX_STEPS decisions it raises RuntimeError as the loop does.
     """
     n = config.players
     shift = index % n if rotate else 0
@@ -161,8 +173,13 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     step = getattr(mod, "step", None)
     hooked = _reports_turns(mod)  # the game calls turn_end itself, at every turn's end
     kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {})
-    state = mod.new_game(config, game_seed, **kwargs)
-    actions = 0
+    # A game's own loop on its mutable core (the engine hook: see the docstring), or None.
+    played = mod.play_core(config, game_seed, seat_funcs, rngs, checked, seat_names, _leader) \
+        if hasattr(mod, "play_core") else None
+    if played is not None:
+        state, leaders, actions = played  # over: the loop below does nothing
+    else:
+        state, actions = mod.new_game(config, game_seed, **kwargs), 0
     while not state.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{mod.NAME} did not end within {MAX_STEPS} actions")

@@ -327,3 +327,62 @@ def test_heuristic_picks_a_best_play_even_holding_every_card_of_a_colour(advance
             choice = bb.heuristic_bot(obs, legal, rng)
             assert _heuristic_value(obs, choice) == max(_heuristic_value(obs, a) for a in legal)
             bb.step(s, choice)
+
+
+def test_cards_are_conserved_on_the_core_simulate_plays():
+    """BB-1, BB-2: check_state holds on the mutable core after every move simulate's loop makes."""
+    from meeple.rules.chance import Chance
+
+    for seed in range(3):
+        c = bb._new_core(Config(), Chance(seed), counts=True)
+        bb._deal_core(c, 0)
+        rng = __import__("random").Random(seed)
+        while not c.is_over:
+            p = c.current_player
+            bb.check_state(c)
+            assert (c.ones[p], c.twos[p]) == tuple(bb._counts_by_colour(c.hands[p], c.box.colours, c.box.index))
+            legal = bb._hand_plays(c.hands[p], c.box.plays)
+            assert c.plays[p] == legal  # kept up to date move by move
+            bb._play_core(c, p, legal[rng.randrange(len(legal))])
+        bb.check_state(c)
+        assert len(c.history) == Config().total_rounds
+
+
+def test_the_lean_benchmark_heuristic_makes_the_same_choices_as_heuristic_bot():
+    """Issue 21: tests/bench/lean_bucket_brigade.py is the reference the engine is timed against; its
+    heuristic must be meeple's. Decision by decision over whole games (base rules, 4 players): every
+    meeple choice is among the lean bot's equally good plays, and the only one when it has one."""
+    import random
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "bench"))
+    try:
+        import lean_bucket_brigade as lean
+    finally:
+        sys.path.pop(0)
+    cfg = Config()
+    colours = cfg.colours
+    assert (lean.TRACK, lean.BONUS, lean.COLOURS) == (cfg.track, cfg.bonus, len(colours))
+
+    def code(card):  # the lean loop's int for a card
+        return 2 * colours.index(card.colour) + card.steps - 1 if card.colour else 7 + card.steps
+
+    decisions = alone = 0
+    for seed in range(40):
+        s, rng = bb.new_game(cfg, seed, events=False), random.Random(seed)
+        while not s.is_over:
+            p = s.current_player
+            obs, legal = bb.observation(s, p), bb.legal_actions(s)
+            have, count = [0] * 10, [0] * len(colours)
+            for c in obs.hand:
+                have[code(c)] += 1
+                if c.colour:
+                    count[colours.index(c.colour)] += 1
+            best = lean._heuristic(have, count, list(obs.positions), None)
+            a = bb.heuristic_bot(obs, legal, rng)
+            assert (code(a.card), colours.index(a.colour)) in best, (seed, obs, a, best)
+            decisions += 1
+            alone += len(best) == 1
+            bb.step(s, a)
+    assert decisions > 4000 and alone > 400, (decisions, alone)

@@ -881,3 +881,121 @@ def test_simulation_table_has_the_hook_columns_and_the_default_progress_is_bucke
     assert not hasattr(bk, "progress")  # buckets left (the score) is who is ahead mid-game
     report = str(res.summary())
     assert "Bucket King" in report
+
+
+# --- the most legal actions a state can offer (OpenSpiel's action count) ------
+
+def _most_legal_by_brute_force(cfg):
+    """The most legal actions over every hand of at most most_cards_in_hand cards (as a lead, and as a
+    follow of every colour needing 1 to 3 more) and every built pyramid, each state made and asked."""
+    kinds = sorted(set(cfg.deck()))
+    top = bk.most_cards_in_hand(cfg)
+    hands = [()]
+    for k in range(1, top + 1):
+        hands += [h for h in set(combinations(sorted(cfg.deck()), k))]
+    pyramids = [p for p in product(cfg.colours, repeat=sum(cfg.rows))
+                if all(p.count(c) <= cfg.buckets_each for c in cfg.colours)]
+    best = 0
+    for pyr in pyramids:
+        base = _state(cfg, hands=[(), ()], phase=bk.LEAD, colour=None, pyramid_colours=pyr)
+        for hand in hands:
+            s = base._copy()
+            s.hands = (hand, ())
+            best = max(best, len(bk.legal_actions(s)))
+            for colour, to_beat in product(cfg.colours, (1, 2, 3)):
+                s.phase, s.colour, s.to_beat, s.attacker = bk.FOLLOW, colour, to_beat, 1
+                best = max(best, len(bk.legal_actions(s)))
+            s.phase, s.colour = bk.LEAD, None
+    assert len(kinds) <= 6  # keep the enumeration small
+    return best
+
+
+SMALL = dict(players=2, colours=("red", "blue"), values=(1, 2, 3), copies=2, hand_size=4, max_cards=2,
+             buckets_per_colour=(3, 3, 3, 2, 2), pyramid_rows=((2, 1),) * 5)
+
+
+@pytest.mark.parametrize("changes", [
+    {}, {"max_cards": 3}, {"values": (2, 3, 4)}, {"max_cards": 1, "hand_size": 3},
+    {"copies": 1, "hand_size": 2, "draw_per_turn": 2, "max_cards": 4},  # a hand can grow to the whole deck
+    {"pyramid_rows": ((1,),) * 5, "hand_size": 1},  # few plays: a no-card lead's buckets or the colours count
+], ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()) or "small")
+def test_the_action_bound_is_the_most_legal_actions_any_hand_and_pyramid_give(changes):
+    """BK-6, BK-7, BK-9: plays are distinct multisets of 1 to max_cards cards of one colour; the bound
+    OpenSpiel is given is exactly the most any state offers (brute force over every hand and pyramid)."""
+    cfg = Config(**{**SMALL, **changes})
+    assert bk.action_bound(cfg) == _most_legal_by_brute_force(cfg)
+
+
+@pytest.mark.parametrize("changes", [{"special_one": True, "special_one_max": 3},
+                                     {"backfiring_discard": True, "players": 3, "hand_size": 3},
+                                     {"special_one": True, "backfiring_discard": True, "players": 3, "hand_size": 3}])
+def test_the_action_bound_holds_with_the_variants(changes):
+    """BK-17, BK-18: with extra cards and discards the bound is an upper bound (brute force again)."""
+    cfg = Config(**{**SMALL, **changes})
+    assert bk.action_bound(cfg) >= _most_legal_by_brute_force(cfg)
+
+
+def test_the_most_plays_of_one_colour_spread_the_cards_evenly():
+    """_most_plays's claim, checked against every way to hold n cards of one colour."""
+    for values, copies, most in [(3, 2, 2), (4, 3, 3), (2, 4, 5)]:
+        for n in range(values * copies + 1):
+            ways = [c for c in product(range(copies + 1), repeat=values) if sum(c) == n]
+            assert bk._most_plays(values, copies, n, most) == max(bk._sub_multisets(c, most) for c in ways)
+
+
+class _FirstOfTies(random.Random):
+    """A bot rng that picks the first of equally good choices."""
+
+    def __init__(self):
+        super().__init__(0)
+
+    def randrange(self, n, *args):  # noqa: D102 - the bots break ties with randrange(len(tied))
+        return 0
+
+
+def test_the_lean_benchmark_heuristic_leads_and_follows_as_heuristic_bot():
+    """Issue 21: tests/bench/lean_bucket_king.py is the reference the engine is timed against; its heuristic
+    must be meeple's. Every lead and follow of 30 lean games (base rules, 4 players) is rebuilt as a meeple
+    state and put to heuristic_bot: its choice is among the lean bot's equally good ones (BK-6, BK-7, BK-9)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "bench"))
+    try:
+        import lean_bucket_king as lean
+    finally:
+        sys.path.pop(0)
+    cfg = Config()
+    assert (lean.ROWS, lean.EACH, lean.MOST, lean.HAND) == (cfg.rows, cfg.buckets_each, cfg.max_cards, cfg.hand_size)
+    names = cfg.colours
+    positions = bk._layout(cfg.rows).positions
+    rng, checked = random.Random(9), Counter()
+    for _ in range(30):
+        log = []
+        lean.play(rng, 4, "heuristic", log)
+        for entry in log:
+            kind, p, hand = entry[0], entry[1], entry[2 if entry[0] == "lead" else 3]
+            s = bk.new_game(cfg, 0, events=False)
+            cards_ = tuple(sorted(Card(names[c], v) for c, same in enumerate(hand) for v in same))
+            s.hands = s.hands[:p] + (cards_,) + s.hands[p + 1 :]
+            s.current_player, s.fronts, s.direction = p, ((),) * 4, 1
+            if kind == "lead":
+                s.phase, s.colour = bk.LEAD, None
+                s.pyramids = (tuple(names[0] for _ in positions),) * 4
+                a = bk.heuristic_bot(bk.observation(s, p), bk.legal_actions(s), _FirstOfTies())
+                assert a == PlayCards((max(c for c in cards_ if c.colour == a.cards[0].colour),))
+                assert names.index(a.cards[0].colour) in entry[3], entry
+            else:
+                _, _, col, _, need, standing, masks, left, plays, losses, played = entry
+                pyr = tuple(next(names[c] for c in range(len(names)) if masks[c] >> k & 1) if standing >> k & 1 else None
+                            for k in range(len(positions)))
+                s.phase, s.colour, s.to_beat, s.attacker = bk.FOLLOW, names[col], need, (p + 1) % 4
+                s.pyramids = s.pyramids[:p] + (pyr,) + s.pyramids[p + 1 :]
+                s.buckets = s.buckets[:p] + (left,) + s.buckets[p + 1 :]
+                a = bk.heuristic_bot(bk.observation(s, p), bk.legal_actions(s), _FirstOfTies())
+                if played:
+                    assert type(a) is PlayCards and tuple(c.value for c in a.cards) in plays, entry
+                else:
+                    assert type(a) is LoseBucket and positions.index(a.position) in losses, entry
+            checked[kind] += 1
+    assert checked["lead"] > 500 and checked["follow"] > 1500, checked

@@ -372,13 +372,7 @@ def _configs(draw, name: str):
     return _short(cfg)
 
 
-SAMPLE_CAP = pytest.mark.xfail(
-    reason="open: some accepted Bucket King configs (large hands, max_cards up to 10) offer more than "
-           "ACTION_CAP=1024 legal moves, which the wrapper refuses with a SpielError", raises=pyspiel.SpielError,
-    strict=False)
-
-
-@pytest.mark.parametrize("name", [n if n != "bucket-king" else pytest.param(n, marks=SAMPLE_CAP) for n in sorted(GAMES)])
+@pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_sample_of_accepted_configs_passes_random_sim_test(name):
     # no shrinking: a failing draw is reported as drawn (shrinking a whole game took minutes)
     @settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck),
@@ -388,3 +382,32 @@ def test_a_sample_of_accepted_configs_passes_random_sim_test(name):
         _check(name, cfg, utility)
 
     check()
+
+
+def test_bucket_king_numbers_as_many_actions_as_its_config_allows():
+    """Issue 19: a hand of 20 cards of one colour playing up to 10 at once offers more than the old cap of
+    1,024 moves; the game's action count is Bucket King's exact bound for the config, and a game plays through."""
+    from meeple.rules import bucket_king as bk
+
+    cfg = bk.Config(players=2, colours=("red",), copies=10, buckets_per_colour=(15,) * 5, max_cards=10, hand_size=20)
+    game = mo.load("bucket-king", cfg)
+    assert game.num_distinct_actions() == bk.action_bound(cfg) > 1024
+    state = game.new_initial_state()
+    rng, most = random.Random(3), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            legal = state.legal_actions()
+            most = max(most, len(legal))
+            state.apply_action(rng.choice(legal))
+    assert 1024 < most <= game.num_distinct_actions()
+
+
+def test_a_config_openspiel_cannot_number_is_refused_in_one_line():
+    from meeple.rules import bucket_king as bk
+
+    cfg = bk.Config(special_one=True, special_one_max=10, max_cards=10, draw_per_turn=2)
+    with pytest.raises(ValueError) as err:
+        mo.load("bucket-king", cfg)
+    assert "\n" not in str(err.value) and "more than OpenSpiel can number" in str(err.value)

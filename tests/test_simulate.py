@@ -476,3 +476,68 @@ def test_a_users_bot_that_chooses_an_illegal_action_is_stopped_with_its_name():
 
     with pytest.raises(ValueError, match="bot 'cheat' chose 'take everything', which is not legal here"):
         simulate("duck-duck-bruce", None, [cheat, "random", "random", "random"], 3, 1, workers=1, progress=False)
+
+
+def test_the_engine_hook_plays_a_game_modules_own_loop_and_falls_back_on_none():
+    """play_game hands a game to `mod.play_core` when the module has one (its own loop on its core):
+    what it returns is the game; None leaves the game to simulate's loop, with the same result."""
+    import importlib
+
+    sim = importlib.import_module("meeple.rules.simulate")  # the module (the package shadows it with the function)
+    mod = GAMES["piggyback-brigade"]
+    names, funcs = sim.resolve_bots(mod, "heuristic", mod.Config().players)
+    plain = sim.play_game(mod, mod.Config(), names, funcs, 7, 3)
+    calls = []
+
+    def declines(config, game_seed, seat_funcs, rngs, checked, seat_names, leader):
+        calls.append(game_seed)
+        return None
+
+    def own_loop(config, game_seed, seat_funcs, rngs, checked, seat_names, leader):
+        # the protocol's own moves, as a core would play them, with one turn fewer seen
+        leaders = []
+        state = mod.new_game(config, game_seed, turn_end=lambda st: leaders.append(leader(mod.progress(st))))
+        actions = 0
+        while not state.is_over:
+            p = state.current_player
+            state = mod.apply(state, seat_funcs[p](mod.observation(state, p), mod.legal_actions(state), rngs[p]))
+            actions += 1
+        return state, leaders[1:], actions
+
+    for hook, turns in ((declines, plain.turns), (own_loop, plain.turns - 1)):
+        fake = types.ModuleType(mod.__name__)
+        fake.__dict__.update({k: v for k, v in vars(mod).items() if not k.startswith("__")}, play_core=hook)
+        got = sim.play_game(fake, mod.Config(), names, funcs, 7, 3)
+        assert (got.scores, got.actions, got.seed, got.turns) == (plain.scores, plain.actions, plain.seed, turns)
+    assert calls == [plain.seed]
+
+
+def _without_core(mod):
+    """The game module as simulate's own loop sees it: without play_core."""
+    plain = types.ModuleType(mod.__name__)
+    plain.__dict__.update({k: v for k, v in vars(mod).items() if not k.startswith("__") and k != "play_core"})
+    return plain
+
+
+CORE_CASES = [(name, preset) for name, mod in GAMES.items() if hasattr(mod, "play_core") for preset in mod.Config.presets()]
+
+
+@pytest.mark.parametrize("name,preset", CORE_CASES, ids=[f"{n}-{p}" for n, p in CORE_CASES])
+def test_a_games_core_loop_gives_exactly_the_results_of_simulates_loop(name, preset):
+    """The engine hook's contract: a game's play_core gives the same GameResult, field by field, as
+    new_game + legal_actions + bot + step, for random, heuristic and mixed line-ups, rotated or not;
+    a line-up with any other bot is left to simulate's loop."""
+    import importlib
+
+    sim = importlib.import_module("meeple.rules.simulate")
+    mod = GAMES[name]
+    cfg = mod.Config.presets()[preset]
+    n = cfg.players
+    for lineup in ("random", "heuristic", ["heuristic", "random"] * n):
+        names, funcs = sim.resolve_bots(mod, lineup if isinstance(lineup, str) else lineup[:n], n)
+        for i in range(12):
+            rotate = i % 2 == 1
+            assert sim.play_game(mod, cfg, names, funcs, 11, i, rotate) == \
+                sim.play_game(_without_core(mod), cfg, names, funcs, 11, i, rotate), (lineup, i)
+    names, funcs = sim.resolve_bots(mod, "lookahead", n)
+    assert mod.play_core(cfg, 5, funcs, [None] * n, [False] * n, names, sim._leader) is None

@@ -5,6 +5,7 @@
     .venv/bin/python tests/bench/bench_engine.py --agree --game bucket-king --bots heuristic   # one of them
     .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
     .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
+    .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md   # today's engine vs the core
 
 1. Games/s on one core, CPU time, base rules, one bot in every seat: meeple's
    `simulate(..., workers=1)` (to a finished Results) and the lean reference of
@@ -298,6 +299,61 @@ def memory_per_game(game: str = "duck-duck-bruce", keep: str = "games") -> tuple
     return peaks[0], peaks[1], (peaks[1] - peaks[0]) / 6000
 
 
+def _then(rev: str):
+    """meeple.rules as it was at git revision `rev`, imported as the package `meeple_then` (its modules
+    import one another relatively), so that the engine then and now run side by side in this process."""
+    import importlib
+    import tarfile
+    import tempfile
+    from io import BytesIO
+
+    folder = Path(tempfile.mkdtemp(prefix="meeple-then-"))
+    tar = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "rules"], check=True, capture_output=True).stdout
+    tarfile.open(fileobj=BytesIO(tar)).extractall(folder)
+    (folder / "rules").rename(folder / "meeple_then")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("meeple_then")
+
+
+def versus(rev: str, games: tuple[str, ...], seconds: float, rounds: int = 5) -> str:
+    """Games/s (CPU) of simulate(..., workers=1) now and at `rev`, and of the lean reference, in
+    alternating rounds in this process (the best round of each counts), per game and bot."""
+    then = _then(rev)
+    load = os.getloadavg()[0]
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; load average {load:.1f} at the start, LOAD_AFTER after (the machine is "
+        f"shared: CPU time, best of {rounds} rounds alternating today's engine ({rev}), the core and the lean loop).",
+        "",
+        f"| game | bots | {rev}, games/s (CPU) | ratio to lean | core, games/s (CPU) | ratio to lean | core / {rev} "
+        "| lean, games/s (CPU) |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def timed(fn, game, bots, n, seed):
+        t = time.process_time()
+        fn(game, None, bots, n, seed, progress=False, workers=1)
+        return time.process_time() - t
+
+    for game in games:
+        for bots in ("random", "heuristic"):
+            lean = LEAN[game][0]
+            per = lambda fn: 20 / max(1e-6, timed(fn, game, bots, 20, 0))  # noqa: E731 - games/s, a first guess
+            n_then, n_now = (max(20, int(per(fn) * seconds / rounds)) for fn in (then.simulate, simulate))
+            n_lean = max(50, int(50 / max(1e-6, _lean(lean, bots, 50, 0)) * seconds / rounds))
+            best = [float("inf")] * 3
+            for r in range(rounds):
+                best[0] = min(best[0], timed(then.simulate, game, bots, n_then, 100 + r) / n_then)
+                best[1] = min(best[1], timed(simulate, game, bots, n_now, 100 + r) / n_now)
+                best[2] = min(best[2], _lean(lean, bots, n_lean, 100 + r) / n_lean)
+            old, new, ref = (1 / b for b in best)
+            lines.append(f"| {game} | {bots} | {old:,.0f} | {old / ref:.2f}x | {new:,.0f} | {new / ref:.2f}x | "
+                         f"{new / old:.2f}x | {ref:,.0f} |")
+            print(lines[-1], file=sys.stderr)
+    lines[0] = lines[0].replace("LOAD_AFTER", f"{os.getloadavg()[0]:.1f}")
+    return "\n".join(lines)
+
+
 def memory_text() -> str:
     low, high, per = memory_per_game()
     s_low, s_high, s_per = memory_per_game(keep="summary")
@@ -395,7 +451,14 @@ def main(argv=None) -> int:
                     help="measure the Explorer alone (with --update: replace only its paragraph, the one starting 'Explorer (')")
     ap.add_argument("--memory", action="store_true",
                     help="measure memory alone (with --update: replace only its paragraph, 'Memory, only the summary wanted')")
+    ap.add_argument("--versus", metavar="REV", help="today's engine (git revision REV) vs this tree, and the lean loops "
+                    "(with --update: between <!-- core:start/end -->)")
+    ap.add_argument("--only", nargs="+", choices=GAMES, help="--versus for these games only")
     args = ap.parse_args(argv)
+    if args.versus:
+        text = versus(args.versus, tuple(args.only or GAMES), args.seconds)
+        return _write(args.update, text, r"(<!-- core:start -->\n).*?(\n<!-- core:end -->)", text,
+                      "<!-- core:start --> ... <!-- core:end --> markers", whole=True)
     if (args.game or args.bots) and not args.agree:
         ap.error("--game and --bots choose what --agree checks; add --agree")
     if args.agree:

@@ -13,6 +13,10 @@ simulate's `actions` column does: every bucket placed at set-up (judgement
 call 1), each direction (BK-5), lead, play or loss, and the part kept after a
 split (BK-12). Bots: `random` (uniform over the distinct legal actions) and
 `heuristic` (meeple's heuristic_bot's rules, ties broken uniformly).
+With `log` (a list), every heuristic lead and follow appends what the mover saw and the
+equally good choices it had: ("lead", seat, hand, colours) and ("follow", seat, colour,
+hand, need, standing, colour masks, buckets, cheapest plays or None, best losses, played)
+(tests/test_bucket_king.py checks them against meeple's heuristic bot).
 """
 
 from __future__ import annotations
@@ -133,7 +137,7 @@ def _shuffle(x: list, rnd) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-def play(rng: random.Random, players: int = 4, bot: str = "random"):
+def play(rng: random.Random, players: int = 4, bot: str = "random", log: list | None = None):
     if not 2 <= players <= 4:
         raise ValueError(f"players={players} is not allowed: the lean Bucket King plays 2 to 4 (base rules)")
     heuristic = bot == "heuristic"
@@ -208,6 +212,8 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                 cands = [c for c in range(COLOURS) if strength[c] == top]
                 col = cands[int(rnd() * len(cands))] if len(cands) > 1 else cands[0]
                 combo = (hand[col][-1],)
+                if log is not None:
+                    log.append(("lead", p, [x[:] for x in hand], cands))
             else:
                 lists = [(c, _combos(tuple(same))[1]) for c, same in enumerate(hand) if same]
                 i = int(rnd() * sum(len(x) for _, x in lists))
@@ -253,6 +259,9 @@ def play(rng: random.Random, players: int = 4, bot: str = "random"):
                         if cheap is not None and (damage >= buckets[p]
                                                   or cheap[0][0] - DRAW_WORTH < BUCKET_WORTH * damage):
                             combo = cheap[int(rnd() * len(cheap))][2] if len(cheap) > 1 else cheap[0][2]
+                    if log is not None:
+                        log.append(("follow", p, col, [x[:] for x in hand], need, standing[p], colour_masks[p][:],
+                                    buckets[p], [x[2] for x in cheap] if same and cheap else None, losses, combo is not None))
                     if combo is None:
                         k = losses[int(rnd() * len(losses))] if len(losses) > 1 else losses[0]
                         break
