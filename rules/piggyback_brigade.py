@@ -561,8 +561,13 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         )
     if turn_end is not None:
         c.turn_end = lambda core: turn_end(_put(core, state))  # the callback sees the State then
-    _play_on(c, None, fresh=True)
+    _begin(c)
     return _put(c, state)
+
+
+def _begin(c: Core) -> None:
+    """Play a race just set up (_start) to its first decision: Player 1's turn (PB-3)."""
+    _play_on(c, None, fresh=True)
 
 
 def _start(config: Config, chance) -> Core:
@@ -823,7 +828,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
     c = _start(config, Chance(game_seed))
     c.turn_end = _note_leader
     c.leaders = leaders = []
-    _play_on(c, None, fresh=True)
+    _begin(c)
     setup = c.setup
     actions = 0
     while not c.is_over:
