@@ -1038,7 +1038,10 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
             action = d(c.phase, p, c.row, c.unseen, c._left, c.nests, config, legal, rngs[p])
             if checked[p] and action not in legal:
                 raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        _act(c, action)
+        if action is FLIP:  # _act's first case, without the call: the commonest decision
+            _flip(c, p)
+        else:
+            _act(c, action)
         actions += 1
     return c, leaders, actions
 

@@ -782,27 +782,22 @@ def _act(c: Core, action: Action) -> None:
 
 
 def _note_leader(c: Core) -> None:
-    """play_core's turn_end: note who leads alone."""
-    c.leaders.append(_sole_leader(c))
-
-
-def _sole_leader(c) -> int | None:
-    """simulate's `_leader(progress(c))` (the seat strictly ahead, None on a tie), read from
-    the stacks without building progress's numbers: progress orders piglets by space and, on
-    a space, by height, so the top piglet of the furthest stack leads alone. Before the start
-    every piglet counts 0 (all there: a tie); across the finish every one counts spaces + 1,
-    so a seat leads there alone only when every piglet across is its own (tests check this
-    against _leader(progress) in every preset)."""
+    """play_core's turn_end: note simulate's `_leader(progress(c))` (the seat strictly ahead,
+    None on a tie), read from the stacks without building progress's numbers: progress orders
+    piglets by space and, on a space, by height, so the top piglet of the furthest stack leads
+    alone. Before the start every piglet counts 0 (all there: a tie); across the finish every
+    one counts spaces + 1, so a seat leads there alone only when every piglet across is its own
+    (tests/test_game_cores.py checks the leaders against _leader(progress) in every preset)."""
     where = c.where
     top = max(where)
     if top < 0:
-        return None
-    owner = c.setup.owner
-    stacks = c.stacks
-    if top < len(stacks):
-        return owner[stacks[top][-1]]
-    seats = {owner[q] for q, w in enumerate(where) if w == top}  # the winning roll's turn ends before _finish
-    return seats.pop() if len(seats) == 1 else None
+        c.leaders.append(None)
+    elif top < len(c.stacks):
+        c.leaders.append(c.setup.owner[c.stacks[top][-1]])
+    else:  # the winning roll's turn ends before _finish
+        owner = c.setup.owner
+        seats = {owner[q] for q, w in enumerate(where) if w == top}
+        c.leaders.append(seats.pop() if len(seats) == 1 else None)
 
 
 def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
@@ -814,7 +809,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
     on the Core: `random` draws its index as random_bot does, `heuristic` reads the race
     through _decide's narrow view, a bot that never reads its observation gets None. Any
     other bot (a user's, the lookahead): None, before any draw, and play_game plays it.
-    `leader` is simulate's _leader; the leaders come from _sole_leader, its value here."""
+    `leader` is simulate's _leader; the leaders come from _note_leader, its value here."""
     fast = []
     for f in seat_funcs:
         if f is _bots.random_bot:
