@@ -22,9 +22,9 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed
+from .chance import Chance, below_at, check_seed, stream_key
 from .config import Alias, RuleConfig, need, need_range
-from .protocol import check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, resolve_config
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -78,6 +78,7 @@ class Turn(NamedTuple):
 
 
 FLIP, STOP = Turn(True), Turn(False)
+_TURN_CHOICES = (FLIP, STOP)  # legal_actions' list, in its order: what the fast loop's bots choose from
 
 
 class Steal(NamedTuple):
@@ -292,14 +293,6 @@ class State:
 _new_state = object.__new__
 _compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
-
-def _fact(s: State, p: int, what: str, cards: int) -> None:
-    """Note (seat, one of FACTS, cards) for the statistics (appended as rules/log.py does)."""
-    items, n = s._facts, s._n_facts
-    if len(items) != n:  # an older state than the list's newest: branch off
-        items = s._facts = items[:n]
-    items.append((p, what, cards))
-    s._n_facts = n + 1
 
 # State.facts notes, for statistics, each (seat, fact, cards): what tallies() counts from it.
 FACTS = {
@@ -565,60 +558,6 @@ def best_stop(row, remaining, config: Config | None = None, nest=()) -> bool:
 
 # --- playing ---------------------------------------------------------------------
 
-def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
-             turn_end=None) -> State:
-    """A new game; `events=False` keeps no event text (simulate's own states, never shown).
-    `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
-    config = resolve_config(Config, config)
-    n = config.players
-    state = State(
-        config=config,
-        chance=Chance(check_seed(seed)) if chance is None else chance,
-        round=0,
-        start_player=0,
-        current_player=0,
-        phase=DECIDE,
-        _dealt=(),
-        _left=0,
-        row=(),
-        discard=(),
-        nests=((),) * n,
-        totals=(0,) * n,
-        history=(),
-        taken=((),) * n,
-    )
-    if not events:
-        state._events = None
-    state._turn_end = turn_end
-    _deal(state, 0, 0, "")
-    _flip(state, 0)
-    return state
-
-
-def _deal(s: State, round_: int, starter: int, why: str) -> None:
-    """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
-    cfg = s.config
-    pile, s.chance = s.chance.shuffled(cfg.deck())
-    s._dealt = tuple(pile)
-    s._left = len(pile)
-    if s._unseen is not None:  # an observation reads it: every card unseen again
-        s._unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()
-    s.row = ()
-    s.discard = ()
-    s.nests = s.taken = ((),) * cfg.players
-    s.round = round_
-    s.start_player = starter
-    s.current_player = starter
-    if s._events is not None:
-        _log.say(s, f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.")
-
-
-def _to_nest(s: State, p: int, cards: tuple[Duck, ...]) -> None:
-    nests = list(s.nests)
-    nests[p] += cards
-    s.nests = tuple(nests)
-
-
 # Event sentences, rendered only when state.events is read (rules/log.py).
 def _said_flip(p: int, card) -> str:
     return f"{_SEATS[p]} flips {_TEXTS[card]}."
@@ -645,7 +584,168 @@ def _said_stop(p: int, row) -> str:
     return f"{_SEATS[p]} stops and puts {_cards(row)} in the nest."
 
 
-def _flip(s: State, p: int, ended: bool = False) -> None:
+class Core:
+    """The game as a lean loop holds it (issue 21): plain lists and ints, the rules applied in place.
+
+    Every rule below works on a Core. A State is a view of one: new_game, apply and step read
+    the State into a Core (`_core_of`), play the rules on it and write it back (`_put`), and
+    simulate's fast loop (`play_core`) plays a whole game on one Core with no State until the
+    end. The fields are the State's, under the same names (so scores, winners, progress,
+    game_stats, score_sources and check_state read either), with lists for what changes:
+    `row`, `discard`, `nests` (a list per seat), `totals`, `history`, `taken`, `facts`. The
+    draw pile is the first `_left` cards of `_dealt` (the round's shuffle); `unseen` counts
+    the cards still in it by suit ("Bruce" too), kept by every flip (the bots read it). Chance:
+    the seeded stream as (`key`, `counter`), rolled in place, or `chance`, any Chance
+    lookalike the State held (a test's script, the OpenSpiel wrapper's). `sink` is the State
+    whose event log the rules append to (None: no text); `turn_end(core)` is called at every
+    turn's end."""
+
+    __slots__ = ("config", "chance", "seed", "key", "counter", "round", "start_player", "current_player", "phase",
+                 "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "is_over", "facts",
+                 "unseen", "sink", "turn_end", "leaders")
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        """The draw pile, face down; the next card is the last one."""
+        return self._dealt[: self._left]
+
+
+_new = object.__new__
+
+
+def _core_of(s: State) -> Core:
+    """A Core holding what State `s` holds (lists copied out of its tuples; the facts list shared)."""
+    c = _new(Core)
+    c.config = cfg = s.config
+    ch = s.chance
+    if type(ch) is Chance:  # the seeded stream: drawn in place
+        c.chance, c.seed, c.counter, c.key = None, ch.seed, ch.counter, stream_key(ch.seed)
+    else:
+        c.chance = ch
+    c.round, c.start_player, c.current_player, c.phase = s.round, s.start_player, s.current_player, s.phase
+    c._dealt, c._left = s._dealt, s._left
+    c.row, c.discard = list(s.row), list(s.discard)
+    c.nests = [list(n) for n in s.nests]
+    c.totals, c.history = list(s.totals), list(s.history)
+    c.taken = [list(t) for t in s.taken]
+    c.is_over = s.is_over
+    facts, n = s._facts, s._n_facts
+    c.facts = facts if len(facts) == n else facts[:n]  # appends go on in place unless s is an older state
+    unseen = s._unseen
+    c.unseen = dict(unseen) if unseen is not None else _count_unseen_suits(cfg, s.row, s.discard, s.nests)
+    c.sink = s if s._events is not None else None
+    f = s._turn_end
+    c.turn_end = None if f is None else (lambda core: f(_put(core, s)))  # the callback sees the State then
+    return c
+
+
+def _put(c: Core, s: State) -> State:
+    """Write Core `c` into State `s` (tuples) and return `s`."""
+    s.chance = Chance(c.seed, c.counter) if c.chance is None else c.chance
+    s.round, s.start_player, s.current_player, s.phase = c.round, c.start_player, c.current_player, c.phase
+    s._dealt, s._left = c._dealt, c._left
+    s.row, s.discard = tuple(c.row), tuple(c.discard)
+    s.nests = tuple(map(tuple, c.nests))
+    s.totals, s.history = tuple(c.totals), tuple(c.history)
+    s.taken = tuple(map(tuple, c.taken))
+    s.is_over = c.is_over
+    s._facts, s._n_facts = c.facts, len(c.facts)
+    s._unseen = dict(c.unseen)  # a new dict: the Core goes on counting in its own
+    return s
+
+
+def _draw_from(c: Core):
+    """The Chance (or lookalike) the next draw comes from; give its successor to _drawn."""
+    return Chance(c.seed, c.counter) if c.chance is None else c.chance
+
+
+def _drawn(c: Core, nxt) -> None:
+    if c.chance is None:
+        c.counter = nxt.counter
+    else:
+        c.chance = nxt
+
+
+def _roll(c: Core, n: int) -> int:
+    """below(n) of the game's chance, drawn in place (the die, DDB-7)."""
+    ch = c.chance
+    if ch is None:
+        counter = c.counter
+        c.counter = counter + 1
+        return below_at(c.key, counter, n)
+    i, c.chance = ch.below(n)
+    return i
+
+
+def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
+             turn_end=None) -> State:
+    """A new game; `events=False` keeps no event text (simulate's own states, never shown).
+    `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
+    config = resolve_config(Config, config)
+    c = _start(config, Chance(check_seed(seed)) if chance is None else chance)
+    state = _new_state(State)
+    state.config, state._events, state._n_events, state._turn_end = config, [] if events else None, 0, turn_end
+    if events:
+        c.sink = state
+    if turn_end is not None:
+        c.turn_end = lambda core: turn_end(_put(core, state))  # the callback sees the State then
+    _begin(c)
+    return _put(c, state)
+
+
+def _start(config: Config, chance) -> Core:
+    """The game before its first deal: no cards anywhere, no points, no text, no turn hook."""
+    c = _new(Core)
+    c.config = config
+    if type(chance) is Chance:  # the seeded stream: drawn in place
+        c.chance, c.seed, c.counter, c.key = None, chance.seed, chance.counter, stream_key(chance.seed)
+    else:
+        c.chance = chance
+    n = config.players
+    c.round = c.start_player = c.current_player = 0
+    c.phase = DECIDE
+    c._dealt, c._left = (), 0
+    c.row, c.discard = [], []
+    c.nests = [[] for _ in range(n)]
+    c.totals, c.history = [0] * n, []
+    c.taken = [[] for _ in range(n)]
+    c.is_over = False
+    c.facts = []
+    c.unseen = _deck_suits(config.suits, len(config.numbers), config.bruce_cards).copy()
+    c.sink = c.turn_end = None
+    return c
+
+
+def _begin(c: Core) -> None:
+    """Deal the first round and flip Player 1's first card (DDB-2, DDB-3)."""
+    _deal(c, 0, 0, "")
+    _flip(c, 0)
+
+
+def _deal(c: Core, round_: int, starter: int, why: str) -> None:
+    """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
+    cfg = c.config
+    pile, nxt = _draw_from(c).shuffled(cfg.deck())
+    _drawn(c, nxt)
+    c._dealt = tuple(pile)
+    c._left = len(pile)
+    c.unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()  # every card unseen again
+    c.row, c.discard = [], []
+    c.nests = [[] for _ in range(cfg.players)]
+    c.taken = [[] for _ in range(cfg.players)]
+    c.round = round_
+    c.start_player = starter
+    c.current_player = starter
+    if c.sink is not None:
+        _log.say(c.sink, f"Round {round_ + 1}: {_SEATS[starter]}{why} starts; the draw pile holds {len(pile)} cards.")
+
+
+def _fact(c: Core, p: int, what: str, cards: int) -> None:
+    """Note (seat, one of FACTS, cards) for the statistics."""
+    c.facts.append((p, what, cards))
+
+
+def _flip(c: Core, p: int, ended: bool = False) -> None:
     """Reveal the top card for seat p and resolve it (DDB-3 to DDB-6, DDB-9);
     a turn that ends passes play on, flipping the next player's first card.
     With `ended`, seat p's turn has just ended (a stop or a steal) and play
@@ -654,95 +754,93 @@ def _flip(s: State, p: int, ended: bool = False) -> None:
     and a high target play thousands)."""
     while True:
         if ended:
-            if s._left:
-                if s._turn_end is not None:  # _turn_over, inlined: every turn passes here
-                    s._turn_end(s)
-                p = p + 1 if p + 1 < s.config.players else 0  # play passes left (DDB-2)
-                s.current_player = p  # DDB-3: the next turn opens with a forced flip
-            elif _end_round(s):  # the next round is dealt: its starter flips first
-                p = s.start_player
+            if c._left:
+                if c.turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    c.turn_end(c)
+                p = p + 1 if p + 1 < c.config.players else 0  # play passes left (DDB-2)
+                c.current_player = p  # DDB-3: the next turn opens with a forced flip
+            elif _end_round(c):  # the next round is dealt: its starter flips first
+                p = c.start_player
             else:
                 return  # the game is over
         ended = True  # unless the flip below leaves a choice (it returns then)
-        s._left = left = s._left - 1
-        card = s._dealt[left]
-        if s._unseen is not None:  # an observation reads Observation.unseen_suits: keep it current
-            unseen = s._unseen = s._unseen.copy()  # a new dict: earlier states and observations share the old
-            unseen[card.suit] -= 1
-        row = s.row
-        if type(card) is Bruce:  # DDB-6
-            s.discard += row + (card,)
-            s.row = ()
-            s.phase = STEAL
-            _fact(s, p, "bruce", len(row))
-            if s._events is not None:  # simulate's quiet states skip even the call
-                _log.say(s, _said_bruce, p, row, not left)
-            return
+        c._left = left = c._left - 1
+        card = c._dealt[left]
         suit = card.suit
-        for c in row:
-            if c.suit == suit:  # DDB-5: a double ends the turn at once
-                i = row.index(c)
+        c.unseen[suit] -= 1
+        row = c.row
+        if suit == "Bruce":  # DDB-6 (no duck suit is called Bruce)
+            c.discard += row
+            c.discard.append(card)
+            c.row = []
+            c.phase = STEAL
+            c.facts.append((p, "bruce", len(row)))
+            if c.sink is not None:  # simulate's quiet games skip even the call
+                _log.say(c.sink, _said_bruce, p, tuple(row), not left)
+            return
+        for i, d in enumerate(row):
+            if d.suit == suit:  # DDB-5: a double ends the turn at once
                 kept = row[:i]
-                lost = row[i:] + (card,)
-                s.discard += lost
-                s.row = ()
-                _fact(s, p, "double", len(row) - i)
+                lost = row[i:]
+                lost.append(card)
+                c.discard += lost
+                c.row = []
+                c.facts.append((p, "double", len(row) - i))
                 if kept:
-                    _to_nest(s, p, kept)
-                if s._events is not None:
-                    _log.say(s, _said_double, p, card, lost, kept)
+                    c.nests[p] += kept
+                if c.sink is not None:
+                    _log.say(c.sink, _said_double, p, card, tuple(lost), tuple(kept))
                 break
         else:
+            row.append(card)
             if left:
-                s.row = row + (card,)
-                s.phase = DECIDE
-                if s._events is not None:  # the commonest move: skip even the call when no one keeps events
-                    _log.say(s, _said_flip, p, card)
+                c.phase = DECIDE
+                if c.sink is not None:  # the commonest move: skip even the call when no one keeps events
+                    _log.say(c.sink, _said_flip, p, card)
                 return
             # DDB-9: the last card is revealed; the turn finishes by taking the row
-            row = row + (card,)
-            _to_nest(s, p, row)
-            s.row = ()
-            if s._events is not None:
-                _log.say(s, _said_last, p, card, row)
+            c.nests[p] += row
+            c.row = []
+            if c.sink is not None:
+                _log.say(c.sink, _said_last, p, card, tuple(row))
 
 
-def _turn_over(s: State) -> None:
+def _turn_over(c: Core) -> None:
     """DDB-2: a player's turn is over (stopped, a double, Bruce and the steal, or the last
     card), and a round it ended is scored; the next turn has not begun. A turn may hold no
     decision (its forced first flip is the last card, DDB-3, DDB-9), so it can end inside
     another player's action."""
-    if s._turn_end is not None:
-        s._turn_end(s)
+    if c.turn_end is not None:
+        c.turn_end(c)
 
 
-def _end_round(s: State) -> bool:
+def _end_round(c: Core) -> bool:
     """DDB-10 to DDB-12: score the nests; deal again (True) or end the game (False)."""
-    cfg = s.config
-    split = [_nest_points(nest, taken) for nest, taken in zip(s.nests, s.taken)]
+    cfg = c.config
+    split = [_nest_points(nest, taken) for nest, taken in zip(c.nests, c.taken)]
     points = tuple(total for total, _ in split)
     for p, (total, own) in enumerate(split):
         if total > own:
-            _fact(s, p, "taken points", total - own)
-    s.totals = tuple(t + x for t, x in zip(s.totals, points))
-    s.history += (points,)
-    if s._events is not None:
-        _log.say(s, f"Round {s.round + 1} scores: " + ", ".join(f"{_seat(i)} {x}" for i, x in enumerate(points)) + ".")
-    _turn_over(s)  # the round's last turn ends with its scoring
-    if (len(s.history) >= cfg.rounds) if cfg.end == "rounds" else (max(s.totals) >= cfg.target):
-        s.is_over = True
-        s.current_player = None
-        s.phase = OVER
-        if s._events is not None:
-            w = winners(s)
-            _log.say(s, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
+            _fact(c, p, "taken points", total - own)
+    c.totals = [t + x for t, x in zip(c.totals, points)]
+    c.history.append(points)
+    if c.sink is not None:
+        _log.say(c.sink, f"Round {c.round + 1} scores: " + ", ".join(f"{_seat(i)} {x}" for i, x in enumerate(points)) + ".")
+    _turn_over(c)  # the round's last turn ends with its scoring
+    if (len(c.history) >= cfg.rounds) if cfg.end == "rounds" else (max(c.totals) >= cfg.target):
+        c.is_over = True
+        c.current_player = None
+        c.phase = OVER
+        if c.sink is not None:
+            w = winners(c)
+            _log.say(c.sink, "Game over: " + " and ".join(_seat(i) for i in w) + (" win." if len(w) > 1 else " wins."))
         return False
-    key = points if cfg.next_start == "lowest-round" else s.totals
+    key = points if cfg.next_start == "lowest-round" else c.totals
     low = min(key)
     n = cfg.players
-    starter = next(q % n for q in range(s.start_player, s.start_player + n) if key[q % n] == low)
+    starter = next(q % n for q in range(c.start_player, c.start_player + n) if key[q % n] == low)
     why = " (lowest round score)" if cfg.next_start == "lowest-round" else " (lowest total)"
-    _deal(s, s.round + 1, starter, why)
+    _deal(c, c.round + 1, starter, why)
     return True
 
 
@@ -792,95 +890,160 @@ def apply(state: State, action) -> State:
 
 def step(s: State, action) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
-    without checking the action (simulate's own states, whose actions come from
-    legal_actions). Everything else holds a state only through apply."""
-    p = s.current_player
+    without checking the action. Everything else holds a state only through apply."""
+    c = _core_of(s)
+    _act(c, action)
+    _put(c, s)
+
+
+def _act(c: Core, action) -> None:
+    """One legal decision on the Core, and the flips that follow it."""
+    p = c.current_player
     if action is FLIP:  # the commonest action, answered first
-        _flip(s, p)
+        _flip(c, p)
         return
-    if s.phase == DECIDE:
+    if c.phase == DECIDE:
         if action.flip:  # a Turn(True) made elsewhere
-            _flip(s, p)
+            _flip(c, p)
             return
-        row = s.row
-        _to_nest(s, p, row)
-        s.row = ()
-        if s._events is not None:  # simulate's quiet states skip even the call
-            _log.say(s, _said_stop, p, row)
+        row = c.row
+        c.nests[p] += row
+        c.row = []
+        if c.sink is not None:  # simulate's quiet games skip even the call
+            _log.say(c.sink, _said_stop, p, tuple(row))
     elif action.target is None:
-        if s._events is not None:
-            _log.say(s, f"{_SEATS[p]} does not try to steal.")
-        _fact(s, p, "declined", 0)
+        if c.sink is not None:
+            _log.say(c.sink, f"{_SEATS[p]} does not try to steal.")
+        _fact(c, p, "declined", 0)
     else:
-        face, s.chance = s.chance.choice(s.config.die)
-        _resolve_steal(s, p, action, face)
-    _flip(s, p, ended=True)  # the turn is over: play passes on
+        die = c.config.die
+        _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
+    _flip(c, p, ended=True)  # the turn is over: play passes on
 
 
-def _take_random(s: State, seat: int, k: int) -> tuple[Duck, ...]:
+def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
-    nest = s.nests[seat]
-    picks, s.chance = s.chance.sample(range(len(nest)), k)
+    nest = c.nests[seat]
+    picks, nxt = _draw_from(c).sample(range(len(nest)), k)
+    _drawn(c, nxt)
     if k == 1:
-        i = picks[0]
-        taken, left = (nest[i],), nest[:i] + nest[i + 1 :]
+        taken = [nest.pop(picks[0])]
     else:
         chosen = set(picks)
-        taken = tuple([nest[i] for i in picks])
-        left = tuple([c for i, c in enumerate(nest) if i not in chosen])
-    nests = list(s.nests)
-    nests[seat] = left
-    s.nests = tuple(nests)
-    where = s.taken[seat]
+        taken = [nest[i] for i in picks]
+        nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
+    where = c.taken[seat]
     if where:  # cards this nest took from others: drop the picked ones, close the gaps
-        moved = list(s.taken)
-        moved[seat] = tuple(j - sum(1 for i in picks if i < j) for j in where if j not in picks)
-        s.taken = tuple(moved)
+        c.taken[seat] = [j - sum(1 for i in picks if i < j) for j in where if j not in picks]
     return taken
 
 
-def _receive(s: State, p: int, cards: tuple[Duck, ...]) -> None:
+def _receive(c: Core, p: int, cards: list[Duck]) -> None:
     """Cards taken from another nest go into seat p's nest (and are noted as taken)."""
-    n = len(s.nests[p])
-    taken = list(s.taken)
-    taken[p] += tuple(range(n, n + len(cards)))
-    s.taken = tuple(taken)
-    _to_nest(s, p, cards)
+    n = len(c.nests[p])
+    c.taken[p] += range(n, n + len(cards))
+    c.nests[p] += cards
 
 
-def _resolve_steal(s: State, p: int, action: Steal, face: int) -> None:
-    """The die showed `face` for `action` by seat p (DDB-7, DDB-8)."""
+def _resolve_steal(c: Core | State, p: int, action: Steal, face: int) -> None:
+    """The die showed `face` for `action` by seat p (DDB-7, DDB-8). Given a State (a test's
+    hand-built table), plays on its Core and writes the State back."""
+    if type(c) is State:
+        core = _core_of(c)
+        _resolve_steal(core, p, action, face)
+        _put(core, c)
+        return
     t, d = action
     cards = ()  # the cards that moved
     if face == PENALTY_FACE:
-        if not s.nests[p]:
-            _fact(s, p, "backfire", 0)
+        if not c.nests[p]:
+            _fact(c, p, "backfire", 0)
             what = "backfire, empty"
-        elif s.config.minus_one == "steal-back":
-            cards = _take_random(s, p, 1)
-            _receive(s, t, cards)
-            _fact(s, p, "backfire", 1)
+        elif c.config.minus_one == "steal-back":
+            cards = _take_random(c, p, 1)
+            _receive(c, t, cards)
+            _fact(c, p, "backfire", 1)
             what = "backfire, stolen back"
         else:
-            cards = _take_random(s, p, 1)
-            s.discard += cards
-            _fact(s, p, "backfire", 1)
+            cards = _take_random(c, p, 1)
+            c.discard += cards
+            _fact(c, p, "backfire", 1)
             what = "backfire, discarded"
     elif face >= d:
-        k = min(d, len(s.nests[t]))
-        _fact(s, p, "stole", k)
+        k = min(d, len(c.nests[t]))
+        _fact(c, p, "stole", k)
         if k:
-            cards = _take_random(s, t, k)
-            _receive(s, p, cards)
-            _fact(s, t, "robbed", k)
+            cards = _take_random(c, t, k)
+            _receive(c, p, cards)
+            _fact(c, t, "robbed", k)
             what = "stole"
         else:
             what = "stole, empty"
     else:
-        _fact(s, p, "missed", 0)
+        _fact(c, p, "missed", 0)
         what = "missed"
-    if s._events is not None:
-        _log.say(s, _said_steal, p, t, d, face, what, cards)
+    if c.sink is not None:
+        _log.say(c.sink, _said_steal, p, t, d, face, what, tuple(cards))
+
+
+def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's fast loop (play_game's `play_core` hook): the whole game on one Core.
+
+    Returns (the final Core, `leader(totals)` at each turn's end, decisions), exactly what
+    play_game's own loop of new_game + legal_actions + bot + step gives: the same deals and
+    rolls, the same draws from each seat's stream `rngs[p]`, the same turns. The package's
+    bots choose on the Core: `random` draws its index as random_bot does, the heuristic and
+    threshold bots read the game through their narrow view (`decide`: the row, the unseen
+    counts, the pile's size, the nests; never the pile's order). Any other bot (a user's,
+    the exact and lookahead bots): None, before any draw, and play_game plays it."""
+    decide = []
+    for f in seat_funcs:
+        if f is _bots.random_bot:
+            decide.append(None)
+        else:
+            d = getattr(f, "decide", None)
+            if d is None:
+                return None
+            decide.append(d)
+    c = _start(config, Chance(game_seed))
+    leaders = []
+    note = leaders.append
+    seen = [None, None]  # the totals last seen (progress is the totals: a round's scoring changes them) and their leader
+
+    def turn_end(core) -> None:
+        totals = core.totals
+        if totals is not seen[0]:  # _end_round makes a new list
+            seen[0], seen[1] = totals, leader(totals)
+        note(seen[1])
+
+    c.turn_end = turn_end
+    _begin(c)
+    actions = 0
+    players, low, high, may_decline = config.players, config.min_steal, config.max_steal, config.may_decline
+    while not c.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = c.current_player
+        legal = _TURN_CHOICES if c.phase is DECIDE else _steals(players, low, high, may_decline, p)
+        d = decide[p]
+        if d is None:  # random_bot's draw, written out (the same getrandbits calls)
+            n = len(legal)
+            k = n.bit_length()
+            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            action = legal[r]
+        else:
+            action = d(c.phase, p, c.row, c.unseen, c._left, c.nests, config, legal, rngs[p])
+            if checked[p] and action not in legal:
+                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        if action is FLIP:  # _act's first case, without the call: the commonest decision
+            _flip(c, p)
+        else:
+            _act(c, action)
+        actions += 1
+    return c, leaders, actions
 
 
 def _said_steal(p: int, t: int, d: int, face: int, what: str, cards) -> str:
@@ -1137,9 +1300,13 @@ def steal_choice(obs: Observation, legal: list, rng: random.Random | None = None
     """A rule-of-thumb steal: value a random card of each nest by what it adds
     to mine plus what it costs its owner, weigh by the die, decline if nothing pays.
     Equally good steals (two nests alike): `rng` picks (None: the first listed)."""
-    cfg = obs.config
-    nests = obs.nests
-    mine = nests[obs.player]
+    return _steal_pick(obs.config, obs.nests, obs.player, legal, rng)
+
+
+def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
+    """steal_choice from the narrow view it reads: the nests (face down, but every card
+    in one was seen, DDB-13) and whose they are."""
+    mine = nests[me]
     my_best = _best_by_suit(mine)
     win, backfire = _die_odds(cfg.die, cfg.min_steal, cfg.max_steal)
     my_loss = _removal_loss(mine) / len(mine) if mine else 0.0
@@ -1182,34 +1349,48 @@ def _card_value(theirs, my_best: dict[str, int]) -> float:
 def threshold_bot(k: int):
     """Stop once the row holds k ducks (the threshold-k family)."""
 
+    def decide(phase, me, row, unseen, pile_size, nests, cfg, legal, rng):
+        """The choice from the narrow view the bot reads (simulate's fast loop passes the Core's own)."""
+        if phase == STEAL:
+            return _steal_pick(cfg, nests, me, legal, rng)
+        return STOP if len(row) >= k else FLIP
+
     def bot(obs: Observation, legal: list, rng: random.Random):
-        if obs.phase == STEAL:
-            return steal_choice(obs, legal, rng)
-        return STOP if len(obs.row) >= k else FLIP
+        return decide(obs.phase, obs.player, obs.row, obs.unseen_suits, obs.pile_size, obs.nests, obs.config, legal, rng)
 
     bot.__name__ = f"threshold-{k}"
+    bot.decide = decide
     return bot
 
 
 def _bust_chance(obs: Observation) -> float:
     """bust_probability for the observed row, in floats, from the unseen cards by suit:
     a Bruce, or a duck of a suit in the row (one each, DDB-5)."""
-    unseen = obs.unseen_suits
+    return _bust(obs.unseen_suits, obs.row, obs.pile_size)
+
+
+def _bust(unseen: Mapping[str, int], row, pile_size: int) -> float:
+    """_bust_chance from the narrow view it reads: the unseen cards by suit, the row, the pile's size."""
     busts = unseen["Bruce"]
-    for c in obs.row:
+    for c in row:
         busts += unseen[c.suit]
-    return busts / obs.pile_size
+    return busts / pile_size
 
 
 def heuristic_bot(level: float = 0.35):
     """Stop when the chance that the next flip ends the turn passes `level`."""
 
+    def decide(phase, me, row, unseen, pile_size, nests, cfg, legal, rng):
+        """The choice from the narrow view the bot reads (simulate's fast loop passes the Core's own)."""
+        if phase == STEAL:
+            return _steal_pick(cfg, nests, me, legal, rng)
+        return STOP if _bust(unseen, row, pile_size) > level else FLIP
+
     def bot(obs: Observation, legal: list, rng: random.Random):
-        if obs.phase == STEAL:
-            return steal_choice(obs, legal, rng)
-        return STOP if _bust_chance(obs) > level else FLIP
+        return decide(obs.phase, obs.player, obs.row, obs.unseen_suits, obs.pile_size, obs.nests, obs.config, legal, rng)
 
     bot.__name__ = f"heuristic-{level}"
+    bot.decide = decide
     return bot
 
 

@@ -484,7 +484,7 @@ class Core:
 
     __slots__ = ("config", "setup", "chance", "seed", "key", "counter", "current_player", "phase", "face",
                  "piglet", "rerolls", "pending", "order", "stacks", "where", "extensions_left", "won", "round",
-                 "is_over", "rerolls_taken", "rerolls_declined", "finish_group", "sink", "turn_end")
+                 "is_over", "rerolls_taken", "rerolls_declined", "finish_group", "sink", "turn_end", "leaders")
 
 
 _new = object.__new__
@@ -543,36 +543,12 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     """A new race; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (PB-3, see _turn_over)."""
     config = resolve_config(Config, config)
-    state = _start(config, Chance(check_seed(seed)) if chance is None else chance, events)
-    state._turn_end = turn_end
-    c = _core_of(state)
-    _play_on(c, None, fresh=True)
-    return _put(c, state)
-
-
-def _start(config: Config, chance, events: bool) -> State:
-    """The race before its first roll (PB-2, PB-3): every piglet before the start."""
-    n = config.players * config.piglets_per_player
-    state = State(
-        config=config,
-        chance=chance,
-        current_player=config.players - 1,  # _play_on starts the next seat: Player 1 (PB-3)
-        phase=TURN,
-        face=-1,
-        piglet=-1,
-        rerolls=0,
-        pending=(),
-        order=tuple(range(len(config.sections))),
-        stacks=((),) * config.spaces,
-        where=(-1,) * n,
-        extensions_left=(config.extensions_per_player,) * config.players,
-        rerolls_taken=(0,) * config.players,
-        rerolls_declined=(0,) * config.players,
-    )
-    if not events:
-        state._events = None
-    state._setup = _setup_of(config)
+    c = _start(config, Chance(check_seed(seed)) if chance is None else chance)
+    state = _new(State)
+    state.config, state._events, state._n_events, state._turn_end = config, [] if events else None, 0, turn_end
+    _put(c, state)
     if events:
+        c.sink = state
         _log.say(
             state,
             f"The race starts: {config.players} players, "
@@ -583,7 +559,36 @@ def _start(config: Config, chance, events: bool) -> State:
             )
             + f", {config.spaces} spaces in {len(config.sections)} sections.",
         )
-    return state
+    if turn_end is not None:
+        c.turn_end = lambda core: turn_end(_put(core, state))  # the callback sees the State then
+    _begin(c)
+    return _put(c, state)
+
+
+def _begin(c: Core) -> None:
+    """Play a race just set up (_start) to its first decision: Player 1's turn (PB-3)."""
+    _play_on(c, None, fresh=True)
+
+
+def _start(config: Config, chance) -> Core:
+    """The race before its first roll (PB-2, PB-3): every piglet before the start, no text, no turn hook."""
+    c = _new(Core)
+    setup = c.setup = _setup_of(config)
+    c.config = config
+    if type(chance) is Chance:  # the seeded stream: drawn in place
+        c.chance, c.seed, c.counter, c.key = None, chance.seed, chance.counter, stream_key(chance.seed)
+    else:
+        c.chance = chance
+    c.current_player = config.players - 1  # _play_on starts the next seat: Player 1 (PB-3)
+    c.phase, c.face, c.piglet, c.rerolls, c.pending = TURN, -1, -1, 0, ()
+    c.order = tuple(range(len(config.sections)))
+    c.stacks = [[] for _ in range(setup.spaces)]
+    c.where = [-1] * len(setup.owner)
+    c.extensions_left = [config.extensions_per_player] * config.players
+    c.rerolls_taken, c.rerolls_declined = [0] * config.players, [0] * config.players
+    c.won, c.round, c.is_over, c.finish_group = (), 0, False, ()
+    c.sink = c.turn_end = None
+    return c
 
 
 def _turn_over(c: Core) -> None:
@@ -594,39 +599,21 @@ def _turn_over(c: Core) -> None:
         c.turn_end(c)
 
 
-def _resolve(c: Core, face: int, setup: _Setup, chosen: bool = False) -> bool:
-    """Move c.piglet by the rolled face; True when a decision or the end stops play."""
-    piglet = c.piglet
-    again = setup.again[face]  # PB-6
-    if again is None:
-        again = is_last(c.where, piglet)  # PB-7: judged before this roll
-    sink = c.sink  # simulate's own races keep no event text: skip building it
-    if sink is not None:
-        before = _place_text(c, piglet)
-    group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
-    if sink is not None:
-        cfg = c.config
-        p = c.current_player
-        if chosen:  # the roll was already announced (PB-11)
-            text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
-        else:
-            text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
-        if len(group) > 1:
-            text += f" carrying {_names(group[1:])}"
-        if dest >= len(c.stacks):
-            _log.say(sink, text + f" moves {cfg.faces[face]} from {before} past the finish.")
-        else:
-            text += f" moves {cfg.faces[face]} from {before} to {_place_text(c, piglet)}"
-            _log.say(sink, text + (f", onto {_names(c.stacks[dest][:under])}." if under else "."))
-    if dest >= setup.spaces:
-        _turn_over(c)  # the winning roll ends the last turn
-        _finish(c, group)
-        return True
-    if again and (setup.max_rerolls is None or c.rerolls < setup.max_rerolls):  # PB-8
-        c.phase = REROLL
-        c.face = face
-        return True
-    return False
+def _said_roll(c: Core, face: int, piglet: int, group, dest: int, under: int, before: str, chosen: bool) -> None:
+    """The event of a roll that moved `group` to `dest`, onto `under` piglets (PB-9 to PB-13)."""
+    cfg = c.config
+    p = c.current_player
+    if chosen:  # the roll was already announced (PB-11)
+        text = f"{_seat(p)} gives the {cfg.face_text(face)} to the {PIGLET_COLOURS[piglet]} piglet: it"
+    else:
+        text = f"{_seat(p)} rolls a {cfg.face_text(face)}: the {PIGLET_COLOURS[piglet]} piglet"
+    if len(group) > 1:
+        text += f" carrying {_names(group[1:])}"
+    if dest >= len(c.stacks):
+        _log.say(c.sink, text + f" moves {cfg.faces[face]} from {before} past the finish.")
+    else:
+        text += f" moves {cfg.faces[face]} from {before} to {_place_text(c, piglet)}"
+        _log.say(c.sink, text + (f", onto {_names(c.stacks[dest][:under])}." if under else "."))
 
 
 def _finish(c: Core, group) -> None:
@@ -663,14 +650,31 @@ def _play_on(c: Core | State, face: int | None, chosen: bool = False, fresh: boo
     setup = c.setup
     n_faces = setup.n_faces
     while True:
-        if face is not None and _resolve(c, face, setup, chosen):
-            return
+        if face is not None:  # move c.piglet by the rolled face
+            piglet = c.piglet
+            again = setup.again[face]  # PB-6
+            if again is None:
+                again = is_last(c.where, piglet)  # PB-7: judged before this roll
+            if c.sink is not None:  # simulate's own races keep no event text: skip building it
+                before = _place_text(c, piglet)
+                group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
+                _said_roll(c, face, piglet, group, dest, under, before, chosen)
+            else:
+                group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
+            if dest >= setup.spaces:
+                _turn_over(c)  # the winning roll ends the last turn
+                _finish(c, group)
+                return
+            if again and (setup.max_rerolls is None or c.rerolls < setup.max_rerolls):  # PB-8
+                c.phase = REROLL
+                c.face = face
+                return
         chosen = False
         if not c.pending:
             if fresh:
                 fresh = False
-            else:
-                _turn_over(c)
+            elif c.turn_end is not None:  # _turn_over, inlined: every turn passes here
+                c.turn_end(c)
             p = setup.next_seat[c.current_player]
             c.current_player = p
             c.pending = setup.piglets_of[p]
@@ -679,7 +683,12 @@ def _play_on(c: Core | State, face: int | None, chosen: bool = False, fresh: boo
             if c.extensions_left[p] and can_extend(c):
                 c.phase = TURN
                 return
-        face = _roll(c, n_faces)
+        if c.chance is None:  # _roll, inlined: the commonest draw
+            counter = c.counter
+            c.counter = counter + 1
+            face = below_at(c.key, counter, n_faces)
+        else:
+            face = _roll(c, n_faces)
         if len(c.pending) > 1:
             c.phase = CHOOSE
             c.face = face
@@ -772,35 +781,35 @@ def _act(c: Core, action: Action) -> None:
         _play_on(c, None)
 
 
-def _sole_leader(c) -> int | None:
-    """simulate's `_leader(progress(c))` (the seat strictly ahead, None on a tie), read from
-    the stacks without building progress's numbers: progress orders piglets by space and, on
-    a space, by height, so the top piglet of the furthest stack leads alone. Before the start
-    every piglet counts 0 (all there: a tie); across the finish every one counts spaces + 1,
-    so a seat leads there alone only when every piglet across is its own (tests check this
-    against _leader(progress) in every preset)."""
+def _note_leader(c: Core) -> None:
+    """play_core's turn_end: note simulate's `_leader(progress(c))` (the seat strictly ahead,
+    None on a tie), read from the stacks without building progress's numbers: progress orders
+    piglets by space and, on a space, by height, so the top piglet of the furthest stack leads
+    alone. Before the start every piglet counts 0 (all there: a tie); across the finish every
+    one counts spaces + 1, so a seat leads there alone only when every piglet across is its own
+    (tests/test_game_cores.py checks the leaders against _leader(progress) in every preset)."""
     where = c.where
     top = max(where)
     if top < 0:
-        return None
-    owner = c.setup.owner
-    stacks = c.stacks
-    if top < len(stacks):
-        return owner[stacks[top][-1]]
-    seats = {owner[q] for q, w in enumerate(where) if w == top}  # the winning roll's turn ends before _finish
-    return seats.pop() if len(seats) == 1 else None
+        c.leaders.append(None)
+    elif top < len(c.stacks):
+        c.leaders.append(c.setup.owner[c.stacks[top][-1]])
+    else:  # the winning roll's turn ends before _finish
+        owner = c.setup.owner
+        seats = {owner[q] for q, w in enumerate(where) if w == top}
+        c.leaders.append(seats.pop() if len(seats) == 1 else None)
 
 
 def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's fast loop (play_game's `play_core` hook): the whole race on one Core.
 
-    Returns (the final State, the sole leader at each turn's end, decisions), exactly what
+    Returns (the final Core, the sole leader at each turn's end, decisions), exactly what
     play_game's own loop of new_game + legal_actions + bot + step gives: the same rolls, the
     same draws from each seat's stream `rngs[p]`, the same turns. The package's bots choose
     on the Core: `random` draws its index as random_bot does, `heuristic` reads the race
     through _decide's narrow view, a bot that never reads its observation gets None. Any
     other bot (a user's, the lookahead): None, before any draw, and play_game plays it.
-    `leader` is simulate's _leader; the leaders come from _sole_leader, its value here."""
+    `leader` is simulate's _leader; the leaders come from _note_leader, its value here."""
     fast = []
     for f in seat_funcs:
         if f is _bots.random_bot:
@@ -811,12 +820,10 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
             fast.append(3)
         else:
             return None
-    state = _start(config, Chance(game_seed), False)
-    c = _core_of(state)
-    leaders = []
-    note = leaders.append
-    c.turn_end = lambda core: note(_sole_leader(core))
-    _play_on(c, None, fresh=True)
+    c = _start(config, Chance(game_seed))
+    c.turn_end = _note_leader
+    c.leaders = leaders = []
+    _begin(c)
     setup = c.setup
     actions = 0
     while not c.is_over:
@@ -843,7 +850,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
                 raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
         _act(c, action)
         actions += 1
-    return _put(c, state), leaders, actions
+    return c, leaders, actions  # the final Core: scores, winners, game_stats... read it as a State
 
 
 def scores(state: State) -> list[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 import os
+import _random
 import random
 import sys
 from typing import Any
@@ -101,11 +102,17 @@ class LazySeatRandom(random.Random):
     def _wake(self) -> None:
         seed, seat = self.__dict__.pop("_pending")
         self.__class__ = SeatRandom
-        random.Random.__init__(self, derive(seed, "bot", seat))
+        # random.Random(x).__init__ for an int x, without its two Python-level calls: the C seed
+        # and gauss_next, exactly what Random.seed(x) does for an int (the same stream)
+        _seed_mt(self, derive(seed, "bot", seat))
+        self.gauss_next = None
 
     def __reduce__(self):  # a copy or a pickle is of the seeded stream
         self._wake()
         return random.Random.__reduce__(self)
+
+
+_seed_mt = _random.Random.seed
 
 
 def _waking(name: str):

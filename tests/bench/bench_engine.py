@@ -6,6 +6,8 @@
     .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
     .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
     .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md   # today's engine vs the core
+    .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --only duck-duck-bruce piggyback-brigade \
+        --section core-b --update BENCHMARKS.md   # two games' figures into their own section
 
 1. Games/s on one core, CPU time, base rules, one bot in every seat: meeple's
    `simulate(..., workers=1)` (to a finished Results) and the lean reference of
@@ -455,11 +457,14 @@ def main(argv=None) -> int:
     ap.add_argument("--versus", metavar="REV", help="today's engine (git revision REV) vs this tree, and the lean loops "
                     "(with --update: between <!-- core:start/end -->)")
     ap.add_argument("--only", nargs="+", choices=GAMES, help="--versus for these games only")
+    ap.add_argument("--section", default="core", metavar="NAME",
+                    help="--versus with --update: write between <!-- NAME:start/end --> (default: core)")
     args = ap.parse_args(argv)
     if args.versus:
         text = versus(args.versus, tuple(args.only or GAMES), args.seconds)
-        return _write(args.update, text, r"(<!-- core:start -->\n).*?(\n<!-- core:end -->)", text,
-                      "<!-- core:start --> ... <!-- core:end --> markers", whole=True)
+        name = re.escape(args.section)
+        return _write(args.update, text, rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", text,
+                      f"<!-- {args.section}:start --> ... <!-- {args.section}:end --> markers", whole=True)
     if (args.game or args.bots) and not args.agree:
         ap.error("--game and --bots choose what --agree checks; add --agree")
     if args.agree:

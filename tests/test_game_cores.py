@@ -1,0 +1,105 @@
+"""The game cores (issue 21): simulate's fast loop plays exactly the games its protocol loop plays.
+
+A game module with a mutable core defines `play_core` (simulate's play_game hook): the whole game
+on the core, the built-in bots choosing there. It must give what play_game's own loop gives from
+new_game + legal_actions + bot + step on the public State: the same decisions, draws, turns,
+leaders at each turn's end, scores and statistics, in every preset and in odd configs; and it
+must leave a line-up it does not know to that loop. The core keeps check_state's conservation
+after every decision.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+
+import pytest
+
+from meeple.rules import duck_duck_bruce as ddb
+from meeple.rules import piggyback_brigade as pb
+from meeple.rules.chance import derive
+from meeple.rules.core import _LazySeatRandom, resolve_bots
+from meeple.rules.simulate import _leader, play_game
+
+CONFIGS = {
+    pb: {**pb.Config.presets(), "2 players": pb.Config(players=2), "7 players": pb.Config(players=7),
+         "3 players, 1 reroll": pb.Config(players=3, max_rerolls=1), "one section": pb.Config(players=2, sections=(4,))},
+    ddb: {**ddb.Config.presets(), "2 players": ddb.Config(players=2),
+          "5 players, lowest total": ddb.Config(players=5, next_start="lowest-total"),
+          "no decline, 2-3": ddb.Config(players=3, may_decline=False, min_steal=2, max_steal=3),
+          "one suit": ddb.Config(players=2, suits=("red",), numbers=(1, 2), bruce_cards=1, end="target", target=20)},
+}
+LINEUPS = {pb: ("random", "heuristic", "always-reroll", "heuristic,random"),
+           ddb: ("random", "heuristic", "threshold-2", "heuristic,random")}
+GAMES = 40
+
+
+def _cases() -> list:
+    return [pytest.param(mod, config, bots, id=f"{mod.NAME}:{name}:{bots}")
+            for mod, configs in CONFIGS.items() for name, config in configs.items() for bots in LINEUPS[mod]]
+
+
+def _protocol_loop(mod, config, funcs, game_seed):
+    """play_game's own loop on the public State (new_game + legal_actions + bot + step):
+    (final state, leaders at each turn's end, decisions)."""
+    leaders = []
+    state = mod.new_game(config, game_seed, events=False, turn_end=lambda st: leaders.append(_leader(mod.progress(st))))
+    rngs = [_LazySeatRandom(game_seed, s) for s in range(config.players)]
+    actions = 0
+    while not state.is_over:
+        p = state.current_player
+        mod.step(state, funcs[p](mod.observation(state, p), mod.legal_actions(state), rngs[p]))
+        actions += 1
+    return state, leaders, actions
+
+
+def _without_core(mod):
+    """The module as simulate sees it without the hook: play_game then runs its own loop."""
+    plain = types.ModuleType(mod.__name__)
+    plain.__dict__.update({k: v for k, v in vars(mod).items() if k != "play_core"})
+    return plain
+
+
+@pytest.mark.parametrize("mod,config,bots", _cases())
+def test_play_core_plays_the_protocol_loops_games(mod, config, bots):
+    lineup = ",".join((bots.split(",") * config.players)[: config.players])
+    names, funcs = resolve_bots(mod, lineup, config.players)
+    plain = _without_core(mod)
+    for i in range(GAMES):
+        seed = derive(3, "game", i)
+        rngs = [_LazySeatRandom(seed, s) for s in range(config.players)]
+        core, leaders, actions = mod.play_core(config, seed, funcs, rngs, [False] * config.players, names, _leader)
+        state, want_leaders, want_actions = _protocol_loop(mod, config, funcs, seed)
+        assert (leaders, actions) == (want_leaders, want_actions), f"game {i}"
+        for read in (mod.scores, mod.winners, mod.round_scores, mod.game_stats, mod.score_sources):
+            assert read(core) == read(state), f"game {i}: {read.__name__}"
+        # and through simulate's play_game, with and without the hook: the same GameResult
+        assert play_game(mod, config, names, funcs, 3, i, rotate=True) == play_game(plain, config, names, funcs, 3, i, rotate=True)
+
+
+def test_play_core_leaves_a_bot_it_does_not_know_to_the_protocol_loop():
+    def mine(obs, legal, rng):
+        return legal[-1]
+
+    for mod in (pb, ddb):
+        config = mod.Config()
+        rngs = [_LazySeatRandom(1, s) for s in range(config.players)]
+        funcs = [mod.BOTS["random"]] * (config.players - 1) + [mine]
+        assert mod.play_core(config, 1, funcs, rngs, [True] * config.players, ("x",) * config.players, _leader) is None
+        assert all("_pending" in r.__dict__ for r in rngs), "a stream was drawn from before play_core declined"
+        names, funcs = resolve_bots(mod, ["random", "heuristic", "random", mine], 4)
+        assert play_game(mod, config, names, funcs, 5, 0) == play_game(_without_core(mod), config, names, funcs, 5, 0)
+
+
+@pytest.mark.parametrize("mod", [pb, ddb], ids=lambda m: m.NAME)
+def test_the_core_conserves_everything_after_every_decision(mod):
+    """check_state on the core itself, after every decision of random games in every preset."""
+    rng = random.Random(2)
+    for config in CONFIGS[mod].values():
+        for g in range(15):
+            c = mod._start(config, mod.Chance(g))
+            mod._begin(c)
+            while not c.is_over:
+                legal = mod.legal_actions(c)
+                mod._act(c, legal[rng.randrange(len(legal))])
+                mod.check_state(c)
