@@ -16,6 +16,8 @@ import re
 import altair as alt
 import pandas as pd
 
+from . import specs
+
 WIDTH, HEIGHT = 340, 220
 LEGEND = alt.Legend(orient="bottom", columns=2, title=None, labelLimit=WIDTH)  # a long label whole, not cut off
 
@@ -140,30 +142,10 @@ def seat_chart(seats: pd.DataFrame, title: str = "Win rate by seat") -> alt.Laye
 
 
 def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exact distribution") -> alt.Chart:
-    """Bars of an exact distribution {value: Fraction}; tooltips show the fraction itself."""
-    items = sorted(dist.items())
-    total = sum(Fraction(p) for _, p in items)
-    if total != 1:
-        raise ValueError(f"probabilities must sum to 1, they sum to {total}")
-    data = pd.DataFrame(
-        {"value": [v for v, _ in items], "p": [float(p) for _, p in items], "exact": [str(Fraction(p)) for _, p in items]}
-    )
-    axis = alt.Axis(labelAngle=0)
-    values = [v for v, _ in items]
-    if len(values) > 20 and all(isinstance(v, int) for v in values):
-        # dozens of bars: label every fifth (or tenth) value, not every bar (labels would overlap)
-        step = 5 if len(values) <= 60 else 10
-        axis = alt.Axis(labelAngle=0, values=[v for v in values if v % step == 0])
-    return (
-        alt.Chart(data)
-        .mark_bar(color="#3c6fb6")
-        .encode(
-            x=alt.X("value:O", title=x_title, axis=axis),
-            y=alt.Y("p:Q", title="probability (exact)", axis=alt.Axis(format="%")),
-            tooltip=[alt.Tooltip("value:O", title=x_title), alt.Tooltip("exact:N", title="exact"), alt.Tooltip("p:Q", format=".2%")],
-        )
-        .properties(width=WIDTH, height=HEIGHT, title=title)
-    )
+    """Bars of an exact distribution {value: Fraction}; tooltips show the fraction itself.
+    The chart is `specs.distribution`'s Vega-Lite, the spec the lessons' controls draw in
+    the browser (Altair does not load in the site's Pyodide): one builder for both."""
+    return alt.Chart.from_dict(specs.distribution(dist, x_title, title))
 
 
 # --- the designer's workbench -------------------------------------------------------

@@ -6,6 +6,9 @@ pandas and numpy do not exist in the browser.
 
 - `stepper_new(setup)` / `stepper_do(id, message)`: a `StepperSession` rebuilt
   from the setup the Stepper saved in the page, answering stepper.js's messages.
+- `control_new(setup)` / `control_do(id, message)`: a lesson control
+  (`meeple.widgets.controls`, the die editor, sliders, the Tally...) rebuilt from
+  the setup its Panel saved, answering panel.js's messages.
 - `simulate_point(setup, value, games, report)`: one Explorer value played
   game by game (`simulate.play_game`, the seeds `simulate` and `sweep` use) and
   summarised by the same functions as `Summary` (`_rate_row`, `stats.mean_ci`),
@@ -20,9 +23,11 @@ from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.simulate import MAX_GAMES, _bot_refs, _rate_row, play_game
 from meeple.rules.stats import mean_ci
 
+from .controls import Control
 from .session import StepperSession
 
 _sessions: dict[int, StepperSession] = {}
+_controls: dict[int, Control] = {}
 
 
 def _answer(session: StepperSession, extra: dict | None = None) -> str:
@@ -45,6 +50,23 @@ def stepper_do(sid: int, message_json: str) -> str:
                          else f"no live Stepper has id {sid!r}: none was made (stepper_new first)")
     answer = session.handle(json.loads(message_json))
     return _answer(session, {"answer": answer})
+
+
+def control_new(setup_json: str) -> str:
+    """A live lesson control from its saved setup ({"kind", "args"}): {"id", "view"}."""
+    control = Control.from_setup(json.loads(setup_json))
+    cid = len(_controls) + 1
+    _controls[cid] = control
+    return json.dumps({"id": cid, "view": control.view()})
+
+
+def control_do(cid: int, message_json: str) -> str:
+    """One message from panel.js ({"do": "set"|"press", ...}): {"view"}."""
+    control = _controls.get(cid) if isinstance(cid, int) and not isinstance(cid, bool) else None
+    if control is None:
+        raise ValueError(f"no live control has id {cid!r}" + (f"; ids so far: 1 to {len(_controls)}" if _controls
+                                                              else ": none was made (control_new first)"))
+    return json.dumps({"view": control.handle(json.loads(message_json))})
 
 
 def simulate_point(setup_json: str, value_json: str, games: int, report=None) -> str:

@@ -2,9 +2,10 @@
 //
 // The pages are static: each widget is drawn from the state saved when the site
 // was built. This script (loaded before the widgets are drawn) lets them play:
-//  - every Stepper gets "Play live": Python (Pyodide, served by this site) starts
-//    in a Web Worker, rebuilds the Stepper's game from its saved setup
-//    (meeple.widgets.session.StepperSession) and feeds the same stepper.js;
+//  - every Stepper and every lesson control (panel.js) gets "Start Python to use this"
+//    (Play live): one click starts Python (Pyodide, served by this site) in a Web Worker
+//    for the whole page; each widget is rebuilt from its saved setup (StepperSession,
+//    meeple.widgets.controls) and fed to the same stepper.js / panel.js;
 //  - every Explorer gets "Simulate in your browser": another number of games,
 //    played by meeple.rules in the worker, with a progress line.
 // No rule and no widget logic lives here: this file only carries messages.
@@ -88,45 +89,103 @@
     return { set: (s) => { stage = s; show(); }, stop: () => clearInterval(timer) };
   }
 
+  // --- every widget of the page that needs Python: one click starts it for all of them ---
+  // Each offer is {connect(): Promise} (a Stepper or a control); "Start Python to use this" on
+  // any of them starts the worker once and connects every offer of the page.
+  const offers = [];
+  let going = null;
+
+  function goLive(status) {
+    if (!going) {
+      going = startPython(status).then(() => Promise.all(offers.map((o) => o.connect())));
+      going.catch(() => { going = null; });  // a failed start can be tried again
+    }
+    return going;
+  }
+
+  function offer(host, root, kind, connect) {
+    root.dataset.meepleLive = "static";
+    const bar = el("div", `meeple-live-bar meeple-${kind}-bar`);
+    host.insertBefore(bar, root);
+    const button = el("button", `meeple-control meeple-start-python${kind === "stepper" ? " meeple-play-live" : ""}`,
+      "▶ Start Python to use this");
+    const line = el("span", "meeple-live-status",
+      "Saved when the site was built. One click starts Python in your browser for every widget of this page " +
+      "(the first start downloads about 13 MB).");
+    line.setAttribute("role", "status");
+    bar.append(button, line);
+    let done = false;
+    const item = {
+      connect: async () => {
+        if (done) return;
+        root.dataset.meepleLive = "loading";
+        try {
+          await connect(bar);
+          done = true;
+          button.remove();
+          line.textContent = `Live: Python is running in your browser (started in ${globalThis.meepleLive.started.seconds.toFixed(1)} s).`;
+        } catch (err) {
+          root.dataset.meepleLive = "static";
+          button.disabled = false;
+          line.textContent = "Could not start: " + err.message;
+          throw err;
+        }
+      },
+      line,
+      button,
+    };
+    offers.push(item);
+    button.addEventListener("click", async () => {
+      offers.forEach((o) => { o.button.disabled = true; });
+      const ticks = offers.map((o) => ticking(o.line, "Starting Python in your browser"));
+      try {
+        await goLive((s) => ticks.forEach((t) => t.set(s)));
+      } catch (err) {
+        offers.forEach((o) => { o.button.disabled = false; });
+      } finally {
+        ticks.forEach((t) => t.stop());
+      }
+    });
+    if (going) going.then(() => item.connect()).catch(() => {});  // drawn after Python started: join in
+    return bar;
+  }
+
   // --- the Stepper: stepper.js calls this from its render() when no kernel is behind it ---
   function offerStepper({ model, el: host, root, render }) {
     const setup = model.get("setup");
-    root.dataset.meepleLive = "static";
-    const bar = el("div", "meeple-live-bar meeple-stepper-bar");
-    bar.dataset.meepleSetup = JSON.stringify(setup || null);  // what the game is rebuilt from (and tests read)
-    host.insertBefore(bar, root);
-    if (!setup || !setup.game) return;  // saved by an older meeple: nothing to rebuild from
-    if (!setup.portable) {
-      bar.appendChild(el("span", "meeple-note", "This game uses a bot written in the lesson: play it in JupyterLab."));
+    if (!setup || !setup.game) {  // saved by an older meeple: nothing to rebuild from
+      root.dataset.meepleLive = "static";
       return;
     }
-    const button = el("button", "meeple-control meeple-play-live", "▶ Play live");
-    const line = el("span", "meeple-live-status",
-      "Saved position. Play live runs this game in your browser (the first start downloads Python, about 13 MB).");
-    bar.append(button, line);
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      root.dataset.meepleLive = "loading";
-      const tick = ticking(line, "Starting Python in your browser");
-      try {
-        await startPython((s) => tick.set(s));
-        tick.set("Dealing this game again from its seed");
-        const first = JSON.parse(await ask("stepper_new", { setup: JSON.stringify(setup) }));
-        tick.stop();
-        const live = liveModel(first, (msg) => ask("stepper_do", { id: first.id, message: JSON.stringify(msg) }));
-        host.replaceChildren(bar);
-        render({ model: live, el: host });
-        const liveRoot = host.querySelector(".meeple-stepper");
-        liveRoot.dataset.meepleLive = "live";
-        button.remove();
-        line.textContent = `Live: Python is running in your browser (started in ${globalThis.meepleLive.started.seconds.toFixed(1)} s). Same seed, same game as in JupyterLab.`;
-      } catch (err) {
-        tick.stop();
-        root.dataset.meepleLive = "static";
-        button.disabled = false;
-        line.textContent = "Could not start: " + err.message;
-      }
+    if (!setup.portable) {
+      root.dataset.meepleLive = "static";
+      const bar = el("div", "meeple-live-bar meeple-stepper-bar");
+      bar.appendChild(el("span", "meeple-note", "This game uses a bot written in the lesson: play it in JupyterLab."));
+      host.insertBefore(bar, root);
+      return;
+    }
+    const bar = offer(host, root, "stepper", async (b) => {
+      const first = JSON.parse(await ask("stepper_new", { setup: JSON.stringify(setup) }));
+      const live = liveModel(first, (msg) => ask("stepper_do", { id: first.id, message: JSON.stringify(msg) }));
+      host.replaceChildren(b);
+      render({ model: live, el: host });
+      host.querySelector(".meeple-stepper").dataset.meepleLive = "live";
     });
+    bar.dataset.meepleSetup = JSON.stringify(setup);  // what the game is rebuilt from (and tests read)
+  }
+
+  // --- a lesson control (panel.js): the same control rebuilt from its setup in the worker ---
+  function offerControl({ model, el: host, root, render }) {
+    const setup = model.get("setup");
+    if (!setup || !setup.kind) return;
+    const bar = offer(host, root, "control", async (b) => {
+      const first = JSON.parse(await ask("control_new", { setup: JSON.stringify(setup) }));
+      const live = liveModel(first, (msg) => ask("control_do", { id: first.id, message: JSON.stringify(msg) }));
+      host.replaceChildren(b);
+      render({ model: live, el: host });
+      host.querySelector(".meeple-panel").dataset.meepleLive = "live";
+    });
+    bar.dataset.meepleSetup = JSON.stringify(setup);
   }
 
   // A stand-in for the anywidget model, fed by the worker: get/on/send as stepper.js uses them.
@@ -239,5 +298,5 @@
 
   // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py times simulate_point with it).
   const call = (what, args, progress) => startPython(() => {}).then(() => ask(what, args, progress));
-  globalThis.meepleLive = { offerStepper, startPython, call, started: null };
+  globalThis.meepleLive = { offerStepper, offerControl, goLive, startPython, call, started: null };
 })();

@@ -1,6 +1,6 @@
 // meeple's Web Worker on the course site: Python (Pyodide) off the page's thread.
 //
-// Started by meeple-live.js on the first "Play live" or "Simulate in your browser".
+// Started by meeple-live.js on the first "Start Python to use this" or "Simulate in your browser".
 // Everything it loads comes from this site: Pyodide's files (vendored from npm at
 // build time, hashes checked) and the meeple wheel built with the site, installed
 // with pyodide.loadPackage(url) (micropip would resolve dependencies on other hosts).
@@ -36,6 +36,8 @@ const handlers = {
   start,
   stepper_new: ({ setup }) => live.stepper_new(setup),
   stepper_do: ({ id, message }) => live.stepper_do(id, message),
+  control_new: ({ setup }) => live.control_new(setup),
+  control_do: ({ id, message }) => live.control_do(id, message),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
 };
