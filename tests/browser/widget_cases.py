@@ -66,7 +66,7 @@ def operate(panel, msg: dict, before: dict) -> None:
     index = [o["value"] for o in spec["options"]].index(msg["value"])
     if spec["kind"] == "select":
         box.locator("select").focus()
-        box.locator("select").select_option(value=str(index))
+        box.locator("select").select_option(index=index)
     elif spec["kind"] == "toggle":
         box.locator("button").nth(index).click()
     elif spec["kind"] == "range":

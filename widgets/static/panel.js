@@ -172,10 +172,12 @@ function render({ model, el }) {
   const locked = site && !model.meepleLive;  // the saved view, no Python behind it yet
   let chartView = null;
   let focusKey = null;  // the input to give focus back to after the view is redrawn
+  // the focused element of the widget's own document or shadow root (marimo draws widgets in one)
+  const active = () => root.getRootNode().activeElement;
 
   const send = (msg, key) => {
     if (locked) return;
-    focusKey = key || (root.contains(document.activeElement) ? document.activeElement.dataset.key : null);
+    focusKey = key || (root.contains(active()) ? active().dataset.key : null);
     root.dataset.busy = "1";
     root.setAttribute("aria-busy", "true");
     model.send(msg);
@@ -200,7 +202,7 @@ function render({ model, el }) {
   function draw() {
     const v = model.get("view");
     if (!v || !v.kind) return;
-    if (focusKey === null && root.contains(document.activeElement)) focusKey = document.activeElement.dataset.key || null;
+    if (focusKey === null && root.contains(active())) focusKey = active().dataset.key || null;
     root.replaceChildren();
     root.dataset.kind = v.kind;
     root.dataset.moves = String(v.moves);

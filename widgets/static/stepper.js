@@ -116,6 +116,7 @@ function render({ model, el }) {
   // can move: the buttons say so (meeple-live.js offers the one click that starts Python).
   const locked = !!(globalThis.meepleLive && !model.meepleLive);
   let focusKey = null;  // the button to give keyboard focus back to after the move is drawn
+  const active = () => root.getRootNode().activeElement;  // marimo draws widgets in a shadow root
   const send = (msg, key) => {
     if (locked) return;
     focusKey = key || null;
@@ -125,7 +126,7 @@ function render({ model, el }) {
 
   function draw() {
     const v = model.get("view");
-    if (focusKey === null && root.contains(document.activeElement)) focusKey = document.activeElement.dataset.key || null;
+    if (focusKey === null && root.contains(active())) focusKey = active().dataset.key || null;
     root.replaceChildren();
     if (!v || !v.title) return;
     root.setAttribute("aria-label", `${v.title}, round ${v.round}, step ${v.step}`);
