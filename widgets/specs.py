@@ -60,17 +60,19 @@ def dealt_vs_exact(rows: list[dict], title: str, counted: str = "red cards") -> 
     rows: {counted, "exact", "fraction", "sampled", "low", "high"}."""
     x = {"field": counted, "type": "ordinal", "title": f"{counted} in Player 1's hand", "axis": {"labelAngle": 0}}
     pct = [{"field": k, "type": "quantitative", "format": ".1%"} for k in ("sampled", "low", "high")]
+    y_title = "share of hands (bars exact, dots sampled, 95% CI)"
     return {
         "data": {"values": rows},
         "layer": [
             {"mark": {"type": "bar", "color": PALETTE[4]},
              "encoding": {"x": x, "y": {"field": "exact", "type": "quantitative", "axis": {"format": "%"},
-                                        "title": "share of hands (bars exact, dots sampled, 95% CI)"},
+                                        "title": y_title},
                           "tooltip": [{"field": "fraction", "type": "nominal", "title": "exact"}]}},
+            # every layer's y names the same title (Vega-Lite would join the layers' field names onto it)
             {"mark": {"type": "errorbar", "ticks": True, "color": MARK},
-             "encoding": {"x": x, "y": {"field": "low", "type": "quantitative"}, "y2": {"field": "high"}}},
+             "encoding": {"x": x, "y": {"field": "low", "type": "quantitative", "title": y_title}, "y2": {"field": "high"}}},
             {"mark": {"type": "point", "filled": True, "color": MARK},
-             "encoding": {"x": x, "y": {"field": "sampled", "type": "quantitative"}, "tooltip": pct}},
+             "encoding": {"x": x, "y": {"field": "sampled", "type": "quantitative", "title": y_title}, "tooltip": pct}},
         ],
         "width": WIDTH,
         "height": HEIGHT,
@@ -95,9 +97,10 @@ def decisiveness(rows: list[dict], title: str, fair: float) -> dict:
                           "y": {"field": "low", "type": "quantitative", "title": "leader goes on to win (95% CI)",
                                 "axis": {"format": "%"}}, "y2": {"field": "high"}}},
             {"data": {"values": rows}, "mark": {"type": "line", "point": True},
-             "encoding": {"x": x, "color": colour, "y": {"field": "leader_win_rate", "type": "quantitative"}}},
+             "encoding": {"x": x, "color": colour, "y": {"field": "leader_win_rate", "type": "quantitative",
+                                                         "title": "leader goes on to win (95% CI)"}}},
             {"data": {"values": [{"fair": fair}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": FAIR},
-             "encoding": {"y": {"field": "fair", "type": "quantitative"}}},
+             "encoding": {"y": {"field": "fair", "type": "quantitative", "title": "leader goes on to win (95% CI)"}}},
         ],
         "width": 360,
         "height": 240,

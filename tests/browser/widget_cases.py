@@ -95,3 +95,19 @@ def as_shown(view: dict) -> dict:
     chart = view.get("chart")
     return {"text": view["text"].replace("**", ""), "table": rows,
             "chart": (chart.get("description") or chart.get("title")) if chart else None, "error": view["error"]}
+
+
+def reader_moves(view: dict) -> list[dict]:
+    """What a reader tries first on any control: another value of its first input that is not a
+    button, then its first button that can be pressed (the Tally: its first button only)."""
+    moves = []
+    for inp in view["inputs"]:
+        if inp["kind"] != "button":
+            values = [o["value"] for o in inp["options"]]
+            other = values[-1] if values[-1] != inp["value"] else values[0]
+            moves.append({"do": "set", "name": inp["name"], "value": other})
+            break
+    button = next((i for i in view["inputs"] if i["kind"] == "button" and not i.get("disabled")), None)
+    if button:
+        moves.append({"do": "press", "name": button["name"]})
+    return moves

@@ -244,8 +244,12 @@ function render({ model, el }) {
 
   model.on("change:view", draw);
   draw();
+  // the host's theme switched (JupyterLab's settings, the site's toggle): redraw in its colours
+  const theme = new MutationObserver(() => { if (root.isConnected && root.classList.contains("meeple-dark") !== isDark(root)) draw(); });
+  theme.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme", "class"] });
+  if (document.body) theme.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
   if (locked) globalThis.meepleLive.offerControl({ model, el, root, render });
-  return () => { if (chartView) chartView.finalize(); };
+  return () => { theme.disconnect(); if (chartView) chartView.finalize(); };
 }
 
 export default { render };
