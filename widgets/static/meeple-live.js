@@ -111,9 +111,8 @@
       try {
         await startPython((s) => tick.set(s));
         tick.set("Dealing this game again from its seed");
-        const first = JSON.parse(await ask("stepper_new", { setup: JSON.stringify(setup) }));
+        const live = await openSession("stepper", setup);
         tick.stop();
-        const live = liveModel(first, (msg) => ask("stepper_do", { id: first.id, message: JSON.stringify(msg) }));
         host.replaceChildren(bar);
         render({ model: live, el: host });
         const liveRoot = host.querySelector(".meeple-stepper");
@@ -129,26 +128,48 @@
     });
   }
 
-  // A stand-in for the anywidget model, fed by the worker: get/on/send as stepper.js uses them.
-  function liveModel(first, send) {
-    const state = { view: first.view, error: first.error };
-    const handlers = {};
-    const fire = (name, arg) => (handlers[name] || []).forEach((f) => f(arg));
+  // --- any widget kind (meeple.widgets.transport): a session in the worker, a model on the page ---
+  // `open(kind, setup)` starts Python if need be, rebuilds the session from its setup and
+  // resolves to a stand-in for the anywidget model: get/set/on/off/save_changes/send as the
+  // widget's own front end uses them. send(msg) goes to the session's handle(msg); its answer
+  // (the new view, {trait: value}) changes the traits and fires change:<trait> for each that
+  // changed; an "answer" key fires msg:custom. Messages of one session go in order.
+  async function openSession(kind, setup, status) {
+    await startPython(status || (() => {}));
+    const first = JSON.parse(await ask("open", { kind, setup: JSON.stringify(setup) }));
+    return sessionModel(first.id, first.view);
+  }
+
+  function sessionModel(id, traits) {
+    const state = { ...traits };
+    const handlers = new Map();
+    const fire = (name, ...args) => (handlers.get(name) || new Set()).forEach((f) => f(...args));
     let queue = Promise.resolve();
+    const apply = (view) => {
+      const changed = [];
+      Object.entries(view).forEach(([k, v]) => {
+        if (k === "answer") return;
+        if (JSON.stringify(v) !== JSON.stringify(state[k])) { state[k] = v; changed.push(k); }
+      });
+      changed.forEach((k) => fire("change:" + k, state[k]));
+      if (view.answer) fire("msg:custom", view.answer);
+    };
     return {
       meepleLive: true,
+      sessionId: id,
       get: (k) => state[k],
-      on: (name, f) => { (handlers[name] = handlers[name] || []).push(f); },
+      set: (k, v) => { state[k] = v; },
+      save_changes: () => {},
+      on: (name, f) => { name.split(/\s+/).forEach((n) => { if (!handlers.has(n)) handlers.set(n, new Set()); handlers.get(n).add(f); }); },
+      off: (name, f) => { (name ? name.split(/\s+/) : [...handlers.keys()]).forEach((n) => { const h = handlers.get(n); if (h) f ? h.delete(f) : h.clear(); }); },
       send: (msg) => {
         queue = queue.then(async () => {
-          const r = JSON.parse(await send(msg));
-          const viewChanged = JSON.stringify(r.view) !== JSON.stringify(state.view);
-          state.view = r.view;
-          state.error = r.error;
-          if (viewChanged) fire("change:view");
-          else fire("change:error");
-          if (r.answer) fire("msg:custom", r.answer);
-        }).catch((err) => { state.error = String(err.message || err); fire("change:error"); });
+          apply(JSON.parse(await ask("send", { id, message: JSON.stringify(msg) })).view);
+        }).catch((err) => {
+          state.error = String(err.message || err);
+          fire("change:error", state.error);
+        });
+        return queue;
       },
     };
   }
@@ -239,5 +260,5 @@
 
   // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py times simulate_point with it).
   const call = (what, args, progress) => startPython(() => {}).then(() => ask(what, args, progress));
-  globalThis.meepleLive = { offerStepper, startPython, call, started: null };
+  globalThis.meepleLive = { offerStepper, startPython, call, open: openSession, started: null };
 })();
