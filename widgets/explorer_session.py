@@ -74,6 +74,13 @@ def check_games(games) -> int:
     return games
 
 
+def _fmt(v, spec: str) -> str:
+    """A number as the numbers table shows it; "n/a" where there is none (no game counted it)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+        return "n/a"
+    return format(v, spec)
+
+
 # --- one value's numbers, as sweep gives them (no pandas) ----------------------------
 
 def _number(v) -> bool:
@@ -299,11 +306,18 @@ class ExplorerSession:
 
     # --- rebuilding a session elsewhere (the course site's browser) ----------------
 
-    def setup(self) -> dict:
-        """What rebuilds this Explorer (JSON): the same game, number(s), values, bots, games and seed."""
-        return {"game": self.mod.NAME, "config": self.config.to_dict(), "fields": list(self.fields),
-                "values": [list(s) for s in self.stops], "bots": list(self.bots), "games": self.games,
-                "seed": self.seed, "measure": self.measure, "cell": list(self.cell)}
+    def setup(self, played: bool = False) -> dict:
+        """What rebuilds this Explorer (JSON): the same game, number(s), values, bots, games and seed.
+        played: with the numbers of every value played so far (the course site's saved Explorer
+        starts from what the page showed before Python started)."""
+        out = {"game": self.mod.NAME, "config": self.config.to_dict(), "fields": list(self.fields),
+               "values": [list(s) for s in self.stops], "bots": list(self.bots), "games": self.games,
+               "seed": self.seed, "measure": self.measure, "cell": list(self.cell)}
+        if played:
+            # JSON has no NaN or infinity (an interval of one game): null, as the charts' data
+            out["played"] = [[list(c), [{k: specs._clean(v) for k, v in r.items()} for r in self.points[c]],
+                              self.usage.get(c, {})] for c in self.played]
+        return out
 
     @classmethod
     def from_setup(cls, setup: dict, runner=None) -> "ExplorerSession":
@@ -321,6 +335,11 @@ class ExplorerSession:
                 setup.get("measure"), runner)
         if setup.get("cell") is not None:
             s.cell = s.check_cell(setup["cell"][0] if len(fields) == 1 else setup["cell"])
+        for cell, rows, usage in setup.get("played") or ():
+            cell = s.check_cell(cell[0] if len(fields) == 1 else cell)
+            s.points[cell] = [dict(r) for r in rows]
+            s.usage[cell] = dict(usage)
+            s.version += 1
         return s
 
     # --- what is played --------------------------------------------------------------
@@ -499,11 +518,11 @@ class ExplorerSession:
         columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else [])
         rows = []
         for r in self.points[cell]:
-            row = [f"Player {r['seat'] + 1} ({r['bot']})", f"{r['win_rate']:.1%}",
-                   f"{r['win_low']:.1%} to {r['win_high']:.1%}", f"{r['score']:.2f}",
-                   f"{r['score_low']:.2f} to {r['score_high']:.2f}"]
+            row = [f"Player {r['seat'] + 1} ({r['bot']})", _fmt(r["win_rate"], ".1%"),
+                   f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}", _fmt(r["score"], ".2f"),
+                   f"{_fmt(r['score_low'], '.2f')} to {_fmt(r['score_high'], '.2f')}"]
             if extra:
-                row += [f"{r[value]:.2f}", f"{r[low]:.2f} to {r[high]:.2f}"]
+                row += [_fmt(r.get(value), ".2f"), f"{_fmt(r.get(low), '.2f')} to {_fmt(r.get(high), '.2f')}"]
             rows.append(row)
         return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}", "columns": columns,
                 "rows": rows}
@@ -533,17 +552,19 @@ class ExplorerSession:
             self._specs = {"key": key, "specs": built}
         return self._specs["specs"]
 
-    def chart_text(self) -> str:
+    def chart_text(self, cell=None) -> str:
         """A text alternative for the charts: what they draw and the current value's numbers."""
-        if self.cell not in self.points:
-            return f"Nothing simulated yet for {self.cell_text()}."
+        cell = self.cell if cell is None else cell
+        if cell not in self.points:
+            return f"Nothing simulated yet for {self.cell_text(cell)}."
         drawn = ", ".join(self.cell_text(c) for c in self.played)
         value, low, high = measure_columns(self.measure)
-        fmt = (lambda v: f"{v:.1%}") if self.measure == "win_rate" else (lambda v: f"{v:.2f}")
-        parts = [f"Player {r['seat'] + 1} ({r['bot']}) wins {r['win_rate']:.1%} (95% CI {r['win_low']:.1%} to "
-                 f"{r['win_high']:.1%}), {self.measure.replace('_', ' ')} {fmt(r[value])} ({fmt(r[low])} to {fmt(r[high])})"
-                 for r in self.points[self.cell]]
-        return f"Charts of {drawn}. At {self.cell_text()}: " + "; ".join(parts) + "."
+        spec = ".1%" if self.measure == "win_rate" else ".2f"
+        parts = [f"Player {r['seat'] + 1} ({r['bot']}) wins {_fmt(r['win_rate'], '.1%')} (95% CI "
+                 f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}), {self.measure.replace('_', ' ')} "
+                 f"{_fmt(r.get(value), spec)} ({_fmt(r.get(low), spec)} to {_fmt(r.get(high), spec)})"
+                 for r in self.points[cell]]
+        return f"Charts of {drawn}. At {self.cell_text(cell)}: " + "; ".join(parts) + "."
 
     # --- the front end ------------------------------------------------------------------
 

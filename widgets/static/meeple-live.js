@@ -5,9 +5,11 @@
 //  - every Stepper gets "Play live": Python (Pyodide, served by this site) starts
 //    in a Web Worker, rebuilds the Stepper's game from its saved setup
 //    (meeple.widgets.session.StepperSession) and feeds the same stepper.js;
-//  - every Explorer gets "Simulate in your browser": another number of games,
-//    played by meeple.rules in the worker, with a progress line.
-// No rule and no widget logic lives here: this file only carries messages.
+//  - every Explorer (static/explorer.js) moves over the numbers saved with the page and
+//    offers "Start Python": then the same ExplorerSession as in JupyterLab runs in the worker;
+//  - any widget kind opens with `meepleLive.open(kind, setup)` (meeple.widgets.transport).
+// One click starts Python for the whole page (`whenStarted`). No rule and no widget logic
+// lives here: this file only carries messages.
 // Each live widget's root carries data-meeple-live = static | loading | live.
 (function () {
   "use strict";
@@ -65,10 +67,19 @@
         .then((info) => {
           info.seconds = (performance.now() - t0) / 1000;
           globalThis.meepleLive.started = info;
+          whenReady.splice(0).forEach((f) => f(info));  // every widget waiting for Python on this page
           return info;
         });
     }
     return started.finally(() => listeners.delete(status));
+  }
+
+  // `whenStarted(f)`: f() once Python runs on this page (now, if it does already): one click on any
+  // "Start Python" or "Play live" makes every widget of the page live.
+  const whenReady = [];
+  function whenStarted(f) {
+    if (globalThis.meepleLive.started) f(globalThis.meepleLive.started);
+    else whenReady.push(f);
   }
 
   function el(tag, cls, text) {
@@ -174,91 +185,7 @@
     };
   }
 
-  // --- the Explorer: its chart moves without Python; other game counts run in the worker ---
-  function fmtPct(x) { return (100 * x).toFixed(1) + "%"; }
-  function fmtNum(x) { return x.toFixed(2); }
-
-  function offerExplorer(box) {
-    if (box.dataset.meepleOffered) return;
-    box.dataset.meepleOffered = "1";
-    const setup = JSON.parse(box.dataset.meepleSetup);
-    const form = el("div", "meeple-live-bar");
-    const value = el("select", "meeple-live-value");
-    setup.values.forEach((v) => {
-      const o = el("option", "", String(v));
-      o.value = JSON.stringify(v);
-      value.appendChild(o);
-    });
-    if ("start" in setup) value.value = JSON.stringify(setup.start);  // where the chart's slider starts
-    const games = el("input", "meeple-live-games");
-    games.type = "number";
-    games.min = "1";
-    games.step = "100";
-    games.value = String(setup.games);
-    const run = el("button", "meeple-control meeple-live-run", "Simulate in your browser");
-    const line = el("div", "meeple-live-status",
-      `The chart above was simulated when the site was built (${setup.games} games per value, seed ${setup.seed}). ` +
-      "Try another number of games: Python plays them in your browser.");
-    const out = el("div", "meeple-live-numbers");
-    const label = (t) => el("span", "meeple-label", t);
-    form.append(label(`${setup.field} `), value, label(" games "), games, run);
-    box.append(form, line, out);
-    run.addEventListener("click", async () => {
-      const n = Number(games.value);
-      if (!Number.isInteger(n) || n < 1 || n > 20000) {
-        line.textContent = `games=${games.value} is not allowed: a whole number from 1 to 20000.`;
-        return;
-      }
-      run.disabled = true;
-      box.dataset.meepleLive = "loading";
-      const tick = ticking(line, "Starting Python in your browser");
-      try {
-        await startPython((s) => tick.set(s));
-        box.dataset.meepleLive = "live";
-        tick.set(`Playing ${n} games of ${setup.field} = ${value.selectedOptions[0].textContent}: 0 of ${n}`);
-        const t0 = performance.now();
-        const rows = JSON.parse(await ask("simulate_point",
-          { setup: JSON.stringify(setup), value: value.value, games: n },
-          (done, total) => tick.set(`Playing ${total} games of ${setup.field} = ${value.selectedOptions[0].textContent}: ${done} of ${total}`)));
-        tick.stop();
-        const secs = (performance.now() - t0) / 1000;
-        // a coarse browser clock (privacy settings round it to 100 ms) can read 0 s: no "Infinity games/s"
-        const pace = secs > 0 ? ` (${(n / secs).toFixed(0)} games/s)` : "";
-        line.textContent = `Simulated in your browser: ${n} games in ${secs.toFixed(1)} s${pace}, seed ${setup.seed}.`;
-        showRows(out, setup.field, rows);
-      } catch (err) {
-        tick.stop();
-        line.textContent = "Could not simulate: " + err.message;
-      } finally {
-        run.disabled = false;
-      }
-    });
-  }
-
-  function showRows(out, field, rows) {
-    const t = el("table", "meeple-numbers");
-    const head = el("tr");
-    ["seat", "win rate", "95% CI", "mean score", "95% CI"].forEach((c) => head.appendChild(el("th", "", c)));
-    t.appendChild(head);
-    rows.forEach((r) => {
-      const tr = el("tr");
-      tr.dataset.seat = r.seat;
-      [`Player ${r.seat + 1} (${r.bot})`, fmtPct(r.win_rate), `${fmtPct(r.win_low)} to ${fmtPct(r.win_high)}`,
-        fmtNum(r.score), `${fmtNum(r.score_low)} to ${fmtNum(r.score_high)}`].forEach((c) => tr.appendChild(el("td", "", c)));
-      t.appendChild(tr);
-    });
-    const caption = el("caption", "", `${field} = ${rows.length ? rows[0][field] : ""}, ${rows.length ? rows[0].games : 0} games`);
-    t.prepend(caption);
-    out.replaceChildren(t);
-    out.dataset.rows = JSON.stringify(rows);  // the exact numbers, for tests
-  }
-
-  // Explorers are HTML drawn by the widget manager after the page loads: watch for them.
-  function scan() { document.querySelectorAll(".meeple-explorer-live").forEach(offerExplorer); }
-  new MutationObserver(scan).observe(document.documentElement, { childList: true, subtree: true });
-  document.addEventListener("DOMContentLoaded", scan);
-
   // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py times simulate_point with it).
   const call = (what, args, progress) => startPython(() => {}).then(() => ask(what, args, progress));
-  globalThis.meepleLive = { offerStepper, startPython, call, open: openSession, started: null };
+  globalThis.meepleLive = { offerStepper, startPython, call, open: openSession, whenStarted, started: null };
 })();
