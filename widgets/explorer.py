@@ -46,10 +46,9 @@ def front_end() -> str:
         import vl_convert
         from altair.utils._importers import vl_version_for_vl_convert
 
-        vega = vl_convert.javascript_bundle(
-            "globalThis.meepleVega = globalThis.meepleVega || { vegaEmbed, vega, vegaLite };",
-            vl_version=vl_version_for_vl_convert())
-        _BUNDLE.append(vega + "\n" + (STATIC / "explorer.js").read_text())
+        # the bundler scopes explorer.js's names apart from Vega's (it names vegaEmbed and vega, imports nothing)
+        _BUNDLE.append(vl_convert.javascript_bundle((STATIC / "explorer.js").read_text(),
+                                                    vl_version=vl_version_for_vl_convert()))
     return _BUNDLE[0]
 
 
@@ -202,6 +201,7 @@ class Explorer(anywidget.AnyWidget):
         self.session = ExplorerSession(game, field, values, config, bots, games, seed, measure, runner)
         self._background_allowed = not (executor is None and workers == 1)
         runner.on_done = _waker(self)
+        weakref.finalize(self, runner.close)  # a widget collected stops its background games too
         type(self)._esm = front_end()  # built once a process, then the class's (anywidget reads it at __init__)
         super().__init__(**kwargs)
         self.on_msg(self._on_message)

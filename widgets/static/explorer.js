@@ -7,10 +7,11 @@
 //    numbers; the other controls say they need Python, and "Start Python" starts it for the page;
 //  - on the site after: a model fed by the same ExplorerSession in a Web Worker (meeple-live.js).
 // The charts are Vega-Lite drawn by vega-embed, which this module carries once (bundled with it:
-// meeple.widgets.explorer builds the bundle from vl-convert's copy). The ring on the value under
+// meeple.widgets.explorer.front_end() bundles this file with vl-convert's copy of vega-embed). The ring on the value under
 // the slider is a Vega parameter: a move to a value already played only sets it.
 
-const V = globalThis.meepleVega;  // set by the bundle this file is appended to (vegaEmbed, vega)
+// `vegaEmbed` and `vega` are the bundle's (vl-convert's javascript_bundle resolves them): no import here.
+const V = { vegaEmbed, vega };
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -203,6 +204,11 @@ function render({ model, el }) {
     drawNumbers(onSite && localPoint !== null ? savedNumbers(v, localPoint) : v.numbers);
     chartText.textContent = onSite && localPoint !== null ? savedText(v, localPoint) : v.chart_text;
     drawCharts(c, onSite && localPoint !== null ? localPoint : v.point);
+    const setup = model.get("setup");
+    if (setup && setup.game) {  // what rebuilds this Explorer (tests rebuild it in CPython), without its numbers
+      const { played, ...plain } = setup;
+      root.dataset.meepleSetup = JSON.stringify(plain);
+    }
     root.dataset.point = String(onSite && localPoint !== null ? localPoint : v.point);
     root.dataset.ready = v.ready ? "1" : "0";
     root.dataset.played = String(v.played);
@@ -301,6 +307,7 @@ function render({ model, el }) {
         render({ model: liveModel, el });
         const again = el.querySelector(".meeple-explorer");
         again.dataset.meepleLive = "live";
+        again.dataset.meepleSetup = root.dataset.meepleSetup;
         if (focused) { const f = again.getElementsByClassName(focused)[0]; if (f) f.focus(); }
         if (localIndex !== null && localPoint !== (model.get("view") || {}).point) {
           liveModel.send({ do: "move", index: localIndex });  // where the reader had moved to
