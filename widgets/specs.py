@@ -20,7 +20,7 @@ import re
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.1.0.json"  # a name Vega-Lite reads, never fetched
 CONFIG = {"view": {"continuousWidth": 300, "continuousHeight": 300}}  # Altair's default theme, written out
-WIDTH, HEIGHT = 340, 220
+WIDTH, HEIGHT = 300, 220  # two charts side by side fit the book's text column (about 780 px)
 CURRENT = "meeple_current"  # the Vega parameter holding the `point` of the value under the slider
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 LEGEND = {"orient": "bottom", "columns": 2, "title": None, "labelLimit": WIDTH}  # a long label whole, not cut off
