@@ -20,7 +20,7 @@ from meeple.rules import piggyback_brigade as pb
 from meeple.rules.simulate import balance_report
 from meeple.rules.stats import wilson
 from meeple.widgets import controls as C
-from meeple.widgets import live, specs
+from meeple.widgets import specs, transport
 from meeple.widgets.panel import Panel
 from meeple.widgets.session import StepperSession
 from meeple.widgets.tally import Tally
@@ -204,14 +204,16 @@ def test_a_panel_refuses_what_is_not_a_control():
 
 
 def test_the_worker_api_answers_a_control_as_the_kernel_does():
+    """The site's worker opens a control by its kind (meeple.widgets.transport) from the Panel's setup."""
     p = Panel(C.TrackLength(12))
-    made = json.loads(live.control_new(json.dumps(p.setup)))
-    assert made["view"] == p.view
+    made = json.loads(transport.open_json("track-length", json.dumps(p.setup)))
+    assert made["view"] == {"view": p.view, "setup": p.setup}
     msg = {"do": "set", "name": "spaces", "value": 25}
-    browser = json.loads(live.control_do(made["id"], json.dumps(msg)))["view"]
-    assert browser == json.loads(json.dumps(p.handle(msg)))
-    with pytest.raises(ValueError, match="no live control"):
-        live.control_do(999, json.dumps(msg))
+    browser = json.loads(transport.send_json(made["id"], json.dumps(msg)))["view"]
+    assert browser["view"] == json.loads(json.dumps(p.handle(msg))) and browser["setup"] == p.setup
+    with pytest.raises(ValueError, match="a track-length setup was expected"):
+        transport.open_json("track-length", json.dumps(Panel(C.KnockChance()).setup))
+    assert set(C.KINDS) <= set(transport.KINDS)
 
 
 def test_controls_import_without_jupyter_altair_pandas_or_numpy():
@@ -220,10 +222,10 @@ def test_controls_import_without_jupyter_altair_pandas_or_numpy():
         "import sys, json\n"
         "for name in ('altair', 'pandas', 'numpy', 'ipywidgets', 'anywidget', 'traitlets', 'IPython'):\n"
         "    sys.modules[name] = None\n"
-        "from meeple.widgets import controls, live\n"
+        "from meeple.widgets import controls, transport\n"
         "for kind, cls in controls.KINDS.items():\n"
         "    c = cls()\n"
-        "    json.dumps(live.control_new(json.dumps(c.setup())))\n"
+        "    json.loads(transport.open_json(kind, json.dumps(c.setup())))\n"
         "c = controls.CatchUpRule(games=20)\n"
         "print(c.handle({'do': 'press', 'name': 'measure'})['error'] == '')\n"
     )
