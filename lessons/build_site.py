@@ -71,7 +71,8 @@ PYODIDE_DIR, VEGA_DIR, KATEX_DIR = f"pyodide-{PYODIDE_VERSION}", f"vega-{VEGA_VE
 NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}"]
 # From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
 # manager) and the live runtime.
-LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "favicon.svg"]
+# vega-embed.js: the one vega-embed (with Vega-Lite) the controls' charts share (panel.js loads it from _static/)
+LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "favicon.svg", "vega-embed.js"]
 CHART_ESM = STATIC / "meeple-chart.js"  # the front end of every chart on the site
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in Sphinx's output
 SOLUTION = "solution"  # the cell tag of an exercise's answer (as `meeple scrub` reads it)

@@ -65,7 +65,7 @@ def gate(monkeypatch):
 
 
 def _rows(e: Explorer, cell) -> pd.DataFrame:
-    return e._points[cell].drop(columns="point")
+    return pd.DataFrame(e.session.rows(cell)).drop(columns="point")
 
 
 def _foreground(value, games: int = BB["games"]) -> pd.DataFrame:
@@ -82,11 +82,11 @@ def _foreground_rows(value, games: int) -> pd.DataFrame:
 
 def test_after_a_move_the_neighbours_play_in_the_background_the_way_the_reader_moved_first(gate):
     e = Explorer(**BB)  # starts at the baseline bonus, 3
-    assert list(e._pending) == [(4,), (2,)] and e._busy() == [(4,), (2,)]
-    assert "Simulating in the background: bonus = 4; bonus = 2…" in e.status.value
-    assert sorted(e._points) == [(3,)]  # nothing of the neighbours is drawn before it is played
+    assert e.session.pending == [(4,), (2,)] and e.session.busy() == [(4,), (2,)]
+    assert "Simulating in the background: bonus = 4; bonus = 2…" in e.session.status()
+    assert e.session.played == [(3,)]  # nothing of the neighbours is drawn before it is played
     e.show(1)  # a move down: the value below goes first, then the one above; 4 is cancelled
-    assert e._busy() == [(0,), (2,)]
+    assert e.session.busy() == [(0,), (2,)]
     e.close()
 
 
@@ -103,7 +103,7 @@ def test_a_move_to_a_neighbour_reuses_its_games_and_gives_the_foreground_table(g
 
 def test_a_move_to_a_value_still_playing_waits_for_it_and_plays_nothing_twice(gate):
     e = Explorer(**BB)
-    assert e._busy() == [(4,), (2,)]
+    assert e.session.busy() == [(4,), (2,)]
     queued = len(gate.calls)
     threading.Timer(0.3, gate.run).start()  # the pool gets to it while the move waits
     e.show(2)
@@ -119,7 +119,7 @@ def test_a_move_elsewhere_cancels_the_background_games_not_started(gate):
     first = [fut for *_x, fut in gate.calls]
     e.show(0)  # far away: played in the foreground, its neighbour 1 queued
     assert all(f.cancelled() for f in first)  # 4 and 2 had not started: they do not delay 0
-    assert list(e._busy()) == [(1,)]
+    assert e.session.busy() == [(1,)]
     gate.run()
     e.show(2)  # played in the foreground (none of its games had started)
     pd.testing.assert_frame_equal(_rows(e, (2,)), _foreground(2), check_exact=True)
@@ -136,7 +136,7 @@ def test_closing_cancels_the_background_games_not_started(gate):
     assert pending and not any(f.done() for f in pending)
     e.close()
     assert all(f.cancelled() for f in pending)
-    assert gate.run() == 0 and e._pending == {}
+    assert gate.run() == 0 and e.session.pending == []
 
 
 def test_a_move_in_one_explorer_cancels_the_others_background_games(gate):
@@ -152,17 +152,17 @@ def test_a_two_field_explorer_plays_the_cells_next_along_either_slider(gate):
     e = Explorer("bucket-brigade", field=("bonus", "hand_size"), values=([2, 3, 4], [11, 12, 13]), bots="random",
                  games=10, seed=1)
     assert e.current == (3, 13)  # the baseline: only one neighbour along hand_size
-    assert list(e._pending) == [(4, 13), (2, 13), (3, 12)]
+    assert e.session.pending == [(4, 13), (2, 13), (3, 12)]
     gate.run()
     e.show((3, 12))  # moved down hand_size: on down it, then back up (done), then bonus either side
-    assert e._busy() == [(3, 11), (4, 12), (2, 12)]
+    assert e.session.busy() == [(3, 11), (4, 12), (2, 12)]
     e.close()
 
 
 def test_workers_1_plays_nothing_in_the_background(gate):
     e = Explorer(**{**BB, "workers": 1})
     e.show(1)
-    assert gate.calls == [] and e._pending == {} and "background" not in e.status.value
+    assert gate.calls == [] and e.session.pending == [] and "background" not in e.session.status()
     e.close()
 
 
@@ -173,17 +173,17 @@ def test_in_a_kernel_the_neighbours_join_the_charts_when_done_without_a_move(gat
     async def look():
         e = Explorer(**BB)
         await asyncio.sleep(0)  # the kernel queues the neighbours once the move is drawn
-        assert "background" in e.status.value
+        assert "background" in e.session.status()
         threading.Thread(target=gate.run).start()  # the pool, finishing on a thread of its own
         for _ in range(3000):  # up to 30 s on a busy machine
-            if not e._pending:
+            if not e.session.pending:
                 break
             await asyncio.sleep(0.01)
         return e
 
     e = asyncio.run(look())
-    assert sorted(e._points) == [(2,), (3,), (4,)]
-    assert "3 of 5 values simulated." in e.status.value and "background" not in e.status.value
+    assert e.session.played == [(2,), (3,), (4,)]
+    assert "3 of 5 values simulated." in e.session.status() and "background" not in e.session.status()
     assert sorted(e.table["bonus"].unique()) == [2, 3, 4]
     pd.testing.assert_frame_equal(_rows(e, (2,)), _foreground(2), check_exact=True)
     e.close()
@@ -192,11 +192,11 @@ def test_in_a_kernel_the_neighbours_join_the_charts_when_done_without_a_move(gat
 def test_the_shared_process_pool_plays_a_neighbour_as_the_foreground_does():
     """The real thing: worker processes (the shared pool), pickled rules and games."""
     e = Explorer(**{**BB, "games": 30})
-    futures = e._background.futures([k for keys in e._pending.values() for k in keys])
+    futures = e.session.runner.futures()
     assert futures
     wait(futures, timeout=120)
-    submitted = e._background.submitted
+    submitted = e.session.runner.submitted
     e.show(2)
-    assert e._background.submitted - submitted == len(e._pending[(1,)])  # only 2's new neighbour was sent
+    assert e.session.runner.submitted - submitted == len(e.session.runner.calls((1,)))  # only 2's new neighbour was sent
     pd.testing.assert_frame_equal(_rows(e, (2,)), _foreground(2, games=30), check_exact=True)
     e.close()

@@ -97,35 +97,26 @@ def test_a_value_simulated_in_the_browser_has_the_numbers_of_sweep(setup, value)
             assert row[k] == want[k], k
 
 
-def test_the_site_slider_is_a_range_for_even_whole_steps_and_a_select_otherwise():
-    assert site_charts.even_steps([2, 3, 4, 5, 6]) == 1
-    assert site_charts.even_steps([0, 1, 2, 3, 4, 6, 8, 10]) is None
-    assert site_charts.even_steps([0.0, 0.25, 0.5]) is None
-    even = site_charts.slider("players", [2, 3, 4], 3).param.to_dict()
-    assert even["bind"]["input"] == "range" and (even["bind"]["min"], even["bind"]["max"], even["bind"]["step"]) == (2, 4, 1)
-    uneven = site_charts.slider("bonus", [0, 1, 2, 3, 4, 6, 8, 10], 3).param.to_dict()
-    assert uneven["bind"]["input"] == "select" and uneven["bind"]["options"] == [0, 1, 2, 3, 4, 6, 8, 10]
-
-
-def test_on_the_site_an_explorer_runs_every_value_and_binds_its_chart_to_a_slider(monkeypatch):
-    """Issue 15 item 7: the site's Explorer shows all its values, not the ones the lesson visited."""
+def test_on_the_site_an_explorer_saves_every_value_and_what_its_slider_shows_before_python(monkeypatch):
+    """Issue 15 item 7 and issue 22: the site's Explorer shows all its values, not the ones the lesson
+    visited; before Python starts its slider moves over the saved numbers of each value; after,
+    the browser's session starts from the same numbers (its setup carries them)."""
     from meeple.widgets import Explorer
+    from meeple.widgets.explorer_session import ExplorerSession
 
     monkeypatch.setenv(site_charts.ENV, "1")
     e = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
-    assert sorted(e.table["bonus"].unique()) == [0, 3, 6]
-    chart, setup_html = e.children[1], e.children[2]
-    spec = chart.chart.to_dict()
-    assert [p["name"] for p in spec["params"]] == [site_charts.PARAM]
-    assert spec["params"][0]["value"] == 3
-    text = json.dumps(spec)
-    assert f'datum[\\"bonus\\"] == {site_charts.PARAM}' in text  # the ring and the numbers follow the slider
-    assert "data-meeple-setup" in setup_html.value and "meeple-site" in e._dom_classes
-    assert e.win_chart.comm is None and e.score_chart.comm is None  # not saved in the page (0.9 MB each)
+    assert sorted(e.table["bonus"].unique()) == [0, 3, 6] and e.view["played"] == 3
+    assert e.view["point"] == 1 and sorted(e.view["saved_numbers"]) == ["0", "1", "2"]  # bonus 3, the baseline
+    assert e.view["saved_numbers"]["2"] == e.session.numbers((6,))
+    assert [p["name"] for p in e.charts["win"]["params"]] == ["meeple_current"]  # the ring follows the slider
+    browser = ExplorerSession.from_setup(json.loads(json.dumps(e.setup)))
+    assert browser.played == [(0,), (3,), (6,)] and browser.numbers((6,)) == e.session.numbers((6,))
+    assert browser.view()["charts"]["win"] == json.loads(json.dumps(e.charts["win"]))
     e.show(0)  # the lesson may still visit values: nothing breaks
     monkeypatch.delenv(site_charts.ENV)
     plain = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
-    assert sorted(plain.table["bonus"].unique()) == [3]  # in JupyterLab only what the reader visits
+    assert sorted(plain.table["bonus"].unique()) == [3] and "played" not in plain.setup  # in JupyterLab only what the reader visits
 
 
 def test_the_95_percent_z_is_the_same_number_everywhere():

@@ -119,14 +119,14 @@ def test_stepper_shows_every_game(name):
 
 from fractions import Fraction  # noqa: E402
 
-from meeple.widgets import Explorer, charts  # noqa: E402
+from meeple.widgets import Explorer, charts, specs  # noqa: E402
 
 
 def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
     e = Explorer("bucket-brigade", field="bonus", values=[0, 6], bots="heuristic,random", games=40, seed=3, workers=1)
-    assert e.slider.value == 0  # the current bonus (3) is not offered: the first value is shown
+    assert e.current == 0  # the current bonus (3) is not offered: the first value is shown
     e.show(6)
-    assert e.slider.value == 6
+    assert e.current == 6
     first = e.table.copy()
     e.show(6)  # cached: same numbers, no new games
     assert e.table.equals(first)
@@ -134,8 +134,8 @@ def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():
     t = e.table
     assert sorted(t["bonus"].unique()) == [0, 6] and len(t) == 8
     assert ((t["win_low"] <= t["win_rate"]) & (t["win_rate"] <= t["win_high"])).all()
-    assert "95% CI" in e.numbers.value and "2 of 2 values simulated" in e.status.value
-    spec = e.win_chart.chart.to_dict()
+    assert "95% CI" in e.session.numbers()["columns"] and "2 of 2 values simulated" in e.session.status()
+    spec = e.session.specs()["win"]
     kinds = [_mark(layer) for layer in spec["layer"]]
     assert kinds == ["layer", "errorbar", "line", "rule", "text", "point"]  # baseline rule behind, fair share named, current value ringed
 
@@ -145,15 +145,14 @@ def _rows(spec, layer):
     return spec["datasets"][(layer.get("data") or spec["data"])["name"]]
 
 
-def _ringed(widget, layer, data=None):
+def _ringed(explorer, spec, layer, data=None):
     """The rows the current-value mark of an Explorer chart draws: its rows whose `point` is
-    the chart's `meeple_current` parameter as the widget holds it now (Vega applies the
-    filter in the browser; the Explorer moves the ring by setting the parameter)."""
-    spec = widget.chart.to_dict()
+    the chart's `meeple_current` parameter as the front end sets it now (the view's `point`:
+    Vega applies the filter in the browser; the Explorer moves the ring by setting the parameter)."""
     assert layer["transform"] == [{"filter": "datum.point == meeple_current"}]
     assert [p["name"] for p in spec["params"]] == ["meeple_current"]
     rows = spec["datasets"][(layer.get("data") or data or spec["data"])["name"]]
-    return [r for r in rows if r["point"] == widget.params.meeple_current]
+    return [r for r in rows if r["point"] == explorer.view["point"]]
 
 
 def _mark(layer):
@@ -166,9 +165,9 @@ def test_explorer_can_vary_the_number_of_players():
     e = Explorer("bucket-brigade", field="players", values=[3, 5], bots="random", games=20, seed=1, workers=1)
     e.show_all()
     assert e.table.groupby("players")["seat"].nunique().to_dict() == {3: 3, 5: 5}
-    fair = e.win_chart.chart.to_dict()["layer"][3]  # after the baseline rule, the bars and the lines
+    fair = e.session.specs()["win"]["layer"][3]  # after the baseline rule, the bars and the lines
     assert fair["mark"]["type"] == "line"  # the fair share follows the player count
-    rows = e.win_chart.chart.to_dict()["datasets"][fair["data"]["name"]]
+    rows = e.session.specs()["win"]["datasets"][fair["data"]["name"]]
     assert [(r["players"], round(r["fair"], 4)) for r in rows] == [(3, 0.3333), (5, 0.2)]
 
 
@@ -249,7 +248,7 @@ def test_explorer_refuses_a_typed_game_count_out_of_range_and_says_so():
     e = Explorer("bucket-brigade", field="bonus", values=[3], games=20, seed=1, workers=1)
     before = e.table.copy()
     e.games.value = 5
-    assert e.games.value == 20 and "games=5 is not allowed" in e.status.value and "still 20" in e.status.value
+    assert e.games.value == 20 and "games=5 is not allowed" in e.error and "still 20" in e.error
     assert e.table.equals(before)
     e.games.value = 30
     assert e.table["games"].eq(30).all()
@@ -288,28 +287,29 @@ def test_explorer_moves_a_path_or_alias_and_keeps_the_baseline_drawn():
     """BB-2: hand_size is the hand for the configured player count (hand_sizes[1] with 4 players)."""
     e = Explorer("bucket-brigade", field="hand_size", values=[11, 13], bots="heuristic,random", games=10, seed=2,
                  workers=1)
-    assert e.slider.value == 13  # the baseline's own hand size is on the slider: it starts there
+    assert e.current == 13  # the baseline's own hand size is on the slider: it starts there
     e.show(11)
     t = e.table
     assert list(t.columns[:2]) == ["hand_size", "point"] and sorted(t["hand_size"].unique()) == [11, 13]
-    spec = e.win_chart.chart.to_dict()
+    spec = e.session.specs()["win"]
     baseline = spec["layer"][0]
     assert baseline["layer"][0]["mark"]["type"] == "rule"
     assert spec["datasets"][baseline["data"]["name"]] == [{"hand_size": 13, "label": "baseline"}]
     ring = spec["layer"][-1]
-    assert {r["hand_size"] for r in _ringed(e.win_chart, ring)} == {11}  # the current value
-    built = e.win_chart.chart
+    assert {r["hand_size"] for r in _ringed(e, spec, ring)} == {11}  # the current value
+    built = e.session.specs()["win"]
     e.show(13)  # already simulated: the ring moves, the chart is not rebuilt
-    assert e.win_chart.chart is built and {r["hand_size"] for r in _ringed(e.win_chart, ring)} == {13}
+    assert e.session.specs()["win"] is built and {r["hand_size"] for r in _ringed(e, built, ring)} == {13}
     e.measure.value = "turns"  # another measure: the measure chart is drawn anew, the ring still at 13
-    line = [layer for layer in e.score_chart.chart.to_dict()["layer"] if _mark(layer) == "line"][0]
+    measured = e.session.specs()["measure"]
+    line = [layer for layer in measured["layer"] if _mark(layer) == "line"][0]
     assert line["encoding"]["y"]["field"] == "turns"
-    assert {r["hand_size"] for r in _ringed(e.score_chart, e.score_chart.chart.to_dict()["layer"][-1])} == {13}
+    assert {r["hand_size"] for r in _ringed(e, measured, measured["layer"][-1])} == {13}
     p = Explorer("bucket-brigade", field="hand_sizes[1]", values=[11, 13], bots="heuristic,random", games=10, seed=2,
                  workers=1)
     p.show(11)  # the alias and the path it stands for play the same games
     assert p.table[p.table["hand_sizes[1]"] == 11]["win_rate"].tolist() == e.table[e.table["hand_size"] == 11]["win_rate"].tolist()
-    assert p.win_chart.chart.to_dict()["layer"][1]["encoding"]["x"]["field"] == "hand_sizes\\[1\\]"  # escaped for Vega
+    assert p.session.specs()["win"]["layer"][1]["encoding"]["x"]["field"] == "hand_sizes\\[1\\]"  # escaped for Vega
 
 
 def test_explorer_default_stops_for_elements_and_aliases_are_valid_neighbours():
@@ -324,12 +324,12 @@ def test_explorer_shows_the_measure_the_reader_picks_with_its_interval():
     e = Explorer("duck-duck-bruce", field="die[0]", values=[-1, 0], bots="random", games=10, seed=1, workers=1,
                  measure="mean_steals_tried")
     e.show_all()
-    spec = e.score_chart.chart.to_dict()
+    spec = e.session.specs()["measure"]
     line = [layer for layer in spec["layer"] if _mark(layer) == "line"][0]
     assert line["encoding"]["y"]["field"] == "mean_steals_tried"
-    assert "mean_steals_tried" in e.numbers.value
+    assert "mean_steals_tried" in e.session.numbers()["columns"]
     e.measure.value = "turns"  # one number per game: one line for every seat
-    spec = e.score_chart.chart.to_dict()
+    spec = e.session.specs()["measure"]
     bars = [layer for layer in spec["layer"] if _mark(layer) == "errorbar"][0]
     assert bars["encoding"]["y2"]["field"] == "turns_high"
     assert {r["who"] for r in spec["datasets"][bars["data"]["name"]]} == {"every seat"}
@@ -345,17 +345,15 @@ def test_explorer_numbers_copy_as_csv():
     back = pd.read_csv(io.StringIO(e.table_csv()))
     assert back[["bonus", "seat", "win_rate", "win_low", "win_high"]].equals(
         e.table[["bonus", "seat", "win_rate", "win_low", "win_high"]].reset_index(drop=True))
-    assert e.copy.text == e.table_csv()  # the copy button's clipboard text (static/copy.js puts it there)
-    e.csv_button.click()
-    assert e.csv.layout.display == "block" and e.csv.value == e.table_csv()
-    e.csv_button.click()
-    assert e.csv.layout.display == "none"
+    # what the copy and "Numbers as CSV" buttons are answered (static/explorer.js copies or shows it):
+    # the session's CSV (no pandas, the browser's too) is pandas' own
+    assert e.do({"do": "csv"})["answer"] == {"csv": e.table_csv()}
 
 
 def test_the_widgets_take_a_variant_file(tmp_path):
     path = bb.Config(bonus=5).save(tmp_path / "five.toml")
     e = Explorer("bucket-brigade", field="hand_size", values=[13], config=str(path), games=10, seed=1, workers=1)
-    assert "bonus=5" in e.children[0].value
+    assert "bonus=5" in e.view["rules"]
     assert Stepper("bucket-brigade", path, seed=1).state.config == bb.Config(bonus=5)
     with pytest.raises(ValueError, match="the file is a bucket-brigade variant, not duck-duck-bruce"):
         Stepper("duck-duck-bruce", path)
@@ -366,20 +364,21 @@ def test_explorer_on_two_fields_draws_a_map_with_the_current_cell_marked():
                  games=10, seed=1, workers=1)
     assert e.current == (3, 13)  # the baseline cell
     e.show((0, 11))
-    assert "2 of 4 cells simulated" in e.status.value and "bonus = 0, hand_size = 11" in e.numbers.value
+    assert "2 of 4 cells simulated" in e.session.status() and "bonus = 0, hand_size = 11" in e.session.numbers()["heading"]
     e.show_all()
     assert sorted(set(zip(e.table["bonus"], e.table["hand_size"]))) == [(0, 11), (0, 13), (3, 11), (3, 13)]
-    spec = e.map_chart.chart.to_dict()
+    spec = e.session.specs()["map"]
     value_map, width_map = spec["hconcat"]
     cells, _labels, baseline, current = value_map["layer"]
     assert cells["mark"]["type"] == "rect" and cells["encoding"]["color"]["field"] == "win_rate"
     assert width_map["layer"][0]["encoding"]["color"]["field"] == "width"
-    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e.map_chart, current, value_map.get("data"))] == [(0, 11)]
+    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e, spec, current, value_map.get("data"))] == [(0, 11)]
     e.show((3, 13))  # simulated already: only the outline moves
-    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e.map_chart, current, value_map.get("data"))] == [(3, 13)]
+    assert e.session.specs()["map"] is spec
+    assert [(r["bonus"], r["hand_size"]) for r in _ringed(e, spec, current, value_map.get("data"))] == [(3, 13)]
     assert spec["datasets"][baseline["data"]["name"]][0]["hand_size"] == 13  # the baseline cell, dashed
     e.measure.value = "turns"
-    assert e.map_chart.chart.to_dict()["hconcat"][0]["layer"][0]["encoding"]["color"]["field"] == "turns"
+    assert e.session.specs()["map"]["hconcat"][0]["layer"][0]["encoding"]["color"]["field"] == "turns"
 
 
 def test_heat_map_shows_the_value_and_its_interval_width():
@@ -484,7 +483,7 @@ def test_the_explorer_ring_follows_its_vega_parameter_when_vega_draws_it():
     vlc = pytest.importorskip("vl_convert")
     e = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=10, seed=1, workers=1)
     e.show_all()
-    spec = e.win_chart.chart.to_dict()
+    spec = e.session.specs()["win"]
     assert spec["params"] == [{"name": "meeple_current", "value": 1}]  # bonus 3, the baseline
     xs = {}
     for point in (0, 2):
@@ -493,7 +492,7 @@ def test_the_explorer_ring_follows_its_vega_parameter_when_vega_draws_it():
         ring = re.findall(r'class="mark-symbol role-mark (layer_\d+_marks)"', svg)[-1]  # the last layer
         group = svg.split(f'class="mark-symbol role-mark {ring}"')[1].split("</g>")[0]
         xs[point] = re.findall(r"translate\(([\d.]+),", group)
-    assert xs[0] == ["0"] * 4 and xs[2] == [str(charts.WIDTH)] * 4
+    assert xs[0] == ["0"] * 4 and xs[2] == [str(specs.WIDTH)] * 4
 
 
 def _x_axes(spec) -> list:
@@ -517,4 +516,4 @@ def test_a_swept_field_named_like_a_length_measure_keeps_its_whole_values():
                   charts.measure_chart(table[table["rounds"] > 2], "rounds", "score", baseline=2, current=3)):
         axes = _x_axes(chart.to_dict())
         assert axes and all(a == {"format": "d", "values": [2, 3, 4]} for a in axes), axes
-    assert "rounds" not in Explorer("duck-duck-bruce", "rounds", values=[2, 3], games=10, workers=1)._measures
+    assert "rounds" not in Explorer("duck-duck-bruce", "rounds", values=[2, 3], games=10, workers=1).session.measures

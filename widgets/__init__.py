@@ -1,4 +1,4 @@
-"""meeple.widgets: anywidget + ipywidgets front ends.
+"""meeple.widgets: anywidget front ends over plain logic classes.
 
 They display and ask; every rule lives in meeple.rules. JavaScript and CSS
 are local files in widgets/static/ (nothing loads from a CDN); Altair charts
@@ -39,9 +39,10 @@ if "jsonschema" not in sys.modules and not any(type(f).__name__ == _NoIriGrammar
                                                for f in sys.meta_path):
     sys.meta_path.insert(0, _NoIriGrammarForJsonschema())
 
-_WHERE = {"Explorer": ".explorer", "Stepper": ".stepper", "StepperSession": ".session"}
+_WHERE = {"Explorer": ".explorer", "Stepper": ".stepper", "StepperSession": ".session", "Panel": ".panel",
+          "Tally": ".tally"}
 
-__all__ = ["Explorer", "Stepper", "StepperSession"]
+__all__ = ["Explorer", "Panel", "Stepper", "StepperSession", "Tally"]
 
 
 def __getattr__(name: str):

@@ -3,7 +3,9 @@
 Every chart of a sampled number draws its 95% interval; exact
 distributions say they are exact. Functions take the tidy tables that
 `meeple.rules.simulate` returns and give back an `alt.Chart` (tests check
-`chart.to_dict()`, not pixels).
+`chart.to_dict()`, not pixels). The Explorer's charts (win rate, any measure,
+the heat map) are built as plain Vega-Lite by `specs.py`, which also runs in the
+course site's browser, and handed out here as Altair charts of those very specs.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
-import re
-
 import altair as alt
 import pandas as pd
+
+from . import specs
 
 WIDTH, HEIGHT = 340, 220
 LEGEND = alt.Legend(orient="bottom", columns=2, title=None, labelLimit=WIDTH)  # a long label whole, not cut off
@@ -31,49 +33,22 @@ def _who(table: pd.DataFrame) -> pd.Series:
     return "Player " + (table["seat"] + 1).astype(str) + " (" + table["bot"].astype(str) + ")"
 
 
-def _col(field: str) -> str:
-    """A column name Vega reads as one name: `hand_sizes[1]` would be read as an element of
-    `hand_sizes`, so brackets and dots are escaped."""
-    return re.sub(r"([\[\].\\])", r"\\\1", field)
+def _rows(table: pd.DataFrame) -> list[dict]:
+    """A sweep table as the rows specs.py reads (plain Python values, table order)."""
+    return table.to_dict(orient="records")
 
 
-def _x(table: pd.DataFrame, field: str, title: str | None = None, also=()) -> alt.X:
-    """The x encoding of `field`; a whole-number field ticks every value from the least to
-    the greatest of the table's and `also`'s (every layer of a chart must use the same one)."""
-    col = table[field]
-    title = title or field.replace("_", " ")
-    if pd.api.types.is_bool_dtype(col) or not pd.api.types.is_numeric_dtype(col):
-        return alt.X(f"{_col(field)}:O", title=title, axis=alt.Axis(labelAngle=0))  # discrete axes rotate labels by default
-    whole = pd.api.types.is_integer_dtype(col)
-    axis = alt.Axis()
-    if whole and len(col):
-        spread = [int(v) for v in (col.min(), col.max(), *also) if v is not None]
-        lo, hi = min(spread), max(spread)
-        # every whole number as a tick where there are few: Vega's own ticks on [2, 4] fall at
-        # half steps (tickMinStep is not always honoured), which "d" labels "2 3 3 4 4"
-        axis = alt.Axis(values=list(range(lo, hi + 1)), format="d") if hi - lo <= 30 else alt.Axis(tickMinStep=1, format="d")
-    return alt.X(f"{_col(field)}:Q", title=title, axis=axis, scale=alt.Scale(zero=False))
+def _current(current):
+    """An Altair parameter holding the value's `point` as the spec builder's Current."""
+    if isinstance(current, alt.Parameter):
+        return specs.Current(current.param.value, current.name)
+    return current
 
 
-def _varied(table: pd.DataFrame) -> list[str]:
-    """The fields a sweep table varies: its columns before `point`."""
-    cols = list(table.columns)
-    return cols[: cols.index("point")] if "point" in cols else []
-
-
-def _lines(table: pd.DataFrame, field: str, *measures: str) -> pd.DataFrame:
-    """The table with `who`: one line per seat and, in a sweep over several fields, per value
-    of each other field (never one line through points that differ in another field).
-    With `measures`, only the columns the chart draws (a sweep table has dozens, and
-    Altair copies every one into the chart)."""
-    varied = _varied(table)
-    if measures:
-        keep = list(dict.fromkeys([*varied, field, "point", "seat", "bot", "games", *measures]))
-        table = table[[c for c in keep if c in table.columns]]
-    who = _who(table)
-    for other in (f for f in varied if f != field):
-        who = who + ", " + other + "=" + table[other].astype(str)
-    return table.assign(who=who)
+def from_spec(spec: dict):
+    """The Altair chart of a Vega-Lite spec from specs.py (a layer or a side-by-side chart)."""
+    kind = alt.HConcatChart if "hconcat" in spec else alt.LayerChart if "layer" in spec else alt.Chart
+    return kind.from_dict(spec)
 
 
 def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *, baseline=None,
@@ -81,52 +56,14 @@ def win_rate_chart(table: pd.DataFrame, field: str, title: str | None = None, *,
     """Win rate of each seat as `field` changes (a sweep table), with 95% Wilson intervals
     and a dashed line at the fair share 1/players. `baseline`: the value the reader started
     from, a grey rule behind the lines; `current`: the value under the slider, ringed (or a
-    Vega parameter holding that value's `point`: see `_ring`)."""
-    data = _lines(table, field, "win_rate", "win_low", "win_high")
-    fair_share = (1 / data.groupby(field)["seat"].nunique()).rename("fair").reset_index()
-    x = _x(data, field, also=_marked(baseline, current))
-    base = alt.Chart(data).encode(x=x, color=alt.Color("who:N", legend=LEGEND))
-    bars = base.mark_errorbar(ticks=True).encode(
-        y=alt.Y("win_low:Q", title="win rate (95% CI)", axis=alt.Axis(format="%")), y2="win_high:Q"
-    )
-    line = base.mark_line(point=True).encode(
-        y="win_rate:Q",
-        tooltip=[
-            alt.Tooltip("who:N", title="seat"),
-            alt.Tooltip(_col(field), title=field),
-            alt.Tooltip("win_rate:Q", format=".1%", title="win rate"),
-            alt.Tooltip("win_low:Q", format=".1%", title="95% CI from"),
-            alt.Tooltip("win_high:Q", format=".1%", title="to"),
-            alt.Tooltip("games:Q"),
-        ],
-    )
-    if fair_share["fair"].nunique() == 1:  # the same number of players everywhere: one dashed rule
-        fair = alt.Chart(fair_share[["fair"]].head(1)).mark_rule(strokeDash=[4, 4], color="#777").encode(y="fair:Q")
-    else:  # the player count varies along x: the fair share 1/players follows it
-        fair = alt.Chart(fair_share).mark_line(strokeDash=[4, 4], color="#777").encode(x=x, y="fair:Q")
-    # the dashed line says what it is (a reader cannot tell it from a seat's line otherwise)
-    fair_label = alt.Chart(fair_share[["fair"]].tail(1)).mark_text(align="right", dy=-7, color="#777").encode(
-        y="fair:Q", x=alt.value(WIDTH - 2), text=alt.value("fair share"))
-    layers = [bars, line, fair, fair_label]
-    if baseline is not None:
-        layers.insert(0, _rule_at(field, baseline, "baseline", "#aaa", x))
-    if current is not None:
-        layers.append(_ring(data, field, current, "win_rate", x))
-    return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
-                                                               title=title or f"Win rate as {field.replace('_', ' ')} changes")
+    Vega parameter holding that value's `point`). The spec is specs.win_rate's, the Explorer's own."""
+    return from_spec(specs.win_rate(_rows(table), field, title, baseline=baseline, current=_current(current)))
 
 
 def score_chart(table: pd.DataFrame, field: str, title: str | None = None) -> alt.LayerChart:
     """Mean final score of each seat as `field` changes, with 95% intervals."""
-    data = _lines(table, field, "score", "score_low", "score_high")
-    base = alt.Chart(data).encode(x=_x(data, field), color=alt.Color("who:N", legend=LEGEND))
-    bars = base.mark_errorbar(ticks=True).encode(y=alt.Y("score_low:Q", title="mean score (95% CI)"), y2="score_high:Q")
-    line = base.mark_line(point=True).encode(
-        y="score:Q",
-        tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(_col(field), title=field), alt.Tooltip("score:Q", format=".2f"),
-                 alt.Tooltip("score_low:Q", format=".2f", title="95% CI from"), alt.Tooltip("score_high:Q", format=".2f", title="to")],
-    )
-    return (bars + line).properties(width=WIDTH, height=HEIGHT, title=title or f"Mean score as {field.replace('_', ' ')} changes")
+    return from_spec(specs.measure(_rows(table), field, "score", label="mean score",
+                                   title=title or f"Mean score as {field.replace('_', ' ')} changes"))
 
 
 def seat_chart(seats: pd.DataFrame, title: str = "Win rate by seat") -> alt.LayerChart:
@@ -140,39 +77,13 @@ def seat_chart(seats: pd.DataFrame, title: str = "Win rate by seat") -> alt.Laye
 
 
 def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exact distribution") -> alt.Chart:
-    """Bars of an exact distribution {value: Fraction}; tooltips show the fraction itself."""
-    items = sorted(dist.items())
-    total = sum(Fraction(p) for _, p in items)
-    if total != 1:
-        raise ValueError(f"probabilities must sum to 1, they sum to {total}")
-    data = pd.DataFrame(
-        {"value": [v for v, _ in items], "p": [float(p) for _, p in items], "exact": [str(Fraction(p)) for _, p in items]}
-    )
-    axis = alt.Axis(labelAngle=0)
-    values = [v for v, _ in items]
-    if len(values) > 20 and all(isinstance(v, int) for v in values):
-        # dozens of bars: label every fifth (or tenth) value, not every bar (labels would overlap)
-        step = 5 if len(values) <= 60 else 10
-        axis = alt.Axis(labelAngle=0, values=[v for v in values if v % step == 0])
-    return (
-        alt.Chart(data)
-        .mark_bar(color="#3c6fb6")
-        .encode(
-            x=alt.X("value:O", title=x_title, axis=axis),
-            y=alt.Y("p:Q", title="probability (exact)", axis=alt.Axis(format="%")),
-            tooltip=[alt.Tooltip("value:O", title=x_title), alt.Tooltip("exact:N", title="exact"), alt.Tooltip("p:Q", format=".2%")],
-        )
-        .properties(width=WIDTH, height=HEIGHT, title=title)
-    )
+    """Bars of an exact distribution {value: Fraction}; tooltips show the fraction itself.
+    The chart is `specs.distribution`'s Vega-Lite, the spec the lessons' controls draw in
+    the browser (Altair does not load in the site's Pyodide): one builder for both."""
+    return alt.Chart.from_dict(specs.distribution(dist, x_title, title))
 
 
 # --- the designer's workbench -------------------------------------------------------
-
-def _per_game(table: pd.DataFrame, measure: str) -> bool:
-    """True when a measure is one number per game (every seat's row holds the same value)."""
-    keys = _varied(table) or ["point"]
-    return bool((table.groupby(keys, dropna=False)[measure].nunique(dropna=False) <= 1).all())
-
 
 def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *, label: str | None = None,
                   baseline=None, current=None, title: str | None = None) -> alt.LayerChart:
@@ -180,71 +91,9 @@ def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *,
     with its 95% interval: one line per seat, or one line when the measure is one number
     per game (turns, rounds). `baseline`: the value the reader started from, drawn as a grey
     rule behind everything; `current`: the value under the slider, ringed (or a Vega
-    parameter holding that value's `point`: see `_ring`)."""
-    from meeple.rules.simulate import measure_columns
-
-    value, low, high = measure_columns(measure)
-    label = label or measure.replace("_", " ")
-    data = _lines(table, field, value, low, high)
-    if _per_game(table, measure):
-        keys = _varied(table) or [field]
-        data = data.drop_duplicates(keys).assign(who="every seat" if len(keys) == 1 else data["who"].str.split(", ", n=1).str[1])
-    fmt = ".1%" if measure == "win_rate" else ".2f"
-    x = _x(data, field, also=_marked(baseline, current))
-    base = alt.Chart(data).encode(x=x, color=alt.Color("who:N", legend=LEGEND))
-    bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=f"{label} (95% CI)", scale=alt.Scale(zero=False),
-                                                         axis=alt.Axis(format="%") if measure == "win_rate" else alt.Axis()),
-                                                 y2=f"{high}:Q")
-    line = base.mark_line(point=True).encode(
-        y=f"{value}:Q",
-        tooltip=[alt.Tooltip("who:N", title="seat"), alt.Tooltip(_col(field), title=field),
-                 alt.Tooltip(f"{value}:Q", format=fmt, title=label),
-                 alt.Tooltip(f"{low}:Q", format=fmt, title="95% CI from"), alt.Tooltip(f"{high}:Q", format=fmt, title="to")],
-    )
-    layers = []
-    if baseline is not None:
-        layers.append(_rule_at(field, baseline, "baseline", "#aaa", x))
-    layers += [bars, line]
-    if current is not None:
-        layers.append(_ring(data, field, current, value, x))
-    return _with_param(alt.layer(*layers), current).properties(width=WIDTH, height=HEIGHT,
-                                                               title=title or f"{label} as {field.replace('_', ' ')} changes")
-
-
-def _at_current(data: pd.DataFrame, current, match) -> alt.Chart:
-    """The rows of the value under the slider. `current` a Vega parameter: every row, kept by
-    Vega where `point` equals the parameter, so the Explorer moves the mark by setting the
-    parameter (no new spec, no Altair rebuild: a redraw in milliseconds); else the rows `match`
-    picks in Python."""
-    if isinstance(current, alt.Parameter):
-        return alt.Chart(data).transform_filter(f"datum.point == {current.name}")
-    return alt.Chart(data[match(data)])
-
-
-def _with_param(chart, current):
-    """The chart declaring `current` when it is a Vega parameter (see `_at_current`)."""
-    return chart.add_params(current) if isinstance(current, alt.Parameter) else chart
-
-
-def _marked(*values) -> list:
-    """The whole-number values a chart marks (baseline, current) beside its data, for _x's ticks."""
-    return [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
-
-
-def _ring(data: pd.DataFrame, field: str, current, y: str, x: alt.X) -> alt.Chart:
-    """A ring round each line's point at the value under the slider."""
-    return _at_current(data, current, lambda d: d[field] == current).mark_point(
-        size=160, filled=False, color="#111", strokeWidth=2).encode(x=x, y=f"{y}:Q")
-
-
-def _rule_at(field: str, value, text: str, colour: str, x: alt.X) -> alt.LayerChart:
-    """A vertical rule with a label at x = value (the baseline behind the current curve);
-    `x`: the chart's own x encoding (one axis for every layer)."""
-    marker = pd.DataFrame({field: [value], "label": [text]})
-    rule = alt.Chart(marker).mark_rule(color=colour, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
-    label = alt.Chart(marker).mark_text(align="left", dx=4, dy=-4, color="#777", baseline="top").encode(
-        x=x, y=alt.value(0), text="label:N")
-    return alt.layer(rule, label)
+    parameter holding that value's `point`). The spec is specs.measure's, the Explorer's own."""
+    return from_spec(specs.measure(_rows(table), field, measure, label=label, baseline=baseline,
+                                   current=_current(current), title=title))
 
 
 def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate", seat: int | None = 0, *,
@@ -253,41 +102,10 @@ def heatmap_chart(table: pd.DataFrame, x: str, y: str, measure: str = "win_rate"
     measure's value (labelled in each cell) and its 95% interval's width (how sure each cell
     is). `seat`: whose value for a per-seat measure (0 = Player 1; ignored for per-game
     measures). `current`: the (x, y) cell to outline in black (or a Vega parameter holding
-    that cell's `point`: see `_at_current`); `baseline`: the cell the reader started from,
-    outlined dashed (when it is on the map)."""
-    from meeple.rules.simulate import measure_columns
-
-    value, low, high = measure_columns(measure)
-    label = label or measure.replace("_", " ")
-    data = table if _per_game(table, measure) or seat is None else table[table["seat"] == seat]
-    who = "" if _per_game(table, measure) or seat is None else f", Player {seat + 1}"
-    keep = [x, y, "seat", value, low, high] + (["point"] if "point" in data.columns else [])
-    data = data[keep].drop_duplicates([x, y]).assign(width=lambda d: d[high] - d[low])
-    fmt = ".0%" if measure == "win_rate" else ".1f"
-    ex, ey = alt.X(f"{_col(x)}:O", title=x.replace("_", " "), axis=alt.Axis(labelAngle=0)), alt.Y(f"{_col(y)}:O", title=y.replace("_", " "), sort="descending")
-    tips = [alt.Tooltip(_col(x), title=x), alt.Tooltip(_col(y), title=y), alt.Tooltip(f"{value}:Q", format=fmt, title=label),
-            alt.Tooltip(f"{low}:Q", format=fmt, title="95% CI from"), alt.Tooltip(f"{high}:Q", format=fmt, title="to")]
-
-    def panel(colour: str, scheme: str, text: str, heading: str):
-        base = alt.Chart(data).encode(x=ex, y=ey)
-        cells = base.mark_rect().encode(color=alt.Color(f"{colour}:Q", scale=alt.Scale(scheme=scheme),
-                                                        legend=alt.Legend(title=text, format=fmt)), tooltip=tips)
-        mid = float(data[colour].min() + data[colour].max()) / 2  # a plain float: numpy 2's repr is np.float64(...), not Vega
-        dark = f"datum[{colour!r}] {'<' if scheme == 'viridis' else '>'} {mid!r}"  # viridis is dark low, greys high
-        labels = base.mark_text(fontSize=11).encode(text=alt.Text(f"{colour}:Q", format=fmt),
-                                                    color=alt.condition(dark, alt.value("white"), alt.value("black")))
-        layers = [cells, labels]
-        for cell, dash in ((baseline, [5, 3]), (current, [])):
-            if cell is not None:
-                mark = _at_current(data, cell, lambda d, c=cell: (d[x] == c[0]) & (d[y] == c[1]))
-                layers.append(mark.mark_rect(fill=None, stroke="#111" if not dash else "#e45756",
-                                             strokeWidth=3, strokeDash=dash).encode(x=ex, y=ey))
-        return alt.layer(*layers).properties(width=WIDTH * 0.8, height=HEIGHT, title=heading)
-
-    return _with_param(alt.hconcat(
-        panel(value, "viridis", label, f"{label}{who}"),
-        panel("width", "greys", "CI width", "width of its 95% interval"),
-    ), current).resolve_scale(color="independent").properties(title=title or f"{label} over {x} and {y}")
+    that cell's `point`); `baseline`: the cell the reader started from, outlined dashed
+    (when it is on the map). The spec is specs.heatmap's, the Explorer's own."""
+    return from_spec(specs.heatmap(_rows(table), x, y, measure, seat, label=label, current=_current(current),
+                                   baseline=baseline, title=title))
 
 
 def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatChart:

@@ -8,8 +8,11 @@ pandas and numpy do not exist in the browser.
   from the setup the Stepper saved in the page, answering stepper.js's messages.
 - `simulate_point(setup, value, games, report)`: one Explorer value played
   game by game (`simulate.play_game`, the seeds `simulate` and `sweep` use) and
-  summarised by the same functions as `Summary` (`_rate_row`, `stats.mean_ci`),
-  so the numbers equal CPython's `sweep` row for row.
+  summarised by the Explorer's own `cell_rows`, so the numbers equal CPython's
+  `sweep` row for row (the benchmark's games/s).
+
+Every widget kind (the Stepper, the Explorer...) is opened and driven through
+`meeple.widgets.transport` (`open_json`, `send_json`), which the worker calls too.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ import json
 
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import MAX_GAMES, play_game
-from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.sim.runner import bot_refs as _bot_refs
-from meeple.rules.stats import mean_ci
 
+from .explorer_session import cell_rows
 from .session import StepperSession
+from .specs import _clean
 
 _sessions: dict[int, StepperSession] = {}
 
@@ -51,14 +54,15 @@ def stepper_do(sid: int, message_json: str) -> str:
 
 def simulate_point(setup_json: str, value_json: str, games: int, report=None) -> str:
     """`games` seeded games of one Explorer value, one row per seat with 95% intervals
-    (the columns of a `sweep` table). `report(done, total)` is called now and then."""
+    (the columns of a `sweep` table). `report(done, total)` is called now and then. The
+    value's rules are built as the Explorer builds them (`with_values`: a field, a path
+    such as `hand_sizes[1]` or an alias such as `hand_size`)."""
     setup = json.loads(setup_json)
     mod = game_module(setup["game"])
     field, value = setup["field"], json.loads(value_json)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be a whole number from 1 to {MAX_GAMES:,}, got {games!r}")
-    base = mod.Config.from_dict(setup["config"])
-    config = mod.Config.from_dict({**base.to_dict(), field: value})
+    config = mod.Config.from_dict(setup["config"]).with_values({field: value})
     bots = setup["bots"]
     bots = bots[0] if len(set(bots)) == 1 else bots  # as the Explorer asks sweep: one name follows the player count
     refs = _bot_refs(mod, bots, config.players)
@@ -70,12 +74,5 @@ def simulate_point(setup_json: str, value_json: str, games: int, report=None) ->
         records.append(play_game(mod, config, names, funcs, seed, i))
         if report is not None and ((i + 1) % every == 0 or i + 1 == games):
             report(i + 1, games)
-    rows = []
-    for s in range(config.players):
-        share = [(1.0 / len(g.winners) if g.winners else 0.0) if s in g.winners else 0.0 for g in records]
-        rate, lo, hi = _rate_row(share)
-        m, mlo, mhi = mean_ci([g.scores[s] for g in records])
-        rows.append({field: value, "seat": s, "bot": ",".join(dict.fromkeys(g.bots[s] for g in records)),
-                     "games": len(records), "win_rate": rate, "win_low": lo, "win_high": hi,
-                     "score": m, "score_low": mlo, "score_high": mhi})
-    return json.dumps(rows)
+    rows = cell_rows({field: value}, config.players, records)
+    return json.dumps([{k: _clean(v) for k, v in r.items()} for r in rows])

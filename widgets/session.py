@@ -21,7 +21,7 @@ from meeple.rules.core import _record, apply_text, bot_rng, game_module, replay,
 from . import views
 
 EVENTS_SHOWN = 14
-COMMANDS = ("act", "step", "to-my-turn", "undo", "restart", "record")
+COMMANDS = ("act", "step", "to-my-turn", "undo", "new-game", "restart", "record")
 
 
 class StepperSession:
@@ -88,8 +88,13 @@ class StepperSession:
 
     # --- the reader's commands ---------------------------------------------------
 
+    def new_game(self) -> None:
+        """The next deal: seed + 1, so a run of new games is as reproducible as the first
+        (seed 11, then 12, 13, ...). `restart()` replays the current deal."""
+        self.restart(self.seed + 1)
+
     def restart(self, seed: int | None = None) -> None:
-        """A new game (the same seed replays the same deal)."""
+        """Deal again: no seed replays this deal; a seed deals that game."""
         seed = self.seed if seed is None else check_seed(seed)
         # everything made before anything is replaced: a seed the game refuses leaves the game as it was
         rngs = [bot_rng(seed, s) for s in range(self.config.players)]
@@ -147,7 +152,8 @@ class StepperSession:
         return _record(self.mod, self.config, self.seed, self.bot_names, self.actions, self.state)
 
     def handle(self, content) -> dict | None:
-        """One message from the front end: {"do": "act"|"step"|"to-my-turn"|"undo"|"restart"|"record", ...}.
+        """One message from the front end: {"do": "act"|"step"|"to-my-turn"|"undo"|"new-game"|"restart"|"record", ...}.
+        "new-game" deals the next seed; "restart" replays this deal (or deals {"seed": n}).
         A refused command leaves the game as it was and sets `error`. "record" answers
         {"record": <JSON text>, "name": <file name>} for the front end to save."""
         try:
@@ -165,6 +171,8 @@ class StepperSession:
                 self.play_until_your_turn()
             elif do == "undo":
                 self.undo()
+            elif do == "new-game":
+                self.new_game()
             elif do == "restart":
                 seed = content.get("seed")
                 self.restart(None if seed is None else check_seed(seed))

@@ -46,8 +46,14 @@ class Stepper(anywidget.AnyWidget):
 
     # --- the reader's commands (the session's, then the view synced) ------------
 
+    def new_game(self) -> None:
+        """The next deal (seed + 1: reproducible); `restart()` replays this one."""
+        self._session.new_game()
+        self.setup = self._session.setup()
+        self._sync()
+
     def restart(self, seed: int | None = None) -> None:
-        """A new game (the same seed replays the same deal)."""
+        """Deal again: no seed replays this deal; a seed deals that game."""
         self._session.restart(seed)
         self.setup = self._session.setup()
         self._sync()
@@ -106,7 +112,7 @@ class Stepper(anywidget.AnyWidget):
     def _on_message(self, _widget, content, _buffers) -> None:
         """Messages from the browser: see StepperSession.handle."""
         answer = self._session.handle(content)
-        if isinstance(content, dict) and content.get("do") == "restart":
+        if isinstance(content, dict) and content.get("do") in ("restart", "new-game"):
             self.setup = self._session.setup()
         self._sync()
         if answer is not None:  # the record, for stepper.js to offer as a download

@@ -2,13 +2,14 @@
 
 On the site built once per session (site_build.py), in Chromium, with every request
 that would leave the loopback host refused and recorded:
-- each Explorer's slider redraws its chart with no Python at all (no Pyodide file is
-  even requested);
+- each Explorer's slider moves over the numbers saved with the page with no Python at
+  all (no Pyodide file is even requested), and they are CPython's ExplorerSession's;
 - "Play live" starts Python (Pyodide, from the site) in a Web Worker and hands the
   Stepper to the reader: Next raises data-meeple-step, a move is accepted, Save record
   downloads a record that CPython replays, and a seeded game played to the end has
   CPython's scores;
-- one value re-simulated in the browser has CPython's numbers (`sweep`).
+- after one "Start Python", every Explorer runs its ExplorerSession in the worker: another
+  game count and a slider move give CPython's ExplorerSession's numbers.
 Tests wait on conditions (data-meeple-live, data-meeple-step), never fixed sleeps;
 the deadlines are generous because Python's first start takes 10-20 s on a busy machine.
 """
@@ -21,7 +22,6 @@ import pytest
 from site_build import Site, lessons_with, local
 
 from meeple.rules import replay
-from meeple.rules.simulate import sweep
 from meeple.widgets.session import StepperSession
 
 pytestmark = pytest.mark.browser
@@ -89,42 +89,62 @@ def _explorer_lessons(site: Site) -> list[str]:
     return lessons_with("Explorer", site.lessons)
 
 
-def _chart_text(explorer) -> str:
-    return explorer.locator(".vega-embed svg.marks").first.text_content()
+def _explorers(page):
+    page.wait_for_function("document.documentElement.dataset.meepleWidgets === 'drawn'", timeout=120_000)
+    return page.locator(".meeple-explorer")
 
 
-def test_every_explorer_slider_redraws_its_chart_without_python(site, open_page):
-    """On every page with an Explorer, moving the chart's slider to each end changes what the
-    chart shows (the numbers table and its heading), and no Python file is fetched."""
+def _move(explorer, k: int, index: int) -> None:
+    """The reader drags slider k to stop `index` and lets go (input while dragging, change on release)."""
+    explorer.locator("input.meeple-explorer-range").nth(k).evaluate(
+        "(e, v) => { e.focus(); e.value = v; e.dispatchEvent(new Event('input', {bubbles: true}));"
+        " e.dispatchEvent(new Event('change', {bubbles: true})); }", index)
+
+
+def _shown(explorer) -> list:
+    return json.loads(explorer.locator(".meeple-explorer-numbers").get_attribute("data-rows"))
+
+
+def _mirror(explorer):
+    """The same Explorer in CPython: ExplorerSession rebuilt from the setup the page saved."""
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    return ExplorerSession.from_setup(json.loads(explorer.get_attribute("data-meeple-setup")))
+
+
+def _index(session, point: int) -> list[int]:
+    """The slider stops of the cell whose `point` is given."""
+    cell = session.cells()[point]
+    return [stops.index(v) for stops, v in zip(session.stops, cell)]
+
+
+def test_every_explorer_slider_moves_over_the_saved_numbers_without_python(site, open_page):
+    """On every page with an Explorer, before Python starts, moving its slider to each end rings
+    that value and shows its numbers: CPython's ExplorerSession's for that value and seed, and
+    no Python file is fetched."""
     pages = _explorer_lessons(site)
     if not pages:
         pytest.skip("no built lesson has an Explorer")
     for lesson in pages:
         page, visit = open_page(lesson)
-        explorers = page.locator(".meeple-explorer.meeple-site")
-        page.wait_for_function("n => document.querySelectorAll('.meeple-explorer.meeple-site .vega-bindings').length >= n",
-                               arg=1, timeout=60_000)
+        explorers = _explorers(page)
+        assert explorers.count() >= 1
         for k in range(explorers.count()):
             explorer = explorers.nth(k)
-            setup = json.loads(explorer.locator("[data-meeple-setup]").get_attribute("data-meeple-setup"))
-            control = explorer.locator(".vega-bindings select, .vega-bindings input[type=range]").first
-            explorer.locator(".vega-embed svg.marks text").first.wait_for(timeout=30_000)
-            for target in (setup["values"][0], setup["values"][-1]):
-                if target == setup["start"]:
-                    continue
-                before = _chart_text(explorer)
-                if control.evaluate("e => e.tagName") == "SELECT":
-                    control.select_option(index=setup["values"].index(target))
-                else:
-                    control.evaluate("(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true})); }", target)
-                heading = f"{setup['field']} = "
-                page.wait_for_function("([el, old]) => el.textContent !== old",
-                                       arg=[explorer.locator(".vega-embed svg.marks").first.element_handle(), before], timeout=10_000)
-                after = _chart_text(explorer)
-                assert heading in after and after != before, lesson
+            explorer.locator(".meeple-explorer-chart svg").first.wait_for(timeout=60_000)
+            assert explorer.get_attribute("data-meeple-live") == "static"
+            mirror = _mirror(explorer)
+            if len(mirror.fields) != 1:
+                continue
+            stops = mirror.stops[0]
+            for index in (0, len(stops) - 1):
+                _move(explorer, 0, index)
+                page.wait_for_function("([el, p]) => el.dataset.point === String(p)",
+                                       arg=[explorer.element_handle(), index], timeout=10_000)
+                mirror.move(stops[index])
+                assert _shown(explorer) == mirror.numbers()["rows"], (lesson, stops[index])
+                assert page.evaluate("document.activeElement.classList.contains('meeple-explorer-range')")
         assert not any("/pyodide" in u for u in visit.urls), "the slider must not need Python"
-        assert page.evaluate("globalThis.meepleLive.started") is None
-        visit.check()
 
 
 def _stepper_lesson(site: Site) -> str:
@@ -218,36 +238,43 @@ def test_play_live_hands_the_reader_the_same_game_as_cpython(site, open_page, tm
     visit.check()
 
 
-def test_a_value_simulated_in_the_browser_has_cpythons_numbers(site, open_page):
-    """Another number of games, played by Python in the worker with a progress line, gives
-    exactly the rows CPython's sweep gives for that value, seed and game count."""
+def test_after_start_python_the_explorer_plays_as_in_the_kernel_with_cpythons_numbers(site, open_page):
+    """One click on "Start Python" makes the page's Explorers live: the same ExplorerSession runs in
+    the worker. Another game count and a slider move give exactly CPython's numbers (the same
+    session class, the same seed), and keyboard focus stays on the slider the reader moved."""
     pages = _explorer_lessons(site)
     if not pages:
         pytest.skip("no built lesson has an Explorer")
-    stepper_pages = lessons_with("Stepper", site.lessons)
-    both = [n for n in pages if n in stepper_pages]
-    page, visit = open_page(both[0] if both else pages[0])  # where Python may be running already
-    box = page.locator(".meeple-explorer-live").first
-    box.locator(".meeple-live-run").wait_for(timeout=60_000)
-    setup = json.loads(box.get_attribute("data-meeple-setup"))
-    value = setup["values"][-1]
-    box.locator(".meeple-live-value").select_option(index=len(setup["values"]) - 1)
-    box.locator(".meeple-live-games").fill("12")
-    box.locator(".meeple-live-run").click()
-    page.wait_for_function("el => el.dataset.meepleLive !== 'static'", arg=box.element_handle(), timeout=10_000)
-    page.wait_for_function("el => el.querySelector('.meeple-live-numbers').dataset.rows",
-                           arg=box.element_handle(), timeout=START)
-    assert "Simulated in your browser: 12 games" in box.locator(".meeple-live-status").inner_text()
-    rows = json.loads(box.locator(".meeple-live-numbers").get_attribute("data-rows"))
+    for lesson in pages:  # lesson 13's hand_size (an alias) among them, when it is built
+        _live_explorer(open_page, lesson)
 
-    from meeple.rules import GAMES
 
-    mod = GAMES[setup["game"]]
-    bots = setup["bots"][0] if len(set(setup["bots"])) == 1 else setup["bots"]
-    table = sweep(mod, mod.Config.from_dict(setup["config"]), {setup["field"]: [value]}, bots, 12, setup["seed"],
-                  progress=False, workers=1)
-    assert len(rows) == len(table)
-    for row, (_, want) in zip(rows, table.iterrows()):
-        for k in ("seat", "bot", "games", "win_rate", "win_low", "win_high", "score", "score_low", "score_high"):
-            assert row[k] == want[k], (k, row, dict(want))
+def _live_explorer(open_page, lesson: str) -> None:
+    page, visit = open_page(lesson)
+    explorer = _explorers(page).first
+    mirror = _mirror(explorer)
+    start = explorer.locator(".meeple-explorer-start")
+    if start.count():
+        start.click()
+    page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
+                           "e => e.dataset.meepleLive === 'live')", timeout=START)  # every Explorer, one click
+    explorer = _explorers(page).first
+    page.wait_for_function("el => !el.dataset.busy", arg=explorer.element_handle(), timeout=START)
+    mirror.handle({"do": "move", "index": _index(mirror, int(explorer.get_attribute("data-point")))})  # where the reader left it
+    games = explorer.locator(".meeple-explorer-games")
+    games.fill("30")
+    games.dispatch_event("change")
+    page.wait_for_function("el => el.querySelector('.meeple-numbers caption').textContent.includes(', 30 games,')",
+                           arg=explorer.element_handle(), timeout=START)
+    mirror.handle({"do": "games", "games": 30})
+    assert _shown(explorer) == mirror.numbers()["rows"]
+    if len(mirror.fields) == 1:
+        index = 0 if mirror.stops[0].index(mirror.cell[0]) else len(mirror.stops[0]) - 1
+        _move(explorer, 0, index)
+        page.wait_for_function("([el, p]) => el.dataset.point === String(p) && el.dataset.ready === '1'"
+                               " && !el.dataset.busy", arg=[explorer.element_handle(), index], timeout=START)
+        mirror.handle({"do": "move", "index": [index]})
+        assert _shown(explorer) == mirror.numbers()["rows"]
+        assert page.evaluate("document.activeElement.classList.contains('meeple-explorer-range')")
+    assert explorer.locator(".meeple-explorer-status").inner_text() == mirror.status()
     visit.check()

@@ -1,14 +1,18 @@
 // meeple's Web Worker on the course site: Python (Pyodide) off the page's thread.
 //
-// Started by meeple-live.js on the first "Play live" or "Simulate in your browser".
+// Started by meeple-live.js on the first "Start Python to use this" or "Simulate in your browser".
 // Everything it loads comes from this site: Pyodide's files (vendored from npm at
 // build time, hashes checked) and the meeple wheel built with the site, installed
 // with pyodide.loadPackage(url) (micropip would resolve dependencies on other hosts).
 // Messages: {call, what, args} in; {call, kind: "result"|"error"|"progress", ...} out,
 // and {kind: "status", text} while Python starts.
+// Any widget kind (meeple.widgets.transport: the Stepper, the Explorer, ...) is opened with
+// {what: "open", args: {kind, setup}} and driven with {what: "send", args: {id, message}}:
+// JSON text both ways, answered with the session's new view.
 
 let py = null;
 let live = null;  // the Python module meeple.widgets.live
+let transport = null;  // the Python module meeple.widgets.transport
 
 const status = (text) => postMessage({ kind: "status", text });
 
@@ -23,6 +27,7 @@ async function start({ pyodide, wheel }) {
   await py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => status(m) });
   status("Importing the rules");
   live = py.pyimport("meeple.widgets.live");
+  transport = py.pyimport("meeple.widgets.transport");
   const tReady = performance.now();
   return {
     ready: true,
@@ -34,8 +39,13 @@ async function start({ pyodide, wheel }) {
 
 const handlers = {
   start,
+  open: ({ kind, setup }) => transport.open_json(kind, setup),
+  send: ({ id, message }) => transport.send_json(id, message),
+  close: ({ id }) => transport.close(id),
   stepper_new: ({ setup }) => live.stepper_new(setup),
   stepper_do: ({ id, message }) => live.stepper_do(id, message),
+  control_new: ({ setup }) => live.control_new(setup),
+  control_do: ({ id, message }) => live.control_do(id, message),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
 };

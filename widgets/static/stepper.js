@@ -107,15 +107,29 @@ function drawTable(board) {
   return t;
 }
 
+const START = "Start Python to use this";
+
 function render({ model, el }) {
   const root = h("div", "meeple-stepper");
   el.appendChild(root);
-  const send = (msg) => model.send(msg);
+  // On the course site before Python starts, the saved position is drawn but nothing behind it
+  // can move: the buttons say so (meeple-live.js offers the one click that starts Python).
+  const locked = !!(globalThis.meepleLive && !model.meepleLive);
+  let focusKey = null;  // the button to give keyboard focus back to after the move is drawn
+  const active = () => root.getRootNode().activeElement;  // marimo draws widgets in a shadow root
+  const send = (msg, key) => {
+    if (locked) return;
+    focusKey = key || null;
+    model.send(msg);
+  };
+  root.setAttribute("role", "group");
 
   function draw() {
     const v = model.get("view");
+    if (focusKey === null && root.contains(active())) focusKey = active().dataset.key || null;
     root.replaceChildren();
     if (!v || !v.title) return;
+    root.setAttribute("aria-label", `${v.title}, round ${v.round}, step ${v.step}`);
     root.dataset.meepleStep = v.step;  // for tests and for the site's live adapter
     const head = h("div", "meeple-head");
     head.appendChild(h("span", "meeple-title", v.title));
@@ -137,9 +151,15 @@ function render({ model, el }) {
     root.appendChild((drawers[b.kind] || drawTable)(b));
 
     const status = h("div", "meeple-status" + (v.your_turn ? " yours" : ""), v.status);
+    status.setAttribute("role", "status");
+    status.setAttribute("aria-live", "polite");
     root.appendChild(status);
     const err = model.get("error");
-    if (err) root.appendChild(h("div", "meeple-error", err));
+    if (err) {
+      const e = h("div", "meeple-error", err);
+      e.setAttribute("role", "alert");
+      root.appendChild(e);
+    }
 
     if (b.hand && b.hand.length && !v.watching) {  // your cards, also while you choose
       const hand = h("div", "meeple-hand");
@@ -152,34 +172,49 @@ function render({ model, el }) {
       v.actions.forEach((a) => {
         const btn = h("button", "meeple-action", a);
         btn.dataset.action = a;
+        btn.dataset.key = "act";  // after a card is played, focus goes to the next choice
         const card = (b.hand || []).find((c) => a.startsWith(c.text) || a.startsWith("play " + c.text));
         if (card) btn.style.borderColor = card.colour;
-        btn.addEventListener("click", () => send({ do: "act", action: a }));
+        if (locked) { btn.disabled = true; btn.title = START; }
+        btn.addEventListener("click", () => send({ do: "act", action: a }, "act"));
         acts.appendChild(btn);
       });
       root.appendChild(acts);
     }
 
     const bar = h("div", "meeple-controls");
-    const mk = (label, cls, msg, enabled) => {
+    bar.setAttribute("role", "toolbar");
+    bar.setAttribute("aria-label", "game controls");
+    const mk = (label, cls, msg, enabled, title) => {
       const btn = h("button", "meeple-control " + cls, label);
-      btn.disabled = !enabled;
-      btn.addEventListener("click", () => send(msg));
+      btn.dataset.key = cls;
+      btn.disabled = locked || !enabled;
+      btn.title = locked ? START : title || "";
+      btn.addEventListener("click", () => send(msg, cls));
       bar.appendChild(btn);
     };
     mk("Next ▶", "meeple-next", { do: "step" }, !v.over && !v.your_turn);
     mk(v.watching ? "Play the round ▶▶" : "Play to my turn ▶▶", "meeple-fast", { do: "to-my-turn" }, !v.over && !v.your_turn);
     mk("Undo", "meeple-undo", { do: "undo" }, v.can_undo);
-    mk("New game", "meeple-restart", { do: "restart" }, true);
+    mk("New game", "meeple-new", { do: "new-game" }, true, "Deal the next game (the next seed)");
+    mk("Replay this deal", "meeple-restart", { do: "restart" }, true, "The same cards again, from the start");
     mk("Save record", "meeple-save", { do: "record" }, true);
     root.appendChild(bar);
+    if (locked) root.appendChild(h("div", "meeple-note meeple-locked", `${START}: the moves run in Python, which starts in your browser with one click above.`));
 
     const log = h("ol", "meeple-events");
+    log.setAttribute("aria-label", "what happened");
     log.start = v.first_event;  // numbered from the start of the game, not of this window
     const first = v.events.length - v.new_events;
     v.events.forEach((e, i) => log.appendChild(h("li", i >= first ? "new" : "", e)));
     root.appendChild(log);
     log.scrollTop = log.scrollHeight;  // the newest events are the ones to read
+    if (focusKey) {  // keyboard focus stays in the widget after a move
+      const again = root.querySelector(`[data-key="${focusKey}"]:not([disabled])`)
+        || root.querySelector(".meeple-action:not([disabled]), .meeple-control:not([disabled])");
+      if (again) again.focus();
+    }
+    focusKey = null;
   }
 
   // Python answers {do: "record"} with the game as JSON: offer it as a file.

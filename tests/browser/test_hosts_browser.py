@@ -1,0 +1,199 @@
+"""Every widget kind the lessons create, in each notebook host a reader may use: JupyterLab,
+Notebook 7 and marimo (through `mo.ui.anywidget`), driven in Chromium by Playwright.
+
+One notebook (one marimo app) shows the Stepper, the Tally and every lesson control
+(tests/browser/widget_cases.py). For each widget the test does what a reader does (picks a
+face, slides, toggles, presses), waits until the widget shows its answer, and checks that what
+it shows equals what the same logic class answers in CPython for the same input; keyboard
+focus must still be in the widget. Each step waits for a condition (a server answering, a
+kernel idle, a widget's answer counter), never for a fixed time. Screenshots go to
+$MEEPLE_SCREENSHOTS (default: pytest's tmp dir).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from widget_cases import CASES, IMPORTS, STEPPER, as_shown, expected, operate, shown
+
+pytestmark = pytest.mark.browser
+DEADLINE_S = 600
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+VENV_BIN = Path(sys.executable).parent
+
+
+def _notebook() -> str:
+    sources = [IMPORTS] + [f"w_{k.replace('-', '_')} = {make}\nw_{k.replace('-', '_')}" for k, (make, _) in CASES.items()]
+    sources.append(f"stepper = {STEPPER}\nstepper")
+    cells = [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
+             for i, s in enumerate(sources)]
+    return json.dumps({"cells": cells, "metadata": {"kernelspec": KERNELSPEC}, "nbformat": 4, "nbformat_minor": 5})
+
+
+NAMES = "mo, Stepper, Tally, Panel, CatchUpRule, DieEditor, FlipSimulator, HandDeal, KnockChance, RerollRule, StealDie, TrackLength"
+
+
+def _marimo_app() -> str:
+    """A marimo app: one cell of imports, then one cell per widget whose output is
+    `mo.ui.anywidget(widget)` (a cell's last expression is what it shows)."""
+    imports = "".join("    " + line + "\n" for line in IMPORTS.splitlines())
+    cells = [f"@app.cell\ndef _():\n    import marimo as mo\n{imports}    return ({NAMES},)\n"]
+    for make in [m for m, _ in CASES.values()] + [STEPPER]:
+        cells.append(f"@app.cell\ndef _({NAMES}):\n    _shown = mo.ui.anywidget({make})\n    _shown\n    return\n")
+    return "import marimo\n\napp = marimo.App()\n\n\n" + "\n\n".join(cells) + '\n\nif __name__ == "__main__":\n    app.run()\n'
+
+
+def _kernels_idle(base: str) -> bool:
+    try:
+        sessions = json.loads(urllib.request.urlopen(base + "/api/sessions", timeout=2).read())
+    except OSError:
+        return False
+    return bool(sessions) and all(s["kernel"]["execution_state"] == "idle" for s in sessions)
+
+
+def _jupyter_env(home: Path) -> dict:
+    import os
+
+    return {**os.environ, "HOME": str(home), "JUPYTER_CONFIG_DIR": str(home / "cfg"),
+            "JUPYTER_RUNTIME_DIR": str(home / "rt"), "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces")}
+
+
+ALL_RAN = """() => {
+    const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')];
+    return prompts.length > 0 && prompts.every(e => /\\[[0-9]+\\]/.test(e.textContent));
+}"""
+
+
+def _run_all(page, base: str) -> None:
+    """Wait for the notebook and its kernel, then Run > Run All Cells, until every cell ran."""
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    deadline = time.monotonic() + DEADLINE_S
+    while not _kernels_idle(base):
+        assert time.monotonic() < deadline, "no idle kernel"
+        time.sleep(0.2)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.locator(".lm-Menu-item[data-command='runmenu:run-all']").click()
+    page.wait_for_function(ALL_RAN)
+    while not _kernels_idle(base):
+        assert time.monotonic() < deadline, "the kernel stayed busy"
+        time.sleep(0.2)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    home = tmp_path_factory.mktemp("hosts")
+    (home / "widgets.ipynb").write_text(_notebook())
+    (home / "widgets_app.py").write_text(_marimo_app())
+    return home
+
+
+@pytest.fixture(scope="module")
+def jupyterlab(folder, free_port, server):
+    port = free_port()
+    cmd = [str(VENV_BIN / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--allow-root",
+           "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+           "--LabApp.news_url=None", "--LabApp.collaborative=False", "--LabApp.expose_app_in_browser=True",
+           f"--notebook-dir={folder}"]
+    url = f"http://127.0.0.1:{port}"
+    with server(cmd, url + "/api/status", folder / "lab.log", "jupyter lab", DEADLINE_S, env=_jupyter_env(folder / "lab")):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def notebook7(folder, free_port, server):
+    port = free_port()
+    cmd = [str(VENV_BIN / "jupyter"), "notebook", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--allow-root",
+           "--ServerApp.token=", "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
+           f"--notebook-dir={folder}"]
+    url = f"http://127.0.0.1:{port}"
+    with server(cmd, url + "/api/status", folder / "nb7.log", "jupyter notebook", DEADLINE_S,
+                env=_jupyter_env(folder / "nb7")):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def marimo(folder, free_port, server):
+    port = free_port()
+    cmd = [str(VENV_BIN / "marimo"), "run", str(folder / "widgets_app.py"), "--host", "127.0.0.1", "--port", str(port),
+           "--headless", "--no-token"]
+    url = f"http://127.0.0.1:{port}"
+    with server(cmd, url + "/", folder / "marimo.log", "marimo run", DEADLINE_S):
+        yield url
+
+
+def drive_controls(page, shots: Path, host: str) -> None:
+    """Every control kind: shown as CPython shows it, then each reader's move gives CPython's answer."""
+    for kind, (_, moves) in CASES.items():
+        panel = page.locator(f".meeple-panel[data-kind='{kind}']")
+        panel.wait_for()
+        panel.scroll_into_view_if_needed()
+        assert shown(panel) == as_shown(expected(kind, 0)), kind
+        for i, msg in enumerate(moves):
+            answered = int(panel.get_attribute("data-moves"))
+            operate(panel, msg, expected(kind, i))
+            panel.element_handle().wait_for_element_state("stable")
+            page.wait_for_function("([el, n]) => Number(el.dataset.moves) > n", arg=[panel.element_handle(), answered])
+            want = as_shown(expected(kind, i + 1))
+            assert shown(panel) == want, (kind, msg)
+            assert want["error"] == "", (kind, want)
+            assert panel.evaluate("el => { const a = el.getRootNode().activeElement; return !!a && el.contains(a); }"), \
+                f"{kind}: keyboard focus left the widget after {msg}"
+        if expected(kind)["chart"]:
+            page.wait_for_function("el => { const c = el.querySelector('.meeple-panel-chart');"
+                                   " return c && c.dataset.drawn && c.querySelector('svg'); }", arg=panel.element_handle())
+        panel.screenshot(path=str(shots / f"{host}-{kind}.png"))
+
+
+def drive_stepper(page, shots: Path, host: str) -> None:
+    """A card played, then New game: the next seed's deal (seed 7 -> 8), focus kept in the widget."""
+    stepper = page.locator(".meeple-stepper")
+    stepper.wait_for()
+    stepper.scroll_into_view_if_needed()
+    assert "seed 7" in stepper.locator(".meeple-sub").inner_text()
+    stepper.locator(".meeple-action").first.click()
+    page.wait_for_function("el => el.dataset.meepleStep !== '0'", arg=stepper.element_handle())
+    stepper.locator(".meeple-new").click()
+    page.wait_for_function("el => el.querySelector('.meeple-sub').innerText.includes('seed 8')",
+                           arg=stepper.element_handle())
+    from meeple.widgets.session import StepperSession
+
+    fresh = StepperSession("bucket-brigade", seed=8, bots="heuristic", seat=0).view
+    assert stepper.get_attribute("data-meeple-step") == "0"
+    assert stepper.locator(".meeple-action").all_inner_texts() == fresh["actions"]
+    assert stepper.evaluate("el => { const a = el.getRootNode().activeElement; return !!a && el.contains(a); }")
+    stepper.screenshot(path=str(shots / f"{host}-stepper.png"))
+
+
+def test_every_widget_in_jupyterlab(jupyterlab, page_for, shots):
+    with page_for(jupyterlab + "/lab/tree/widgets.ipynb", "jupyterlab-widgets", 1400, 1000) as page:
+        _run_all(page, jupyterlab)
+        drive_controls(page, shots, "jupyterlab")
+        drive_stepper(page, shots, "jupyterlab")
+        # the host's dark theme: the controls follow it
+        page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
+        page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
+        panel = page.locator(".meeple-panel[data-kind='hand-deal']")
+        panel.scroll_into_view_if_needed()
+        panel.locator("[data-name='game'] button").nth(0).click()
+        page.wait_for_function("el => el.classList.contains('meeple-dark')", arg=panel.element_handle())
+        page.wait_for_function("el => el.querySelector('.meeple-panel-chart svg')", arg=panel.element_handle())
+        panel.screenshot(path=str(shots / "jupyterlab-dark-hand-deal.png"))
+
+
+def test_every_widget_in_notebook_7(notebook7, page_for, shots):
+    with page_for(notebook7 + "/notebooks/widgets.ipynb", "notebook7-widgets", 1024, 1000) as page:
+        _run_all(page, notebook7)
+        drive_controls(page, shots, "notebook7")
+        drive_stepper(page, shots, "notebook7")
+
+
+def test_every_widget_in_marimo(marimo, page_for, shots):
+    with page_for(marimo, "marimo-widgets", 1024, 1000) as page:
+        drive_controls(page, shots, "marimo")
+        drive_stepper(page, shots, "marimo")

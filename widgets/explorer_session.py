@@ -1,0 +1,650 @@
+"""The Explorer's logic with no Jupyter in it: which values are played, pending and ready, what to draw.
+
+`ExplorerSession` holds one Explorer: a game, one rule number (or two) with the
+values the slider offers, the bots, games per value and the seed. It checks
+every argument, builds each value's Config one way (`Config.with_values`, so a
+field, a path such as `hand_sizes[1]` and an alias such as `hand_size` all work
+the same in the kernel and in the browser), plays a value's games when asked,
+summarises them (`cell_rows`: the columns and digits of `sweep`, without
+pandas), and gives the front end (`static/explorer.js`) its `view()`: the
+sliders, the status, the numbers, a rule-usage warning, and the charts as plain
+Vega-Lite specs from `specs.py`.
+
+Who plays the games is a runner: `LocalRunner` plays them here, one value after
+another (the course site's Pyodide worker, a script); the kernel's Explorer
+passes a runner that also plays the neighbouring values in worker processes
+(`explorer.PoolRunner`), and the session asks it which values are still
+playing (`busy`) and which are done but not yet collected (`ready`).
+
+Only the standard library and `meeple.rules` are imported, so the session runs
+in the browser, where altair, pandas and numpy do not exist.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from types import SimpleNamespace
+
+from meeple.rules.chance import check_seed
+from meeple.rules.config import _describe
+from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.simulate import _bot_refs, _rate_row, _show_value, measure_columns, measures, play_game
+from meeple.rules.stats import mean_ci
+from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
+
+from . import specs
+
+MAX_GAMES = 20_000
+MIN_GAMES = 10
+COMMANDS = ("move", "games", "measure", "seat", "play", "run-all", "csv")
+
+
+def label(value) -> str:
+    """A slider stop as the reader reads it (None: "none", switches: true/false)."""
+    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def candidate_values(mod, config, field: str) -> list:
+    """Values near the current one that make a valid config (for the slider)."""
+    kind = config.kind(field)
+    current = config.get(field)
+    if kind is bool:
+        return [False, True]
+    if current is None:  # an optional number left at "none" (e.g. rounds = as many as players)
+        raw = [None] + list(range(1, 11))
+    else:
+        step = 1 if kind is int else max(abs(current) / 5, 0.05)
+        raw = [current + step * k for k in range(-5, 6)]
+        if kind is float:
+            raw = [round(v, 4) for v in raw]
+    ok = []
+    for v in raw:
+        try:
+            config.with_values({field: v})
+        except ValueError:
+            continue
+        ok.append(v)
+    return ok
+
+
+def check_games(games) -> int:
+    if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
+        raise ValueError(f"games={games!r} is not allowed: a whole number from {MIN_GAMES} to {MAX_GAMES}")
+    return games
+
+
+def _fmt(v, spec: str) -> str:
+    """A number as the numbers table shows it; "n/a" where there is none (no game counted it)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+        return "n/a"
+    return format(v, spec)
+
+
+# --- one value's numbers, as sweep gives them (no pandas) ----------------------------
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _present(v) -> bool:
+    return v is not None and not (isinstance(v, float) and math.isnan(v))
+
+
+def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
+    """One row per seat for one value (`point`: {field: value}) from its games, with the
+    columns, order and digits of `sweep`'s table (a test holds them equal): the varied
+    fields, point, seat, bot, games, win rate and mean score with 95% intervals, then
+    turns, rounds and lead changes per game and mean_<column> per seat for the game's
+    own numeric columns, each with _low and _high."""
+    records = sorted(records, key=lambda g: g.index)
+    n, seats = len(records), range(players)
+    rows = []
+    for s in seats if n else ():
+        share = [(1.0 / len(g.winners) if g.winners else 0.0) if s in g.winners else 0.0 for g in records]
+        rate, lo, hi = _rate_row(share)
+        m, mlo, mhi = mean_ci([g.scores[s] for g in records])
+        row = {name: _show_value(v) for name, v in point.items()}
+        row |= {"point": k, "seat": s, "bot": ",".join(dict.fromkeys(g.bots[s] for g in records)), "games": n,
+                "win_rate": rate, "win_low": lo, "win_high": hi, "score": m, "score_low": mlo, "score_high": mhi}
+        rows.append(row)
+    if not n:
+        return rows
+    for col in ("turns", "rounds", "lead_changes"):
+        # a swept field of that name keeps its column: the game length is then <col>_played (as sweep)
+        name = f"{col}_played" if col in point else col
+        got = mean_ci([getattr(g, col) for g in records])
+        for row in rows:
+            row |= {name: got[0], f"{name}_low": got[1], f"{name}_high": got[2]}
+    columns: dict[str, list[list]] = {}  # the game's own columns, per seat (a results table's, by seat)
+    for key in dict.fromkeys(k for g in records for k in g.stats):
+        columns[key] = [[(v[s] if isinstance(v, (list, tuple)) else v) for v in (g.stats.get(key) for g in records)]
+                        for s in seats]
+    sources = list(dict.fromkeys(k for g in records if g.sources for d in g.sources for k in d))
+    for key in sources:
+        columns[f"points_{key}"] = [[g.sources[s].get(key, 0) if g.sources else None for g in records] for s in seats]
+    for col, per_seat in columns.items():
+        values = [v for part in per_seat for v in part if v is not None]
+        # a results table's numeric column (not a switch, not text): what sweep averages
+        if not values or not all(_number(v) for v in values):
+            continue
+        for row, part in zip(rows, per_seat):
+            got = mean_ci([v for v in part if _present(v)])
+            row |= {f"mean_{col}": got[0], f"mean_{col}_low": got[1], f"mean_{col}_high": got[2]}
+    return rows
+
+
+# --- who plays the games -------------------------------------------------------------
+
+class LocalRunner:
+    """Plays each value's games here, one after another (the browser's worker, a script).
+    Nothing runs in the background: busy() and ready() are always empty."""
+
+    def play(self, session: "ExplorerSession", cells: list[tuple]) -> dict[tuple, list]:
+        out = {}
+        for cell in cells:
+            config, refs = session.config_at(cell)
+            names, funcs = resolve_bots(session.mod, refs, config.players)
+            out[cell] = [play_game(session.mod, config, names, funcs, session.seed, i) for i in range(session.games)]
+        return out
+
+    def queue(self, session, cells) -> None:
+        pass
+
+    def busy(self) -> list[tuple]:
+        return []
+
+    def ready(self) -> list[tuple]:
+        return []
+
+    def cancel(self, keep=()) -> None:
+        pass
+
+    def reset(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+# --- the session -----------------------------------------------------------------------
+
+class ExplorerSession:
+    """One rule number on a slider (or two, as a map): its values' games and what they show.
+
+    game, field: which game and which number: a field, `field[i]` or an alias
+    (`config.parameters(numbers_only=True)` lists them), or a pair of them for a
+    heat map. values: the slider's values (a pair of lists, or {field: values},
+    for two fields; default: valid values near the current one). config: the
+    rules to start from (a Config or a variant file's path): the baseline drawn
+    behind the current value. bots: one per seat, one for all, or "A,B" (A in
+    seat 1 against B). games: games per value; seed: same seed, same numbers.
+    measure: what the second chart (the map, for two fields) shows.
+    runner: who plays (default LocalRunner: here). Nothing is played until asked
+    (`play_current`, `move`, `show_all` or a message): construction never waits.
+    """
+
+    def __init__(self, game="bucket-brigade", field="bonus", values=None, config=None, bots="heuristic,random",
+                 games: int = 300, seed: int = 0, measure: str | None = None, runner=None):
+        self.mod = mod = game_module(game)
+        if isinstance(config, str) or hasattr(config, "__fspath__"):
+            config = mod.Config.load(config)
+        self.config = mod.Config() if config is None else config
+        if not isinstance(self.config, mod.Config):
+            raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {type(self.config).__name__}")
+        self.fields = self._check_fields(field)
+        self.bots = self._lineup(bots)
+        if "players" in self.fields and len(set(self.bots)) > 1:
+            raise ValueError("bots: when players varies, name one bot for every seat (e.g. bots='heuristic')")
+        self.stops = self._axes(values)
+        self.games = check_games(games)
+        self.seed = check_seed(seed)
+        self.baseline = tuple(self.config.get(f) for f in self.fields)
+        # a measure named like a slider's field (`rounds`) is that field in the table
+        self.measures = {k: v for k, v in measures(mod, self.config).items() if k not in self.fields}
+        measure = measure or ("score" if len(self.fields) == 1 else "win_rate")
+        if measure not in self.measures:
+            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+        self.measure = measure
+        self.seat = 0
+        self.runner = runner if runner is not None else LocalRunner()
+        self.points: dict[tuple, list[dict]] = {}  # cell -> its rows (point 0; see rows())
+        self.usage: dict[tuple, dict] = {}  # cell -> rule usage of its games
+        self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
+        self.error = ""
+        self.came_from = None  # the cell shown before (which way the reader moves)
+        self.cell = tuple(b if b in s else s[0] for b, s in zip(self.baseline, self.stops))
+        self._specs: dict = {}
+
+    # --- checks ------------------------------------------------------------------
+
+    def _check_fields(self, field) -> tuple:
+        fields = (field,) if isinstance(field, str) else tuple(field) if isinstance(field, (tuple, list)) else (field,)
+        allowed = self.config.parameters(numbers_only=True)
+        if not 1 <= len(fields) <= 2 or len(set(fields)) != len(fields):
+            raise ValueError(f"field={field!r} is not allowed: one number, or a pair of two different numbers")
+        for f in fields:
+            if f in allowed:
+                continue
+            if isinstance(f, str) and f.strip():
+                try:  # a path out of range or an unknown name: the config's own message says exactly what
+                    kind = self.config.kind(f)
+                except (ValueError, TypeError) as e:
+                    raise ValueError(f"field={f!r} is not allowed: {e}") from None
+                if f.strip() in allowed:
+                    raise ValueError(f"field={f!r} is not allowed: write it without spaces, {f.strip()!r}")
+                hint = (f"put one of its elements on the slider, e.g. {f.strip()}[0]" if f"{f.strip()}[0]" in allowed
+                        else "a slider moves numbers and switches only")
+                raise ValueError(f"field={f!r} is not allowed: it holds {_describe(kind)}, not one number; {hint}")
+            raise ValueError(f"field={f!r} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
+        if len(fields) == 2:  # hand_size and hand_sizes[1] are one number: a map of it against itself would lie
+            self.config.with_values({f: self.config.get(f) for f in fields})
+        return fields
+
+    def _lineup(self, bots) -> list[str]:
+        if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
+            raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic,random' or ['heuristic', 'random']")
+        names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+        n = self.config.players
+        if len(names) == 2 and n > 2:  # "heuristic,random": the first seat against the rest
+            names = [names[0]] + [names[1]] * (n - 1)
+        if len(names) == 1:
+            names = names * n
+        if len(names) != n:
+            raise ValueError(f"need {n} bots (one per player), got {len(names)}")
+        unknown = [b for b in names if b not in self.mod.BOTS]
+        if unknown:
+            raise ValueError(f"unknown bot {unknown[0]!r} for {self.mod.NAME}; known bots: {', '.join(self.mod.BOTS)}")
+        return names
+
+    def _axes(self, values) -> list[list]:
+        """The slider stops for each field, each a valid config, held as its typed value ("3" -> 3)."""
+        n = len(self.fields)
+        if values is None:
+            axes = [candidate_values(self.mod, self.config, f) for f in self.fields]
+        elif n == 1:
+            if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+                raise ValueError(f"values={values!r} is not allowed: a list of values for {self.fields[0]}, e.g. [0, 3, 6]")
+            axes = [list(values)]
+        elif isinstance(values, dict):
+            axes = [list(values.get(f, candidate_values(self.mod, self.config, f))) for f in self.fields]
+        elif isinstance(values, (tuple, list)) and len(values) == 2 and all(isinstance(v, (tuple, list, range)) for v in values):
+            axes = [list(v) for v in values]
+        else:
+            raise ValueError(f"values for two fields: a pair of lists or a dict {{field: values}}, got {values!r}")
+        typed_axes = []
+        for f, vs in zip(self.fields, axes):
+            if not vs:
+                raise ValueError(f"values for {f} must be a non-empty list")
+            typed = []
+            for v in vs:
+                try:
+                    v = self.config.value_for(f, v.item() if hasattr(v, "item") else v)  # numpy scalars too
+                    self.config.with_values({f: v})
+                except (ValueError, TypeError) as e:
+                    raise ValueError(f"value {v!r} for {f} is not allowed: {e}") from None
+                if v in typed:
+                    raise ValueError(f"values for {f} name {label(v)} twice; give each value once")
+                typed.append(v)
+            typed_axes.append(typed)
+        return typed_axes
+
+    def check_cell(self, value) -> tuple:
+        """`value` (a pair for two fields) as a cell on the slider(s), or a ValueError saying what is allowed."""
+        cell = (value,) if len(self.fields) == 1 else tuple(value) if isinstance(value, (tuple, list)) else None
+        if cell is None or len(cell) != len(self.fields):
+            raise ValueError(f"show takes a pair of values, one for {self.fields[0]} and one for {self.fields[1]}")
+        out = []
+        for f, offered, v in zip(self.fields, self.stops, cell):
+            # 1 is not True: a switch's stop is a switch, a number's a number
+            same = [o for o in offered if (o is None and v is None) or
+                    (o is not None and v is not None and o == v and isinstance(o, bool) == isinstance(v, bool))]
+            if not same:
+                raise ValueError(f"{f}={v!r} is not on the slider; allowed: {', '.join(map(label, offered))}")
+            out.append(same[0])
+        return tuple(out)
+
+    # --- rebuilding a session elsewhere (the course site's browser) ----------------
+
+    def setup(self, played: bool = False) -> dict:
+        """What rebuilds this Explorer (JSON): the same game, number(s), values, bots, games and seed.
+        played: with the numbers of every value played so far (the course site's saved Explorer
+        starts from what the page showed before Python started)."""
+        out = {"game": self.mod.NAME, "config": self.config.to_dict(), "fields": list(self.fields),
+               "values": [list(s) for s in self.stops], "bots": list(self.bots), "games": self.games,
+               "seed": self.seed, "measure": self.measure, "cell": list(self.cell)}
+        if played:
+            # JSON has no NaN or infinity (an interval of one game): null, as the charts' data
+            out["played"] = [[list(c), [{k: specs._clean(v) for k, v in r.items()} for r in self.points[c]],
+                              self.usage.get(c, {})] for c in self.played]
+        return out
+
+    @classmethod
+    def from_setup(cls, setup: dict, runner=None) -> "ExplorerSession":
+        """The Explorer `setup()` describes, at the value it was at (nothing played yet)."""
+        if not isinstance(setup, dict):
+            raise ValueError("an Explorer setup must be an object")
+        missing = [k for k in ("game", "config", "fields", "values", "bots", "games", "seed") if k not in setup]
+        if missing:
+            raise ValueError(f"the Explorer setup lacks {', '.join(missing)}")
+        mod = game_module(setup["game"])
+        fields = list(setup["fields"])
+        values = setup["values"]
+        s = cls(mod, fields[0] if len(fields) == 1 else tuple(fields), values[0] if len(fields) == 1 else values,
+                mod.Config.from_dict(setup["config"]), list(setup["bots"]), setup["games"], setup["seed"],
+                setup.get("measure"), runner)
+        if setup.get("cell") is not None:
+            s.cell = s.check_cell(setup["cell"][0] if len(fields) == 1 else setup["cell"])
+        for cell, rows, usage in setup.get("played") or ():
+            cell = s.check_cell(cell[0] if len(fields) == 1 else cell)
+            s.points[cell] = [dict(r) for r in rows]
+            s.usage[cell] = dict(usage)
+            s.version += 1
+        return s
+
+    # --- what is played --------------------------------------------------------------
+
+    def cells(self) -> list[tuple]:
+        """Every cell (a tuple of one value per field), in slider order: a cell's `point` is its index here."""
+        return list(itertools.product(*self.stops))
+
+    def config_at(self, cell) -> tuple:
+        """(Config, bot refs) of a cell: the one way a value becomes rules, kernel and browser alike."""
+        config = self.config.with_values(dict(zip(self.fields, cell)))
+        # one name for every seat lets the lineup follow a varying player count (as sweep)
+        bots = self.bots[0] if len(set(self.bots)) == 1 else self.bots
+        return config, _bot_refs(self.mod, bots, config.players)
+
+    @property
+    def current(self):
+        """The value under the slider (a pair of values for two fields)."""
+        return self.cell[0] if len(self.cell) == 1 else self.cell
+
+    @property
+    def played(self) -> list[tuple]:
+        """The cells whose games are in the table, in slider order."""
+        return [c for c in self.cells() if c in self.points]
+
+    def busy(self) -> list[tuple]:
+        """The cells playing in the background (the runner's), in the order queued."""
+        return [c for c in self.runner.busy() if c not in self.points]
+
+    def ready(self) -> list[tuple]:
+        """The cells played in the background and not collected yet."""
+        return [c for c in self.runner.ready() if c not in self.points]
+
+    @property
+    def pending(self) -> list[tuple]:
+        """The cells queued in the background and not in the table yet (playing or ready)."""
+        return [c for c in dict.fromkeys(self.runner.busy() + self.runner.ready()) if c not in self.points]
+
+    def add(self, cell: tuple, records) -> None:
+        """Put a cell's games into the table (its rows and its rule usage)."""
+        config, _refs = self.config_at(cell)
+        self.points[cell] = cell_rows(dict(zip(self.fields, cell)), config.players, records)
+        self.usage[cell] = rule_usage(self.mod, SimpleNamespace(config=config, records=records))
+        self.version += 1
+
+    def play(self, cells, wanted: bool = True) -> None:
+        """Play the cells not played yet (the runner decides where) and put them into the table.
+        wanted: the reader asked for them, so background games that do not play them are cancelled."""
+        todo = [c for c in dict.fromkeys(cells) if c not in self.points]
+        if not todo:
+            return
+        if wanted:
+            self.runner.cancel(keep=todo)
+        for cell, records in self.runner.play(self, todo).items():
+            self.add(cell, records)
+
+    def play_current(self) -> None:
+        self.play([self.cell])
+
+    def move(self, value) -> None:
+        """Move the slider(s) to `value` and play it unless played already."""
+        cell = self.check_cell(value)
+        self.play([cell])
+        self.came_from, self.cell = self.cell, cell
+
+    def show_all(self) -> None:
+        """Play every value on the slider (every cell of the map)."""
+        self.play(self.cells())
+
+    def collect(self) -> bool:
+        """Put the background's finished cells into the table; True if any came."""
+        ready = self.ready()
+        if ready:
+            self.play(ready, wanted=False)
+        return bool(ready)
+
+    def set_games(self, games) -> None:
+        """Another number of games per value: every value is played again with it (refused: nothing changes)."""
+        games = check_games(games)
+        if games == self.games:
+            return
+        self.games = games
+        self.points.clear()
+        self.usage.clear()
+        self.version += 1
+        self.runner.reset()  # the other count's games: none of them is wanted now
+
+    def set_measure(self, measure) -> None:
+        if measure not in self.measures:
+            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+        self.measure = measure
+
+    def set_seat(self, seat) -> None:
+        n = len(self.bots)
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat={seat!r} is not allowed: a seat from 0 to {n - 1}")
+        self.seat = seat
+
+    def neighbours(self, cell: tuple | None = None, came_from=None) -> list[tuple]:
+        """The cells one stop away along each slider: the way the reader last moved first."""
+        cell = self.cell if cell is None else cell
+        axes = list(range(len(cell)))
+        moved = [a for a in axes if came_from is not None and came_from[a] != cell[a]]
+        out = []
+        for a in moved + [a for a in axes if a not in moved]:
+            stops = self.stops[a]
+            i = stops.index(cell[a])
+            back = a in moved and came_from[a] in stops and stops.index(came_from[a]) > i
+            for j in ((i - 1, i + 1) if back else (i + 1, i - 1)):
+                if 0 <= j < len(stops):
+                    out.append(cell[:a] + (stops[j],) + cell[a + 1:])
+        return out
+
+    def close(self) -> None:
+        self.runner.close()
+
+    # --- the table ------------------------------------------------------------------------
+
+    def rows(self, cell=None) -> list[dict]:
+        """The rows of a cell (default: every played cell), each with its `point` (index in cells())."""
+        order = {c: i for i, c in enumerate(self.cells())}
+        chosen = self.played if cell is None else [cell]
+        return [{**r, "point": order[c]} for c in chosen for r in self.points[c]]
+
+    def csv(self) -> str:
+        """Every played value's numbers as CSV (what "Numbers as CSV" shows)."""
+        import csv
+        import io
+
+        rows = self.rows()
+        if not rows:
+            return ""
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return out.getvalue()
+
+    def cell_text(self, cell=None) -> str:
+        cell = self.cell if cell is None else cell
+        return ", ".join(f"{f} = {label(v)}" for f, v in zip(self.fields, cell))
+
+    def warnings(self, cell=None) -> list[str]:
+        """compare's one-line warning, for this cell: a changed number its games used in under 1% of them."""
+        cell = self.cell if cell is None else cell
+        if cell not in self.usage or cell == self.baseline:
+            return []
+        config, _refs = self.config_at(cell)
+        usage = self.usage[cell]
+        name = self.cell_text(cell)
+        attrs = {"usage": {name: usage}, "changed": {name: changed_numbers(self.config, config, usage)},
+                 "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
+                 "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
+        lines = usage_lines(SimpleNamespace(attrs=attrs))
+        return [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+
+    def status(self) -> str:
+        """How far the reader's Explorer is: values played, and those playing in the background."""
+        total = len(self.cells())
+        noun = "values" if len(self.fields) == 1 else "cells"
+        text = f"{len(self.points)} of {total} {noun} simulated."
+        if self.cell not in self.points:
+            text = f"Playing {self.games} games of {self.cell_text()}… " + text
+        busy = self.busy()
+        if busy:
+            text += " Simulating in the background: " + "; ".join(self.cell_text(c) for c in busy) + "…"
+        return text
+
+    def numbers(self, cell=None) -> dict | None:
+        """The current cell's numbers as the front end's table: heading, columns, rows of text."""
+        cell = self.cell if cell is None else cell
+        if cell not in self.points:
+            return None
+        extra = self.measure not in ("win_rate", "score")
+        value, low, high = measure_columns(self.measure)
+        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else [])
+        rows = []
+        for r in self.points[cell]:
+            row = [f"Player {r['seat'] + 1} ({r['bot']})", _fmt(r["win_rate"], ".1%"),
+                   f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}", _fmt(r["score"], ".2f"),
+                   f"{_fmt(r['score_low'], '.2f')} to {_fmt(r['score_high'], '.2f')}"]
+            if extra:
+                row += [_fmt(r.get(value), ".2f"), f"{_fmt(r.get(low), '.2f')} to {_fmt(r.get(high), '.2f')}"]
+            rows.append(row)
+        return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}", "columns": columns,
+                "rows": rows}
+
+    # --- the charts ---------------------------------------------------------------------
+
+    def specs(self) -> dict[str, dict]:
+        """The charts as Vega-Lite specs (plain dicts): {"win", "measure"} for one field, {"map"} for two.
+        Built again only when the numbers, the measure or the seat change; the ring (or the
+        outlined cell) follows the `meeple_current` parameter, set from view()["point"]."""
+        if not self.points:
+            return {}
+        key = (self.version, self.measure, self.seat)
+        if self._specs.get("key") != key:
+            rows, base, m = self.rows(), self.baseline, self.measure
+            label_ = self.measures[m].split(" (")[0]
+            point = self.cells().index(self.cell)
+            if len(self.fields) == 1:
+                f = self.fields[0]
+                built = {"win": specs.win_rate(rows, f, baseline=base[0], current=specs.Current(point)),
+                         "measure": specs.measure(rows, f, m, label=label_, baseline=base[0],
+                                                  current=specs.Current(point))}
+            else:
+                x, y = self.fields
+                built = {"map": specs.heatmap(rows, x, y, m, self.seat, label=label_, current=specs.Current(point),
+                                              baseline=base)}
+            self._specs = {"key": key, "specs": built}
+        return self._specs["specs"]
+
+    def chart_text(self, cell=None) -> str:
+        """A text alternative for the charts: what they draw and the current value's numbers."""
+        cell = self.cell if cell is None else cell
+        if cell not in self.points:
+            return f"Nothing simulated yet for {self.cell_text(cell)}."
+        drawn = ", ".join(self.cell_text(c) for c in self.played)
+        value, low, high = measure_columns(self.measure)
+        spec = ".1%" if self.measure == "win_rate" else ".2f"
+        parts = [f"Player {r['seat'] + 1} ({r['bot']}) wins {_fmt(r['win_rate'], '.1%')} (95% CI "
+                 f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}), {self.measure.replace('_', ' ')} "
+                 f"{_fmt(r.get(value), spec)} ({_fmt(r.get(low), spec)} to {_fmt(r.get(high), spec)})"
+                 for r in self.points[cell]]
+        return f"Charts of {drawn}. At {self.cell_text(cell)}: " + "; ".join(parts) + "."
+
+    # --- the front end ------------------------------------------------------------------
+
+    def view(self) -> dict:
+        """Everything static/explorer.js draws, as {trait: value} (plain JSON)."""
+        cells = self.cells()
+        sliders = [{"field": f, "labels": [label(v) for v in stops], "index": stops.index(v),
+                    "baseline": stops.index(b) if b in stops else None}
+                   for f, stops, v, b in zip(self.fields, self.stops, self.cell, self.baseline)]
+        view = {
+            "title": self.mod.TITLE,
+            "fields": list(self.fields),
+            "bots": list(self.bots),
+            "rules": self.config.describe(),
+            "baseline": self.cell_text(self.baseline),
+            "sliders": sliders,
+            "games": self.games, "min_games": MIN_GAMES, "max_games": MAX_GAMES, "seed": self.seed,
+            "measures": [[k, f"{k}: {v}"] for k, v in self.measures.items()],
+            "measure": self.measure,
+            "seats": [[s, f"Player {s + 1} ({b})"] for s, b in enumerate(self.bots)] if len(self.fields) == 2 else [],
+            "seat": self.seat,
+            "cell": self.cell_text(),
+            "played": len(self.points), "cells": len(cells), "ready": self.cell in self.points,
+            "busy": [self.cell_text(c) for c in self.busy()],
+            "status": self.status(),
+            "warnings": self.warnings(),
+            "numbers": self.numbers(),
+            "point": cells.index(self.cell),
+            "chart_text": self.chart_text(),
+        }
+        charts = self.specs()
+        return {"view": view, "error": self.error, "charts": {"key": list(self._specs.get("key", ())), **charts}}
+
+    def handle(self, msg) -> dict:
+        """One message from the front end; the new view. {"do": "move", "index": [i, ...]} (or "value"),
+        "games" {"games": n}, "measure" {"measure"}, "seat" {"seat"}, "play" (the current value),
+        "run-all", "csv" (answers {"csv": text}). A refused message changes nothing and sets `error`."""
+        answer = None
+        try:
+            if not isinstance(msg, dict):
+                raise ValueError("unknown message")
+            do = msg.get("do")
+            self.error = ""
+            if do == "move":
+                if "index" in msg:
+                    index = msg["index"]
+                    index = [index] if isinstance(index, int) else index
+                    if (not isinstance(index, list) or len(index) != len(self.fields)
+                            or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(s)
+                                       for i, s in zip(index, self.stops))):
+                        raise ValueError(f"index={index!r} is not allowed: one stop per slider, "
+                                         f"from 0 to {', '.join(str(len(s) - 1) for s in self.stops)}")
+                    value = tuple(s[i] for s, i in zip(self.stops, index))
+                    self.move(value[0] if len(value) == 1 else value)
+                else:
+                    self.move(msg.get("value"))
+            elif do == "games":
+                try:
+                    self.set_games(msg.get("games"))
+                except ValueError as e:
+                    raise ValueError(f"{e}; still {self.games}") from None
+                self.play_current()
+            elif do == "measure":
+                self.set_measure(msg.get("measure"))
+            elif do == "seat":
+                self.set_seat(msg.get("seat"))
+            elif do == "play":
+                self.play_current()
+            elif do == "run-all":
+                self.show_all()
+            elif do == "csv":
+                answer = {"csv": self.csv()}
+            else:
+                raise ValueError(f"unknown command {do!r}; allowed: {', '.join(COMMANDS)}")
+        except ValueError as e:
+            self.error = str(e)
+        out = self.view()
+        if answer is not None:
+            out["answer"] = answer
+        return out
+
+
+__all__ = ["ExplorerSession", "LocalRunner", "candidate_values", "cell_rows", "check_games", "label"]

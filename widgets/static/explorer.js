@@ -1,0 +1,335 @@
+// meeple Explorer: draws the `view` and `charts` that ExplorerSession computes; sends the reader's moves.
+// No rules and no numbers are made here. One front end, three ways to be fed:
+//  - in a kernel (JupyterLab, Notebook 7, VS Code, marimo): `model` is the anywidget model of
+//    meeple.widgets.Explorer;
+//  - on the course site before Python starts: the model the site's loader built from the page's
+//    saved state (every value was played when the site was built): the slider moves over those
+//    numbers; the other controls say they need Python, and "Start Python" starts it for the page;
+//  - on the site after: a model fed by the same ExplorerSession in a Web Worker (meeple-live.js).
+// The charts are Vega-Lite drawn by vega-embed, which this module carries once (bundled with it:
+// meeple.widgets.explorer.front_end() bundles this file with vl-convert's copy of vega-embed). The ring on the value under
+// the slider is a Vega parameter: a move to a value already played only sets it.
+
+// `vegaEmbed` and `vega` are the bundle's (vl-convert's javascript_bundle resolves them): no import here.
+const V = { vegaEmbed, vega };
+
+function h(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+function dark(el) {
+  // the host's theme: JupyterLab's body flag, the book theme's <html data-theme>, else the system's
+  const body = document.body;
+  if (body && body.dataset.jpThemeLight !== undefined) return body.dataset.jpThemeLight === "false";
+  const theme = document.documentElement.dataset.theme;
+  if (theme === "dark" || theme === "light") return theme === "dark";
+  if (el && el.closest && el.closest(".vscode-dark, [data-vscode-theme-kind='vscode-dark']")) return true;
+  return !!(globalThis.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches);
+}
+
+function render({ model, el }) {
+  const live = globalThis.meepleLive;
+  const onSite = !!(live && !model.meepleLive);  // the site's saved state: no kernel behind `model`
+  const root = h("div", "meeple-explorer");
+  root.setAttribute("role", "group");
+  el.appendChild(root);
+  const views = new Map();  // chart name -> {view, key}
+  let localPoint = null;  // on the site before Python: the cell the reader moved to (saved numbers)
+  let localIndex = null;  // ... and its stop on each slider
+  let waiting = false;  // a message sent, its answer not back yet
+
+  const send = (msg) => {
+    if (onSite) return;
+    waiting = true;
+    root.dataset.busy = "1";
+    status.textContent = msg.do === "move" || msg.do === "games" || msg.do === "run-all" || msg.do === "play"
+      ? "Playing… (the numbers come when the games are played)" : status.textContent;
+    model.send(msg);
+  };
+
+  // --- the parts, made once (so a redraw keeps the reader's focus where it was) ---
+  const head = h("div", "meeple-explorer-head");
+  const controls = h("div", "meeple-explorer-controls");
+  const sliders = h("div", "meeple-explorer-sliders");
+  const games = h("input", "meeple-explorer-games");
+  games.type = "number";
+  games.step = "100";
+  games.setAttribute("aria-label", "games per value");
+  const gamesBox = h("label", "meeple-explorer-field", "games per value ");
+  gamesBox.appendChild(games);
+  const runAll = h("button", "meeple-control meeple-explorer-run-all", "Run every value");
+  const pickers = h("div", "meeple-explorer-pickers");
+  const measure = h("select", "meeple-explorer-measure");
+  measure.setAttribute("aria-label", "measure shown");
+  const measureBox = h("label", "meeple-explorer-field", "measure ");
+  measureBox.appendChild(measure);
+  const seat = h("select", "meeple-explorer-seat");
+  seat.setAttribute("aria-label", "seat shown on the map");
+  const seatBox = h("label", "meeple-explorer-field", "seat ");
+  seatBox.appendChild(seat);
+  const status = h("div", "meeple-explorer-status");
+  status.setAttribute("role", "status");
+  status.setAttribute("aria-live", "polite");
+  const warnings = h("ul", "meeple-explorer-warnings");
+  const error = h("div", "meeple-explorer-error");
+  error.setAttribute("role", "alert");
+  const chartsBox = h("div", "meeple-explorer-charts");
+  const chartText = h("p", "meeple-visually-hidden meeple-explorer-chart-text");
+  const numbers = h("div", "meeple-explorer-numbers");
+  const tools = h("div", "meeple-explorer-tools");
+  const csvButton = h("button", "meeple-control meeple-explorer-csv", "Numbers as CSV");
+  csvButton.setAttribute("aria-expanded", "false");
+  const copyButton = h("button", "meeple-control meeple-explorer-copy", "Copy the numbers as CSV");
+  const csv = h("textarea", "meeple-explorer-csv-text");
+  csv.readOnly = true;
+  csv.hidden = true;
+  csv.setAttribute("aria-label", "every simulated value's numbers as CSV");
+  tools.append(copyButton, csvButton);
+  const site = h("div", "meeple-explorer-site");
+  controls.append(sliders, gamesBox, runAll);
+  pickers.append(measureBox, seatBox);
+  root.append(head, site, controls, pickers, status, warnings, error, chartsBox, chartText, numbers, tools, csv);
+
+  // --- what the reader does: one message each; the slider's move is its re-simulation ---
+  games.addEventListener("change", () => {
+    const n = Number(games.value);
+    if (!Number.isInteger(n)) { error.textContent = `games=${games.value} is not allowed: a whole number`; return; }
+    send({ do: "games", games: n });
+  });
+  runAll.addEventListener("click", () => send({ do: "run-all" }));
+  measure.addEventListener("change", () => send({ do: "measure", measure: measure.value }));
+  seat.addEventListener("change", () => send({ do: "seat", seat: Number(seat.value) }));
+  let wantCsv = null;  // "show" or "copy": what to do with the CSV when it comes
+  csvButton.addEventListener("click", () => {
+    if (!csv.hidden) { csv.hidden = true; csvButton.textContent = "Numbers as CSV"; csvButton.setAttribute("aria-expanded", "false"); return; }
+    wantCsv = "show";
+    askCsv();
+  });
+  copyButton.addEventListener("click", () => { wantCsv = "copy"; askCsv(); });
+  function askCsv() {
+    if (onSite) { gotCsv({ csv: savedCsv() }); return; }
+    model.send({ do: "csv" });
+  }
+  function savedCsv() {
+    const rows = (model.get("view") || {}).saved_rows || [];
+    if (!rows.length) return "";
+    const cols = Object.keys(rows[0]);
+    const cell = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+    return [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
+  }
+  async function gotCsv(msg) {
+    if (!msg || typeof msg.csv !== "string") return;
+    const what = wantCsv;
+    wantCsv = null;
+    if (what === "copy") {
+      try {
+        await navigator.clipboard.writeText(msg.csv);
+        copyButton.textContent = "Copied";
+      } catch (err) {  // not a secure page: the box shows it to select and copy
+        copyButton.textContent = "Copy refused: use the box below";
+        showCsv(msg.csv);
+      }
+      setTimeout(() => { copyButton.textContent = "Copy the numbers as CSV"; }, 1500);
+    } else showCsv(msg.csv);
+  }
+  function showCsv(text) {
+    csv.value = text;
+    csv.hidden = false;
+    csvButton.textContent = "Hide the CSV";
+    csvButton.setAttribute("aria-expanded", "true");
+  }
+  model.on("msg:custom", gotCsv);
+
+  function sliderFor(s) {
+    const box = h("label", "meeple-explorer-field meeple-explorer-slider");
+    box.appendChild(h("span", "meeple-explorer-slider-name", s.field + " "));
+    const r = h("input", "meeple-explorer-range");
+    r.type = "range";
+    r.min = "0";
+    r.max = String(s.labels.length - 1);
+    r.step = "1";
+    r.dataset.field = s.field;
+    r.setAttribute("aria-label", `${s.field}: moving it plays that value`);
+    const out = h("output", "meeple-explorer-readout");
+    const show = (i) => { out.textContent = s.labels[i]; r.setAttribute("aria-valuetext", `${s.field} = ${s.labels[i]}`); };
+    const index = () => [...sliders.querySelectorAll("input.meeple-explorer-range")].map((x) => Number(x.value));
+    r.addEventListener("input", () => {
+      show(Number(r.value));
+      if (onSite) moveSaved(index());  // the saved numbers, at once
+    });
+    r.addEventListener("change", () => {
+      if (onSite) { moveSaved(index()); return; }
+      send({ do: "move", index: index() });
+    });
+    box.append(r, out);
+    const ticks = h("span", "meeple-explorer-ticks", `${s.labels[0]} … ${s.labels[s.labels.length - 1]}`);
+    ticks.setAttribute("aria-hidden", "true");
+    box.appendChild(ticks);
+    return { box, r, show };
+  }
+  let made = null;
+
+  // --- drawing ---
+  function draw() {
+    const v = model.get("view");
+    if (!v || !v.title) return;
+    const c = model.get("charts") || {};
+    root.setAttribute("aria-label", `Explorer: ${v.fields.join(" and ")} in ${v.title}`);
+    head.replaceChildren(h("b", "", v.title), document.createTextNode(
+      `: how ${v.fields.length === 1 ? "does" : "do"} ${v.fields.join(" and ")} change the game? Bots: ${v.bots.join(", ")}; ` +
+      `rules otherwise: ${v.rules} (the baseline, ${v.baseline}, stays drawn).`));
+    if (!made || made.length !== v.sliders.length) {
+      sliders.replaceChildren();
+      made = v.sliders.map((s) => sliderFor(s));
+      made.forEach((m) => sliders.appendChild(m.box));
+    }
+    v.sliders.forEach((s, k) => {
+      const m = made[k];
+      const i = onSite && localIndex !== null ? localIndex[k] : s.index;
+      if (document.activeElement !== m.r || !waiting) m.r.value = String(i);
+      m.show(i);
+    });
+    games.min = String(v.min_games);
+    games.max = String(v.max_games);
+    if (document.activeElement !== games) games.value = String(v.games);
+    fill(measure, v.measures, v.measure);
+    seatBox.hidden = !v.seats.length;
+    if (v.seats.length) fill(seat, v.seats.map(([s, t]) => [String(s), t]), String(v.seat));
+    status.textContent = onSite ? siteStatus(v) : v.status;
+    warnings.replaceChildren(...(v.warnings || []).map((w) => h("li", "", "⚠ " + w)));
+    error.textContent = model.get("error") || "";
+    drawNumbers(onSite && localPoint !== null ? savedNumbers(v, localPoint) : v.numbers);
+    chartText.textContent = onSite && localPoint !== null ? savedText(v, localPoint) : v.chart_text;
+    drawCharts(c, onSite && localPoint !== null ? localPoint : v.point);
+    const setup = model.get("setup");
+    if (setup && setup.game) {  // what rebuilds this Explorer (tests rebuild it in CPython), without its numbers
+      const { played, ...plain } = setup;
+      root.dataset.meepleSetup = JSON.stringify(plain);
+    }
+    root.dataset.point = String(onSite && localPoint !== null ? localPoint : v.point);
+    root.dataset.ready = v.ready ? "1" : "0";
+    root.dataset.played = String(v.played);
+  }
+
+  function fill(select, options, value) {
+    const want = JSON.stringify(options);
+    if (select.dataset.options !== want) {
+      select.replaceChildren(...options.map(([k, t]) => { const o = h("option", "", t); o.value = k; return o; }));
+      select.dataset.options = want;
+    }
+    if (document.activeElement !== select || !waiting) select.value = value;
+  }
+
+  function drawNumbers(n) {
+    if (!n) { numbers.replaceChildren(); return; }
+    const t = h("table", "meeple-numbers");
+    t.appendChild(h("caption", "", n.heading));
+    const tr = h("tr");
+    n.columns.forEach((col) => { const th = h("th", "", col); th.scope = "col"; tr.appendChild(th); });
+    t.appendChild(tr);
+    n.rows.forEach((row, s) => {
+      const r = h("tr");
+      r.dataset.seat = String(s);
+      row.forEach((cell, j) => { const td = h(j ? "td" : "th", "", cell); if (!j) td.scope = "row"; r.appendChild(td); });
+      t.appendChild(r);
+    });
+    numbers.replaceChildren(t);
+    numbers.dataset.rows = JSON.stringify(n.rows);  // the exact text shown, for tests
+  }
+
+  async function drawCharts(c, point) {
+    const names = Object.keys(c).filter((k) => k !== "key");
+    const key = JSON.stringify(c.key || null) + (dark(root) ? ":dark" : ":light");
+    if (!names.length) {
+      chartsBox.replaceChildren(h("div", "meeple-explorer-empty", "The charts come when the first value is played."));
+      views.forEach((x) => x.view.finalize());
+      views.clear();
+      return;
+    }
+    if (!V) { chartsBox.replaceChildren(h("div", "meeple-explorer-error", "Vega did not load: no chart")); return; }
+    const same = names.every((n) => views.has(n) && views.get(n).key === key) && views.size === names.length;
+    if (same) {  // the same numbers: only the ring moves
+      for (const n of names) await views.get(n).view.signal("meeple_current", point).runAsync();
+      return;
+    }
+    views.forEach((x) => x.view.finalize());
+    views.clear();
+    const boxes = names.map((n) => {
+      const b = h("div", "meeple-explorer-chart");
+      b.dataset.chart = n;
+      b.setAttribute("role", "img");
+      return b;
+    });
+    chartsBox.replaceChildren(...boxes);
+    const theme = dark(root) ? { theme: "dark" } : {};
+    await Promise.all(names.map(async (n, i) => {
+      const spec = JSON.parse(JSON.stringify(c[n]));
+      if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
+      boxes[i].setAttribute("aria-label", `${spec.title && spec.title.text ? spec.title.text : spec.title || n}. ` +
+        (model.get("view").chart_text || ""));
+      const got = await V.vegaEmbed(boxes[i], spec, { actions: false, renderer: "svg", ...theme });
+      views.set(n, { view: got.view, key });
+    }));
+    chartsBox.dataset.drawn = key;
+  }
+
+  // --- the course site before Python starts ---
+  function siteStatus(v) {
+    return `Numbers saved when the site was built (${v.games} games per value, seed ${v.seed}): the slider ` +
+      "moves over them. Start Python to change the games, the measure, or play values anew.";
+  }
+  function savedNumbers(v, point) { return (v.saved_numbers || {})[point] || null; }
+  function savedText(v, point) { return (v.saved_text || {})[point] || v.chart_text; }
+  function moveSaved(index) {
+    const v = model.get("view");
+    localIndex = index;
+    localPoint = index.reduce((acc, i, k) => acc * v.sliders[k].labels.length + i, 0);  // the cell's point
+    draw();
+  }
+
+  if (onSite) {
+    root.dataset.meepleLive = "static";
+    [games, runAll, measure, seat].forEach((x) => { x.disabled = true; x.title = "Start Python to use this"; });
+    const start = h("button", "meeple-control meeple-play-live meeple-explorer-start", "▶ Start Python");
+    const line = h("span", "meeple-live-status", "Python runs in your browser (the first start downloads about 13 MB).");
+    site.append(start, line);
+    const goLive = async () => {
+      start.disabled = true;
+      root.dataset.meepleLive = "loading";
+      try {
+        const setup = model.get("setup");
+        const liveModel = await live.open("explorer", setup, (s) => { line.textContent = s; });
+        const focused = root.contains(document.activeElement) ? document.activeElement.className : null;
+        el.replaceChildren();
+        render({ model: liveModel, el });
+        const again = el.querySelector(".meeple-explorer");
+        again.dataset.meepleLive = "live";
+        again.dataset.meepleSetup = root.dataset.meepleSetup;
+        if (focused) { const f = again.getElementsByClassName(focused)[0]; if (f) f.focus(); }
+        if (localIndex !== null && localPoint !== (model.get("view") || {}).point) {
+          liveModel.send({ do: "move", index: localIndex });  // where the reader had moved to
+        }
+      } catch (err) {
+        start.disabled = false;
+        root.dataset.meepleLive = "static";
+        line.textContent = "Could not start: " + err.message;
+      }
+    };
+    start.addEventListener("click", () => live.startPython((s) => { line.textContent = s; }).catch((err) => {
+      line.textContent = "Could not start: " + err.message;
+    }));
+    live.whenStarted(goLive);  // one click starts Python for the page: every Explorer then goes live
+  }
+
+  model.on("change:view", () => { waiting = false; delete root.dataset.busy; draw(); });
+  model.on("change:charts", draw);
+  model.on("change:error", draw);
+  draw();
+  // In a kernel the session plays the first value after this first paint (status says so).
+  return () => views.forEach((x) => x.view.finalize());
+}
+
+export default { render };

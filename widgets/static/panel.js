@@ -1,0 +1,255 @@
+// meeple's small controls (die editor, reroll rules, sliders, the Tally, the flip simulator...):
+// one front end for every `meeple.widgets.controls.Control`. It draws the `view` Python computes
+// (inputs, text, table, a Vega-Lite chart) and sends {do: "set"|"press", name, value} back.
+// No rule and no arithmetic here: every value offered is one the control listed.
+//
+// Transports: in a notebook host `model` is the anywidget model of meeple.widgets.panel.Panel;
+// on the course site, meeple-live.js hands this same `render` a model fed by the Pyodide worker.
+// Before Python starts on the site, the saved view is drawn with its inputs disabled and a
+// "Start Python to use this" button (meepleLive.offerControl).
+//
+// Control kinds (view.kind): tally, die-editor, reroll-rule, track-length, catch-up-rule,
+// flip-simulator, steal-die, hand-deal, knock-chance. Input kinds: select, toggle, range, button.
+
+function h(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  return e;
+}
+
+// --- the host's theme: JupyterLab / Notebook 7 say it on <body>; marimo and the site on <html>;
+// otherwise the text colour the host gives us tells a dark background from a light one.
+function isDark(el) {
+  const b = document.body, d = document.documentElement;
+  if (b && b.dataset.jpThemeLight === "false") return true;
+  if (b && b.dataset.jpThemeLight === "true") return false;
+  if (d.dataset.theme === "dark" || d.classList.contains("dark") || (b && b.classList.contains("dark"))) return true;
+  if (d.dataset.theme === "light") return false;
+  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(el).color || "");
+  return !!m && 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] > 140;  // light text: a dark page
+}
+
+// --- vega-embed, loaded once per page ---------------------------------------------------------
+// On the site it is a file next to this module (_static/vega-embed.js); in a notebook host the
+// kernel sends the package's static/vega-embed.js once (a custom message: nothing is saved in
+// the notebook), imported from a blob URL and shared by every chart of the page.
+function vegaEmbed(model, site) {
+  if (!globalThis.__meepleVegaEmbed) {
+    globalThis.__meepleVegaEmbed = (async () => {
+      let url;
+      if (site) {
+        url = new URL("../vega-embed.js", import.meta.url).href;
+      } else {
+        const text = await new Promise((resolve) => {
+          const got = (msg) => { if (msg && typeof msg.vega === "string") { model.off && model.off("msg:custom", got); resolve(msg.vega); } };
+          model.on("msg:custom", got);
+          model.send({ do: "vega" });
+        });
+        url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      }
+      const mod = await import(url);
+      return mod.default || mod.vegaEmbed || mod;
+    })();
+    globalThis.__meepleVegaEmbed.catch(() => { globalThis.__meepleVegaEmbed = null; });
+  }
+  return globalThis.__meepleVegaEmbed;
+}
+
+// **bold** in a view's text, as DOM (never innerHTML: the text may name a user's value)
+function rich(parent, text) {
+  String(text).split(/(\*\*[^*]+\*\*)/).forEach((part) => {
+    if (/^\*\*[^*]+\*\*$/.test(part)) parent.appendChild(h("strong", "", part.slice(2, -2)));
+    else if (part) parent.appendChild(document.createTextNode(part));
+  });
+}
+
+function drawInput(inp, send, locked) {
+  const wrap = h("div", `meeple-panel-input meeple-panel-${inp.kind}`);
+  wrap.dataset.name = inp.name;
+  const off = locked || !!inp.disabled;
+  const id = `meeple-${Math.random().toString(36).slice(2)}`;
+  if (inp.kind === "button") {
+    const b = h("button", "meeple-panel-button", inp.label);
+    b.type = "button";
+    b.dataset.key = inp.name;
+    b.disabled = off;
+    b.addEventListener("click", () => send({ do: "press", name: inp.name }));
+    wrap.appendChild(b);
+    return wrap;
+  }
+  const index = inp.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(inp.value));
+  if (inp.kind === "select") {
+    const label = h("label", "meeple-panel-label", inp.label);
+    label.htmlFor = id;
+    const s = h("select", "meeple-panel-select");
+    s.id = id;
+    s.dataset.key = inp.name;
+    inp.options.forEach((o, i) => {
+      const opt = h("option", "", o.label);
+      opt.value = String(i);
+      s.appendChild(opt);
+    });
+    s.value = String(index);
+    s.disabled = off;
+    s.addEventListener("change", () => send({ do: "set", name: inp.name, value: inp.options[Number(s.value)].value }));
+    wrap.append(label, s);
+  } else if (inp.kind === "toggle") {
+    const group = h("div", "meeple-panel-toggles");
+    group.setAttribute("role", "radiogroup");
+    group.setAttribute("aria-label", inp.label);
+    wrap.appendChild(h("span", "meeple-panel-label", inp.label));
+    inp.options.forEach((o, i) => {
+      const b = h("button", "meeple-panel-toggle" + (i === index ? " on" : ""), o.label);
+      b.type = "button";
+      b.setAttribute("role", "radio");
+      b.setAttribute("aria-checked", String(i === index));
+      b.dataset.key = `${inp.name}=${i}`;
+      b.dataset.value = JSON.stringify(o.value);
+      b.tabIndex = i === index ? 0 : -1;  // one tab stop; arrows move within (WAI-ARIA radio group)
+      b.disabled = off;
+      b.addEventListener("click", () => { if (i !== index) send({ do: "set", name: inp.name, value: o.value }); });
+      b.addEventListener("keydown", (e) => {
+        const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+        if (!step) return;
+        e.preventDefault();
+        const j = (index + step + inp.options.length) % inp.options.length;
+        send({ do: "set", name: inp.name, value: inp.options[j].value }, `${inp.name}=${j}`);
+      });
+      group.appendChild(b);
+    });
+    wrap.appendChild(group);
+  } else if (inp.kind === "range") {
+    const label = h("label", "meeple-panel-label", inp.label);
+    label.htmlFor = id;
+    const r = h("input", "meeple-panel-range");
+    r.type = "range";
+    r.id = id;
+    r.min = "0";
+    r.max = String(inp.options.length - 1);
+    r.step = "1";
+    r.value = String(index);
+    r.dataset.key = inp.name;
+    r.disabled = off;
+    r.setAttribute("aria-valuetext", inp.options[index] ? inp.options[index].label : "");
+    const out = h("output", "meeple-panel-readout", inp.options[index] ? inp.options[index].label : "");
+    out.htmlFor = id;
+    r.addEventListener("input", () => {
+      const o = inp.options[Number(r.value)];
+      out.textContent = o.label;
+      r.setAttribute("aria-valuetext", o.label);
+    });
+    // on release (or a key press), like ipywidgets' continuous_update=False: one answer per move
+    r.addEventListener("change", () => send({ do: "set", name: inp.name, value: inp.options[Number(r.value)].value }));
+    wrap.append(label, r, out);
+  }
+  return wrap;
+}
+
+function drawTable(t) {
+  const table = h("table", "meeple-panel-table");
+  if (t.columns) {
+    const tr = h("tr");
+    t.columns.forEach((c) => { const th = h("th", "", c); th.scope = "col"; tr.appendChild(th); });
+    table.appendChild(tr);
+  }
+  t.rows.forEach((row) => {
+    const tr = h("tr");
+    row.forEach((cell, i) => {
+      const c = h(i === 0 ? "th" : "td", "", String(cell));
+      if (i === 0) c.scope = "row";
+      tr.appendChild(c);
+    });
+    table.appendChild(tr);
+  });
+  return table;
+}
+
+function render({ model, el }) {
+  const root = h("div", "meeple-panel");
+  el.appendChild(root);
+  const site = !!globalThis.meepleLive;  // on the course site (files next to this module)
+  const locked = site && !model.meepleLive;  // the saved view, no Python behind it yet
+  let chartView = null;
+  let focusKey = null;  // the input to give focus back to after the view is redrawn
+  // the focused element of the widget's own document or shadow root (marimo draws widgets in one)
+  const active = () => root.getRootNode().activeElement;
+
+  const send = (msg, key) => {
+    if (locked) return;
+    focusKey = key || (root.contains(active()) ? active().dataset.key : null);
+    root.dataset.busy = "1";
+    root.setAttribute("aria-busy", "true");
+    model.send(msg);
+  };
+
+  async function drawChart(box, spec) {
+    try {
+      const embed = await vegaEmbed(model, site);
+      if (chartView) chartView.finalize();
+      const dark = isDark(root);
+      const result = await embed(box, spec, { actions: false, renderer: "svg", theme: dark ? "dark" : undefined,
+        config: dark ? { background: null } : { background: null } });
+      chartView = result.view;
+      const svg = box.querySelector("svg");
+      if (svg) svg.setAttribute("aria-hidden", "true");  // the box carries the text alternative
+      box.dataset.drawn = "1";
+    } catch (err) {
+      box.replaceChildren(h("div", "meeple-panel-error", "The chart could not be drawn: " + (err.message || err)));
+    }
+  }
+
+  function draw() {
+    const v = model.get("view");
+    if (!v || !v.kind) return;
+    if (focusKey === null && root.contains(active())) focusKey = active().dataset.key || null;
+    root.replaceChildren();
+    root.dataset.kind = v.kind;
+    root.dataset.moves = String(v.moves);
+    root.classList.toggle("meeple-dark", isDark(root));
+    delete root.dataset.busy;
+    root.removeAttribute("aria-busy");
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", v.title || v.kind);
+    if (v.title) root.appendChild(h("div", "meeple-panel-title", v.title));
+    const inputs = h("div", "meeple-panel-inputs");
+    (v.inputs || []).forEach((inp) => inputs.appendChild(drawInput(inp, send, locked)));
+    root.appendChild(inputs);
+    if (v.note) root.appendChild(h("div", "meeple-panel-note", v.note));
+    const text = h("div", "meeple-panel-text");
+    text.setAttribute("role", "status");
+    text.setAttribute("aria-live", "polite");
+    rich(text, v.text || "");
+    root.appendChild(text);
+    if (v.error) {
+      const err = h("div", "meeple-panel-error", v.error);
+      err.setAttribute("role", "alert");
+      root.appendChild(err);
+    }
+    if (v.table) root.appendChild(drawTable(v.table));
+    if (v.chart) {
+      const box = h("div", "meeple-panel-chart");
+      box.setAttribute("role", "img");
+      box.setAttribute("aria-label", v.chart.description || v.chart.title || "chart");
+      root.appendChild(box);
+      drawChart(box, v.chart);
+    }
+    if (focusKey) {
+      const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+      if (again && !again.disabled) again.focus();
+      else root.querySelector("button:not([disabled]), select:not([disabled]), input:not([disabled])")?.focus();
+    }
+    focusKey = null;
+  }
+
+  model.on("change:view", draw);
+  draw();
+  // the host's theme switched (JupyterLab's settings, the site's toggle): redraw in its colours
+  const theme = new MutationObserver(() => { if (root.isConnected && root.classList.contains("meeple-dark") !== isDark(root)) draw(); });
+  theme.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme", "class"] });
+  if (document.body) theme.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "class"] });
+  if (locked) globalThis.meepleLive.offerControl({ model, el, root, render });
+  return () => { theme.disconnect(); if (chartView) chartView.finalize(); };
+}
+
+export default { render };
