@@ -266,7 +266,9 @@ function render({ model, el }) {
     chartsBox.replaceChildren(...boxes);
     const theme = dark(root) ? { theme: "dark" } : {};
     await Promise.all(names.map(async (n, i) => {
-      const spec = JSON.parse(JSON.stringify(c[n]));
+      // the ring and the current cell's outline are near-black: near-white on a dark background
+      const text = JSON.stringify(c[n]);
+      const spec = JSON.parse(dark(root) ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
       if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
       boxes[i].setAttribute("aria-label", `${spec.title && spec.title.text ? spec.title.text : spec.title || n}. ` +
         (model.get("view").chart_text || ""));
