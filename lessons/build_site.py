@@ -15,13 +15,15 @@ come from npm at build time (into DIR/work/npm, kept between builds). No page lo
 anything from another host, and no source map ships. The site folder also gets `_headers`
 and `.htaccess`: which files a browser may keep for good (issue 24 item 7).
 
-The widgets are live on the site (issue 12). The lessons run with MEEPLE_SITE=1,
-so every Explorer simulates every value on its slider and adds a chart whose
-slider is a Vega parameter (it redraws with no Python). For the Steppers (and
-other game counts in an Explorer) the site carries Python itself: Pyodide from
-npm, at the version pinned below with the SHA-256 of every file checked, and a
-wheel of this project built with the site; `_static/meeple-live.js` starts them
-in a Web Worker when a reader presses "Play live".
+The widgets are live on the site (issues 12 and 22). The lessons run with
+MEEPLE_SITE=1, so every Explorer plays every value on its slider and saves them
+with the page: its own front end (`static/explorer.js`, one module shared by
+every Explorer) draws them before any Python starts, and its slider moves over
+them. For the rest the site carries Python itself: Pyodide from npm, at the
+version pinned below with the SHA-256 of every file checked, and a wheel of this
+project built with the site; `_static/meeple-live.js` starts them in a Web
+Worker when a reader presses "Play live" or "Start Python" (once for the page),
+and the widgets' own sessions (`meeple.widgets.transport`) run there.
 
 Cells tagged `solution` are folded behind "Show solution"; with --no-solutions
 they are left out of the pages and of the notebooks offered for download.
@@ -753,7 +755,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
     vendor(modules, src / "_vendor")
     built = work / "_build" / "html"
     cmd = [jupyter_book(), "build", str(src), "--path-output", str(work), "--builder", "html"]
-    env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers simulate every value and add the no-Python chart
+    env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers play every value and save them with the page
     run_book(cmd, env)
     if not (built / "index.html").exists():
         sys.exit(f"build_site: jupyter-book wrote no {built / 'index.html'}")

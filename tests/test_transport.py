@@ -118,3 +118,21 @@ def test_the_status_warns_when_the_changed_rule_was_used_in_under_1_percent_of_t
     assert used.warnings() == []
     used.move(3)  # the baseline changes no rule
     assert used.warnings() == []
+
+
+def test_the_kernel_explorer_in_worker_processes_and_the_browsers_session_give_the_same_numbers():
+    """Issue 22: the kernel's Explorer (games played in the shared process pool) and the session the
+    browser rebuilds from the setup it saved (games played in one process) show the same numbers
+    for the same value and seed, through the same class."""
+    pytest.importorskip("anywidget")
+    from meeple.widgets import Explorer
+
+    e = Explorer("bucket-brigade", "hand_size", [9, 13], bots="heuristic,random", games=24, seed=3, workers=2)
+    try:
+        e.show(9)
+        first = json.loads(transport.open_json("explorer", json.dumps(e.setup)))
+        browser = json.loads(transport.send_json(first["id"], json.dumps({"do": "play"})))["view"]
+        assert browser["view"]["cell"] == "hand_size = 9" and browser["view"]["numbers"] == e.view["numbers"]
+        assert transport.session(first["id"]).rows() == e.session.rows((9,))  # every column, every digit
+    finally:
+        e.close()

@@ -517,3 +517,25 @@ def test_a_swept_field_named_like_a_length_measure_keeps_its_whole_values():
         axes = _x_axes(chart.to_dict())
         assert axes and all(a == {"format": "d", "values": [2, 3, 4]} for a in axes), axes
     assert "rounds" not in Explorer("duck-duck-bruce", "rounds", values=[2, 3], games=10, workers=1).session.measures
+
+
+def test_charts_hands_out_altair_charts_of_the_spec_builders_own_specs():
+    """Issue 22: one builder. The Explorer's charts in the kernel, in the site's browser (Pyodide,
+    no Altair) and from charts.py are the same Vega-Lite: charts.py's Altair chart of a sweep
+    table is, as a dict, exactly specs.py's spec of its rows."""
+    from meeple.rules import sweep
+
+    t = sweep("bucket-brigade", None, {"bonus": [0, 3], "hand_size": [11, 13]}, "heuristic,random".split(",") * 2, 10, 1,
+              progress=False, workers=1)
+    one = t[t["hand_size"] == 13].drop(columns="hand_size").reset_index(drop=True)
+    rows, rows_one = t.to_dict("records"), one.to_dict("records")
+    import altair as alt
+
+    now = alt.param(name=specs.CURRENT, value=1)
+    assert charts.win_rate_chart(one, "bonus", baseline=3, current=now).to_dict() == \
+        specs.win_rate(rows_one, "bonus", baseline=3, current=specs.Current(1))
+    assert charts.measure_chart(one, "bonus", "turns", baseline=3, current=0).to_dict() == \
+        specs.measure(rows_one, "bonus", "turns", baseline=3, current=0)
+    assert charts.heatmap_chart(t, "bonus", "hand_size", "win_rate", 1, current=now, baseline=(3, 13)).to_dict() == \
+        specs.heatmap(rows, "bonus", "hand_size", "win_rate", 1, current=specs.Current(1), baseline=(3, 13))
+    assert all(c in specs.OKABE_ITO for c in specs.win_rate(rows_one, "bonus")["layer"][0]["encoding"]["color"]["scale"]["range"])

@@ -4,9 +4,9 @@ They display and ask; every rule lives in meeple.rules. JavaScript and CSS
 are local files in widgets/static/ (nothing loads from a CDN); Altair charts
 draw with the Vega bundled in vl-convert (offline).
 
-The widgets are imported on first use (PEP 562), so `meeple.widgets.session`
-loads without ipywidgets, altair, pandas or numpy: the course site runs it in
-the reader's browser, where they do not exist.
+The widgets are imported on first use (PEP 562), so `meeple.widgets.session`,
+`explorer_session` and `transport` load without ipywidgets, altair, pandas or
+numpy: the course site runs them in the reader's browser, where they do not exist.
 """
 
 import sys
@@ -39,10 +39,10 @@ if "jsonschema" not in sys.modules and not any(type(f).__name__ == _NoIriGrammar
                                                for f in sys.meta_path):
     sys.meta_path.insert(0, _NoIriGrammarForJsonschema())
 
-_WHERE = {"Explorer": ".explorer", "Stepper": ".stepper", "StepperSession": ".session", "Panel": ".panel",
-          "Tally": ".tally"}
+_WHERE = {"Explorer": ".explorer", "ExplorerSession": ".explorer_session", "Stepper": ".stepper",
+          "StepperSession": ".session", "Panel": ".panel", "Tally": ".tally"}
 
-__all__ = ["Explorer", "Panel", "Stepper", "StepperSession", "Tally"]
+__all__ = ["Explorer", "ExplorerSession", "Panel", "Stepper", "StepperSession", "Tally"]
 
 
 def __getattr__(name: str):

@@ -155,8 +155,12 @@ def test_each_lesson_page_draws_its_widgets_offline(site, browser, shots, lesson
         assert page.locator("article h1").first.inner_text().strip().rstrip("#").strip() == _title(lesson)
         views = page.locator(WIDGET_VIEW).count()
         explorers = page.locator(".meeple-explorer").count()
-        assert page.locator(".meeple-explorer.meeple-site .vega-embed").count() == explorers  # the site's chart
-        assert page.locator(".meeple-explorer.meeple-site .vega-bindings").count() == explorers  # and its slider
+        # each Explorer drawn by its own front end from the saved state: its charts and its slider
+        assert page.locator(".meeple-explorer[data-meeple-live='static']").count() == explorers
+        if explorers:
+            page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
+                                   "e => e.querySelector('.meeple-explorer-chart svg'))", timeout=60_000)
+        assert page.locator(".meeple-explorer input.meeple-explorer-range").count() >= explorers
         assert page.locator(".widget-subarea:has-text('Error')").count() == 0, "a widget shows an error"
         stderr = page.locator(".cell_output .output.stderr, .cell_output .output.traceback")
         assert stderr.count() == 0, stderr.first.inner_text()
@@ -209,14 +213,15 @@ def test_a_page_shows_the_stepper_and_every_explorer_value_from_saved_state(site
         stepper.scroll_into_view_if_needed()
         stepper.screenshot(path=str(shots / "site-stepper-static.png"))
 
-        explorer = page.locator(".meeple-explorer.meeple-site").first
-        setup = json.loads(explorer.locator("[data-meeple-setup]").get_attribute("data-meeple-setup"))
+        explorer = page.locator(".meeple-explorer").first
+        setup = json.loads(explorer.get_attribute("data-meeple-setup"))
         chart = explorer.locator(".vega-embed").first
-        points_per_line = len(setup["values"])
+        chart.locator("svg.marks").wait_for(timeout=60_000)
+        points_per_line = len(setup["values"][0])
         seats = chart.locator("g.mark-symbol.role-mark").first.locator("path").count()
         assert seats == points_per_line * len(setup["bots"])  # every value, every seat
         text = chart.locator("svg.marks").text_content()
-        assert "95% CI" in text and f"{setup['games']} games per value" in text
+        assert "95% CI" in text and f"{setup['games']} games per value" in explorer.inner_text()
         explorer.scroll_into_view_if_needed()
         explorer.screenshot(path=str(shots / "site-explorer.png"))
 

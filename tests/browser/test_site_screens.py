@@ -22,7 +22,7 @@ TOO_WIDE = """() => {
     document.querySelectorAll('.widget-subarea').forEach((area, i) => {
         const column = area.closest('.cell_output') || area.parentElement;
         const room = column.getBoundingClientRect();
-        area.querySelectorAll('svg.marks, .meeple-stepper, .widget-box, .meeple-live-bar').forEach((e) => {
+        area.querySelectorAll('svg.marks, .meeple-stepper, .meeple-explorer, .meeple-explorer-controls, .widget-box, .meeple-live-bar').forEach((e) => {
             const r = e.getBoundingClientRect();
             if (r.width > 0 && (r.right > room.right + 1 || r.left < room.left - 1))
                 out.push(`widget ${i}: ${e.className.baseVal ?? e.className} spans ${r.left.toFixed(0)}-${r.right.toFixed(0)}` +
@@ -51,6 +51,8 @@ def test_no_widget_or_chart_overflows_its_column(site, browser, shots, width):
         try:
             page.goto(f"{site.url}/{lesson}.html")
             page.wait_for_function(ALL_DRAWN)
+            page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
+                                   "e => e.querySelector('.meeple-explorer-chart svg'))")
             assert page.locator(".widget-subarea").count() > 0
             assert page.evaluate(TOO_WIDE) == [], f"{lesson} at {width} px"
             for kind, sel in (("stepper", ".meeple-stepper"), ("explorer", ".meeple-explorer"),

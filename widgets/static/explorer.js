@@ -266,7 +266,9 @@ function render({ model, el }) {
     chartsBox.replaceChildren(...boxes);
     const theme = dark(root) ? { theme: "dark" } : {};
     await Promise.all(names.map(async (n, i) => {
-      const spec = JSON.parse(JSON.stringify(c[n]));
+      // the ring and the current cell's outline are near-black: near-white on a dark background
+      const text = JSON.stringify(c[n]);
+      const spec = JSON.parse(dark(root) ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
       if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
       boxes[i].setAttribute("aria-label", `${spec.title && spec.title.text ? spec.title.text : spec.title || n}. ` +
         (model.get("view").chart_text || ""));
@@ -293,7 +295,7 @@ function render({ model, el }) {
   if (onSite) {
     root.dataset.meepleLive = "static";
     [games, runAll, measure, seat].forEach((x) => { x.disabled = true; x.title = "Start Python to use this"; });
-    const start = h("button", "meeple-control meeple-play-live meeple-explorer-start", "▶ Start Python");
+    const start = h("button", "meeple-control meeple-explorer-start", "▶ Start Python");
     const line = h("span", "meeple-live-status", "Python runs in your browser (the first start downloads about 13 MB).");
     site.append(start, line);
     const goLive = async () => {
@@ -324,12 +326,16 @@ function render({ model, el }) {
     live.whenStarted(goLive);  // one click starts Python for the page: every Explorer then goes live
   }
 
+  // the host switching light and dark: the charts are drawn again in the other theme
+  const themeWatch = new MutationObserver(() => { if (root.isConnected) draw(); else themeWatch.disconnect(); });
+  themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  if (document.body) themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
   model.on("change:view", () => { waiting = false; delete root.dataset.busy; draw(); });
   model.on("change:charts", draw);
   model.on("change:error", draw);
   draw();
   // In a kernel the session plays the first value after this first paint (status says so).
-  return () => views.forEach((x) => x.view.finalize());
+  return () => { themeWatch.disconnect(); views.forEach((x) => x.view.finalize()); };
 }
 
 export default { render };
