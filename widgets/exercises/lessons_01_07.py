@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 
 from .checking import WrongKind, agrees_to_digits, exact_answer, exercise, need_choice, need_interval, need_whole
 from .evidence import interval_and_run, need_evidence
@@ -43,26 +44,33 @@ def _ender_cached(bonus, games, seed, _memo={}):
 
 @exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
 def _wilson_7_of_10(answer):
-    from meeple.rules.stats import Z95, wilson
+    from meeple.rules.stats import Z95
 
     lo, hi = need_interval(answer)
+    k, n = exercise_numbers("01")["won_of"]
     want = expected("01.wilson")
     digits = min(agrees_to_digits(lo, want[0]) or 0, agrees_to_digits(hi, want[1]) or 0)
     if digits or (abs(lo - want[0]) < 0.003 and abs(hi - want[1]) < 0.003):
         said = (f"{lo:.3f} to {hi:.3f}" if digits >= 15 else
                 f"{lo} to {hi} agrees with Wilson's {want[0]:.4f} to {want[1]:.4f} to your digits")
-        return True, f"{said}. Seven of ten is a weak clue: the interval is wide."
-    wald = (0.7 - Z95 * math.sqrt(0.21 / 10), 0.7 + Z95 * math.sqrt(0.21 / 10))
+        return True, f"{said}. {k} of {n} is a weak clue: the interval is wide."
+    p = k / n
+    wald = (p - Z95 * math.sqrt(p * (1 - p) / n), p + Z95 * math.sqrt(p * (1 - p) / n))
     if abs(lo - wald[0]) < 0.003 and abs(hi - wald[1]) < 0.003:
         return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
     if hi > 1.0 or lo < 0.0:
         return False, "a proportion's interval lies between 0 and 1 (write 0.25, not 25)."
-    if not lo < 0.7 < hi:
-        return False, "the interval should contain the observed proportion 7/10."
-    return False, "use `stats.wilson(successes, trials)` with 7 successes in 10 trials."
+    if not lo < k / n < hi:
+        return False, f"the interval should contain the observed proportion {k}/{n}."
+    return False, f"use `stats.wilson(successes, trials)` with {k} successes in {n} trials."
 
 
-ENDER_BONUS, ENDER_LEAST = 6, 200
+ENDER_BONUS, ENDER_LEAST = 6, 200  # the lesson's own bonus (a student's is exercise_numbers("01")["bonus"])
+
+
+def ender_bonus() -> int:
+    """The bonus 01.ender asks this student about."""
+    return exercise_numbers("01")["bonus"]
 
 
 def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
@@ -82,7 +90,8 @@ def _ender_bonus_6(answer):
         "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))
     if hi > 1.0 or lo < 0.0:
         return False, "a win rate's interval lies between 0 and 1 (write 0.25, not 25)."
-    ev = need_evidence(run, game="bucket-brigade", config=Config(rounds=1, bonus=ENDER_BONUS),
+    bonus = ender_bonus()
+    ev = need_evidence(run, game="bucket-brigade", config=Config(rounds=1, bonus=bonus),
                        bots="random", games=ENDER_LEAST)
     enders = [r for r in ev.rows() if r.get("rounds_ended") == 1]
     won, n = sum(r["won"] for r in enders), len(enders)
@@ -96,16 +105,16 @@ def _ender_bonus_6(answer):
         if _interval_hint((lo, hi), wald, "") is None:
             return False, "that is p ± 1.96·se (the Wald interval); the lesson's interval is Wilson's (`stats.wilson`)."
         return _interval_hint((lo, hi), mine, "your interval")
-    won_e, n_e = ender_win_rate(ENDER_BONUS)
+    won_e, n_e = ender_win_rate(bonus)
     elo, ehi = wilson(won_e, n_e)
     if mine[1] < elo or mine[0] > ehi:
         return False, (f"your games give {mine[0]:.1%} to {mine[1]:.1%}, which misses the engine's own estimate from "
                        "other seeds: that happens by bad luck about once in a few hundred runs. Try another seed.")
-    fair = ender_fair_share(ENDER_BONUS)
+    fair = ender_fair_share(bonus)
     verdict = "above" if lo > fair else "not clearly above"
     return True, (f"{won} of {n} rounds: {lo:.1%} to {hi:.1%}, checked against your games (replayed from their "
                   f"seeds) and overlapping the engine's {n_e} rounds ({elo:.1%} to {ehi:.1%}). It lies {verdict} the "
-                  f"fair share (a seat wins or ties {fair:.1%} of rounds): at bonus {ENDER_BONUS} the ender "
+                  f"fair share (a seat wins or ties {fair:.1%} of rounds): at bonus {bonus} the ender "
                   f"{'is' if lo > fair else 'may not be'} favoured.")
 
 
@@ -120,7 +129,15 @@ def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4
     return faces
 
 
-PRACTICE_DIE = (1, 1, 2, 2, 3, 3)
+PRACTICE_DIE = (1, 1, 2, 2, 3, 3)  # the lesson's own practice die (a student's: exercise_numbers("02"))
+
+
+def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
+    """Whether a die of `sides` whole-number faces could have this mean and variance at all: the
+    faces' sum (sides·mean) and sum of squares (sides·(variance + mean²)) must be whole, and alike
+    in parity (x² and x are both odd or both even, so the two sums are too)."""
+    total, squares = sides * mean, sides * (variance + mean * mean)
+    return total.denominator == 1 and squares.denominator == 1 and (total - squares) % 2 == 0
 
 
 @exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
@@ -129,7 +146,7 @@ def _moments(answer):
 
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
-    d = exact.die(PRACTICE_DIE)
+    d = exact.die(exercise_numbers("02")["practice_die"])
     want_m, want_v = expected("02.moments")
     m = exact_answer(answer[0], want_m, "an exact mean")
     v = exact_answer(answer[1], want_v, "an exact variance")
@@ -149,10 +166,11 @@ def _die_mean_2_5_var_1(answer):
     faces = _need_faces(answer)
     d = exact.die(faces)
     m, v = exact.mean(d), exact.variance(d)
-    if m == Fraction(5, 2) and v == 1:
-        return True, f"{len(faces)} faces {faces}: mean exactly 5/2, variance exactly 1."
-    hint = f"your die has mean {m} and variance {v}; the target is mean 5/2 and variance 1."
-    if len(faces) % 8:  # 5n/2 and 29n/4 whole, and 29n/4 even (an even sum has an even number of odd faces)
+    want_m, want_v = (Fraction(x) for x in exercise_numbers("02")["target"])
+    if m == want_m and v == want_v:
+        return True, f"{len(faces)} faces {faces}: mean exactly {want_m}, variance exactly {want_v}."
+    hint = f"your die has mean {m} and variance {v}; the target is mean {want_m} and variance {want_v}."
+    if not can_have(len(faces), want_m, want_v):
         hint += (f" Can any die with {len(faces)} whole-number faces do it? Work out what the sum of "
                  "the faces and the sum of their squares would have to be.")
     return False, hint
@@ -160,7 +178,7 @@ def _die_mean_2_5_var_1(answer):
 
 # --- lesson 3: rerolls (Piggyback Brigade) ---------------------------------------------------
 
-CHASE_GAP = 4
+CHASE_GAP = 4  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
 
 
 @exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
@@ -172,7 +190,8 @@ def _chase(answer):
     want = expected("03.chase")
     x = exact_answer(answer, want)
     if x == want:
-        return True, f"{want} ≈ {float(want):.3f} spaces: more than a piglet that is not last, far less than a capped run."
+        return True, (f"{want} ≈ {float(want):.3f} spaces: more than the {float(exact.turn_mean(cfg)):.3f} of a piglet "
+                      "that is not last.")
     if x == exact.turn_mean(cfg):
         return False, "that is the turn of a piglet that is never last; this one is last until it passes the other."
     if x == exact.exact_turn_distance(cfg, from_last=True, max_rerolls=12).mean():
@@ -213,14 +232,17 @@ def _seat_one(answer):
 
 # --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
 
-TARGET_TURNS = 4
+TARGET_TURNS = 4  # the lesson's own target (a student's: exercise_numbers("04")["turns"])
 
 
-def _trial_mean(spaces: int) -> Fraction:
+def _trial_mean(spaces: int, _memo={}) -> Fraction:
+    if spaces in _memo:
+        return _memo[spaces]
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    return exact.time_trial_mean(pb.Config(), spaces)
+    _memo[spaces] = exact.time_trial_mean(pb.Config(), spaces)
+    return _memo[spaces]
 
 
 @exercise("04.track", expects="a whole number of spaces, e.g. 20")
@@ -228,19 +250,13 @@ def _four_turn_track(answer):
     spaces = need_whole(answer, "a whole number of spaces")
     if not 1 <= spaces <= 40:
         raise WrongKind(f"expected a track of 1 to 40 spaces, got {spaces}")
-    means = {}
-    L = 1
-    while True:  # the mean grows with the track: stop once past the target
-        means[L] = _trial_mean(L)
-        if means[L] > TARGET_TURNS + 1:
-            break
-        L += 1
-    best = min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
-    mine = means.get(spaces, _trial_mean(spaces))
+    turns = exercise_numbers("04")["turns"]
+    best = expected("04.track")
+    mine = _trial_mean(spaces)
     if spaces == best:
-        return True, f"{spaces} spaces: a lone piglet needs {float(mine):.3f} turns on average, the closest to {TARGET_TURNS}."
-    side = "short" if mine < TARGET_TURNS else "long"
-    return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {TARGET_TURNS}?"
+        return True, f"{spaces} spaces: a lone piglet needs {float(mine):.3f} turns on average, the closest to {turns}."
+    side = "short" if mine < turns else "long"
+    return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {turns}?"
 
 
 @exercise("04.slow", expects="an exact Fraction")
@@ -248,22 +264,29 @@ def _more_than_three(answer):
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    dist = exact.time_trial_turns(pb.Config())
+    k = exercise_numbers("04")["more_than"]
+    dist = _trial_turns()
     want = expected("04.slow")
     x = exact_answer(answer, want)
     if x == want:
         return True, f"{want} ≈ {float(want):.3f}."
-    if x == exact.at_least(dist, 3):
-        return False, "that counts three turns too: 'more than three' starts at four."
+    if x == exact.at_least(dist, k):
+        return False, f"that counts {k} turns too: 'more than {k}' starts at {k + 1}."
     if x == 1 - want:
-        return False, "that is the chance of three turns or fewer: the complement."
-    return False, "add up the chances of every number of turns above three (or subtract the rest from 1)."
+        return False, f"that is the chance of {k} turns or fewer: the complement."
+    return False, f"add up the chances of every number of turns above {k} (or subtract the rest from 1)."
 
 
 # --- lesson 5: how many games? ---------------------------------------------------------------------
 
-EDGE_FAIR, EDGE = 0.25, 0.03  # a seat winning 28% where a fair share is 25%
-HALF = 0.02  # 05.games: the half-width asked for (the lesson shows the games for a half-width of EDGE)
+EDGE_FAIR, EDGE = 0.25, 0.03  # the lesson's own seat: winning 28% where a fair share is 25%
+HALF = 0.02  # 05.games: the lesson's own half-width (the lesson shows the games for a half-width of EDGE)
+
+
+def edge_question() -> "tuple[float, float, float]":
+    """(fair share, the seat's true rate, half-width asked for) of this student's lesson 5 exercises."""
+    mine = exercise_numbers("05")
+    return EDGE_FAIR, EDGE_FAIR + mine["edge"], mine["half"]
 
 
 def games_for_half_width(p: float, half: float) -> int:
@@ -289,17 +312,17 @@ def _games_for_edge(answer):
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
-    want = games_for_half_width(EDGE_FAIR + EDGE, HALF)
+    _, p, half = edge_question()
+    want = expected("05.games")
     if abs(n - want) <= 0.02 * want:
-        return True, f"about {want} games: then the interval is ±{HALF:.0%} around {EDGE_FAIR + EDGE:.0%}."
-    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, HALF / 2)) <= 0.02 * want * 4:
-        return False, (f"that makes the interval {HALF * 100:.0f} points wide in total; the question asks for "
-                       f"{HALF * 100:.0f} points either side.")
+        return True, f"about {want} games: then the interval is ±{half * 100:g} points around {p:.0%}."
+    if abs(n - games_for_half_width(p, half / 2)) <= 0.02 * want * 4:
+        return False, (f"that makes the interval {half * 100:g} points wide in total; the question asks for "
+                       f"{half * 100:g} points either side.")
     from meeple.rules.stats import Z95
 
-    p = EDGE_FAIR + EDGE
     return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
-                   f"solve z·√(p(1−p)/n) = {HALF} for n.")
+                   f"solve z·√(p(1−p)/n) = {half:g} for n.")
 
 
 @exercise("05.power", expects="a whole number of games")
@@ -307,14 +330,15 @@ def _games_for_power(answer):
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
-    want = games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE)
+    fair, p, _ = edge_question()
+    want = expected("05.power")
     if abs(n - want) <= 0.05 * want:
         return True, f"about {want} games, roughly twice what the half-width alone suggests."
-    if abs(n - games_for_half_width(EDGE_FAIR + EDGE, EDGE)) <= 0.05 * want:
-        return False, ("with that many games the estimate lands below 28% about half the time, and then the "
-                       "interval often reaches 25%. You need room for the estimate's own wobble.")
-    return False, ("the interval must clear 25% (z = 1.96 above it) even when the estimate comes out low "
-                   "(an 80% quantile below 28%); add the two distances and solve for n.")
+    if abs(n - games_for_half_width(p, p - fair)) <= 0.05 * want:
+        return False, (f"with that many games the estimate lands below {p:.0%} about half the time, and then the "
+                       f"interval often reaches {fair:.0%}. You need room for the estimate's own wobble.")
+    return False, (f"the interval must clear {fair:.0%} (z = 1.96 above it) even when the estimate comes out low "
+                   f"(an 80% quantile below {p:.0%}); add the two distances and solve for n.")
 
 
 # --- lesson 6: catch-up (Piggyback Brigade, Duck, Duck, Bruce) -----------------------------------
@@ -361,16 +385,14 @@ def _catch_up_rule(answer):
 
 @exercise("06.boost", expects="an exact Fraction (spaces)")
 def _catch_up_boost(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     want = expected("06.boost")
     x = exact_answer(answer, want)
     if x == want:
         return True, f"{want} ≈ {float(want):.2f} spaces a turn: that is the strength of the catch-up."
     if x == -want:
         return False, "the sign: the base rule gives the chaser more, so the boost is positive."
-    return False, "compute `exact.chase_turn_mean` four spaces behind with both reroll rules and subtract."
+    return False, (f"compute `exact.chase_turn_mean` {exercise_numbers('06')['gap']} spaces behind with both "
+                   "reroll rules and subtract.")
 
 
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
@@ -459,34 +481,44 @@ def _bruce_in_ten(answer):
 
 # --- the answers of lessons 1-7 (the teacher's key: `meeple answers`) --------------------------
 
-answer_of("01.wilson")(lambda: __import__("meeple.rules.stats", fromlist=["wilson"]).wilson(7, 10))
+@answer_of("01.wilson")
+def _wilson_answer():
+    from meeple.rules.stats import wilson
+
+    return wilson(*exercise_numbers("01")["won_of"])
 
 
 @answer_of("01.ender")
 def _ender_answer():
     from meeple.rules.stats import wilson
 
-    return wilson(*ender_win_rate(ENDER_BONUS))  # the engine's estimate; a student's own games give their own
+    return wilson(*ender_win_rate(ender_bonus()))  # the engine's estimate; a student's own games give their own
 
 
 @answer_of("02.moments")
 def _moments_answer():
     from meeple.rules import exact
 
-    d = exact.die(PRACTICE_DIE)
+    d = exact.die(exercise_numbers("02")["practice_die"])
     return exact.mean(d), exact.variance(d)
 
 
 @answer_of("02.die")
 def _die_answer():
+    return die_with(*(Fraction(x) for x in exercise_numbers("02")["target"]))
+
+
+@lru_cache(maxsize=None)
+def die_with(want_m: Fraction, want_v: Fraction) -> "tuple[int, ...] | None":
+    """A die of the fewest whole-number faces (1 to 9, at most 20) with this mean and variance."""
     from itertools import combinations_with_replacement
 
     from meeple.rules import exact
 
-    for n in (8, 16):  # the fewest faces that can (see the checker's hint)
+    for n in (n for n in range(1, 21) if can_have(n, want_m, want_v)):  # the fewest faces that can
         for faces in combinations_with_replacement(range(1, 10), n):
             d = exact.die(faces)
-            if exact.mean(d) == Fraction(5, 2) and exact.variance(d) == 1:
+            if exact.mean(d) == want_m and exact.variance(d) == want_v:
                 return faces
 
 
@@ -495,7 +527,7 @@ def _chase_answer():
     from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    return exact.chase_turn_mean(pb.Config(), CHASE_GAP)
+    return exact.chase_turn_mean(pb.Config(), exercise_numbers("03")["gap"])
 
 
 @answer_of("03.seat")
@@ -506,23 +538,32 @@ def _seat_answer():
 
 @answer_of("04.track")
 def _track_answer():
+    turns = exercise_numbers("04")["turns"]
     means, length = {}, 1
-    while not means or means[length - 1] <= TARGET_TURNS + 1:
+    while not means or means[length - 1] <= turns + 1:  # the mean grows with the track: stop once past the target
         means[length] = _trial_mean(length)
         length += 1
-    return min(means, key=lambda k: abs(means[k] - TARGET_TURNS))
+    return min(means, key=lambda k: abs(means[k] - turns))
 
 
 @answer_of("04.slow")
 def _slow_answer():
     from meeple.rules import exact
+
+    return exact.at_least(_trial_turns(), exercise_numbers("04")["more_than"] + 1)
+
+
+@lru_cache(maxsize=1)
+def _trial_turns() -> dict:
+    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
+    from meeple.rules import exact
     from meeple.rules import piggyback_brigade as pb
 
-    return exact.at_least(exact.time_trial_turns(pb.Config()), 4)
+    return exact.time_trial_turns(pb.Config())
 
 
-answer_of("05.games")(lambda: games_for_half_width(EDGE_FAIR + EDGE, HALF))
-answer_of("05.power")(lambda: games_for_power(EDGE_FAIR, EDGE_FAIR + EDGE))
+answer_of("05.games")(lambda: games_for_half_width(*edge_question()[1:]))
+answer_of("05.power")(lambda: games_for_power(*edge_question()[:2]))
 
 
 @answer_of("06.catchup")
@@ -540,7 +581,8 @@ def _boost_answer():
 
     base = pb.Config()
     plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
-    return exact.chase_turn_mean(base, 4) - exact.chase_turn_mean(plain, 4)
+    gap = exercise_numbers("06")["gap"]
+    return exact.chase_turn_mean(base, gap) - exact.chase_turn_mean(plain, gap)
 
 
 answer_of("07.third")(_third_flip_answer)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
 
 from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
 from .evidence import Evidence, need_evidence, replay_sample
@@ -106,18 +107,25 @@ def _net_cards(claim: int, die) -> dict[int, Fraction]:
     return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
 
 
+def variance_die() -> tuple:
+    """The eight-sided die of this student's 09.claim3_variance (exercise 2 keeps STEAL_DIE)."""
+    return exercise_numbers("09")["variance_die"]
+
+
 @exercise("09.claim3_variance", "the variance as an exact Fraction")
 def _claim3_variance(answer):
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    dist = _net_cards(3, _steal_rules().die)
+    dist = _net_cards(3, variance_die())
     right = expected("09.claim3_variance")
-    if exact_answer(answer, right) == exact.variance(_net_cards(3, ddb.Config().die)):
-        return False, f"that is the base die's; the exercise's die is {STEAL_DIE}."
     a = exact_answer(answer, right)
+    base = exact.variance(_net_cards(3, ddb.Config().die))
+    if a == base != right:
+        return False, f"that is the base die's; the exercise's die is {variance_die()}."
     if a == right:
-        return True, f"the variance is {right}: far bigger than its mean, {exact.mean(dist)}, squared."
+        return True, (f"the variance is {right}, a standard deviation of about {float(right) ** 0.5:.2f} cards "
+                      f"around a mean of {exact.mean(dist)}.")
     if a == sum(x * x * p for x, p in dist.items()):
         return False, "that is E[X²]; the variance is E[X²] − E[X]² (subtract the squared mean)."
     return False, "list the net cards of each face (3, 0 or −1), then average the squared distance from the mean."
@@ -294,18 +302,22 @@ def _second_row(answer):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
-    rows = bk.Config().rows
+    rows, p = bk.Config().rows, exercise_numbers("11")["p"]
     right = expected("11.second_row")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right} ≈ {float(right):.3f} buckets, against {len(bk.falling_buckets(rows, (), (1, 1)))} under the exact rule."
     if a == len(bk.falling_buckets(rows, (), (1, 1))):
-        return False, "that is the exact rule (p = 1); use fall_distribution with p = Fraction(1, 2)."
-    return False, "take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction(1, 2)); row 2 is row 1 in code."
+        return False, f"that is the exact rule (p = 1); use fall_distribution with p = Fraction({p.numerator}, {p.denominator})."
+    if a == exact.mean(bk.fall_distribution(rows, (), (1, 1), 1 - p)):
+        return False, f"that is p = {1 - p}: p is the chance that a bucket resting on a lost one falls."
+    return False, (f"take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction({p.numerator}, {p.denominator})); "
+                   "row 2 is row 1 in code.")
 
 
 # --- lesson 12: design to a target ------------------------------------------------------
 
+@lru_cache(maxsize=None)
 def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
     """Bisection on the exact expected loss of Bucket King's bottom-middle knock (BK-11),
     which grows with p: the interval [low, high] of p that brackets `target`."""
@@ -329,13 +341,14 @@ def _p_five(answer):
     a = need_number(answer, "p as a number between 0 and 1")
     if not 0 <= a <= 1:
         raise WrongKind(f"p is a probability, between 0 and 1; got {answer!r}")
-    low, high = _p_for_loss(5)
+    loss = exercise_numbers("12")["loss"]
+    low, high = _p_for_loss(loss)
     p = float(low + high) / 2
     if abs(a - p) <= 0.005 + 1e-9:
         return True, f"p ≈ {p:.4f}; to two decimals {p:.2f}."
     if a < p:
-        return False, "at that p the knock costs less than 5 buckets on average: make the pyramid wobblier."
-    return False, "at that p the knock costs more than 5 buckets on average: make the pyramid steadier."
+        return False, f"at that p the knock costs less than {loss} buckets on average: make the pyramid wobblier."
+    return False, f"at that p the knock costs more than {loss} buckets on average: make the pyramid steadier."
 
 
 ENDER_TUNE_LEAST = 150
@@ -642,7 +655,7 @@ def _claim3_answer():
     from meeple.rules import duck_duck_bruce as ddb
     from meeple.rules import exact
 
-    return exact.variance(_net_cards(3, _steal_rules().die))
+    return exact.variance(_net_cards(3, variance_die()))
 
 
 answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
@@ -680,12 +693,12 @@ def _second_row_answer():
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
 
-    return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), Fraction(1, 2)))
+    return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), exercise_numbers("11")["p"]))
 
 
 @answer_of("12.p_five")
 def _p_five_answer():
-    low, high = _p_for_loss(5)
+    low, high = _p_for_loss(exercise_numbers("12")["loss"])
     return round(float(low + high) / 2, 2)
 
 

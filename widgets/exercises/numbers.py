@@ -16,10 +16,24 @@ from fractions import Fraction
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
 NUMBERS: dict[str, dict[str, tuple]] = {
+    # lessons 1-6 (the sampled 01.ender asks its own bonus; 03.seat, 06.catchup are the same for everyone)
+    "01": {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)},
+    "02": {"practice_die": ((1, 1, 2, 2, 3, 3), (1, 2, 2, 3, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 2, 3, 3, 4),
+                            (2, 2, 3, 3, 4, 6)),
+           "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
+    "03": {"gap": (4, 2, 3, 5, 6)},
+    "04": {"turns": (4, 3, 5), "more_than": (3, 2, 4, 5)},
+    "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
+    "06": {"gap": (4, 2, 3, 5, 6)},
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
     "08": {"extra_bruces": (2, 1, 3, 4)},
-    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3)},
+    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3),
+           # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
+           "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
+                            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
     "10": {"reds": (3, 2, 4), "led": (5, 4, 6)},
+    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4))},
+    "12": {"loss": (5, 3, 6, 7)},  # not 4: the lesson works that one out
     "14": {"wins": (60, 58, 59, 61, 62, 63)},
     # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
     "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
@@ -37,7 +51,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "tune_values": ((2, 9),), "tune_games": (400,)},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
-VARIED = {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
+VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "04.track", "04.slow", "05.games", "05.power",
+          "06.boost", "09.claim3_variance", "11.second_row", "12.p_five"}
+VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
           "10.three_red_sampled", "10.led_five", "14.luck_alone"}
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
