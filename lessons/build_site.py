@@ -50,6 +50,9 @@ import time
 from pathlib import Path
 
 LESSONS = Path(__file__).resolve().parent
+sys.path.insert(0, str(LESSONS))
+import site_cells  # noqa: E402  (the runnable exercise cells: editor, cells files, scripts)
+
 ROOT = LESSONS.parent
 STATIC = ROOT / "widgets" / "static"
 # Pyodide, pinned: its version and the SHA-256 of each file the site serves. A new version
@@ -68,7 +71,8 @@ VEGA_VERSION, KATEX_VERSION = "6.4.0", "0.16.47"
 # The vendored folders are named by version, so a host may let browsers keep them for good
 # (the _headers and .htaccess the build writes): a new version is a new address.
 PYODIDE_DIR, VEGA_DIR, KATEX_DIR = f"pyodide-{PYODIDE_VERSION}", f"vega-{VEGA_VERSION}", f"katex-{KATEX_VERSION}"
-NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}"]
+NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}",
+                *site_cells.EDITOR_PACKAGES]
 # From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
 # manager) and the live runtime.
 LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "favicon.svg"]
@@ -102,8 +106,10 @@ def npm_install(npm: Path) -> Path:
         modules / "vega" / "build" / "vega.min.js",
         modules / "katex" / "dist" / "katex.min.css",
         *(modules / "pyodide" / f for f in PYODIDE_FILES),
+        *site_cells.wanted(modules),
     ]
-    if not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION):
+    if (not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION)
+            or not site_cells.installed(modules)):
         npm.mkdir(parents=True, exist_ok=True)
         exe = shutil.which("npm")
         if exe is None:
@@ -195,6 +201,8 @@ def vendor(modules: Path, dest: Path) -> None:
     wheel = build_wheel(dest / "meeple")
     for name in LIVE_FILES:
         shutil.copy2(STATIC / name, dest)
+    site_cells.bundle_editor(modules, dest)  # the exercise cells' editor, loaded when a reader edits one
+    site_cells.vendor_files(STATIC, dest)
     site = {
         "pyodide": PYODIDE_VERSION,
         "pyodide_dir": f"{PYODIDE_DIR}/",
@@ -657,7 +665,7 @@ def cache_rules() -> list[tuple[str, str]]:
     """(folder, Cache-Control): the files whose address changes whenever they do (named by
     their content or their version) may be kept for good. Everything else is left to the
     host's default, which makes the browser ask again (a new build shows at once)."""
-    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR)]
+    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR, site_cells.EDITOR_DIR)]
 
 
 def write_cache_headers(html: Path) -> None:
@@ -718,11 +726,11 @@ def run_book(cmd: list[str], env: dict) -> None:
         raise subprocess.CalledProcessError(proc.returncode, cmd)
 
 
-def build(out: Path, solutions: bool = True, patterns: list[str] | None = None) -> Path:
+def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: bool = True) -> Path:
     out = out.resolve()
     work, html = out / "work", out / "html"
     try:
-        return _build(work, html, solutions, patterns)
+        return _build(work, html, solutions, patterns, execute)
     finally:
         # Only the npm packages are kept between builds: the executed notebooks Jupyter Book
         # leaves behind (work/_build/jupyter_execute) would look like lessons to pytest
@@ -731,7 +739,7 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None) 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) -> Path:
+def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: bool = True) -> Path:
     src = work / "src"
     start = time.perf_counter()
     modules = npm_install(work / "npm")
@@ -750,6 +758,9 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
         pages.append("teachers_guide")
     (src / "_toc.yml").write_text(toc_yaml(pages))
     vendor(modules, src / "_vendor")
+    exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
+    if not execute:
+        site_cells.no_execute(src / "_config.yml")
     built = work / "_build" / "html"
     cmd = [jupyter_book(), "build", str(src), "--path-output", str(work), "--builder", "html"]
     env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers simulate every value and add the no-Python chart
@@ -775,6 +786,8 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
           f"{font_cut / 1e3:.0f} kB of icon fonts left out, the search index only on search.html "
           f"({drop_search_index(built)} pages lighter)", flush=True)
     write_cache_headers(built)
+    runnable = sum(site_cells.add_scripts(page) for page in built.glob("*.html"))
+    print(f"build_site: {exercises} exercise cells editable and runnable in the browser, on {runnable} pages", flush=True)
     print(f"build_site: {charts} charts compiled to Vega, {slimmed / 1e3:.0f} kB of empty widget traits left out, "
           f"{formulas} formulas typeset with KaTeX, "
           f"{maps} source maps left out", flush=True)
@@ -799,11 +812,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="build folder; the site goes to OUT/html (default: lessons/_build)")
     parser.add_argument("--no-solutions", action="store_true",
                         help="leave the cells tagged 'solution' out (pages and downloads), e.g. for a graded class")
+    parser.add_argument("--no-execute", action="store_true",
+                        help="do not run the lessons (pages without outputs: a quick build, e.g. to test the exercise cells)")
     parser.add_argument("--lessons", nargs="+", metavar="GLOB",
                         help="build only the lessons matching these names or globs (default: every lesson)")
     args = parser.parse_args(argv)
     try:
-        build(args.out, solutions=not args.no_solutions, patterns=args.lessons)
+        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=not args.no_execute)
     except subprocess.CalledProcessError as e:
         sys.exit(f"build_site: {Path(e.cmd[0]).name} failed (exit {e.returncode}); see the messages above")
 

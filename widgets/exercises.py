@@ -267,8 +267,11 @@ class Evidence:
             raise WrongKind("simulate(..., keep='summary') keeps running totals, not the games a checker replays: "
                             "run simulate with keep='games' (the default), or use Evidence.play")
         try:
+            # a Results makes its pandas table on first use: one never made cannot disagree (and
+            # without pandas, in the site's Python, none can be made)
+            made = getattr(run, "_frames", True) is not None
             return cls(run.game, run.config, run.bots, run.seed, run.rotate, run.records, run.partial,
-                       getattr(run, "table", None))
+                       getattr(run, "table", None) if made else None)
         except AttributeError:
             raise WrongKind(f"expected the games you simulated (what simulate(...) returns, or Evidence.play(...)), "
                             f"got {type(run).__name__}") from None
@@ -558,8 +561,9 @@ def _ender_cached(bonus, games, seed, _memo={}):
 
         res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
                        progress=False)
-        enders = res.table[res.table["rounds_ended"] == 1]
-        _memo[key] = (int(enders["won"].sum()), len(enders), float(res.table["won"].mean()))
+        rows = Evidence.of(res).rows()  # the records, not the pandas table: checkers run in the site's Python too
+        enders = [r for r in rows if r.get("rounds_ended") == 1]
+        _memo[key] = (sum(r["won"] for r in enders), len(enders), sum(r["won"] for r in rows) / len(rows))
     return _memo[key]
 
 
@@ -722,8 +726,7 @@ def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):
         from meeple.rules.stats import wilson
 
         res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
-        first = res.table[res.table["seat"] == 0]
-        wins = float(first["win_share"].sum())
+        wins = math.fsum(r["win_share"] for r in Evidence.of(res).rows() if r["seat"] == 0)  # no pandas
         _memo[key] = (wins, games, *wilson(wins, games))
     return _memo[key]
 

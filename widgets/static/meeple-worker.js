@@ -38,7 +38,14 @@ const handlers = {
   stepper_do: ({ id, message }) => live.stepper_do(id, message),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
+  // A lesson's code cells (meeple-cells.js): meeple.widgets.cells, one namespace per page.
+  cell: ({ op, page, code }) => {
+    if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
+    return cells()[op](page, code);
+  },
 };
+let cellsModule = null;
+const cells = () => (cellsModule = cellsModule || py.pyimport("meeple.widgets.cells"));
 
 // One call at a time, in order: Python here is single-threaded and a session's moves must not interleave.
 let queue = Promise.resolve();
