@@ -52,6 +52,7 @@ from pathlib import Path
 LESSONS = Path(__file__).resolve().parent
 sys.path.insert(0, str(LESSONS))
 import site_cells  # noqa: E402  (the runnable exercise cells: editor, cells files, scripts)
+import site_lab  # noqa: E402  (the variant lab page)
 
 ROOT = LESSONS.parent
 STATIC = ROOT / "widgets" / "static"
@@ -203,6 +204,7 @@ def vendor(modules: Path, dest: Path) -> None:
         shutil.copy2(STATIC / name, dest)
     site_cells.bundle_editor(modules, dest)  # the exercise cells' editor, loaded when a reader edits one
     site_cells.vendor_files(STATIC, dest)
+    site_lab.vendor_files(STATIC, dest)
     site = {
         "pyodide": PYODIDE_VERSION,
         "pyodide_dir": f"{PYODIDE_DIR}/",
@@ -756,6 +758,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     pages = [p.stem for p in chosen]
     if (src / "teachers_guide.md").exists():  # the course map, times, exercises to set, publishing
         pages.append("teachers_guide")
+    pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
     vendor(modules, src / "_vendor")
     exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
@@ -787,6 +790,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
           f"({drop_search_index(built)} pages lighter)", flush=True)
     write_cache_headers(built)
     runnable = sum(site_cells.add_scripts(page) for page in built.glob("*.html"))
+    site_lab.add_scripts(built)
     print(f"build_site: {exercises} exercise cells editable and runnable in the browser, on {runnable} pages", flush=True)
     print(f"build_site: {charts} charts compiled to Vega, {slimmed / 1e3:.0f} kB of empty widget traits left out, "
           f"{formulas} formulas typeset with KaTeX, "
@@ -799,7 +803,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
         shutil.rmtree(html)
     built.rename(html)  # the old site is replaced only by a finished build
     what = ("solutions folded behind 'Show solution'" if solutions else "solutions left out") + f" ({answers} cells)"
-    print(f"build_site: {len(pages)} lessons, {what}, in {time.perf_counter() - start:.0f} s.\n"
+    print(f"build_site: {len(chosen)} lessons, {what}, in {time.perf_counter() - start:.0f} s.\n"
           f"build_site: the site is the folder {html}\n"
           f"build_site: to publish it, copy that folder to any static web host; to look at it here:\n"
           f"    python -m http.server --directory {html}   (then open http://localhost:8000)")

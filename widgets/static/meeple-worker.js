@@ -44,6 +44,14 @@ const handlers = {
     return cells()[op](page, code);
   },
 };
+// The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
+const LAB_OPS = ["lab_games", "lab_start", "lab_step", "lab_result"];
+handlers.lab = ({ op, request }) => {
+  if (!LAB_OPS.includes(op)) throw new Error(`unknown lab request ${op}: ${LAB_OPS.join(", ")}`);
+  labModule = labModule || py.pyimport("meeple.widgets.lab");
+  return labModule[op](request || "");
+};
+let labModule = null;
 let cellsModule = null;
 const cells = () => (cellsModule = cellsModule || py.pyimport("meeple.widgets.cells"));
 
