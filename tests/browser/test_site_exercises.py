@@ -43,17 +43,71 @@ def exercise_site(tmp_path_factory, free_port, server):
         yield url, html, log
 
 
-def _run(page, cell, code: str) -> str:
-    """Replace the cell's code in its editor with `code` (typed as text input), run it, return the output."""
-    editor = cell.locator(".cm-content")
-    editor.click()
+PARALLEL = 4  # lesson pages driven at once (each has its own worker): the test's length, not its verdict
+
+
+def _start(page, cell, code: str) -> None:
+    """Replace the cell's code in its editor with `code` (typed as text input) and press Run."""
+    if cell.locator(".cm-content").count() == 0:
+        cell.locator(".meeple-cell-edit").click()
+        cell.locator(".cm-content").wait_for()
+    cell.locator(".cm-content").click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
     page.keyboard.insert_text(code)
     cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")  # the next "done" is this run's
     cell.locator(".meeple-cell-run").click()
-    page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=cell.element_handle())
-    return cell.locator(".meeple-cell-output").inner_text()
+
+
+def _verdict(ex, step: str, said: str) -> str | None:
+    """What is wrong with a step's output, or None."""
+    if step == "wrong":
+        return None if "✗" in said else f"{ex.key}: a wrong answer got {said!r}"
+    if step == "cannot":  # said plainly: the browser's Python has no pandas (the cell, or one above it, needs it)
+        return None if "pandas" in said and "browser" in said else f"{ex.key}: {said!r}"
+    ok = said.count("✓ Right") == ex.checks and "✗" not in said
+    return None if ok else f"{ex.key}: the answer got {said!r}"
+
+
+class _Lesson:
+    """One lesson page worked through: each exercise's wrong answer, then its answer, in order."""
+
+    def __init__(self, browser, url: str, lesson: str):
+        self.lesson = lesson
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.set_default_timeout(600_000)
+        self.requests, self.errors = [], []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(f"{url}/{lesson}.html")
+        wanted = exercises(lesson)
+        self.page.wait_for_function("n => document.querySelectorAll('.meeple-cell-bar').length === n", arg=len(wanted))
+        self.steps = []
+        for ex in wanted:
+            self.steps.append((ex, "wrong", ex.wrong))
+            self.steps.append((ex, "cannot", ex.solution) if ex.key in CANNOT else (ex, "right", ex.right))
+        self.cell = None
+
+    def advance(self) -> list[str]:
+        """Start the next step, or read the running one if it is done; problems found."""
+        if self.cell is None:
+            ex, _, code = self.steps[0]
+            self.cell = self.page.locator(".cell.tag_meeple-exercise").nth(ex.index)
+            _start(self.page, self.cell, code)
+            return []
+        if self.cell.get_attribute("data-meeple-cell") != "done":
+            return []
+        ex, step, _ = self.steps.pop(0)
+        self.cell = None
+        problem = _verdict(ex, step, self.cell_output(ex))
+        return [f"{self.lesson} {problem}"] if problem else []
+
+    def cell_output(self, ex) -> str:
+        return self.page.locator(".cell.tag_meeple-exercise").nth(ex.index).locator(".meeple-cell-output").inner_text()
+
+    @property
+    def finished(self) -> bool:
+        return not self.steps and self.cell is None
 
 
 def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
@@ -68,40 +122,26 @@ def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
     assert (html / "_static" / "cells" / f"{LESSONS[0]}.json").exists()
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_every_exercise_cell_is_edited_and_run_in_the_browser(exercise_site, browser, shots, lesson):
+def test_every_exercise_cell_is_edited_and_run_in_the_browser(exercise_site, browser, shots):
+    """Every lesson page, PARALLEL at a time; every problem of every exercise is listed at the end."""
     url, _, _ = exercise_site
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(600_000)
-    requests, errors = [], []
-    page.on("request", lambda r: requests.append(r.url))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
-        page.goto(f"{url}/{lesson}.html")
-        cells = page.locator(".cell.tag_meeple-exercise")
-        wanted = exercises(lesson)
-        page.wait_for_function("n => document.querySelectorAll('.meeple-cell-bar').length === n", arg=len(wanted))
-        for ex in wanted:
-            cell = cells.nth(ex.index)
-            cell.locator(".meeple-cell-edit").click()
-            cell.locator(".cm-content").wait_for()
-            wrong = _run(page, cell, ex.wrong)
-            assert "✗" in wrong, f"{ex.key}: a wrong answer got {wrong!r}"
-            if ex.key in CANNOT:
-                said = _run(page, cell, ex.solution)
-                # said plainly: the browser's Python has no pandas (the cell itself, or the one above it needs)
-                assert "pandas" in said and "browser" in said, f"{ex.key}: {said!r}"
-                continue
-            right = _run(page, cell, ex.right)
-            assert right.count("✓ Right") == ex.checks and "✗" not in right, f"{ex.key}: the answer got {right!r}"
-        page.screenshot(path=str(shots / f"exercises-{lesson}.png"))
-    except Exception:
-        page.screenshot(path=str(shots / f"exercises-{lesson}-failure.png"), full_page=True)
-        raise
-    finally:
-        page.close()
-    assert not errors, errors
-    assert all(local(u) for u in requests), [u for u in requests if not local(u)]
+    waiting, active, problems = list(LESSONS), [], []
+    while waiting or active:
+        while waiting and len(active) < PARALLEL:
+            active.append(_Lesson(browser, url, waiting.pop(0)))
+        for lesson in list(active):
+            problems += lesson.advance()
+            if lesson.finished:
+                lesson.page.screenshot(path=str(shots / f"exercises-{lesson.lesson}.png"))
+                problems += [f"{lesson.lesson}: page error {e}" for e in lesson.errors]
+                problems += [f"{lesson.lesson}: a request left the machine: {u}" for u in lesson.requests if not local(u)]
+                lesson.page.close()
+                active.remove(lesson)
+        if active and all(lesson.cell is not None for lesson in active):
+            # every page is running a cell: wait (on the condition) for the first one's to finish
+            first = active[0]
+            first.page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=first.cell.element_handle())
+    assert not problems, "\n".join(problems)
 
 
 def test_an_edit_survives_a_reload_and_reset_brings_the_lesson_back(exercise_site, browser):
