@@ -52,6 +52,10 @@ import time
 from pathlib import Path
 
 LESSONS = Path(__file__).resolve().parent
+sys.path.insert(0, str(LESSONS))
+import site_cells  # noqa: E402  (the runnable exercise cells: editor, cells files, scripts)
+import site_lab  # noqa: E402  (the variant lab page)
+
 ROOT = LESSONS.parent
 STATIC = ROOT / "widgets" / "static"
 # Pyodide, pinned: its version and the SHA-256 of each file the site serves. A new version
@@ -70,7 +74,8 @@ VEGA_VERSION, KATEX_VERSION = "6.4.0", "0.16.47"
 # The vendored folders are named by version, so a host may let browsers keep them for good
 # (the _headers and .htaccess the build writes): a new version is a new address.
 PYODIDE_DIR, VEGA_DIR, KATEX_DIR = f"pyodide-{PYODIDE_VERSION}", f"vega-{VEGA_VERSION}", f"katex-{KATEX_VERSION}"
-NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}"]
+NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}",
+                *site_cells.EDITOR_PACKAGES]
 # From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
 # manager) and the live runtime.
 # vega-embed.js: the one vega-embed (with Vega-Lite) the controls' charts share (panel.js loads it from _static/)
@@ -105,8 +110,10 @@ def npm_install(npm: Path) -> Path:
         modules / "vega" / "build" / "vega.min.js",
         modules / "katex" / "dist" / "katex.min.css",
         *(modules / "pyodide" / f for f in PYODIDE_FILES),
+        *site_cells.wanted(modules),
     ]
-    if not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION):
+    if (not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION)
+            or not site_cells.installed(modules)):
         npm.mkdir(parents=True, exist_ok=True)
         exe = shutil.which("npm")
         if exe is None:
@@ -198,6 +205,9 @@ def vendor(modules: Path, dest: Path) -> None:
     wheel = build_wheel(dest / "meeple")
     for name in LIVE_FILES:
         shutil.copy2(STATIC / name, dest)
+    site_cells.bundle_editor(modules, dest)  # the exercise cells' editor, loaded when a reader edits one
+    site_cells.vendor_files(STATIC, dest)
+    site_lab.vendor_files(STATIC, dest)
     site = {
         "pyodide": PYODIDE_VERSION,
         "pyodide_dir": f"{PYODIDE_DIR}/",
@@ -660,7 +670,7 @@ def cache_rules() -> list[tuple[str, str]]:
     """(folder, Cache-Control): the files whose address changes whenever they do (named by
     their content or their version) may be kept for good. Everything else is left to the
     host's default, which makes the browser ask again (a new build shows at once)."""
-    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR)]
+    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR, site_cells.EDITOR_DIR)]
 
 
 def write_cache_headers(html: Path) -> None:
@@ -721,11 +731,11 @@ def run_book(cmd: list[str], env: dict) -> None:
         raise subprocess.CalledProcessError(proc.returncode, cmd)
 
 
-def build(out: Path, solutions: bool = True, patterns: list[str] | None = None) -> Path:
+def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: bool = True) -> Path:
     out = out.resolve()
     work, html = out / "work", out / "html"
     try:
-        return _build(work, html, solutions, patterns)
+        return _build(work, html, solutions, patterns, execute)
     finally:
         # Only the npm packages are kept between builds: the executed notebooks Jupyter Book
         # leaves behind (work/_build/jupyter_execute) would look like lessons to pytest
@@ -734,7 +744,7 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None) 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) -> Path:
+def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: bool = True) -> Path:
     src = work / "src"
     start = time.perf_counter()
     modules = npm_install(work / "npm")
@@ -751,8 +761,12 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
     pages = [p.stem for p in chosen]
     if (src / "teachers_guide.md").exists():  # the course map, times, exercises to set, publishing
         pages.append("teachers_guide")
+    pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
     vendor(modules, src / "_vendor")
+    exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
+    if not execute:
+        site_cells.no_execute(src / "_config.yml")
     built = work / "_build" / "html"
     cmd = [jupyter_book(), "build", str(src), "--path-output", str(work), "--builder", "html"]
     env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers play every value and save them with the page
@@ -778,6 +792,9 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
           f"{font_cut / 1e3:.0f} kB of icon fonts left out, the search index only on search.html "
           f"({drop_search_index(built)} pages lighter)", flush=True)
     write_cache_headers(built)
+    runnable = sum(site_cells.add_scripts(page) for page in built.glob("*.html"))
+    site_lab.add_scripts(built)
+    print(f"build_site: {exercises} exercise cells editable and runnable in the browser, on {runnable} pages", flush=True)
     print(f"build_site: {charts} charts compiled to Vega, {slimmed / 1e3:.0f} kB of empty widget traits left out, "
           f"{formulas} formulas typeset with KaTeX, "
           f"{maps} source maps left out", flush=True)
@@ -789,7 +806,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None) 
         shutil.rmtree(html)
     built.rename(html)  # the old site is replaced only by a finished build
     what = ("solutions folded behind 'Show solution'" if solutions else "solutions left out") + f" ({answers} cells)"
-    print(f"build_site: {len(pages)} lessons, {what}, in {time.perf_counter() - start:.0f} s.\n"
+    print(f"build_site: {len(chosen)} lessons, {what}, in {time.perf_counter() - start:.0f} s.\n"
           f"build_site: the site is the folder {html}\n"
           f"build_site: to publish it, copy that folder to any static web host; to look at it here:\n"
           f"    python -m http.server --directory {html}   (then open http://localhost:8000)")
@@ -802,11 +819,13 @@ def main(argv: list[str] | None = None) -> None:
                         help="build folder; the site goes to OUT/html (default: lessons/_build)")
     parser.add_argument("--no-solutions", action="store_true",
                         help="leave the cells tagged 'solution' out (pages and downloads), e.g. for a graded class")
+    parser.add_argument("--no-execute", action="store_true",
+                        help="do not run the lessons (pages without outputs: a quick build, e.g. to test the exercise cells)")
     parser.add_argument("--lessons", nargs="+", metavar="GLOB",
                         help="build only the lessons matching these names or globs (default: every lesson)")
     args = parser.parse_args(argv)
     try:
-        build(args.out, solutions=not args.no_solutions, patterns=args.lessons)
+        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=not args.no_execute)
     except subprocess.CalledProcessError as e:
         sys.exit(f"build_site: {Path(e.cmd[0]).name} failed (exit {e.returncode}); see the messages above")
 

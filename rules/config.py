@@ -559,7 +559,7 @@ def _variant_path(path) -> Path:
     return Path(path)
 
 
-_VARIANT_KEYS = ("format", "game", "name", "set")
+_VARIANT_KEYS = ("format", "game", "name", "set", "meeple", "chance")  # the last two: a stamp (the variant lab's)
 
 
 def read_variant(path) -> tuple[str, str, dict]:
@@ -598,6 +598,17 @@ def read_variant(path) -> tuple[str, str, dict]:
     settings = data.get("set", {})
     if not isinstance(settings, dict):
         raise ValueError(f"{shown}: 'set' must map parameter names to values, got {type(settings).__name__}")
+    stamp = {k: data[k] for k in ("meeple", "chance") if k in data}
+    if stamp:  # made by another meeple or chance stream: the rules still load, the figures may differ
+        bad = [k for k, v in stamp.items() if not isinstance(v, str)]
+        if bad:
+            raise ValueError(f"{shown}: {', '.join(bad)} must be text (a version, a chance fingerprint)")
+        import warnings
+
+        from .reproduce import StampWarning, stamp_warnings
+
+        for line in stamp_warnings(stamp.get("meeple"), stamp.get("chance"), "variant file"):
+            warnings.warn(f"{shown}: {line}", StampWarning, stacklevel=2)
     return game, name, settings
 
 

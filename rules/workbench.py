@@ -57,19 +57,33 @@ def lineup(mod, bots, players: int) -> tuple:
     return bot_refs(mod, names, players)
 
 
-def _per_game(table, by: str):
-    """{key: DataFrame indexed by game with share and score}: a seat's (or a bot's, averaged
-    over the seats it holds) win share and score in each game."""
-    g = table.groupby([by, "game"], sort=True).agg(share=("win_share", "mean"), score=("score", "mean"))
-    return {k: part.droplevel(0) for k, part in g.groupby(level=0, sort=True)}
+def _per_game(records, n: int, by: str) -> dict:
+    """{key: {"share": {game: share}, "score": {game: score}, "bots": [names in order]}}: a seat's
+    (or a bot's, averaged over the seats it holds) win share and score in each game, from the
+    records themselves (no pandas: compare runs in the site's Python too)."""
+    out: dict = {}
+    for g in records:
+        shares = [(1.0 / len(g.winners) if s in g.winners else 0.0) for s in range(n)]
+        keys = range(n) if by == "seat" else list(dict.fromkeys(g.bots[:n]))
+        for key in keys:
+            seats = [key] if by == "seat" else [s for s in range(n) if g.bots[s] == key]
+            cell = out.setdefault(key, {"share": {}, "score": {}, "bots": []})
+            cell["share"][g.index] = math.fsum(shares[s] for s in seats) / len(seats)
+            cell["score"][g.index] = math.fsum(g.scores[s] for s in seats) / len(seats)
+            for s in seats:
+                if g.bots[s] not in cell["bots"]:
+                    cell["bots"].append(g.bots[s])
+    return {k: out[k] for k in sorted(out)}
 
 
-def _paired(values, base) -> tuple[float, float, float]:
-    """Mean difference over the games both played, with its 95% interval."""
-    both = values.index.intersection(base.index)
-    if not len(both):
+def _paired(values: dict, base: dict) -> tuple[float, float, float]:
+    """Mean difference over the games both played ({game: value} each, or Series indexed by game,
+    as tune's measures give them), with its 95% interval."""
+    values, base = (v.to_dict() if hasattr(v, "to_dict") else v for v in (values, base))
+    both = sorted(set(values) & set(base))
+    if not both:
         return (math.nan,) * 3
-    return mean_ci((values.loc[both] - base.loc[both]).tolist())
+    return mean_ci([values[i] - base[i] for i in both])
 
 
 @dataclasses.dataclass
@@ -83,18 +97,41 @@ class Comparison:
     measures: list  # the --measure names, as measures() names them
 
 
-def _game_figures(res: Results, chosen: list[str]):
-    """One row per game: its length, seat 1's win share minus the fair share, and each chosen measure."""
-    g = res.games.set_index("game")
-    t = res.table
-    out = g[["turns", "rounds", "lead_changes"]].astype(float).copy()
-    out["first_seat_adv"] = t[t["seat"] == 0].set_index("game")["win_share"] - 1 / res.config.players
-    for m in chosen:
-        if m in ("turns", "rounds", "lead_changes"):
-            out[m] = g[m].astype(float)
-        else:  # mean_<column>: a game is the unit, its seats' mean
-            column = m[len("mean_"):]
-            out[m] = t.groupby("game")[column].mean() if column in t.columns else math.nan
+def _game_figures(res: Results, chosen: list[str]) -> dict:
+    """{figure: {game: value}}: each game's length, seat 1's win share minus the fair share, and each
+    chosen measure (mean_<column>: a game is the unit, its seats' mean), from the records."""
+    n = res.config.players
+    out: dict = {"turns": {}, "rounds": {}, "lead_changes": {}, "first_seat_adv": {}}
+    out |= {m: {} for m in chosen}
+    for g in res.records:
+        out["turns"][g.index] = float(g.turns)
+        out["rounds"][g.index] = float(g.rounds)
+        out["lead_changes"][g.index] = float(g.lead_changes)
+        out["first_seat_adv"][g.index] = (1.0 / len(g.winners) if 0 in g.winners else 0.0) - 1 / n
+        for m in chosen:
+            if m in ("turns", "rounds", "lead_changes"):
+                continue  # filled above
+            v = g.stats.get(m[len("mean_"):])
+            if v is None:
+                continue  # not a figure of this game: left out (as a missing value)
+            vals = [float(x) for x in v[:n]] if isinstance(v, (list, tuple)) else [float(v)] * n
+            out[m][g.index] = math.fsum(vals) / len(vals)
+    return out
+
+
+def _figure_frames(figures: dict):
+    """The per-game figures as DataFrames indexed by game (what Comparison.per_game holds with
+    pandas); the plain dicts without it."""
+    try:
+        pd = load_pandas()
+    except ImportError:
+        return figures
+    out = {}
+    for name, fig in figures.items():
+        games = sorted(next(iter(fig.values())).keys()) if fig else []
+        frame = pd.DataFrame({col: [vals.get(i, math.nan) for i in games] for col, vals in fig.items()}, index=games)
+        frame.index.name = "game"
+        out[name] = frame
     return out
 
 
@@ -161,7 +198,6 @@ class UnusedRuleWarning(UserWarning):
 def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
              rotate=False, by="seat", measures=None) -> Comparison:
     """compare's work; the Comparison keeps the games for a report."""
-    pd = load_pandas()
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
     games = check_games(games)
@@ -175,8 +211,46 @@ def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, p
     out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}
+    return comparison(mod, configs, results, refs, seed=seed, games=games, by=by, chosen=chosen, rotate=rotate,
+                      interrupted=interrupted)
+
+
+class Rows(list):
+    """compare's table where pandas is missing (the site's Python): a list of row dicts with the
+    few DataFrame calls format_comparison and usage_lines make (attrs, to_dict, drop_duplicates)."""
+
+    def __init__(self, rows=()):
+        super().__init__(rows)
+        self.attrs: dict = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self
+
+    def to_dict(self, orient: str = "records") -> list[dict]:
+        if orient != "records":
+            raise ValueError("Rows.to_dict: only orient='records'")
+        return [dict(r) for r in self]
+
+    def drop_duplicates(self, column: str) -> "Rows":
+        seen, out = set(), Rows()
+        for r in self:
+            if r[column] not in seen:
+                seen.add(r[column])
+                out.append(r)
+        out.attrs = self.attrs
+        return out
+
+
+def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, games: int, by: str = "seat",
+               chosen: Sequence[str] = (), rotate: bool = False, interrupted: bool = False) -> Comparison:
+    """The Comparison of runs already played ({variant: Results}, the baseline first, every run on
+    the same game seeds): what compare prints, from the games' records. The site's variant lab
+    plays its games in steps and calls this too, so its figures are compare's."""
+    chosen = list(chosen)
     baseline = next(iter(results))
-    base_games = _per_game(results[baseline].table, by) if results[baseline].completed else {}
+    base_res = results[baseline]
+    base_games = _per_game(base_res.records, base_res.config.players, by) if base_res.completed else {}
     figures = {name: _game_figures(res, chosen) for name, res in results.items() if res.completed}
     base_fig = figures.get(baseline)
     nan3 = (math.nan,) * 3
@@ -184,38 +258,43 @@ def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, p
     for name, res in results.items():
         if not res.completed:
             continue
-        t, fig = res.table, figures[name]
+        fig = figures[name]
         per_variant = {}
         for col in ["turns", "rounds", *chosen]:
-            v = mean_ci(fig[col].dropna().tolist())
-            d = _paired(fig[col].dropna(), base_fig[col].dropna()) if base_fig is not None else nan3
+            v = mean_ci([fig[col][i] for i in sorted(fig[col])])
+            d = _paired(fig[col], base_fig[col]) if base_fig is not None else nan3
             per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
                             f"diff_{col}": d[0], f"diff_{col}_low": d[1], f"diff_{col}_high": d[2]}
         n = res.config.players
-        rate0, lo0, hi0 = rate_row(t[t["seat"] == 0]["win_share"].tolist())
+        rate0, lo0, hi0 = rate_row([1.0 / len(g.winners) if 0 in g.winners else 0.0 for g in res.records])
         dadv = _paired(fig["first_seat_adv"], base_fig["first_seat_adv"]) if base_fig is not None else nan3
         per_variant |= {"first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n,
                         "first_seat_adv_high": hi0 - 1 / n, "diff_first_seat_adv": dadv[0],
                         "diff_first_seat_adv_low": dadv[1], "diff_first_seat_adv_high": dadv[2]}
-        for key, part in _per_game(t, by).items():
-            rate, lo, hi = rate_row(part["share"].tolist())
-            score = mean_ci(part["score"].tolist())
+        for key, part in _per_game(res.records, n, by).items():
+            shares = [part["share"][i] for i in sorted(part["share"])]
+            rate, lo, hi = rate_row(shares)
+            score = mean_ci([part["score"][i] for i in sorted(part["score"])])
             base = base_games.get(key)
             dwin = _paired(part["share"], base["share"]) if base is not None else nan3
             dscore = _paired(part["score"], base["score"]) if base is not None else nan3
-            bot = ",".join(t[t[by] == key]["bot"].unique()) if by == "seat" else key
-            rows.append({
+            bot = ",".join(part["bots"]) if by == "seat" else key
+            row = {
                 "variant": name, "baseline": name == baseline, "changes": res.config.describe(),
-                "seat": key if by == "seat" else None, "bot": bot, "games": len(part),
+                "seat": key if by == "seat" else None, "bot": bot, "games": len(shares),
                 "win_rate": rate, "win_low": lo, "win_high": hi,
                 "score": score[0], "score_low": score[1], "score_high": score[2],
                 "diff_win_rate": dwin[0], "diff_win_low": dwin[1], "diff_win_high": dwin[2],
                 "diff_score": dscore[0], "diff_score_low": dscore[1], "diff_score_high": dscore[2],
                 **per_variant,
-            })
-    table = pd.DataFrame(rows)
-    if by == "bot" and len(table):
-        table = table.drop(columns="seat")
+            }
+            if by == "bot":
+                del row["seat"]
+            rows.append(row)
+    try:
+        table = load_pandas().DataFrame(rows)
+    except ImportError:
+        table = Rows(rows)
     names = list(results[baseline].bots)
     usage = {name: rule_usage(mod, res) for name, res in results.items()}
     keys = {k for u in usage.values() for k in u}
@@ -225,7 +304,7 @@ def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, p
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
                        bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
                        mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
-    return Comparison(table, configs, results, figures, chosen)
+    return Comparison(table, configs, results, _figure_frames(figures), chosen)
 
 
 USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning

@@ -201,7 +201,28 @@ def test_the_cache_headers_keep_only_versioned_or_hashed_folders_for_good(tmp_pa
     bs.write_cache_headers(tmp_path)
     headers = (tmp_path / "_headers").read_text()
     folders = [line for line in headers.splitlines() if line.startswith("/")]
-    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.KATEX_DIR))
+    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.KATEX_DIR,
+                                                                   bs.site_cells.EDITOR_DIR))
+    assert bs.site_cells.EDITOR_VERSION in bs.site_cells.EDITOR_DIR
     assert bs.PYODIDE_VERSION in bs.PYODIDE_DIR and headers.count("immutable") == len(folders)
     ht = (tmp_path / ".htaccess").read_text()
     assert "AddType application/wasm .wasm" in ht and ht.count("immutable") == len(folders)
+
+
+def test_exercise_cells_are_tagged_and_listed_without_their_answers(tmp_path):
+    """Issue 24 item 3: the page's exercise cells get the tag meeple-cells.js looks for, and the
+    cells file holds the lesson's code in order, each context or exercise, and no answer."""
+    src = _notebook(tmp_path)
+    nb = json.loads(src.read_text())
+    nb["cells"].insert(2, {"cell_type": "code", "metadata": {}, "source": ["answer = ...\n", "check('01.x', answer)\n"],
+                           "outputs": [], "execution_count": None})
+    src.write_text(json.dumps(nb))
+    vendor = tmp_path / "_vendor"
+    vendor.mkdir()
+    assert bs.site_cells.stage(src, vendor) == 1
+    cells = json.loads(src.read_text())["cells"]
+    assert [bs.site_cells.EXERCISE_TAG in c["metadata"].get("tags", []) for c in cells] == [False, False, True, False, False]
+    listed = json.loads((vendor / "cells" / "01_lesson.json").read_text())
+    assert listed == {"page": "01_lesson", "cells": [{"kind": "context", "source": "x = 1\n"},
+                                                     {"kind": "exercise", "source": "answer = ...\ncheck('01.x', answer)\n"}]}
+    assert "answer = 42" not in json.dumps(listed)  # the solution cell is left out

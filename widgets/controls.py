@@ -361,7 +361,8 @@ def decisiveness_rows(game: str, config, bots: str, games: int, seed: int) -> li
     (bots rotated through the seats), computed game by game with no pandas, so the site's
     browser gives the same numbers (a test holds them equal)."""
     from meeple.rules.core import game_module, resolve_bots  # noqa: PLC0415 - the simulation path, when measured
-    from meeple.rules.simulate import CHECKPOINTS, _bot_refs, play_game  # noqa: PLC0415
+    from meeple.rules.sim import CHECKPOINTS, play_game  # noqa: PLC0415
+    from meeple.rules.sim.runner import bot_refs as _bot_refs  # noqa: PLC0415
 
     mod = game_module(game)
     refs = _bot_refs(mod, bots, config.players)

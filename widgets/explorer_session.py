@@ -29,7 +29,10 @@ from types import SimpleNamespace
 from meeple.rules.chance import check_seed
 from meeple.rules.config import _describe
 from meeple.rules.core import game_module, resolve_bots
-from meeple.rules.simulate import _bot_refs, _rate_row, _show_value, measure_columns, measures, play_game
+from meeple.rules.sim import measure_columns, measures, play_game
+from meeple.rules.sim.results import rate_row as _rate_row
+from meeple.rules.sim.runner import bot_refs as _bot_refs
+from meeple.rules.sim.text import show_value as _show_value
 from meeple.rules.stats import mean_ci
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 

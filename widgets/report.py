@@ -15,38 +15,17 @@ fingerprint (the same fingerprint after an upgrade: the same games).
 
 from __future__ import annotations
 
-import hashlib
 import html
 import math
-import shlex
-from importlib import metadata
 from pathlib import Path
 
 import altair as alt
 import pandas as pd
 
-from meeple.rules.chance import Chance, derive
-from meeple.rules.sim.text import show_value as _show_value
+from meeple.rules.reproduce import chance_fingerprint, command_for, package_version  # noqa: F401 (shared with the lab)
 from meeple.rules.workbench import Comparison, format_comparison, usage_lines
 
 REPORT_FORMAT = "meeple-report/1"
-
-
-def package_version() -> str:
-    try:
-        return metadata.version("meeple")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
-
-
-def chance_fingerprint() -> str:
-    """A short hash of the chance stream every game is dealt from (game seeds, a die roll, a
-    55-card shuffle): two installs with the same fingerprint deal the same games from a seed."""
-    parts = [derive(seed, "game", i) for seed in (0, 1) for i in range(4)]
-    deck, nxt = Chance(1).shuffled(range(55))
-    roll, _ = nxt.below(6)
-    text = ",".join(map(str, parts + deck + [roll]))
-    return "splitmix64-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def read_stamp(page: str) -> tuple[str, str]:
@@ -58,38 +37,6 @@ def read_stamp(page: str) -> tuple[str, str]:
     if not version or not chance:
         raise ValueError(f"not a meeple report (no {REPORT_FORMAT} stamp)")
     return html.unescape(version.group(1)), chance.group(1)
-
-
-def _settings_text(config) -> str:
-    """NAME:field=value,... text for --variant: every field that differs from the defaults, uncut."""
-    import dataclasses
-
-    base = type(config)()
-    out = []
-    for f in dataclasses.fields(config):
-        v = getattr(config, f.name)
-        if v != getattr(base, f.name):
-            shown = "none" if v is None else ("true" if v is True else "false" if v is False else _show_value(v))
-            out.append(f"{f.name}={shown}")
-    return ",".join(out)
-
-
-def command_for(cmp: Comparison) -> str:
-    """The `meeple compare` command that plays the same games and prints the same figures."""
-    a = cmp.table.attrs
-    argv = ["meeple", "compare", a["game"]]
-    for name, config in cmp.configs.items():
-        argv += ["--variant", f"{name}:{_settings_text(config)}"]
-    bots = tuple(cmp.results[a["baseline"]].bots)  # the CLI fits one name to every variant's player count
-    argv += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
-    argv += ["--games", str(a["games"]), "--seed", str(a["seed"])]
-    if a.get("rotate"):
-        argv.append("--rotate")
-    if a.get("by", "seat") != "seat":
-        argv += ["--by", a["by"]]
-    for m in a.get("measures", []):
-        argv += ["--measure", m.removeprefix("mean_")]
-    return shlex.join(argv)
 
 
 # --- charts -------------------------------------------------------------------------

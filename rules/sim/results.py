@@ -83,7 +83,19 @@ class Results(RunInfo):
     def __init__(self, mod, config, bots, seed, requested, rotate, records: list[GameResult], partial=False):
         super().__init__(mod, config, bots, seed, requested, rotate, partial)
         self.records = records
-        self.table, self.games = make_tables(config.players, records)
+        self._frames = None  # (table, games), made on first use: without pandas (the site's Python) the records still serve
+
+    @property
+    def table(self):
+        if self._frames is None:
+            self._frames = make_tables(self.config.players, self.records)
+        return self._frames[0]
+
+    @property
+    def games(self):
+        if self._frames is None:
+            self._frames = make_tables(self.config.players, self.records)
+        return self._frames[1]
 
     @property
     def completed(self) -> int:

@@ -77,8 +77,11 @@ class Evidence:
             raise WrongKind("simulate(..., keep='summary') keeps running totals, not the games a checker replays: "
                             "run simulate with keep='games' (the default), or use Evidence.play")
         try:
+            # a Results makes its pandas table on first use: one never made cannot disagree (and
+            # without pandas, in the site's Python, none can be made)
+            made = getattr(run, "_frames", True) is not None
             return cls(run.game, run.config, run.bots, run.seed, run.rotate, run.records, run.partial,
-                       getattr(run, "table", None))
+                       getattr(run, "table", None) if made else None)
         except AttributeError:
             raise WrongKind(f"expected the games you simulated (what simulate(...) returns, or Evidence.play(...)), "
                             f"got {type(run).__name__}") from None

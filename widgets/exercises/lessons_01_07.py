@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .checking import WrongKind, agrees_to_digits, exact_answer, exercise, need_choice, need_interval, need_whole
-from .evidence import interval_and_run, need_evidence
+from .evidence import Evidence, interval_and_run, need_evidence
 from .key import answer_of, expected
 from .numbers import exercise_numbers
 
@@ -37,8 +37,9 @@ def _ender_cached(bonus, games, seed, _memo={}):
 
         res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
                        progress=False)
-        enders = res.table[res.table["rounds_ended"] == 1]
-        _memo[key] = (int(enders["won"].sum()), len(enders), float(res.table["won"].mean()))
+        rows = Evidence.of(res).rows()  # the records, not the pandas table: checkers run in the site's Python too
+        enders = [r for r in rows if r.get("rounds_ended") == 1]
+        _memo[key] = (sum(r["won"] for r in enders), len(enders), sum(r["won"] for r in rows) / len(rows))
     return _memo[key]
 
 
@@ -212,8 +213,7 @@ def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):
         from meeple.rules.stats import wilson
 
         res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
-        first = res.table[res.table["seat"] == 0]
-        wins = float(first["win_share"].sum())
+        wins = math.fsum(r["win_share"] for r in Evidence.of(res).rows() if r["seat"] == 0)  # no pandas
         _memo[key] = (wins, games, *wilson(wins, games))
     return _memo[key]
 

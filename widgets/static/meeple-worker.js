@@ -48,7 +48,22 @@ const handlers = {
   control_do: ({ id, message }) => live.control_do(id, message),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
+  // A lesson's code cells (meeple-cells.js): meeple.widgets.cells, one namespace per page.
+  cell: ({ op, page, code }) => {
+    if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
+    return cells()[op](page, code);
+  },
 };
+// The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
+const LAB_OPS = ["lab_games", "lab_start", "lab_step", "lab_result"];
+handlers.lab = ({ op, request }) => {
+  if (!LAB_OPS.includes(op)) throw new Error(`unknown lab request ${op}: ${LAB_OPS.join(", ")}`);
+  labModule = labModule || py.pyimport("meeple.widgets.lab");
+  return labModule[op](request || "");
+};
+let labModule = null;
+let cellsModule = null;
+const cells = () => (cellsModule = cellsModule || py.pyimport("meeple.widgets.cells"));
 
 // One call at a time, in order: Python here is single-threaded and a session's moves must not interleave.
 let queue = Promise.resolve();

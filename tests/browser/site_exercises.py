@@ -1,0 +1,104 @@
+"""Every exercise of the course as the site's browser test edits it: a wrong answer and a right one.
+
+The right answer is the lesson's own solution cell where it runs on the standard library
+(the site's Pyodide is the npm core: no pandas, numpy or altair); where the solution reads
+a pandas table, BROWSER_SOLUTIONS holds the same solution written on meeple's
+standard-library evidence (`Evidence.play`, `.rows()`, `.records`), which the checkers take
+as they take a `simulate(...)` Results. CANNOT lists the exercises whose question itself
+needs pandas in the browser, and why: there the page must say so plainly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTION = "solution"
+
+BROWSER_SOLUTIONS = {
+    "01.ender": '''from meeple.widgets.exercises import Evidence
+
+six = Evidence.play("bucket-brigade", Config(rounds=1, bonus=6), "random", games=600, seed=1)
+enders = [r for r in six.rows() if r["rounds_ended"] == 1]
+ender_interval = stats.wilson(sum(r["won"] for r in enders), len(enders))
+check("01.ender", (ender_interval, six))
+''',
+    "03.seat": '''from meeple.widgets.exercises import Evidence
+
+four = Evidence.play("piggyback-brigade", pb.Config(players=4), "heuristic", games=2000, seed=1)
+first = [r["win_share"] for r in four.rows() if r["seat"] == 0]
+low, high = stats.wilson(sum(first), len(first))
+favoured = "yes" if low > 0.25 else "no" if high < 0.25 else "cannot tell"
+check("03.seat", favoured)
+''',
+    "14.cycle": '''from meeple.rules import stats
+from meeple.widgets.exercises import Evidence
+
+runs, sure = [], set()
+for i, a in enumerate(thresholds):
+    for b in thresholds[i + 1:]:
+        ev = Evidence.play("duck-duck-bruce", duel_rules, [a, b], games=meetings, seed=1, rotate=True)
+        runs.append(ev)
+        for x, y in ((a, b), (b, a)):
+            shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in ev.records]
+            if stats.wilson(sum(shares), len(shares))[0] > 0.5:
+                sure.add((x, y))
+found = cycles(sure)
+cycle = found[0] if found else []
+check("14.cycle", (runs, cycle))
+''',
+}
+
+CANNOT = {
+    "06.catchup": "its checker measures the reader's rule with balance_report (the half-time leader's win rate), "
+                  "which builds pandas tables",
+    "12.ender_bonus": "its answer is what tune(...) returns, and tune builds its table with pandas",
+    "21.tuned": "its answer is what tune(...) returns, and tune builds its table with pandas",
+}
+
+
+@dataclass
+class Exercise:
+    lesson: str
+    index: int  # among the lesson's exercise cells
+    key: str  # the first check(...) key in the cell
+    checks: int  # how many check(...) calls it makes
+    stub: str
+    solution: str | None
+
+    @property
+    def wrong(self) -> str:
+        """The cell with every `...` (the blanks) filled with 0: each check says ✗."""
+        return self.stub.replace("...", "0")
+
+    @property
+    def right(self) -> str | None:
+        return BROWSER_SOLUTIONS.get(self.key, self.solution)
+
+
+def exercises(lesson: str) -> list[Exercise]:
+    nb = json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text())
+    cells = nb["cells"]
+    out = []
+    for i, c in enumerate(cells):
+        src = "".join(c["source"])
+        tags = c.get("metadata", {}).get("tags", [])
+        if c["cell_type"] != "code" or "check(" not in src or SOLUTION in tags:
+            continue
+        solution = None
+        for d in cells[i + 1:]:
+            if SOLUTION not in d.get("metadata", {}).get("tags", []):
+                break
+            if d["cell_type"] == "code":
+                solution = "".join(d["source"])
+                break
+        keys = re.findall(r'check\("([^"]+)"', src)
+        out.append(Exercise(lesson, len(out), keys[0], len(keys), src, solution))
+    return out
+
+
+def lessons_with_exercises() -> list[str]:
+    return [p.stem for p in sorted((ROOT / "lessons").glob("*.ipynb")) if exercises(p.stem)]

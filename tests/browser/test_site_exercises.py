@@ -1,0 +1,170 @@
+"""Issue 24 item 3: every exercise cell of the course is edited and run on the site, in the browser.
+
+The site is built with every lesson but without running them (`build_site.py --no-execute`:
+about 40 s; the pages' outputs do not matter here, the exercise cells and the worker do),
+into this module's own folder and served on its own port (parallel-safe). On each lesson
+page, for each exercise cell in order, the test opens the editor, types a wrong answer
+(the cell's blanks `...` filled with 0) and runs it, waiting for "✗"; then types the right
+answer (site_exercises.py: the lesson's solution, or the same written on the standard
+library where the solution reads a pandas table) and waits for "✓ Right" from every
+check(...) and no "✗". For the exercises that cannot run in the browser (CANNOT), the cell
+must say plainly that pandas is not there. Every wait is on a condition (the cell's
+data-meeple-cell="done"), bounded only by the suite's outer deadline.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from site_build import local
+from site_exercises import CANNOT, exercises, lessons_with_exercises
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSONS = lessons_with_exercises()
+
+
+@pytest.fixture(scope="module")
+def exercise_site(tmp_path_factory, free_port, server):
+    out = tmp_path_factory.mktemp("exercise-site")
+    log = out / "build.log"
+    with open(log, "w") as fh:
+        done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out), "--no-execute"],
+                              stdout=fh, stderr=subprocess.STDOUT, timeout=1500)
+    if done.returncode:
+        pytest.fail("the site did not build:\n" + log.read_text()[-4000:], pytrace=False)
+    html = out / "html"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
+    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
+        yield url, html, log
+
+
+PARALLEL = 4  # lesson pages driven at once (each has its own worker): the test's length, not its verdict
+
+
+def _start(page, cell, code: str) -> None:
+    """Replace the cell's code in its editor with `code` (typed as text input) and press Run."""
+    if cell.locator(".cm-content").count() == 0:
+        cell.locator(".meeple-cell-edit").click()
+        cell.locator(".cm-content").wait_for()
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+    cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")  # the next "done" is this run's
+    cell.locator(".meeple-cell-run").click()
+
+
+def _verdict(ex, step: str, said: str) -> str | None:
+    """What is wrong with a step's output, or None."""
+    if step == "wrong":
+        return None if "✗" in said else f"{ex.key}: a wrong answer got {said!r}"
+    if step == "cannot":  # said plainly: the browser's Python has no pandas (the cell, or one above it, needs it)
+        return None if "pandas" in said and "browser" in said else f"{ex.key}: {said!r}"
+    ok = said.count("✓ Right") == ex.checks and "✗" not in said
+    return None if ok else f"{ex.key}: the answer got {said!r}"
+
+
+class _Lesson:
+    """One lesson page worked through: each exercise's wrong answer, then its answer, in order."""
+
+    def __init__(self, browser, url: str, lesson: str):
+        self.lesson = lesson
+        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page.set_default_timeout(600_000)
+        self.requests, self.errors = [], []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(f"{url}/{lesson}.html")
+        wanted = exercises(lesson)
+        self.page.wait_for_function("n => document.querySelectorAll('.meeple-cell-bar').length === n", arg=len(wanted))
+        self.steps = []
+        for ex in wanted:
+            self.steps.append((ex, "wrong", ex.wrong))
+            self.steps.append((ex, "cannot", ex.solution) if ex.key in CANNOT else (ex, "right", ex.right))
+        self.cell = None
+
+    def advance(self) -> list[str]:
+        """Start the next step, or read the running one if it is done; problems found."""
+        if self.cell is None:
+            ex, _, code = self.steps[0]
+            self.cell = self.page.locator(".cell.tag_meeple-exercise").nth(ex.index)
+            _start(self.page, self.cell, code)
+            return []
+        if self.cell.get_attribute("data-meeple-cell") != "done":
+            return []
+        ex, step, _ = self.steps.pop(0)
+        self.cell = None
+        problem = _verdict(ex, step, self.cell_output(ex))
+        return [f"{self.lesson} {problem}"] if problem else []
+
+    def cell_output(self, ex) -> str:
+        return self.page.locator(".cell.tag_meeple-exercise").nth(ex.index).locator(".meeple-cell-output").inner_text()
+
+    @property
+    def finished(self) -> bool:
+        return not self.steps and self.cell is None
+
+
+def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
+    url, html, log = exercise_site
+    text = log.read_text()
+    total = sum(len(exercises(lesson)) for lesson in LESSONS)
+    assert f"build_site: {total} exercise cells editable and runnable in the browser, on {len(LESSONS)} pages" in text
+    for lesson in LESSONS:
+        page = (html / f"{lesson}.html").read_text()
+        assert page.count("tag_meeple-exercise") == len(exercises(lesson)), lesson
+        assert '<script src="_static/meeple-cells.js"></script>' in page and "meeple-live.js" in page
+    assert (html / "_static" / "cells" / f"{LESSONS[0]}.json").exists()
+
+
+def test_every_exercise_cell_is_edited_and_run_in_the_browser(exercise_site, browser, shots):
+    """Every lesson page, PARALLEL at a time; every problem of every exercise is listed at the end."""
+    url, _, _ = exercise_site
+    waiting, active, problems = list(LESSONS), [], []
+    while waiting or active:
+        while waiting and len(active) < PARALLEL:
+            active.append(_Lesson(browser, url, waiting.pop(0)))
+        for lesson in list(active):
+            problems += lesson.advance()
+            if lesson.finished:
+                lesson.page.screenshot(path=str(shots / f"exercises-{lesson.lesson}.png"))
+                problems += [f"{lesson.lesson}: page error {e}" for e in lesson.errors]
+                problems += [f"{lesson.lesson}: a request left the machine: {u}" for u in lesson.requests if not local(u)]
+                lesson.page.close()
+                active.remove(lesson)
+        if active and all(lesson.cell is not None for lesson in active):
+            # every page is running a cell: wait (on the condition) for the first one's to finish
+            first = active[0]
+            first.page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=first.cell.element_handle())
+    assert not problems, "\n".join(problems)
+
+
+def test_an_edit_survives_a_reload_and_reset_brings_the_lesson_back(exercise_site, browser):
+    url, _, _ = exercise_site
+    lesson = LESSONS[0]
+    page = browser.new_page()
+    page.set_default_timeout(600_000)
+    try:
+        page.goto(f"{url}/{lesson}.html")
+        cell = page.locator(".cell.tag_meeple-exercise").first
+        cell.locator(".meeple-cell-edit").click()
+        cell.locator(".cm-content").click()
+        page.keyboard.press("Control+a")
+        page.keyboard.insert_text("my_answer = 'kept across a reload'\n")
+        page.reload()
+        cell = page.locator(".cell.tag_meeple-exercise").first
+        cell.locator(".cm-content").wait_for()  # the edited cell opens in the editor by itself
+        assert "kept across a reload" in cell.locator(".cm-content").inner_text()
+        with page.expect_download() as dl:
+            cell.locator(".meeple-cell-download").click()
+        assert "kept across a reload" in Path(dl.value.path()).read_text()
+        cell.locator(".meeple-cell-reset").click()
+        assert "kept across a reload" not in cell.locator(".cm-content").inner_text()
+        assert exercises(lesson)[0].stub.splitlines()[0] in cell.locator(".cm-content").inner_text()
+    finally:
+        page.close()

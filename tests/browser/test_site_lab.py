@@ -1,0 +1,89 @@
+"""Issue 25: the site's variant lab page, in Chromium. A link with a path (hand_sizes[1]) and an
+alias (start_value) restores the lab and plays it in the browser's Python; its table is the one
+CPython's VariantLab (compare's own figures, the same seeds) prints; Cancel stops a long run
+with the figures of the games played. The site: one lesson, not run (--no-execute), its own
+folder and port."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from site_build import local
+
+from meeple.widgets.lab import VariantLab
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = ["hand_sizes[1]=12", "start_value=2"]
+DONE = "['done', 'error', 'cancelled'].includes(document.getElementById('meeple-lab').dataset.meepleLab)"
+
+
+@pytest.fixture(scope="module")
+def lab_site(tmp_path_factory, free_port, server):
+    out = tmp_path_factory.mktemp("lab-site")
+    log = out / "build.log"
+    with open(log, "w") as fh:
+        done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out), "--no-execute",
+                               "--lessons", "01_*"], stdout=fh, stderr=subprocess.STDOUT, timeout=1500)
+    if done.returncode:
+        pytest.fail("the site did not build:\n" + log.read_text()[-4000:], pytrace=False)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(out / "html")]
+    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
+        yield url
+
+
+def test_a_lab_link_restores_the_lab_and_plays_compares_figures_in_the_browser(lab_site, browser, shots):
+    lab = VariantLab("bucket-brigade", SETTINGS, bots="heuristic", games=60, seed=2)
+    while not lab.finished:
+        lab.step(60)
+    page = browser.new_page(viewport={"width": 1024, "height": 1000})
+    page.set_default_timeout(600_000)
+    requests = []
+    page.on("request", lambda r: requests.append(r.url))
+    try:
+        page.goto(f"{lab_site}/lab.html{lab.link()}")
+        page.wait_for_function(DONE)
+        root = page.locator("#meeple-lab")
+        assert root.get_attribute("data-meeple-lab") == "done", page.locator(".meeple-lab-status").inner_text()
+        # the form shows the restored lab, and nothing warns (same version, same chance stream)
+        assert page.locator(".meeple-lab-settings").input_value().splitlines() == SETTINGS
+        assert page.locator(".meeple-lab-warnings").inner_text().strip() == ""
+        out = page.locator(".meeple-lab-out")
+        assert out.get_attribute("data-text") == lab.text()  # Pyodide's figures = CPython's compare, same seeds
+        assert json.loads(out.get_attribute("data-rows"))[0]["variant"] == "base"
+        assert lab.command() in page.locator(".meeple-lab-command").inner_text()
+        # the page's address and its link box are the lab's link (a reload would restore it)
+        shown = page.locator(".meeple-lab-link").input_value()
+        assert urlsplit(shown).query == lab.link().lstrip("?") == urlsplit(page.url).query
+        with page.expect_download() as dl:
+            page.locator(".meeple-lab-file").click()
+        assert Path(dl.value.path()).read_text() == lab.variant_file()
+        page.screenshot(path=str(shots / "lab-1024.png"), full_page=True)
+    finally:
+        page.close()
+    assert all(local(u) for u in requests), [u for u in requests if not local(u)]
+
+
+def test_a_link_from_another_version_warns_and_cancel_keeps_the_games_played(lab_site, browser):
+    link = VariantLab("bucket-brigade", SETTINGS, games=20000).link().replace("meeple=", "meeple=0.0.1-")
+    page = browser.new_page()
+    page.set_default_timeout(600_000)
+    try:
+        page.goto(f"{lab_site}/lab.html{link}")
+        page.wait_for_function("/Playing 20000 games of each rule set: [1-9]/.test("
+                               "document.querySelector('.meeple-lab-status').textContent)")
+        assert "was made with meeple 0.0.1-" in page.locator(".meeple-lab-warnings").inner_text()
+        page.locator(".meeple-lab-cancel").click()
+        page.wait_for_function(DONE)
+        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled"
+        assert page.locator(".meeple-lab-status").inner_text().startswith("Cancelled after ")
+        assert "Interrupted: the figures cover only the games that finished." in \
+            page.locator(".meeple-lab-out").get_attribute("data-text")
+    finally:
+        page.close()

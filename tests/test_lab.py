@@ -1,0 +1,72 @@
+"""The variant lab (meeple.widgets.lab, the site's lab page): compare's figures, links and variant files (issue 25)."""
+
+from __future__ import annotations
+
+import shlex
+import warnings
+
+import pytest
+
+from meeple.rules import bucket_brigade as bb
+from meeple.rules.cli import main
+from meeple.rules.reproduce import StampWarning, chance_fingerprint, package_version
+from meeple.widgets.lab import VariantLab
+
+# a path into a per-player-count table and an alias (hand_size-like named number)
+SETTINGS = ["hand_sizes[1]=12", "start_value=2"]
+
+
+def test_a_link_round_trips_a_variant_with_a_path_and_an_alias():
+    lab = VariantLab("bucket-brigade", SETTINGS, bots="heuristic", games=123, seed=7, name="long-hands")
+    assert lab.variant.hand_sizes[1] == 12 and lab.variant.track[0] == 2 and lab.variant.hand_sizes[0] == bb.Config().hand_sizes[0]
+    link = lab.link()
+    assert "hand_sizes%5B1%5D%3D12" in link and f"meeple={package_version()}" in link and chance_fingerprint() in link
+    back, notes = VariantLab.from_link(link)
+    assert notes == []
+    assert (back.variant, back.settings, back.bots, back.games, back.seed, back.name) == \
+        (lab.variant, SETTINGS, "heuristic", 123, 7, "long-hands")
+    assert back.link() == link
+
+
+def test_a_link_from_another_version_or_chance_stream_says_so_and_a_bad_one_is_refused():
+    link = VariantLab("bucket-brigade", SETTINGS).link()
+    _, notes = VariantLab.from_link(link.replace(f"meeple={package_version()}", "meeple=0.0.1"))
+    assert notes == [f"this link was made with meeple 0.0.1; this is meeple {package_version()}: the rules or bots "
+                     "may have changed, so the figures may differ."]
+    _, notes = VariantLab.from_link(link.replace(chance_fingerprint(), "splitmix64-0000"))
+    assert len(notes) == 1 and "chance stream splitmix64-0000" in notes[0] and "other games" in notes[0]
+    with pytest.raises(ValueError, match="unknown part"):
+        VariantLab.from_link(link + "&eval=1")
+    with pytest.raises(ValueError, match="hand_sizes\\[9\\]"):
+        VariantLab.from_link(link.replace("hand_sizes%5B1%5D", "hand_sizes%5B9%5D"))
+    with pytest.raises(ValueError, match="leaves the rules as they are"):
+        VariantLab("bucket-brigade", ["bonus=%d" % bb.Config().bonus])
+
+
+def test_the_labs_figures_are_those_of_the_command_it_prints(capsys):
+    """Played in steps (as the site plays them), the lab prints compare's own table for its command."""
+    lab = VariantLab("bucket-brigade", SETTINGS, bots="heuristic", games=40, seed=3)
+    while not lab.finished:
+        lab.step(7)
+    argv = shlex.split(lab.command())
+    assert argv[:2] == ["meeple", "compare"] and "--seed" in argv
+    assert main(argv[1:] + ["--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert lab.text() in printed
+    assert "Rule usage" in lab.text() and "vs baseline" in lab.text()
+
+
+def test_the_variant_file_is_read_by_compare_and_warns_when_made_by_another_version(tmp_path, capsys):
+    lab = VariantLab("bucket-brigade", SETTINGS, name="long-hands")
+    path = tmp_path / "long-hands.toml"
+    path.write_text(lab.variant_file())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # this version, this chance stream: no warning
+        assert bb.Config.load(path) == lab.variant
+    assert main(["compare", "bucket-brigade", "--variant", "base:", "--variant", str(path), "--games", "20",
+                 "--workers", "1"]) == 0
+    assert "long-hands" in capsys.readouterr().out
+    old = tmp_path / "old.toml"
+    old.write_text(lab.variant_file().replace(f'meeple = "{package_version()}"', 'meeple = "0.0.1"'))
+    with pytest.warns(StampWarning, match="made with meeple 0.0.1"):
+        assert bb.Config.load(old) == lab.variant

@@ -1,0 +1,193 @@
+"""The variant lab: one changed rule against the base game, as `meeple compare` measures it (issue 25).
+
+    lab = VariantLab("bucket-brigade", ["hand_size=9", "bonus=6"], bots="heuristic", games=300, seed=1)
+    while not lab.finished:
+        lab.step(50)                 # plays the next games of both variants (the site shows progress)
+    print(lab.text())                # format_comparison's table: paired, with intervals and rule usage
+    lab.link()                       # "?game=...&set=hand_size%3D9&...&meeple=0.2.0&chance=splitmix64-..."
+    VariantLab.from_link(query)      # the same lab again (warnings when the version differs)
+    lab.variant_file()               # TOML that `meeple compare --variant that.toml` reads
+    lab.command()                    # the `meeple compare` command with the same figures
+
+The rule numbers are named as `--set` names them (fields, `hand_sizes[1]`, aliases such as
+`hand_size`) and parsed by Config.with_text. The games are played on compare's seeds (game i
+from `derive(seed, "game", i)` for every variant) and the figures are workbench.comparison's:
+no second copy of compare's logic. Standard library only: the course site runs this class in
+the reader's browser (`lab_*` below are what its worker calls, JSON text in and out).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from urllib.parse import parse_qs, urlencode
+
+from meeple.rules import GAMES
+from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
+from meeple.rules.simulate import MAX_GAMES, Results, play_game
+from meeple.rules.workbench import comparison, format_comparison, lineup, usage_lines
+
+BASE = "base"
+LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "meeple", "chance")
+
+
+class VariantLab:
+    """A variant of one game against its base rules, played in steps on compare's seeds."""
+
+    def __init__(self, game: str, settings=(), *, bots: str = "random", games: int = 500, seed: int = 1,
+                 name: str = "variant"):
+        if game not in GAMES:
+            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+        self.mod = game_module(game)
+        self.settings = [s.strip() for s in (settings.splitlines() if isinstance(settings, str) else settings)
+                         if s.strip()]
+        if not self.settings:
+            raise ValueError("set at least one rule number, e.g. " + _example(self.mod))
+        try:
+            self.variant = self.mod.Config().with_text(self.settings)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{' '.join(str(e).split())} (names: see the list; e.g. {_example(self.mod)})") from None
+        if self.variant == self.mod.Config():
+            raise ValueError(f"{', '.join(self.settings)} leaves the rules as they are: change a number")
+        if not isinstance(name, str) or not name.strip() or name.strip() == BASE:
+            raise ValueError(f"name={name!r} is not allowed: a short name other than {BASE!r}")
+        self.name = name.strip()
+        if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+            raise ValueError(f"games={games!r} is not allowed: a whole number from 1 to {MAX_GAMES:,}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise ValueError(f"seed={seed!r} is not allowed: a whole number, 0 or more")
+        self.games, self.seed, self.bots = games, seed, bots
+        self.configs = {BASE: self.mod.Config(), self.name: self.variant}
+        self.refs = {k: lineup(self.mod, bots, c.players) for k, c in self.configs.items()}
+        self._bots = {k: resolve_bots(self.mod, r, self.configs[k].players) for k, r in self.refs.items()}
+        self.records: dict[str, list] = {k: [] for k in self.configs}
+
+    # --- playing ------------------------------------------------------------------
+
+    @property
+    def done(self) -> int:
+        return len(self.records[BASE])
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.games
+
+    def step(self, games: int = 50) -> int:
+        """Play the next `games` games of every variant (the same game numbers); returns games done."""
+        stop = min(self.games, self.done + max(1, int(games)))
+        for key, config in self.configs.items():
+            names, funcs = self._bots[key]
+            for i in range(len(self.records[key]), stop):
+                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, False))
+        return self.done
+
+    def comparison(self):
+        """workbench.comparison of the games played so far (partial when they are fewer than asked)."""
+        partial = not self.finished
+        results = {k: Results(self.mod, c, self.refs[k], self.seed, self.games, False, self.records[k], partial)
+                   for k, c in self.configs.items()}
+        return comparison(self.mod, self.configs, results, self.refs, seed=self.seed, games=self.games,
+                          interrupted=partial)
+
+    def text(self) -> str:
+        return format_comparison(self.comparison().table)
+
+    def summary(self) -> dict:
+        """What the page draws: the rows of compare's table, the usage lines, the command."""
+        cmp = self.comparison()
+        rows = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                for r in cmp.table.to_dict(orient="records")]
+        return {"rows": rows, "usage": usage_lines(cmp.table), "text": format_comparison(cmp.table),
+                "command": self.command(), "done": self.done, "games": self.games, "partial": not self.finished}
+
+    def command(self) -> str:
+        """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
+        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, False, []).bots
+        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed)
+
+    # --- sharing ------------------------------------------------------------------
+
+    def link(self) -> str:
+        """The query string that restores this lab, stamped with the package version and chance fingerprint."""
+        pairs = [("game", self.mod.NAME), *(("set", s) for s in self.settings), ("name", self.name),
+                 ("bots", self.bots), ("games", str(self.games)), ("seed", str(self.seed)),
+                 ("meeple", package_version()), ("chance", chance_fingerprint())]
+        return "?" + urlencode(pairs)
+
+    @classmethod
+    def from_link(cls, query: str) -> "tuple[VariantLab, list[str]]":
+        """(the lab a link describes, warnings); ValueError naming what is wrong with the link."""
+        q = parse_qs(query.lstrip("?"), keep_blank_values=True)
+        unknown = sorted(set(q) - set(LINK_KEYS))
+        if unknown:
+            raise ValueError(f"the link has unknown part(s) {', '.join(unknown)}; a lab link has {', '.join(LINK_KEYS)}")
+        for key in ("game", "set"):
+            if not q.get(key):
+                raise ValueError(f"the link names no {key}: it is not a variant lab link")
+        one = {k: v[-1] for k, v in q.items()}
+        try:
+            games, seed = int(one.get("games", "500")), int(one.get("seed", "1"))
+        except ValueError:
+            raise ValueError(f"games={one.get('games')!r}, seed={one.get('seed')!r}: whole numbers") from None
+        lab = cls(one["game"], q["set"], bots=one.get("bots", "random"), games=games, seed=seed,
+                  name=one.get("name", "variant"))
+        return lab, stamp_warnings(one.get("meeple"), one.get("chance"), "link")
+
+    def variant_file(self) -> str:
+        """The variant as a file `meeple compare --variant FILE.toml` reads, with its stamp."""
+        text = self.variant.variant_text(self.name, ".toml")
+        head, _, rest = text.partition("\n[set]")
+        return (f"# Made by the meeple variant lab (meeple {package_version()}; chance {chance_fingerprint()}).\n"
+                f"# Replays with this package version: `meeple compare --variant` warns when yours differs.\n"
+                f"{head}\nmeeple = {json.dumps(package_version())}\nchance = {json.dumps(chance_fingerprint())}\n"
+                f"\n[set]{rest}")
+
+
+def _example(mod) -> str:
+    names = mod.Config().parameters(numbers_only=True)
+    return f"{names[0]}=... (one per line)" if names else "field=value"
+
+
+# --- what the site's worker calls (JSON text in and out) ----------------------------------
+
+_labs: dict[str, VariantLab] = {}
+
+
+def _answer(lab: VariantLab, extra: dict | None = None) -> str:
+    return json.dumps({"done": lab.done, "games": lab.games, **(extra or {})})
+
+
+def lab_games(_request: str = "") -> str:
+    """The games and the names each can set (as --set names them), with their default values."""
+    out = {}
+    for name, mod in GAMES.items():
+        config = mod.Config()
+        out[name] = {"title": mod.TITLE, "bots": sorted(getattr(mod, "BOTS", {})) or ["random"],
+                     "names": config.parameters(), "numbers": config.parameters(numbers_only=True)}
+    return json.dumps({"games": out, "meeple": package_version(), "chance": chance_fingerprint()})
+
+
+def lab_start(request: str) -> str:
+    """A new lab from {"game", "settings": [...], "bots", "games", "seed", "name"} or {"link": query}."""
+    r = json.loads(request)
+    warnings: list[str] = []
+    if "link" in r:
+        lab, warnings = VariantLab.from_link(r["link"])
+    else:
+        lab = VariantLab(r["game"], r.get("settings", []), bots=r.get("bots", "random"), games=r.get("games", 500),
+                         seed=r.get("seed", 1), name=r.get("name", "variant"))
+    _labs["page"] = lab
+    return _answer(lab, {"warnings": warnings, "link": lab.link(), "file": lab.variant_file(),
+                         "command": lab.command(), "game": lab.mod.NAME, "settings": lab.settings,
+                         "bots": lab.bots, "seed": lab.seed, "name": lab.name})
+
+
+def lab_step(request: str) -> str:
+    lab = _labs["page"]
+    lab.step(json.loads(request).get("games", 50))
+    return _answer(lab)
+
+
+def lab_result(_request: str = "") -> str:
+    return json.dumps(_labs["page"].summary())
