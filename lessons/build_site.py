@@ -230,7 +230,7 @@ def stage_notebook(path: Path, dest: Path, solutions: bool) -> int:
     (by `meeple scrub`'s own function, so the downloadable notebook has none either)."""
     text = path.read_text()
     if not solutions:
-        from meeple.rules.cli import scrub_notebook
+        from meeple.rules.scrub import scrub_notebook
 
         scrubbed, removed = scrub_notebook(text, path.name)
         dest.write_text(scrubbed)

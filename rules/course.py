@@ -1,4 +1,4 @@
-"""The course inside the installed package: `meeple lessons DIR` and `meeple rules GAME`.
+"""The course inside the installed package: what `meeple lessons DIR` and `meeple rules GAME` read.
 
 The wheel carries the lessons and the teacher's guide (package `meeple.course`, from
 lessons/) and every game's numbered rules (`meeple.rules.seeds`, from seeds/), read
@@ -18,10 +18,11 @@ from importlib import metadata, resources
 from pathlib import Path
 from types import ModuleType
 
-from .cli import CliError, scrub_notebook
 from .core import parameter_info
 from .files import shown_path, write_all
 from .registry import GAMES
+from .scrub import NotebookError, scrub_notebook
+from .sim.text import value_text
 
 # The numbered lessons: the same glob as pyproject.toml's package data, so an editable
 # install (where meeple.course is lessons/ itself) copies what a wheel holds.
@@ -103,7 +104,7 @@ def print_rules(mod: ModuleType, rule: str | None = None, full: bool = False) ->
         return
     wanted = rule.strip().upper()
     if not re.fullmatch(r"[A-Z]+-\d+", wanted):
-        raise CliError(f"--rule takes a rule number such as {ids[7 if len(ids) > 7 else 0]}, got {rule!r}")
+        raise NotebookError(f"--rule takes a rule number such as {ids[7 if len(ids) > 7 else 0]}, got {rule!r}")
     if wanted not in rules:
         prefix = ids[0].split("-")[0]
         other = ""
@@ -111,26 +112,20 @@ def print_rules(mod: ModuleType, rule: str | None = None, full: bool = False) ->
             owner = next((m for m in GAMES.values() if numbered_rules(rules_text(m)).get(wanted)), None)
             if owner is not None:
                 other = f"; {wanted} is {owner.TITLE}'s: meeple rules {owner.NAME} --rule {wanted}"
-        raise CliError(f"{mod.TITLE} has no rule {rule.strip()!r}: its rules are {ids[0]} to {ids[-1]}{other}")
+        raise NotebookError(f"{mod.TITLE} has no rule {rule.strip()!r}: its rules are {ids[0]} to {ids[-1]}{other}")
     print(_wrapped(wanted, rules[wanted], indent=0))
     cites = re.compile(rf"(?<![\w-]){re.escape(wanted)}(?!\d)")
     aliases = list(mod.Config.aliases()) if hasattr(mod.Config, "aliases") else []
     params = [n for n in [*mod.Config().to_dict(), *aliases] if cites.search(parameter_info(mod, n)[1])]
     if params:
         base = mod.Config()
-        print("Its numbers (--set NAME=VALUE): " + ", ".join(f"{p} (now {_value(base.get(p))})" for p in params))
+        print("Its numbers (--set NAME=VALUE): " + ", ".join(f"{p} (now {value_text(base.get(p))})" for p in params))
     calls = judgement_calls(text, wanted)
     if calls:
         print(f"Judgement calls about {wanted}:")
         for call in calls:
             number, _, body = call.partition(" ")
             print(_wrapped(number, body))
-
-
-def _value(value) -> str:
-    from .cli import _value_text
-
-    return _value_text(value)
 
 
 # --- the lessons ---------------------------------------------------------------------
@@ -140,7 +135,7 @@ def packaged_course() -> dict[str, bytes]:
     root = resources.files("meeple.course")
     found = {f.name: f.read_bytes() for f in root.iterdir() if LESSON.match(f.name) or f.name == GUIDE}
     if not any(LESSON.match(n) for n in found):
-        raise CliError("this meeple installation holds no lessons (meeple.course is empty): reinstall it")
+        raise NotebookError("this meeple installation holds no lessons (meeple.course is empty): reinstall it")
     return dict(sorted(found.items()))
 
 
@@ -180,7 +175,7 @@ def _edition_name(student: bool) -> str:
 
 
 def read_manifest(dest: Path) -> dict:
-    """The manifest `meeple lessons` left in `dest`, or an empty one; CliError if it is not one."""
+    """The manifest `meeple lessons` left in `dest`, or an empty one; NotebookError if it is not one."""
     path = dest / MANIFEST
     if not path.exists():
         return {"format": MANIFEST_FORMAT, "files": {}}
@@ -196,7 +191,7 @@ def read_manifest(dest: Path) -> dict:
                                 and data.get("edition") in ("student", "teacher")):
         problem = f"not a {MANIFEST_FORMAT} manifest"
     if problem:
-        raise CliError(f"{shown_path(path)} is {problem}: delete it and run again (notebooks you changed are kept either way)")
+        raise NotebookError(f"{shown_path(path)} is {problem}: delete it and run again (notebooks you changed are kept either way)")
     return data
 
 
@@ -211,18 +206,18 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
     wanted = edition(packaged_course() if course is None else course, student)
     try:
         if dest.exists() and not dest.is_dir():
-            raise CliError(f"cannot copy the lessons into {shown_path(dest)}: it is a file, not a folder")
+            raise NotebookError(f"cannot copy the lessons into {shown_path(dest)}: it is a file, not a folder")
         manifest = read_manifest(dest) if dest.is_dir() else {"format": MANIFEST_FORMAT, "files": {}}
         if manifest.get("edition", _edition_name(student)) != _edition_name(student):
             had = manifest["edition"]
-            raise CliError(f"{shown_path(dest)} holds the {had} copy of the lessons ({'with' if had == 'teacher' else 'without'} "
+            raise NotebookError(f"{shown_path(dest)} holds the {had} copy of the lessons ({'with' if had == 'teacher' else 'without'} "
                            f"solutions); give another folder for the {_edition_name(student)} copy")
         status: dict[str, list[str]] = {k: [] for k in ("copied", "updated", "unchanged", "kept", "kept_new")}
         files, entries = {}, dict(manifest["files"])
         for name, data in wanted.items():
             path, sha, before = dest / name, _sha(data), manifest["files"].get(name)
             if path.is_dir():
-                raise CliError(f"cannot write {shown_path(path)}: it is a folder")
+                raise NotebookError(f"cannot write {shown_path(path)}: it is a folder")
             if not path.exists():
                 files[path], entries[name] = data, {"sha256": sha}
                 status["copied"].append(name)
@@ -239,7 +234,7 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
         made = not dest.exists()
         dest.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise CliError(f"cannot copy the lessons into {shown_path(dest)}: {e.strerror or e}") from None
+        raise NotebookError(f"cannot copy the lessons into {shown_path(dest)}: {e.strerror or e}") from None
     record = {"format": MANIFEST_FORMAT, "meeple": version(), "edition": _edition_name(student),
               "note": "what `meeple lessons` copied here (SHA-256 of each file as written); a file whose "
                       "hash differs was changed by you and is never replaced",
@@ -255,33 +250,3 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
                 pass
         raise
     return status
-
-
-def cmd_lessons(args) -> int:
-    if not args.dir.strip():
-        raise CliError("lessons needs a folder to copy the course into, got an empty name")
-    dest = Path(args.dir)
-    status = copy_course(dest, args.student)
-    kind = ("student copy: no solutions, no outputs" if args.student
-            else "solution cells folded; --student for a class copy without them")
-    print(f"meeple {version()}: the course in {dest} ({kind})")
-    labels = {"copied": "copied", "updated": "updated (you had not changed them)", "unchanged": "already up to date",
-              "kept": "kept as you changed them",
-              "kept_new": f"kept as you left them, though meeple {version()} has another version"}
-    for key, label in labels.items():
-        names = status[key]
-        if names:
-            print(f"  {label}: {len(names)} files" if key == "unchanged" else f"  {label}: {', '.join(names)}")
-    if status["kept_new"]:
-        print("  (to get this version of a kept file, rename yours and run `meeple lessons` again)")
-    print(f"Open the folder in any notebook host, e.g. `jupyter lab {dest}` (pip install 'meeple[lab]'), "
-          "Notebook 7, VS Code or Colab.")
-    return 0
-
-
-def register(sub) -> None:
-    p = sub.add_parser("lessons", help="copy the course's lessons (and the teacher's guide) into a folder")
-    p.add_argument("dir", help="the folder for your copy (made if missing; lessons you changed there are kept)")
-    p.add_argument("--student", action="store_true",
-                   help="a copy for a class: without the cells tagged 'solution', outputs or the teacher's guide")
-    p.set_defaults(func=cmd_lessons)

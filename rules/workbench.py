@@ -14,6 +14,7 @@ a table is made, so `meeple.rules` stays importable without it.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import warnings
 from concurrent.futures import Executor
@@ -183,7 +184,7 @@ def compare(
     number could matter in under 1% of a variant's games (the comparison then
     says nothing about it).
     """
-    table = _compare(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
+    table = compare_run(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
                      measures=measures).table
     for line in usage_lines(table):  # a notebook reader sees it without printing the table
         if line.startswith("Warning: "):
@@ -195,9 +196,9 @@ class UnusedRuleWarning(UserWarning):
     """A variant changes a number that could matter in under 1% of its games."""
 
 
-def _compare(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
+def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
              rotate=False, by="seat", measures=None) -> Comparison:
-    """compare's work; the Comparison keeps the games for a report."""
+    """compare's work, as a Comparison (which keeps the games, for a report: `meeple compare --report`)."""
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
     games = check_games(games)
@@ -961,8 +962,6 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
               workers, rotate, method) -> GridTuning:
     """Every allowed setting of two numbers (or successive halving over them), then the set of
     settings the data cannot tell apart from the nearest one."""
-    import itertools
-
     settings, configs, skipped = [], {}, 0
     for a, b in itertools.product(*spans):
         try:

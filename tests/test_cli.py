@@ -75,6 +75,16 @@ def test_a_bad_record_file_is_refused(capsys, tmp_path):
     assert code == 2 and "missing 'config'" in err
 
 
+def test_replay_of_a_missing_relative_file_names_the_folder_it_looked_in(capsys, tmp_path, monkeypatch):
+    """Issue 19's leftover: a relative name is read from the current folder, so the message says which."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "replay", "games/seven.json")
+    assert code == 2 and out == ""
+    assert err == f"meeple: error: cannot read games/seven.json: No such file or directory (looked in {tmp_path})\n"
+    code, _, err = run(capsys, "replay", str(tmp_path / "games" / "seven.json"))  # an absolute name says it all
+    assert code == 2 and "looked in" not in err
+
+
 def test_a_failed_play_writes_no_record(capsys, tmp_path):
     path = tmp_path / "game.json"
     code, _, _ = run(capsys, "play", "bucket-brigade", "--set", "players=9", "--record", str(path))

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from meeple.rules import GAMES
-from meeple.rules.cli import main, scrub_notebook
+from meeple.rules.cli import main
+from meeple.rules.scrub import scrub_notebook
 from meeple.rules.course import GUIDE, LESSON, MANIFEST, copy_course, packaged_course
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -206,10 +207,10 @@ def test_a_teacher_copy_and_a_student_copy_never_share_a_folder(capsys, tmp_path
 
 
 def test_a_broken_lesson_in_the_package_is_refused_before_anything_is_written(tmp_path):
-    from meeple.rules.cli import CliError
+    from meeple.rules.scrub import NotebookError
 
     course = dict(packaged_course(), **{"05_how_many_games.ipynb": b'{"cells": 3}'})
-    with pytest.raises(CliError, match="05_how_many_games.ipynb is not a notebook"):
+    with pytest.raises(NotebookError, match="05_how_many_games.ipynb is not a notebook"):
         copy_course(tmp_path / "c", student=False, course=course)
     assert not (tmp_path / "c").exists()
 

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # where a run looks play_game up (patched below)
-from meeple.rules.cli import MAX_READ, main
+from meeple.rules.cli import main
+from meeple.rules.cli.common import MAX_READ
 
 BB = "bucket-brigade"
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from meeple.rules import sim as SIM
-from meeple.rules import sim_cli as SIM_CLI
+from meeple.rules.cli import common as SIM_CLI  # where the commands look measures up
 from meeple.rules.cli import main
 from meeple.rules.sim import runner as RUNNER
 
@@ -134,7 +134,7 @@ def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeyp
 
 def test_vary_splits_tuple_of_tuple_values_on_semicolons_only():
     """A tuple-of-tuples value uses ',' inside a tuple and '/' between tuples; ';' between values."""
-    from meeple.rules.sim_cli import parse_vary
+    from meeple.rules.cli.sim import parse_vary
 
     class Config:
         @staticmethod

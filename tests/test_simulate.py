@@ -442,7 +442,7 @@ def test_importing_the_simulation_modules_needs_no_pandas():
     """meeple.rules stays importable with the standard library: pandas/tqdm load on use."""
     import subprocess
 
-    code = "import sys, meeple.rules.simulate, meeple.rules.exact, meeple.rules.sim_cli; " \
+    code = "import sys, meeple.rules.simulate, meeple.rules.exact, meeple.rules.cli.sim; " \
            "print(sorted(m for m in ('pandas', 'tqdm', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -240,7 +240,9 @@ def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
 # --- item 5: --out is checked before playing; the summary comes before the file ---------------
 
 from meeple.rules import cli as CLI  # noqa: E402
-from meeple.rules import sim_cli as SIM_CLI  # noqa: E402
+from meeple.rules.cli import common as SIM_CLI  # noqa: E402  (where save_table writes)
+from meeple.rules.cli import game as GAME_CLI  # noqa: E402  (where `meeple play` plays)
+from meeple.rules.cli.common import CliError  # noqa: E402
 
 
 def _refuse_folder(monkeypatch, folder: Path):
@@ -274,7 +276,7 @@ def test_an_unwritable_out_is_one_line_before_any_game(capsys, tmp_path, monkeyp
     _refuse_folder(monkeypatch, tmp_path / "ro")
     played = []
     monkeypatch.setattr(RUNNER, "play_game", lambda *a, **k: played.append(a) or pytest.fail("a game was played"))
-    monkeypatch.setattr(CLI, "play", lambda *a, **k: pytest.fail("a game was played"))
+    monkeypatch.setattr(GAME_CLI, "play", lambda *a, **k: pytest.fail("a game was played"))
     code = CLI.main(argv)
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and not played, (code, out, err)
@@ -296,7 +298,7 @@ def test_the_summary_is_printed_before_the_file_is_written(capsys, tmp_path, mon
     monkeypatch.chdir(tmp_path)
 
     def full_disk(path, data):
-        raise CLI.CliError(f"cannot write {path}: No space left on device")
+        raise CliError(f"cannot write {path}: No space left on device")
 
     monkeypatch.setattr(SIM_CLI, "write_atomic", full_disk)
     code = CLI.main(argv)

@@ -75,4 +75,13 @@ def show_value(v) -> Any:
     return v
 
 
-__all__ = ["seat_name", "pct", "ci_pct", "num", "lineup_text", "fmt_table", "length_lines", "show_value"]
+def value_text(value) -> str:
+    """A value as --set takes it: 15,13,11 / true / none."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(show_value(value))
+
+
+__all__ = ["seat_name", "pct", "ci_pct", "num", "lineup_text", "fmt_table", "length_lines", "show_value", "value_text"]

@@ -17,13 +17,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .cli import CliError, add_game_options, game_setup, parse_seed, whole as _whole
-from .config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
-from .files import write_atomic
-from .registry import load_variant
-from .sim_cli import (TABLE_FORMATS, _checked_out, _interrupted, _measure_help, _measures, _progress, _run_options,
-                      _save, _table_data, _workers, partial_note)
-from .sim.runner import MAX_GAMES
+from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
+from ..files import read_capped, write_atomic
+from ..registry import load_variant
+from ..sim.runner import MAX_GAMES
+from ..workbench import compare_run, format_comparison, tune
+from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
+                     game_setup, interrupted, measure_option, parse_seed, partial_note, run_options, save_table,
+                     show_progress, table_data, whole, workers_option)
+
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
 
@@ -70,8 +72,6 @@ def parse_variants(items: list[str], mod, base) -> dict:
 
 def _report_path(text: str | None, option: str) -> Path | None:
     """The report's path, checked before any game: it must end in .html and be writable."""
-    from .cli import check_writable
-
     if text is None:
         return None
     if Path(text).suffix.lower() not in (".html", ".htm"):
@@ -86,10 +86,9 @@ def cmd_check_report(args) -> int:
 def _check_report(path: str) -> int:
     """meeple report --check FILE.html: does this install deal the games the report was made from?"""
     report = _report_module()
+    text = read_capped(path, MAX_READ, "report")
     try:
-        made = report.read_stamp(Path(path).read_text(encoding="utf-8"))
-    except OSError as e:
-        raise CliError(f"cannot read {path}: {e.strerror or e}") from None
+        made = report.read_stamp(text)
     except ValueError as e:
         raise CliError(f"{path}: {e}") from None
     here = (report.package_version(), report.chance_fingerprint())
@@ -104,24 +103,22 @@ def _check_report(path: str) -> int:
 
 
 def cmd_compare(args) -> int:
-    from .workbench import _compare, format_comparison
-
     mod, base, names = game_setup(args)
-    seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
-    workers = _workers(args)
+    seed, games = parse_seed(args.seed), whole(args.games, "--games", 1, MAX_GAMES)
+    workers = workers_option(args)
     if getattr(args, "report_only", False):  # meeple report: --out is the report
         if args.out is None:
             raise CliError("meeple report needs --out FILE.html (the report to write)")
         out, report = None, _report_path(args.out, "--out")
     else:
-        out, report = _checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
+        out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
     variants = parse_variants(args.variant, mod, base)
-    chosen = _measures(args, mod)
+    chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     if report is not None:
         _report_module()  # altair and vl-convert present, before any game
     try:
-        result = _compare(mod, variants, bots, games, seed, progress=_progress(), workers=workers, rotate=args.rotate,
+        result = compare_run(mod, variants, bots, games, seed, progress=show_progress(), workers=workers, rotate=args.rotate,
                           by=args.by, measures=chosen)
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -134,11 +131,11 @@ def cmd_compare(args) -> int:
     done = int(table["games"].min()) if len(table) else 0  # every variant's finished games
     asked = games * len(variants)
     note = partial_note(done * len(variants), asked) if partial else None
-    saved = _save(out, lambda p: _table_data(table, p, note=note), done, asked, partial,
+    saved = save_table(out, lambda p: table_data(table, p, note=note), done, asked, partial,
                   f"Table of {len(table)} rows (one per variant and {args.by})")
     if saved:
         print(saved)
-    return _interrupted(done * len(variants), asked, out) if partial else 0
+    return interrupted(done * len(variants), asked, out) if partial else 0
 
 
 def _report_module():
@@ -173,13 +170,11 @@ def _number(text: str, option: str) -> float:
 
 
 def cmd_tune(args) -> int:
-    from .workbench import tune
-
     mod, config, names = game_setup(args)
-    seed, games = parse_seed(args.seed), _whole(args.games, "--games", 1, MAX_GAMES)
-    workers, out = _workers(args), _checked_out(args.out, (".csv",))
+    seed, games = parse_seed(args.seed), whole(args.games, "--games", 1, MAX_GAMES)
+    workers, out = workers_option(args), checked_out(args.out, (".csv",))
     target = _number(args.target, "--target")
-    seat = _whole(args.seat, "--seat", 1, config.players) - 1
+    seat = whole(args.seat, "--seat", 1, config.players) - 1
     fields, values = args.field, args.values
     if len(fields) > 2:
         raise CliError(f"tune moves one or two numbers; got --field {len(fields)} times")
@@ -193,11 +188,11 @@ def cmd_tune(args) -> int:
     parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
     try:
         if len(fields) == 1:
-            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=_progress(),
+            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=show_progress(),
                           values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
                           bot=args.bot, workers=workers, rotate=args.rotate)
         else:
-            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=_progress(),
+            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=show_progress(),
                           values=None if parsed == [None, None] else tuple(parsed),
                           method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
                           rotate=args.rotate)
@@ -274,7 +269,7 @@ def register(sub) -> None:
                         "double the games) instead of every setting at --games")
     p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
     p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
-    _run_options(p, (".csv",), games="300")
+    run_options(p, (".csv",), games="300")
     p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
     p.set_defaults(func=cmd_tune)
 
@@ -305,17 +300,16 @@ def _compare_parser(sub, command: str) -> None:
                    help="a variant (the first is the baseline): NAME:field=value,..., NAME: (the common rules), "
                         "or a .json/.toml variant file; repeat")
     if command == "compare":
-        _run_options(p, TABLE_FORMATS, games="500")
+        run_options(p, TABLE_FORMATS, games="500")
         p.add_argument("--report", default=None, metavar="FILE.html",
                        help="also write the comparison as one self-contained HTML file (charts, variant files, the "
                             "command that reproduces it)")
     else:
-        _run_options(p, (".html",), games="500")
+        run_options(p, (".html",), games="500")
         p.set_defaults(report_only=True)
     p.add_argument("--rotate", action="store_true",
                    help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
                         "different bots and the question is about seats (else seat figures mix skill and seat)")
     p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
-    _measure_help(p)
+    measure_option(p)
     p.set_defaults(func=cmd_compare)
-

@@ -1,0 +1,78 @@
+"""The `meeple` command line. Every command, and the module that holds it:
+
+  play        one game with bots, printed turn by turn (--record FILE.json)   game.py
+  replay      a saved game record, replayed and printed                        game.py
+  duel        one bot against another, seat-balanced, with a 95% CI            game.py
+  rules       a game's numbered rules, its parameters, presets and bots        game.py
+  simulate    many games: win rates and scores with 95% CIs (--out a table)    sim.py
+  sweep       a grid of rule values, one table                                 sim.py
+  balance     seat advantage, length, decisiveness, point sources, skill       sim.py
+  compare     variants side by side on the same game seeds (paired CIs)        workbench.py
+  report      compare, written as one self-contained HTML file                 workbench.py
+  check-report  does this install deal the games a report was made from?       workbench.py
+  tune        the value of one or two numbers that brings a measure to a target  workbench.py
+  variant     save a variant file (variant save), or show one (variant show)   workbench.py
+  scrub       student copies of the lessons, without the solution cells        scrub.py
+  lessons     the course copied out of the package into a folder               lessons.py
+  answers     the teacher's answer key, for a student or a class               lessons.py
+
+Every command module imports `common` (the one-line CliError, game options, output
+files) and adds its commands in `register(sub)`; `build_parser` calls each. Bad input
+ends with one line on stderr and exit status 2, never a traceback; Ctrl-C prints what
+finished and exits with 130; files are written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+
+from ..course import version
+from ..extras import MissingExtra
+from ..files import FileError
+from . import game, lessons, scrub, sim, workbench
+from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CliError, Parser
+
+__all__ = ["main", "build_parser"]
+
+COMMAND_MODULES = (game, sim, workbench, scrub, lessons)
+"""The modules whose `register(sub)` adds their commands, in the order `meeple --help` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `meeple` parser with every command of COMMAND_MODULES."""
+    parser = Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
+    parser.add_argument("--version", action="version", version=f"meeple {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `meeple` command with `argv` (default: sys.argv[1:]); the exit status."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on, Ctrl-C is handled below
+    try:
+        args = build_parser().parse_args(argv)
+        code = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return code
+    except (CliError, FileError, MissingExtra) as e:  # a missing extra: one line naming `pip install 'meeple[...]'`
+        print(f"meeple: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("meeple: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader (`| head`) has gone: stop quietly, as Unix tools do; point stdout at
+        # /dev/null so Python's own flush at exit does not complain again
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_BROKEN_PIPE
