@@ -18,8 +18,9 @@ import pytest
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
 from meeple.rules.chance import derive
-from meeple.rules.core import _LazySeatRandom, resolve_bots
-from meeple.rules.simulate import _leader, play_game
+from meeple.rules.core import resolve_bots
+from meeple.rules.protocol import LazySeatRandom as _LazySeatRandom
+from meeple.rules.sim.play import _leader, play_game
 
 CONFIGS = {
     pb: {**pb.Config.presets(), "2 players": pb.Config(players=2), "7 players": pb.Config(players=7),

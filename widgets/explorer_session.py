@@ -27,7 +27,7 @@ import math
 from types import SimpleNamespace
 
 from meeple.rules.chance import check_seed
-from meeple.rules.config import _describe
+from meeple.rules.config import describe_kind as _describe
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import measure_columns, measures, play_game
 from meeple.rules.sim.results import rate_row as _rate_row

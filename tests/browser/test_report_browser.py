@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from meeple.rules import piggyback_brigade as pb
-from meeple.rules.workbench import _compare
+from meeple.rules.workbench import compare_run
 from meeple.widgets.report import write_report
 
 
 def test_the_report_opens_offline_and_draws_every_chart(browser, tmp_path, shots):
-    cmp = _compare("piggyback-brigade", {"base": None, "ext2": pb.Config().with_text(["extensions_per_player=2"]),
+    cmp = compare_run("piggyback-brigade", {"base": None, "ext2": pb.Config().with_text(["extensions_per_player=2"]),
                                          "r3": pb.Config(max_rerolls=3)}, "heuristic", 40, 1, progress=False,
                    workers=1, measures=["rerolls"])
     path = write_report(cmp, tmp_path / "report.html")
