@@ -84,19 +84,20 @@ def _interrupted_while_starting(signum, frame):
 if os.path.basename(getattr(sys.modules.get("__main__"), "__file__", None) or "") == "meeple":
     signal.signal(signal.SIGINT, _interrupted_while_starting)  # the console script only: a notebook keeps its own
 
-from . import bucket_brigade  # noqa: E402
-from . import bucket_king  # noqa: E402
-from . import duck_duck_bruce  # noqa: E402
-from . import piggyback_brigade  # noqa: E402
-from .core import Record, play, replay  # noqa: E402
-from .registry import GAMES  # noqa: E402
-from . import sim  # noqa: E402
-from .sim import Results, balance_report, simulate, sweep  # noqa: E402
+# After the Ctrl-C handler above: the imports below are what takes the console script a moment.
+from . import bucket_brigade  # noqa: E402 - after the Ctrl-C handler
+from . import bucket_king  # noqa: E402 - after the Ctrl-C handler
+from . import duck_duck_bruce  # noqa: E402 - after the Ctrl-C handler
+from . import piggyback_brigade  # noqa: E402 - after the Ctrl-C handler
+from .core import Record, play, replay  # noqa: E402 - after the Ctrl-C handler
+from .registry import GAMES  # noqa: E402 - after the Ctrl-C handler
+from . import sim  # noqa: E402 - after the Ctrl-C handler
+from .sim import Results, balance_report, simulate, sweep  # noqa: E402 - after the Ctrl-C handler
 
 # The module path the README and older notebooks use (`from meeple.rules.simulate import
 # measures`) names the sim package; `meeple.rules.simulate` itself is the function.
 sys.modules[__name__ + ".simulate"] = sim
-from .workbench import compare, tune  # noqa: E402
+from .workbench import compare, tune  # noqa: E402 - after the Ctrl-C handler
 
 
 def _ismcts(mod):

@@ -22,8 +22,12 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
-from math import comb
+from itertools import combinations
+from math import comb, exp, lgamma, log, log1p
 from typing import Any, Callable, Hashable, Iterable, Mapping
+
+from .duck_duck_bruce import best_stop, bust_probability, steal_expectation
+from .piggyback_brigade import exact_turn_distance
 
 Dist = dict  # {outcome: Fraction}, probabilities summing to 1
 
@@ -507,8 +511,8 @@ def race_seat_chances(turns: Mapping[int, Fraction], players: int) -> list[Fract
 
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
-from .duck_duck_bruce import best_stop, bust_probability, steal_expectation  # noqa: E402
-from .piggyback_brigade import exact_turn_distance  # noqa: E402
+# best_stop, bust_probability, steal_expectation (Duck, Duck, Bruce) and exact_turn_distance
+# (Piggyback Brigade) are imported at the top of this module.
 
 __all__ = [
     "hypergeometric", "at_least", "at_most", "mean", "variance", "hand_composition", "count_dist",
@@ -558,8 +562,6 @@ def beta_cdf(a: int, b: int, x) -> Fraction:
 
 def _beta_cdf_float(a: int, b: int, x: float) -> float:
     # the same binomial tail in logarithms: floats without overflow for thousands of games
-    from math import exp, lgamma, log, log1p
-
     if x <= 0:
         return 0.0
     if x >= 1:
@@ -693,8 +695,6 @@ def solve_zero_sum(matrix) -> tuple[list[Fraction], list[Fraction], Fraction]:
                 x = [Fraction(int(k == i)) for k in range(rows)]
                 y = [Fraction(int(k == j)) for k in range(cols)]
                 return x, y, m[i][j]
-    from itertools import combinations
-
     for size in range(2, min(rows, cols) + 1):
         for R in combinations(range(rows), size):
             for C in combinations(range(cols), size):

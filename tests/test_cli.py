@@ -109,7 +109,8 @@ def test_the_console_script_is_installed_and_has_no_traceback_on_error():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["duel", "--help"], ["simulate", "--help"], ["sweep", "--help"], ["balance", "--help"]])
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"], ["duel", "--help"], ["simulate", "--help"], ["sweep", "--help"],
+                                  ["balance", "--help"]])
 def test_help_pages_print(capsys, argv):
     with pytest.raises(SystemExit) as stop:
         main(argv)

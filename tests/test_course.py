@@ -17,7 +17,6 @@ import pytest
 
 from meeple.rules import GAMES
 from meeple.rules.cli import main
-from meeple.rules.scrub import scrub_notebook
 from meeple.rules.course import GUIDE, LESSON, MANIFEST, copy_course, packaged_course
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -176,7 +176,8 @@ def test_declining_can_be_switched_off_and_illegal_steals_are_refused():
 
 # --- DDB-7 and DDB-8: the die ----------------------------------------------------
 
-def _after_roll(cfg, face, action=Steal(1, 2), thief=(R1, G2, Duck("teal", 4)), victim=(B1, B2, Duck("pink", 3), Duck("grey", 4), Duck("brown", 1))):
+def _after_roll(cfg, face, action=Steal(1, 2), thief=(R1, G2, Duck("teal", 4)),  # noqa: B008 - immutable NamedTuples
+                victim=(B1, B2, Duck("pink", 3), Duck("grey", 4), Duck("brown", 1))):  # noqa: B008 - immutable NamedTuples
     """(before, after) seat 0's die shows `face` for `action` (the rules' own resolution)."""
     before = _state(cfg, pile=[R2], phase=STEAL, nests=[thief, victim] + [()] * (cfg.players - 2))
     s = before._copy()

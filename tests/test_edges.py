@@ -1,7 +1,7 @@
 """The edges a user meets first (issue 9): files, interrupts, pipes, odd input.
 
-Each test names the issue item it holds; they run in seconds (a few dozen
-small games at most; the worker-death test starts one real `meeple`).
+Sections are headed by the issue item they hold (9.1, 15.4, ...); the tests run in
+seconds (a few dozen small games at most; the worker-death test starts one real `meeple`).
 """
 
 from __future__ import annotations
@@ -398,7 +398,7 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
 
 # --- 9.9: the Python API refuses what it cannot mean --------------------------------
 
-from meeple.rules import GAMES  # noqa: E402
+from meeple.rules import GAMES
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -491,7 +491,7 @@ def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsy
 
 # --- issue 15.5: every parameter says what it is and which rule it comes from ----------------
 
-import re  # noqa: E402
+import re
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
 

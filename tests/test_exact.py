@@ -134,7 +134,7 @@ def test_game_modules_exact_helpers_are_reexported():
 
 # --- dice, chases and time trials (Piggyback Brigade), flips (Duck, Duck, Bruce) ------------
 
-from meeple.rules import piggyback_brigade as pb  # noqa: E402
+from meeple.rules import piggyback_brigade as pb
 
 
 def test_die_is_each_face_equally_likely():
@@ -354,7 +354,7 @@ def test_longest_gap_counts_every_place_of_the_marked_cards(cards, marked):
     """Every set of places for the marked cards (each equally likely in a shuffled pile)."""
     brute = Counter()
     for places in itertools.combinations(range(cards), marked):
-        brute[_longest(range(cards), lambda i: i not in places)] += 1
+        brute[_longest(range(cards), lambda i: i not in places)] += 1  # noqa: B023 - called at once
     total = sum(brute.values())
     assert exact.longest_gap(cards, marked) == {m: Fraction(c, total) for m, c in sorted(brute.items())}
 
@@ -411,10 +411,9 @@ def test_race_seat_chances_plays_every_combination_of_turns(players):
         exact.race_seat_chances({1: Fraction(1, 2)}, 2)
 # --- lessons 15-18: each helper against a brute force that shares none of its code ----------
 
-import dataclasses  # noqa: E402
-import math  # noqa: E402
+import dataclasses
+import math
 
-from meeple.rules import piggyback_brigade as pb  # noqa: E402
 
 def test_beta_cdf_equals_integrating_the_polynomial_density():
     """Beta(a, b) with whole a, b has density p^(a-1) (1-p)^(b-1) / B(a, b): expand (1-p)^(b-1)

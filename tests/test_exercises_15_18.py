@@ -168,7 +168,6 @@ def test_the_lessons_stated_directions_hold():
     maximin and the victim's minimax and every claim in the thief's mix earns it (18, every lead)."""
     from statistics import NormalDist
 
-    from meeple.rules import duck_duck_bruce as ddb
 
     cfg = pb.Config()
     rounds = [exact.mean(exact.first_to_finish(cfg, n)["rounds"]) for n in range(2, 8)]

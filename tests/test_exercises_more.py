@@ -245,7 +245,6 @@ def test_14_luck_die_and_cycle(capsys):
     import itertools
     from math import comb
 
-    import pandas as pd
 
     right = Fraction(sum(comb(100, j) for j in range(60, 101)), 2**100)
     assert _run("14.luck_alone", right, capsys)[0]

@@ -16,8 +16,8 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from meeple.widgets import Explorer  # noqa: E402
-from meeple.widgets import explorer as explorer_module  # noqa: E402
+from meeple.widgets import Explorer
+from meeple.widgets import explorer as explorer_module
 
 BB = dict(game="bucket-brigade", field="bonus", values=[0, 1, 2, 3, 4], bots="heuristic,random", games=20, seed=4)
 

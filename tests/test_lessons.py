@@ -181,9 +181,9 @@ def test_say_refuses_a_non_string():
 
 # --- lessons 1-7's checkers: the engine's answer passes, a near miss and a wrong kind do not ----------
 
-from meeple.rules import exact  # noqa: E402
-from meeple.rules import piggyback_brigade as pb  # noqa: E402
-from meeple.rules.stats import wilson  # noqa: E402
+from meeple.rules import exact
+from meeple.rules import piggyback_brigade as pb
+from meeple.rules.stats import wilson
 
 
 def _quiet(key, answer):
@@ -327,7 +327,7 @@ def solution_leaks(cells: list[dict]) -> list[str]:
 
 
 def test_solution_leaks_are_found():
-    code = lambda src, *tags: {"cell_type": "code", "source": src, "metadata": {"tags": list(tags)}}  # noqa: E731
+    code = lambda src, *tags: {"cell_type": "code", "source": src, "metadata": {"tags": list(tags)}}
     assert solution_leaks([code("a = 1"), code("b = a + 1", "solution"), code("print(b)")]) == [
         "cell 2 reads ['b'], defined only in a solution cell"]
     assert solution_leaks([code("b = 0"), code("b = 2", "solution"), code("print(b)")]) == []
@@ -418,7 +418,7 @@ def test_13_every_hand_before_your_turn_counts():
     t = _timing()
     assert 1 - t["q"] == Fraction(comb(t["unseen"] - t["can_end"], t["held"]), comb(t["unseen"], t["held"]))
     assert t["q"] > t["q1"]
-    b = lambda q: (t["A"] - t["B"]) + (t["B"] - t["E"]) / q  # noqa: E731
+    b = lambda q: (t["A"] - t["B"]) + (t["B"] - t["E"]) / q
     assert bb.Config().bonus > max(b(t["q1"]), b(Fraction(1)), b(t["q"]))  # "end now" whatever q is
     # exercise 2's direction: fewer cards in the other hands, a smaller q, b* moves as B - E says
     assert (t["B"] < t["E"]) == (b(t["q"] * Fraction(9, 10)) < b(t["q"]))
@@ -527,8 +527,8 @@ def answers_shown_early(cells: list[dict]) -> list[str]:
 
 
 def test_answers_shown_early_are_found():
-    md = lambda s: {"cell_type": "markdown", "source": s, "metadata": {}}  # noqa: E731
-    code = lambda s, out="", *tags: {"cell_type": "code", "source": s, "metadata": {"tags": list(tags)},  # noqa: E731
+    md = lambda s: {"cell_type": "markdown", "source": s, "metadata": {}}
+    code = lambda s, out="", *tags: {"cell_type": "code", "source": s, "metadata": {"tags": list(tags)},
                                      "outputs": [{"output_type": "stream", "text": out}]}
     third = ex.answer("07.third")
     assert answers_shown_early([md("no numbers"), code("x = 1", f"the chance is {third}"),

@@ -14,13 +14,13 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra meeple[openspiel] (pip install 'meeple[openspiel]')")
 
-import numpy as np  # noqa: E402
-from open_spiel.python import policy as os_policy  # noqa: E402
-from open_spiel.python.algorithms import evaluate_bots, expected_game_score  # noqa: E402
+import numpy as np
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms import evaluate_bots, expected_game_score
 
-from meeple.rules import GAMES, play  # noqa: E402
-from meeple.rules import duck_duck_bruce as ddb  # noqa: E402
-from meeple.rules import openspiel as mo  # noqa: E402
+from meeple.rules import GAMES, play
+from meeple.rules import duck_duck_bruce as ddb
+from meeple.rules import openspiel as mo
 
 CASES = [(name, preset) for name, mod in GAMES.items() for preset in mod.Config.presets()]
 
@@ -209,7 +209,7 @@ def test_information_state_hides_other_hands(name):
     mine = state.information_state_string(0)
     others = [tuple(h) for h in state.meeple_state().hands[1:]]
     changed = 0
-    for k in range(10):
+    for _ in range(10):
         twin = state.resample_from_infostate(0, lambda: rng.random())
         assert twin.information_state_string(0) == mine
         changed += [tuple(h) for h in twin.meeple_state().hands[1:]] != others
@@ -219,13 +219,13 @@ def test_information_state_hides_other_hands(name):
 
 # --- issue 19, item 4: every Config validation accepts is an OpenSpiel game that passes its checks ----
 
-import dataclasses  # noqa: E402
-import typing  # noqa: E402
+import dataclasses
+import typing
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-from meeple.rules.config import split_optional  # noqa: E402
+from meeple.rules.config import split_optional
 
 UTILITIES = ("score", "win")
 

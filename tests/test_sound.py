@@ -239,10 +239,10 @@ def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
 
 # --- item 5: --out is checked before playing; the summary comes before the file ---------------
 
-from meeple.rules import cli as CLI  # noqa: E402
-from meeple.rules.cli import common as SIM_CLI  # noqa: E402  (where save_table writes)
-from meeple.rules.cli import game as GAME_CLI  # noqa: E402  (where `meeple play` plays)
-from meeple.rules.cli.common import CliError  # noqa: E402
+from meeple.rules import cli as CLI
+from meeple.rules.cli import common as SIM_CLI  # where save_table writes
+from meeple.rules.cli import game as GAME_CLI  # where `meeple play` plays
+from meeple.rules.cli.common import CliError
 
 
 def _refuse_folder(monkeypatch, folder: Path):

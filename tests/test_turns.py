@@ -94,7 +94,7 @@ def _silent_turns(name, config, bots, games):
     for i in range(games):
         rec = play(name, config, bots, derive(SEED, "game", i))
         ends = []
-        state = mod.new_game(config, rec.seed, turn_end=lambda s: ends.append(s.current_player))
+        state = mod.new_game(config, rec.seed, turn_end=lambda s: ends.append(s.current_player))  # noqa: B023 - this game only
         decided = 0
         for text in rec.actions:
             before = len(ends)
@@ -129,7 +129,7 @@ def test_turn_end_is_called_once_per_turn_with_the_player_whose_turn_it_was(name
     for i in range(6):
         rec = play(name, config, "heuristic", derive(SEED, "game", i))
         seats = []
-        state = mod.new_game(config, rec.seed, turn_end=lambda s: seats.append(s.current_player))
+        state = mod.new_game(config, rec.seed, turn_end=lambda s: seats.append(s.current_player))  # noqa: B023 - this game only
         for text in rec.actions:
             state = apply_text(mod, state, text)
         assert state.events == rec.events
@@ -147,7 +147,7 @@ def test_leaders_are_read_at_the_end_of_each_turn(name):
     for row in res.games.itertuples():
         rec = play(name, config, "heuristic", derive(SEED, "game", row.game))
         leaders = []
-        state = mod.new_game(config, rec.seed, turn_end=lambda s: leaders.append(_leader(progress(s))))
+        state = mod.new_game(config, rec.seed, turn_end=lambda s: leaders.append(_leader(progress(s))))  # noqa: B023 - this game only
         for text in rec.actions:
             state = apply_text(mod, state, text)
         assert row.turns == len(leaders) and row.lead_changes == _lead_changes(leaders)

@@ -117,7 +117,7 @@ def test_stepper_shows_every_game(name):
 
 # --- Explorer and charts ---------------------------------------------------------
 
-from fractions import Fraction  # noqa: E402
+from fractions import Fraction
 
 from meeple.widgets import Explorer, charts, specs  # noqa: E402
 
@@ -256,9 +256,11 @@ def test_explorer_refuses_a_typed_game_count_out_of_range_and_says_so():
 
 def test_undo_rewinds_the_bots_too_so_the_same_choices_give_the_same_game():
     w = Stepper("bucket-brigade", seed=5, bots="random", seat=None)
-    w.step(); w.step()
+    w.step()
+    w.step()
     first = list(w._actions)
-    w.undo(); w.step()
+    w.undo()
+    w.step()
     assert w._actions == first
 
 

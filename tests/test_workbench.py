@@ -318,7 +318,7 @@ def test_a_variant_of_another_game_is_refused_by_name(tmp_path):
 
 # --- the command line -----------------------------------------------------------
 
-from meeple.rules.cli import main  # noqa: E402
+from meeple.rules.cli import main
 
 
 def run(capsys, *argv):
@@ -447,9 +447,11 @@ def test_save_refuses_what_load_would_refuse_and_unwritable_places(tmp_path):
      "not in the lineup"),
 ])
 def test_workbench_refuses_odd_arguments_before_any_game(monkeypatch, call, message):
+    import meeple.rules.comparison as cmp
     import meeple.rules.workbench as wb
 
-    monkeypatch.setattr(wb, "run", lambda *a, **k: pytest.fail("a game was played before the refusal"))
+    for module in (wb, cmp):  # tune plays through workbench's run, compare through comparison's
+        monkeypatch.setattr(module, "run", lambda *a, **k: pytest.fail("a game was played before the refusal"))
     with pytest.raises(ValueError, match=message):
         call()
 

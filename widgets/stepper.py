@@ -16,7 +16,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
-from .session import EVENTS_SHOWN, StepperSession  # noqa: F401 - EVENTS_SHOWN kept for importers
+from .session import StepperSession
 
 STATIC = Path(__file__).parent / "static"
 

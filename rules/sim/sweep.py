@@ -174,7 +174,7 @@ def _sweep_rows(res: Results, point: dict, k: int):
     for c in own_columns(t):
         by_seat = {s: mean_ci(part.dropna().tolist()) for s, part in t.groupby("seat")[c]}
         for j, suffix in enumerate(("", "_low", "_high")):
-            rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])
+            rows[f"mean_{c}{suffix}"] = rows["seat"].map(lambda s: by_seat[s][j])  # noqa: B023 - map calls it at once, in this loop
     return rows
 
 

@@ -56,17 +56,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import lean_bucket_brigade  # noqa: E402
-import lean_bucket_king  # noqa: E402
-import lean_ddb  # noqa: E402
-import lean_piggyback  # noqa: E402
+import lean_bucket_brigade
+import lean_bucket_king
+import lean_ddb
+import lean_piggyback
 import pandas  # noqa: E402,F401 - imported up front: a notebook has it loaded already
 
-from meeple.rules import simulate  # noqa: E402
-from meeple.rules.core import game_module, resolve_bots  # noqa: E402
-from meeple.rules.sim import play_chunk  # noqa: E402
-from meeple.rules.sim.results import make_tables as _tables  # noqa: E402
-from meeple.rules.stats import mean_ci  # noqa: E402
+from meeple.rules import simulate
+from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.sim import play_chunk
+from meeple.rules.sim.results import make_tables as _tables
+from meeple.rules.stats import mean_ci
 
 GAMES = ("bucket-brigade", "bucket-king", "duck-duck-bruce", "piggyback-brigade")
 LEAN = {  # game -> (module, bots it implements)

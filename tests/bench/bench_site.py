@@ -204,7 +204,7 @@ def main() -> None:
         os.killpg(proc.pid, signal.SIGTERM)
     cpy = cpython_games()
     site = json.loads((html / "_static" / "meeple-site.json").read_text())
-    mb = lambda b: f"{b / 1e6:.2f} MB"  # noqa: E731
+    mb = lambda b: f"{b / 1e6:.2f} MB"
     lines = [f"Site: {html.relative_to(ROOT) if html.is_relative_to(ROOT) else html.name} "
              f"({len(pages) - 1} lessons), Pyodide {site['pyodide']}, measured {time.strftime('%Y-%m-%d')}.", "",
              "| page | cold: bytes (requests) | warm: bytes (requests) | widgets drawn, cold |", "|---|---:|---:|---:|"]

@@ -217,7 +217,7 @@ def play(rng: random.Random, players: int = 4, bot: str = "random", log: list | 
             else:
                 lists = [(c, _combos(tuple(same))[1]) for c, same in enumerate(hand) if same]
                 i = int(rnd() * sum(len(x) for _, x in lists))
-                for col, x in lists:
+                for col, x in lists:  # noqa: B007 - col is the colour chosen: read after the break
                     if i < len(x):
                         combo = x[i]
                         break

@@ -1,0 +1,437 @@
+"""Variants side by side: `compare` plays every variant on the same game seeds (common
+random numbers) and measures each difference game by game; `format_comparison` prints
+it, with the rule-usage warnings (a changed number that could matter in under 1% of
+the games). `meeple.rules.workbench` re-exports all of it next to `tune`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from concurrent.futures import Executor
+from typing import Any, Mapping, Sequence
+
+from .chance import check_seed
+from .protocol import resolve_config
+from .registry import game_module
+from .sim.results import Results, load_pandas, measure_name, measures, rate_row
+from .sim.runner import Job, bot_refs, check_games, check_workers, run
+from .sim.text import ci_pct, fmt_table, num, pct
+from .stats import mean_ci
+
+__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "format_comparison", "usage_lines", "lineup",
+           "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
+
+
+# --- compare ------------------------------------------------------------------
+
+def _variant_configs(mod, variants) -> dict[str, Any]:
+    """{name: Config}; a value may be a Config or a variant file's path."""
+    if not isinstance(variants, Mapping) or len(variants) < 2:
+        raise ValueError("variants must be a {name: Config} mapping with a baseline and at least one variant")
+    out = {}
+    for name, cfg in variants.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"a variant needs a name (text), got {name!r}")
+        out[name] = resolve_config(mod, cfg, f"variant {name!r} must be", files=True)
+    return out
+
+
+def lineup(mod, bots, players: int) -> tuple:
+    """Bots for `players` seats: one name for every seat, one per seat, or two
+    names "A,B" for A in seat 1 against B in every other seat (as the Explorer)."""
+    if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
+        raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic' or ['heuristic', 'random']")
+    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    if len(names) == 2 and players > 2:
+        names = [names[0]] + [names[1]] * (players - 1)
+    return bot_refs(mod, names, players)
+
+
+def _per_game(records, n: int, by: str) -> dict:
+    """{key: {"share": {game: share}, "score": {game: score}, "bots": [names in order]}}: a seat's
+    (or a bot's, averaged over the seats it holds) win share and score in each game, from the
+    records themselves (no pandas: compare runs in the site's Python too)."""
+    out: dict = {}
+    for g in records:
+        shares = [(1.0 / len(g.winners) if s in g.winners else 0.0) for s in range(n)]
+        keys = range(n) if by == "seat" else list(dict.fromkeys(g.bots[:n]))
+        for key in keys:
+            seats = [key] if by == "seat" else [s for s in range(n) if g.bots[s] == key]
+            cell = out.setdefault(key, {"share": {}, "score": {}, "bots": []})
+            cell["share"][g.index] = math.fsum(shares[s] for s in seats) / len(seats)
+            cell["score"][g.index] = math.fsum(g.scores[s] for s in seats) / len(seats)
+            for s in seats:
+                if g.bots[s] not in cell["bots"]:
+                    cell["bots"].append(g.bots[s])
+    return {k: out[k] for k in sorted(out)}
+
+
+def paired_difference(values: dict, base: dict) -> tuple[float, float, float]:
+    """Mean difference over the games both played ({game: value} each, or Series indexed by game,
+    as tune's measures give them), with its 95% interval."""
+    values, base = (v.to_dict() if hasattr(v, "to_dict") else v for v in (values, base))
+    both = sorted(set(values) & set(base))
+    if not both:
+        return (math.nan,) * 3
+    return mean_ci([values[i] - base[i] for i in both])
+
+
+@dataclasses.dataclass
+class Comparison:
+    """What compare measured: the table it returns, and the games behind it (for a report)."""
+
+    table: Any  # DataFrame: compare's table
+    configs: dict  # {variant: Config}, the baseline first
+    results: dict  # {variant: Results}
+    per_game: dict  # {variant: DataFrame indexed by game: turns, rounds, first_seat_adv, each measure}
+    measures: list  # the --measure names, as measures() names them
+
+
+def _game_figures(res: Results, chosen: list[str]) -> dict:
+    """{figure: {game: value}}: each game's length, seat 1's win share minus the fair share, and each
+    chosen measure (mean_<column>: a game is the unit, its seats' mean), from the records."""
+    n = res.config.players
+    out: dict = {"turns": {}, "rounds": {}, "lead_changes": {}, "first_seat_adv": {}}
+    out |= {m: {} for m in chosen}
+    for g in res.records:
+        out["turns"][g.index] = float(g.turns)
+        out["rounds"][g.index] = float(g.rounds)
+        out["lead_changes"][g.index] = float(g.lead_changes)
+        out["first_seat_adv"][g.index] = (1.0 / len(g.winners) if 0 in g.winners else 0.0) - 1 / n
+        for m in chosen:
+            if m in ("turns", "rounds", "lead_changes"):
+                continue  # filled above
+            v = g.stats.get(m[len("mean_"):])
+            if v is None:
+                continue  # not a figure of this game: left out (as a missing value)
+            vals = [float(x) for x in v[:n]] if isinstance(v, (list, tuple)) else [float(v)] * n
+            out[m][g.index] = math.fsum(vals) / len(vals)
+    return out
+
+
+def _figure_frames(figures: dict):
+    """The per-game figures as DataFrames indexed by game (what Comparison.per_game holds with
+    pandas); the plain dicts without it."""
+    try:
+        pd = load_pandas()
+    except ImportError:
+        return figures
+    out = {}
+    for name, fig in figures.items():
+        games = sorted(next(iter(fig.values())).keys()) if fig else []
+        frame = pd.DataFrame({col: [vals.get(i, math.nan) for i in games] for col, vals in fig.items()}, index=games)
+        frame.index.name = "game"
+        out[name] = frame
+    return out
+
+
+def _compare_measures(mod, measures_) -> list[str]:
+    """The chosen measures by their measures() names (per game figures; win rate and score are always shown)."""
+
+    if measures_ is None:
+        return []
+    if isinstance(measures_, str) or not hasattr(measures_, "__iter__"):
+        raise ValueError(f"measures={measures_!r} is not allowed: a list of names, e.g. ['turns', 'steals_tried']")
+    names = [measure_name(list(measures(mod)), m) for m in measures_]
+    return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
+
+
+def compare(
+    game,
+    variants: Mapping[str, Any],
+    bots="random",
+    games: int = 1000,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = True,
+    *,
+    workers: int | None = None,
+    rotate: bool = False,
+    by: str = "seat",
+    measures: Sequence[str] | None = None,
+):
+    """Play every variant on the same game seeds and put them side by side.
+
+    `variants`: {name: Config or variant file}, the first is the baseline.
+    One row per variant and seat (`by="bot"`: per bot, averaged over the
+    seats it holds): games, win_rate, win_low, win_high (Wilson), score,
+    score_low, score_high; the paired difference from the baseline, game by
+    game, with its 95% interval: diff_win_rate, diff_win_low, diff_win_high,
+    diff_score, diff_score_low, diff_score_high; game length (turns, rounds
+    and diff_turns, diff_rounds, each with _low/_high); first_seat_adv: seat
+    1's win rate minus the fair share 1/players, with first_seat_adv_low/_high,
+    and diff_first_seat_adv (paired, game by game, with _low/_high). With
+    different bots in the seats, seat figures mix seat and bot skill: pass
+    rotate=True. `measures`: more per-game figures (names from
+    `simulate.measures(game)`, e.g. "steals_tried"), each as <name>,
+    <name>_low, <name>_high and diff_<name> with _low/_high.
+    `changes`: what the variant sets, relative to the rules' defaults.
+    Rule usage, in `table.attrs`: "usage" {variant: {number: [games it could
+    matter in, occasions]}} from the game's rule_usage hook, "changed"
+    {variant: [numbers it sets otherwise than the baseline]};
+    compare (an UnusedRuleWarning) and format_comparison warn when a changed
+    number could matter in under 1% of a variant's games (the comparison then
+    says nothing about it).
+    """
+    table = compare_run(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
+                     measures=measures).table
+    for line in usage_lines(table):  # a notebook reader sees it without printing the table
+        if line.startswith("Warning: "):
+            warnings.warn(line.removeprefix("Warning: "), UnusedRuleWarning, stacklevel=2)
+    return table
+
+
+class UnusedRuleWarning(UserWarning):
+    """A variant changes a number that could matter in under 1% of its games."""
+
+
+def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
+             rotate=False, by="seat", measures=None) -> Comparison:
+    """compare's work, as a Comparison (which keeps the games, for a report: `meeple compare --report`)."""
+    mod = game_module(game)
+    configs = _variant_configs(mod, variants)
+    games = check_games(games)
+    seed = check_seed(seed)
+    workers = check_workers(workers)
+    if by not in ("seat", "bot"):
+        raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
+    chosen = _compare_measures(mod, measures)
+    refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
+    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
+    out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
+    results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
+               for name, cfg in configs.items()}
+    return comparison(mod, configs, results, refs, seed=seed, games=games, by=by, chosen=chosen, rotate=rotate,
+                      interrupted=interrupted)
+
+
+class Rows(list):
+    """compare's table where pandas is missing (the site's Python): a list of row dicts with the
+    few DataFrame calls format_comparison and usage_lines make (attrs, to_dict, drop_duplicates)."""
+
+    def __init__(self, rows=()):
+        super().__init__(rows)
+        self.attrs: dict = {}
+
+    @property
+    def empty(self) -> bool:
+        return not self
+
+    def to_dict(self, orient: str = "records") -> list[dict]:
+        if orient != "records":
+            raise ValueError("Rows.to_dict: only orient='records'")
+        return [dict(r) for r in self]
+
+    def drop_duplicates(self, column: str) -> "Rows":
+        seen, out = set(), Rows()
+        for r in self:
+            if r[column] not in seen:
+                seen.add(r[column])
+                out.append(r)
+        out.attrs = self.attrs
+        return out
+
+
+def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, games: int, by: str = "seat",
+               chosen: Sequence[str] = (), rotate: bool = False, interrupted: bool = False) -> Comparison:
+    """The Comparison of runs already played ({variant: Results}, the baseline first, every run on
+    the same game seeds): what compare prints, from the games' records. The site's variant lab
+    plays its games in steps and calls this too, so its figures are compare's."""
+    chosen = list(chosen)
+    baseline = next(iter(results))
+    base_res = results[baseline]
+    base_games = _per_game(base_res.records, base_res.config.players, by) if base_res.completed else {}
+    figures = {name: _game_figures(res, chosen) for name, res in results.items() if res.completed}
+    base_fig = figures.get(baseline)
+    nan3 = (math.nan,) * 3
+    rows = []
+    for name, res in results.items():
+        if not res.completed:
+            continue
+        fig = figures[name]
+        per_variant = {}
+        for col in ["turns", "rounds", *chosen]:
+            v = mean_ci([fig[col][i] for i in sorted(fig[col])])
+            d = paired_difference(fig[col], base_fig[col]) if base_fig is not None else nan3
+            per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
+                            f"diff_{col}": d[0], f"diff_{col}_low": d[1], f"diff_{col}_high": d[2]}
+        n = res.config.players
+        rate0, lo0, hi0 = rate_row([1.0 / len(g.winners) if 0 in g.winners else 0.0 for g in res.records])
+        dadv = paired_difference(fig["first_seat_adv"], base_fig["first_seat_adv"]) if base_fig is not None else nan3
+        per_variant |= {"first_seat_adv": rate0 - 1 / n, "first_seat_adv_low": lo0 - 1 / n,
+                        "first_seat_adv_high": hi0 - 1 / n, "diff_first_seat_adv": dadv[0],
+                        "diff_first_seat_adv_low": dadv[1], "diff_first_seat_adv_high": dadv[2]}
+        for key, part in _per_game(res.records, n, by).items():
+            shares = [part["share"][i] for i in sorted(part["share"])]
+            rate, lo, hi = rate_row(shares)
+            score = mean_ci([part["score"][i] for i in sorted(part["score"])])
+            base = base_games.get(key)
+            dwin = paired_difference(part["share"], base["share"]) if base is not None else nan3
+            dscore = paired_difference(part["score"], base["score"]) if base is not None else nan3
+            bot = ",".join(part["bots"]) if by == "seat" else key
+            row = {
+                "variant": name, "baseline": name == baseline, "changes": res.config.describe(),
+                "seat": key if by == "seat" else None, "bot": bot, "games": len(shares),
+                "win_rate": rate, "win_low": lo, "win_high": hi,
+                "score": score[0], "score_low": score[1], "score_high": score[2],
+                "diff_win_rate": dwin[0], "diff_win_low": dwin[1], "diff_win_high": dwin[2],
+                "diff_score": dscore[0], "diff_score_low": dscore[1], "diff_score_high": dscore[2],
+                **per_variant,
+            }
+            if by == "bot":
+                del row["seat"]
+            rows.append(row)
+    try:
+        table = load_pandas().DataFrame(rows)
+    except ImportError:
+        table = Rows(rows)
+    names = list(results[baseline].bots)
+    usage = {name: rule_usage(mod, res) for name, res in results.items()}
+    keys = {k for u in usage.values() for k in u}
+    changed = {name: changed_numbers(configs[baseline], cfg, keys) for name, cfg in configs.items() if name != baseline}
+    table.attrs.update(usage=usage, changed=changed, completed={n: r.completed for n, r in results.items()},
+                       usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
+    table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
+                       bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
+                       mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
+    return Comparison(table, configs, results, _figure_frames(figures), chosen)
+
+
+USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning
+
+
+def rule_usage(mod, res: Results) -> dict[str, list[int]]:
+    """{number: [games in which it could matter, occasions in all]} for a run, from the game's
+    rule_usage hook (per-player-count tables by entry: "hand_sizes[1]"); {} without the hook."""
+    hook = getattr(mod, "rule_usage", None)
+    out: dict[str, list[int]] = {}
+    if hook is None:
+        return out
+    for g in res.records:
+        for key, count in hook(res.config, g).items():
+            cell = out.setdefault(key, [0, 0])
+            cell[0] += count > 0
+            cell[1] += count
+    return out
+
+
+def changed_numbers(base, config, usage: dict) -> list[str]:
+    """The numbers `config` sets otherwise than `base`, as rule_usage names them (`usage`'s
+    keys): a field, or the entries of a per-player-count table that differ ("extensions[2]")."""
+    by_entry = {k.split("[", 1)[0] for k in usage if "[" in k}
+    out = []
+    for f in dataclasses.fields(config):
+        a, b = getattr(base, f.name), getattr(config, f.name)
+        if a == b:
+            continue
+        if f.name in by_entry and isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+            out += [f"{f.name}[{i}]" for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        else:
+            out.append(f.name)
+    return out
+
+
+def usage_lines(table) -> list[str]:
+    """compare's rule-usage section: each changed number's use per variant, and a one-line
+    warning for each number a variant changed that could matter in under 1% of its games."""
+    a = table.attrs
+    usage, changed = a.get("usage") or {}, a.get("changed") or {}
+    words, always = a.get("usage_words") or {}, a.get("always_applies") or {}
+    keys = list(dict.fromkeys(k for v in changed.values() for k in v))
+    if not keys or not usage:
+        return []
+    done = {v: int(n) for v, n in (a.get("completed") or {}).items()}
+    rows = []
+    for key in keys:
+        field = key.split("[", 1)[0]
+        row = [key]
+        for variant in usage:
+            if field in always:
+                row.append("always")
+                continue
+            got = _usage(key, usage[variant], always)
+            row.append("n/a" if got is None else f"{got[0]:,} of {done.get(variant, 0):,} games ({got[1] / max(1, done.get(variant, 0)):.2f} a game)")
+        row.append(always.get(field) or words.get(field, ""))
+        rows.append(row)
+    lines = ["Rule usage: games in which each changed number could matter (occasions a game), per variant:",
+             fmt_table(["number", *usage, "what is counted"], rows)]
+    for variant, keys_ in changed.items():
+        n = done.get(variant, 0)
+        for key in keys_:
+            got = None if key.split("[", 1)[0] in always else _usage(key, usage.get(variant, {}), always)
+            if got is not None and n and got[0] < USAGE_FLOOR * n:
+                lines.append(f"Warning: {variant} changes {key}, but it could matter in only {got[0]:,} of its {n:,} "
+                             f"games ({words.get(key.split('[', 1)[0], 'counted by the game')}): this comparison says "
+                             "nothing about that rule; try other bots.")
+    return lines
+
+
+def _usage(key, usage, always):
+    if key in usage:
+        return tuple(usage[key])
+    parts = [v for k, v in usage.items() if k.split("[", 1)[0] == key]
+    return (max((p[0] for p in parts), default=0), sum(p[1] for p in parts)) if parts else None
+
+
+def _names(refs) -> list[str]:
+    return [getattr(r, "__name__", r) if not isinstance(r, str) else r for r in refs]
+
+
+def format_comparison(table) -> str:
+    """The compare table as text, one line per variant and seat (or bot)."""
+    a = table.attrs
+    by = a.get("by", "seat")
+    lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
+             f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
+    def diff(r, col, lo, hi, scale, digits, unit=""):
+        if r["baseline"]:
+            return "baseline"
+        if math.isnan(r[col]):
+            return "n/a (not in the baseline)"
+        return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
+
+    def interval(r, col, digits=2):
+        return f"{num(r[col], digits)} ({num(r[col + '_low'], digits)} to {num(r[col + '_high'], digits)})"
+
+    rows = []
+    for r in table.to_dict(orient="records"):
+        who = f"Player {int(r['seat']) + 1} ({r['bot']})" if by == "seat" else r["bot"]
+        rows.append([
+            r["variant"], who, pct(r["win_rate"]), ci_pct(r["win_low"], r["win_high"]),
+            diff(r, "diff_win_rate", "diff_win_low", "diff_win_high", 100, 1),
+            interval(r, "score"),
+            diff(r, "diff_score", "diff_score_low", "diff_score_high", 1, 2),
+        ])
+    lines.append(fmt_table(["variant", "seat" if by == "seat" else "bot", "win rate", "95% CI", "vs baseline (% points)",
+                             "mean score", "vs baseline"], rows))
+    per = table.drop_duplicates("variant").to_dict(orient="records")
+    lines.append("What each variant changes:")
+    lines.append(fmt_table(["variant", "changes"], [[r["variant"], r["changes"]] for r in per]))
+    lines.append("First-seat advantage (seat 1's win rate minus the fair share, % points) and game length:")
+    lines.append(fmt_table(
+        ["variant", "first seat", "vs baseline", "turns", "vs baseline", "rounds", "vs baseline"],
+        [[r["variant"],
+          f"{100 * r['first_seat_adv']:+.1f} ({100 * r['first_seat_adv_low']:+.1f} to {100 * r['first_seat_adv_high']:+.1f})",
+          diff(r, "diff_first_seat_adv", "diff_first_seat_adv_low", "diff_first_seat_adv_high", 100, 1),
+          interval(r, "turns", 1), diff(r, "diff_turns", "diff_turns_low", "diff_turns_high", 1, 1),
+          interval(r, "rounds"), diff(r, "diff_rounds", "diff_rounds_low", "diff_rounds_high", 1, 2)]
+         for r in per],
+    ))
+    for m in a.get("measures", []):
+        lines.append(f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
+        lines.append(fmt_table(["variant", "mean", "vs baseline"],
+                                [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
+                                 for r in per]))
+    lines += usage_lines(table)
+    if a.get("mixed") and not a.get("rotate"):
+        lines.append(f"The seats hold different bots ({a.get('bots')}): each seat's figures, and the first-seat "
+                     "advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in turn, "
+                     "so each holds each seat equally often; then seat figures measure the seat.")
+    elif a.get("mixed"):
+        lines.append("Bots rotated: each holds each seat equally often, so seat figures measure the seat "
+                     "(averaged over the bots); --by bot shows each bot's own figures.")
+    if a.get("partial"):
+        lines.append("Interrupted: the figures cover only the games that finished.")
+    return "\n".join(lines)
