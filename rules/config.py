@@ -14,11 +14,13 @@ import re
 import sys
 import tomllib
 import types
+import warnings
 import typing
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
 from .files import read_capped, shown_path, write_atomic
+from .stamp import StampWarning, stamp_warnings
 
 
 def need(ok: bool, field: str, value: Any, allowed: str) -> None:
@@ -46,6 +48,15 @@ def _show(value: Any) -> str:
 
 WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only, as --set and every option read them
 DECIMAL_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def show_value(v) -> Any:
+    """Tuples as the text `--set`/`--vary` take: 0,-1,2 (and 5,4/3,2 for tuples of tuples)."""
+    if isinstance(v, tuple):
+        if v and isinstance(v[0], tuple):
+            return "/".join(show_value(x) for x in v)
+        return ",".join("true" if x is True else "false" if x is False else str(x) for x in v)
+    return v
 
 
 def _cut(text: str, most: int = 60) -> str:
@@ -603,10 +614,6 @@ def read_variant(path) -> tuple[str, str, dict]:
         bad = [k for k, v in stamp.items() if not isinstance(v, str)]
         if bad:
             raise ValueError(f"{shown}: {', '.join(bad)} must be text (a version, a chance fingerprint)")
-        import warnings
-
-        from .reproduce import StampWarning, stamp_warnings
-
         for line in stamp_warnings(stamp.get("meeple"), stamp.get("chance"), "variant file"):
             warnings.warn(f"{shown}: {line}", StampWarning, stacklevel=2)
     return game, name, settings

@@ -11,40 +11,23 @@ same games from a seed, whatever their package versions say.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import shlex
-from importlib import metadata
 
-from .chance import Chance, derive
+from .config import show_value
+from .stamp import StampWarning, chance_fingerprint, package_version, stamp_warnings
 
-
-def package_version() -> str:
-    try:
-        return metadata.version("meeple")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "unknown (not installed)"
-
-
-def chance_fingerprint() -> str:
-    """A short hash of the chance stream every game is dealt from (game seeds, a die roll, a
-    55-card shuffle): two installs with the same fingerprint deal the same games from a seed."""
-    parts = [derive(seed, "game", i) for seed in (0, 1) for i in range(4)]
-    deck, nxt = Chance(1).shuffled(range(55))
-    roll, _ = nxt.below(6)
-    text = ",".join(map(str, parts + deck + [roll]))
-    return "splitmix64-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+__all__ = ["settings_text", "command_for", "compare_command", "StampWarning", "chance_fingerprint",
+           "package_version", "stamp_warnings"]
 
 
 def settings_text(config) -> str:
     """NAME:field=value,... text for --variant: every field that differs from the defaults, uncut."""
-    from .sim.text import show_value as _show_value
-
     base = type(config)()
     out = []
     for f in dataclasses.fields(config):
         v = getattr(config, f.name)
         if v != getattr(base, f.name):
-            shown = "none" if v is None else ("true" if v is True else "false" if v is False else _show_value(v))
+            shown = "none" if v is None else ("true" if v is True else "false" if v is False else show_value(v))
             out.append(f"{f.name}={shown}")
     return ",".join(out)
 
@@ -75,20 +58,3 @@ def compare_command(game: str, configs: dict, bots: tuple, games: int, seed: int
     return shlex.join(argv)
 
 
-class StampWarning(UserWarning):
-    """A shared variant (link, file, report) was made with another meeple or another chance stream."""
-
-
-def stamp_warnings(version: str | None, chance: str | None, what: str) -> list[str]:
-    """One line per way a shared variant may not replay here (`what`: "link", "variant file", ...)."""
-    out = []
-    here_version, here_chance = package_version(), chance_fingerprint()
-    if chance is not None and chance != here_chance:
-        out.append(f"this {what} was made with the chance stream {chance}; this meeple deals {here_chance}: "
-                   "the same seeds give other games here, so the figures will differ.")
-    if version is None:
-        out.append(f"this {what} names no meeple version: it may come from another version ({here_version} here).")
-    elif version != here_version:
-        out.append(f"this {what} was made with meeple {version}; this is meeple {here_version}: the rules or bots "
-                   "may have changed, so the figures may differ.")
-    return out

@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent / "bench"))
 
-import lean_ddb  # noqa: E402
-import lean_piggyback  # noqa: E402
+import lean_ddb  # noqa: E402 - after the sys.path line that makes it importable
+import lean_piggyback  # noqa: E402 - after the sys.path line that makes it importable
 
-from meeple.rules import duck_duck_bruce as ddb  # noqa: E402
-from meeple.rules import piggyback_brigade as pb  # noqa: E402
+from meeple.rules import duck_duck_bruce as ddb  # noqa: E402 - after the sys.path line that makes it importable
+from meeple.rules import piggyback_brigade as pb  # noqa: E402 - after the sys.path line that makes it importable
 
 GAMES = 100  # Duck, Duck, Bruce: about 60 decisions a game
 RACES = 1500  # Piggyback: a heuristic declines a reroll in about one race in 50

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import signal
 import sys
-import threading
 import time
 import types
 from concurrent.futures import Executor, Future, ProcessPoolExecutor

@@ -83,7 +83,7 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         assert ex.answer("06.boost") > 0
         assert ddb.Config(die=n["09"]["variance_die"]).die == n["09"]["variance_die"]
         assert ex.answer("11.second_row") < len(bk.falling_buckets(rows, (), (1, 1)))
-        loss = lambda q: exact.mean(bk.fall_distribution(rows, (), middle, q))  # noqa: E731
+        loss = lambda q: exact.mean(bk.fall_distribution(rows, (), middle, q))  # noqa: E731 - a one-line measure, named for the assertion below
         assert loss(Fraction(0)) < n["12"]["loss"] < loss(Fraction(1))
         assert n["12"]["loss"] != 4  # the lesson works the target 4 out before the exercise
 

@@ -19,7 +19,7 @@ from meeple.widgets import controls
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from widget_cases import CASES, STEPPER  # noqa: E402
+from widget_cases import CASES, STEPPER  # noqa: E402 - after the sys.path line that makes it importable
 
 # The Explorer has its own browser tests (tests/browser/test_stepper_browser.py, the site's
 # tests): issue 22's Explorer work is branch `explorer`'s.

@@ -119,7 +119,7 @@ def test_stepper_shows_every_game(name):
 
 from fractions import Fraction
 
-from meeple.widgets import Explorer, charts, specs  # noqa: E402
+from meeple.widgets import Explorer, charts, specs  # noqa: E402 - after the importorskip above
 
 
 def test_explorer_simulates_each_value_once_and_charts_it_with_intervals():

@@ -318,7 +318,7 @@ class ExplorerSession:
                "seed": self.seed, "measure": self.measure, "cell": list(self.cell)}
         if played:
             # JSON has no NaN or infinity (an interval of one game): null, as the charts' data
-            out["played"] = [[list(c), [{k: specs._clean(v) for k, v in r.items()} for r in self.points[c]],
+            out["played"] = [[list(c), [{k: specs.clean_value(v) for k, v in r.items()} for r in self.points[c]],
                               self.usage.get(c, {})] for c in self.played]
         return out
 

@@ -25,7 +25,7 @@ from meeple.rules.sim.runner import bot_refs as _bot_refs
 
 from .explorer_session import cell_rows
 from .session import StepperSession
-from .specs import _clean
+from .specs import clean_value
 
 _sessions: dict[int, StepperSession] = {}
 
@@ -75,4 +75,4 @@ def simulate_point(setup_json: str, value_json: str, games: int, report=None) ->
         if report is not None and ((i + 1) % every == 0 or i + 1 == games):
             report(i + 1, games)
     rows = cell_rows({field: value}, config.players, records)
-    return json.dumps([{k: _clean(v) for k, v in r.items()} for r in rows])
+    return json.dumps([{k: clean_value(v) for k, v in r.items()} for r in rows])

@@ -46,12 +46,12 @@ def measure_columns(measure: str) -> tuple[str, str, str]:
 
 # --- data ------------------------------------------------------------------------
 
-def _clean(v):
+def clean_value(v):
     """A JSON value Vega reads: NaN and infinities (an interval of one game) become null."""
     if isinstance(v, float) and not math.isfinite(v):
         return None
     if hasattr(v, "item") and not isinstance(v, (str, bytes)):  # a numpy scalar
-        return _clean(v.item())
+        return clean_value(v.item())
     return v
 
 
@@ -62,7 +62,7 @@ class _Data:
         self.sets: dict[str, list] = {}
 
     def ref(self, rows: list[dict]) -> dict:
-        values = [{k: _clean(v) for k, v in r.items()} for r in rows]
+        values = [{k: clean_value(v) for k, v in r.items()} for r in rows]
         name = "data-" + hashlib.sha256(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()[:32]
         self.sets.setdefault(name, values)
         return {"name": name}

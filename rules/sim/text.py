@@ -7,7 +7,9 @@ the CLI's tables all format through here, so a figure reads the same everywhere.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Sequence
+
+from ..config import show_value
 
 
 def seat_name(s: int) -> str:
@@ -64,15 +66,6 @@ def length_lines(length) -> list[str]:
             ],
         ),
     ]
-
-
-def show_value(v) -> Any:
-    """Tuples as the text `--set`/`--vary` take: 0,-1,2 (and 5,4/3,2 for tuples of tuples)."""
-    if isinstance(v, tuple):
-        if v and isinstance(v[0], tuple):
-            return "/".join(show_value(x) for x in v)
-        return ",".join("true" if x is True else "false" if x is False else str(x) for x in v)
-    return v
 
 
 def value_text(value) -> str:

@@ -342,7 +342,7 @@ def versus(rev: str, games: tuple[str, ...], seconds: float, rounds: int = 5) ->
     for game in games:
         for bots in ("random", "heuristic"):
             lean = LEAN[game][0]
-            per = lambda fn: 20 / max(1e-6, timed(fn, game, bots, 20, 0))  # noqa: E731 - games/s, a first guess
+            per = lambda fn, game=game, bots=bots: 20 / max(1e-6, timed(fn, game, bots, 20, 0))  # noqa: E731 - games/s, a first guess
             n_then, n_now = (max(20, int(per(fn) * seconds / rounds)) for fn in (then.simulate, simulate))
             n_lean = max(50, int(50 / max(1e-6, _lean(lean, bots, 50, 0)) * seconds / rounds))
             best = [float("inf")] * 3

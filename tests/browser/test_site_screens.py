@@ -22,7 +22,8 @@ TOO_WIDE = """() => {
     document.querySelectorAll('.widget-subarea').forEach((area, i) => {
         const column = area.closest('.cell_output') || area.parentElement;
         const room = column.getBoundingClientRect();
-        area.querySelectorAll('svg.marks, .meeple-stepper, .meeple-explorer, .meeple-explorer-controls, .widget-box, .meeple-live-bar').forEach((e) => {
+        const drawn = 'svg.marks, .meeple-stepper, .meeple-explorer, .meeple-explorer-controls, .widget-box, .meeple-live-bar';
+        area.querySelectorAll(drawn).forEach((e) => {
             const r = e.getBoundingClientRect();
             if (r.width > 0 && (r.right > room.right + 1 || r.left < room.left - 1))
                 out.push(`widget ${i}: ${e.className.baseVal ?? e.className} spans ${r.left.toFixed(0)}-${r.right.toFixed(0)}` +
