@@ -237,7 +237,11 @@ function render({ model, el }) {
       err.setAttribute("role", "alert");
       root.appendChild(err);
     }
-    if (v.table) root.appendChild(drawTable(v.table));
+    if (v.table) {  // a wide table scrolls inside its box on a phone, not the page
+      const box = h("div", "meeple-panel-tablebox");
+      box.appendChild(drawTable(v.table));
+      root.appendChild(box);
+    }
     if (v.chart) {
       const box = h("div", "meeple-panel-chart");
       box.setAttribute("role", "img");
