@@ -18,16 +18,27 @@ function h(tag, cls, text) {
   return e;
 }
 
-// --- the host's theme: JupyterLab / Notebook 7 say it on <body>; marimo and the site on <html>;
-// otherwise the text colour the host gives us tells a dark background from a light one.
+// --- the host's theme: the colour actually behind the widget decides (the site's dark theme puts
+// widget outputs on a light card; JupyterLab's dark theme on a dark cell), found by walking up
+// through shadow roots (marimo) to the first opaque background; with none, what the host says
+// (JupyterLab / Notebook 7 on <body>, marimo and the site on <html>), then the text colour.
+function rgb(text) {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?/.exec(text || "");
+  return m ? { l: 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3], a: m[4] === undefined ? 1 : Number(m[4]) } : null;
+}
+
 function isDark(el) {
+  for (let n = el; n; n = n.parentElement || (n.getRootNode && n.getRootNode().host) || null) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c && c.a > 0.5) return c.l < 128;
+  }
   const b = document.body, d = document.documentElement;
   if (b && b.dataset.jpThemeLight === "false") return true;
   if (b && b.dataset.jpThemeLight === "true") return false;
   if (d.dataset.theme === "dark" || d.classList.contains("dark") || (b && b.classList.contains("dark"))) return true;
   if (d.dataset.theme === "light") return false;
-  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(getComputedStyle(el).color || "");
-  return !!m && 0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3] > 140;  // light text: a dark page
+  const t = rgb(getComputedStyle(el).color);
+  return !!t && t.l > 140;  // light text: a dark page
 }
 
 // --- vega-embed, loaded once per page ---------------------------------------------------------
@@ -65,7 +76,7 @@ function rich(parent, text) {
 }
 
 function drawInput(inp, send, locked) {
-  const wrap = h("div", `meeple-panel-input meeple-panel-${inp.kind}`);
+  const wrap = h("div", `meeple-panel-input meeple-panel-input-${inp.kind}`);
   wrap.dataset.name = inp.name;
   const off = locked || !!inp.disabled;
   const id = `meeple-${Math.random().toString(36).slice(2)}`;
@@ -226,7 +237,11 @@ function render({ model, el }) {
       err.setAttribute("role", "alert");
       root.appendChild(err);
     }
-    if (v.table) root.appendChild(drawTable(v.table));
+    if (v.table) {  // a wide table scrolls inside its box on a phone, not the page
+      const box = h("div", "meeple-panel-tablebox");
+      box.appendChild(drawTable(v.table));
+      root.appendChild(box);
+    }
     if (v.chart) {
       const box = h("div", "meeple-panel-chart");
       box.setAttribute("role", "img");
