@@ -179,7 +179,7 @@ def _die_mean_2_5_var_1(answer):
 
 # --- lesson 3: rerolls (Piggyback Brigade) ---------------------------------------------------
 
-CHASE_GAP = 4  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
+CHASE_GAP = 5  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
 
 
 @exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
@@ -232,7 +232,7 @@ def _seat_one(answer):
 
 # --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
 
-TARGET_TURNS = 4  # the lesson's own target (a student's: exercise_numbers("04")["turns"])
+TARGET_TURNS = 5  # the lesson's own target (a student's: exercise_numbers("04")["turns"])
 
 
 def _trial_mean(spaces: int, _memo={}) -> Fraction:

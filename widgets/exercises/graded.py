@@ -1,0 +1,130 @@
+"""Sealed answers for a graded build (issue 24, item 4): exact answers checked against salted hashes.
+
+A graded build (`SOLUTIONS=no`) must not ship an answer in plain sight, and the checkers of the
+lesson modules are the answers' recipes. So the build makes a table instead, at build time, with
+the full package:
+
+    table = seal(roster=["Ada Lovelace", "Alan Turing"])     # the defaults and each student's answers
+    Path("sealed.json").write_text(json.dumps(table))
+
+and the graded site ships that table and, in place of the `lessons_*` modules, registers one
+checker per sealed exercise that reads the student's answer and compares its salted hash:
+
+    install(json.loads(Path("sealed.json").read_text()))     # check("07.third", x) now asks the table
+
+The table holds a random salt, and for the lessons' own numbers and for each student on the roster
+(named by a salted hash, not by name) two SHA-256 digests per exercise of (salt, student, exercise,
+the answer): written exactly ("num/den"), and as a float to 9 significant digits (a student who
+computed in decimals, as the real checkers allow). A checker that finds the student's digest says "✓ Right";
+any other answer gets "✗ Not yet" with no hint (a hint is worked out from the answer). Only
+exercises whose checker accepts exactly one value are sealed (`SEALED`); the sampled ones are
+judged from the student's own games, as before. Brute-forcing a digest is out of scope.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import numbers
+import secrets
+from fractions import Fraction
+from typing import Any, Iterable
+
+from .checking import WrongKind, exercise, expects, need_number
+from .key import answer
+from .numbers import as_student, current_student, normalise
+
+# Exercises whose checker accepts exactly the key's answer (an exact value, or a pair of them).
+SEALED = ("02.moments", "03.chase", "04.slow", "04.track", "06.boost", "07.third", "07.no_double", "07.bruces",
+          "08.five_ducks", "08.nest_bust", "08.nest_gain", "09.claim3_variance", "09.trailer", "10.three_red",
+          "10.led_five", "11.second_row", "13.next_can_end", "13.balance_bonus", "14.luck_alone", "14.die_d",
+          "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "19.due",
+          "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat")
+VERSION = 1
+
+
+def _parts(value: Any) -> list:
+    parts = list(value) if isinstance(value, (tuple, list)) else [value]
+    for v in parts:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise WrongKind(f"expected an exact value (e.g. Fraction(3, 8)), got {type(v).__name__} {v!r}")
+        if not isinstance(v, (int, Fraction)) and not math.isfinite(need_number(v, "an exact value")):
+            raise WrongKind(f"expected an exact value, got {v!r}")
+    return parts
+
+
+def canonical(value: Any) -> str:
+    """An exact answer (an int or a Fraction, or a pair of them) as text, the same however it was
+    typed: "num/den" in lowest terms, a pair part by part."""
+    return ",".join(f"{Fraction(v).numerator}/{Fraction(v).denominator}" for v in _parts(value))
+
+
+def decimal(value: Any) -> str:
+    """The same answer as a student who computed in floats has it: each part to 9 significant digits
+    (the real checkers take a float equal to the answer to float precision)."""
+    return ",".join(f"{float(v):.9g}" for v in _parts(value))
+
+
+def _is_decimal(value: Any) -> bool:
+    return any(not isinstance(v, (int, Fraction)) for v in _parts(value))
+
+
+def _digest(salt: str, *parts: str) -> str:
+    return hashlib.sha256("\0".join((salt, *parts)).encode()).hexdigest()
+
+
+def _who(salt: str, student: "str | None") -> str:
+    return "" if student is None else _digest(salt, "student", normalise(student))[:32]
+
+
+def seal(roster: Iterable[str] = (), keys: Iterable[str] = SEALED, salt: "str | None" = None) -> dict:
+    """The table a graded build ships: {"version", "salt", "answers": {student: {key: digest}}},
+    student "" being the lessons' own numbers and each roster id a salted hash of it. Worked out
+    with the package's own answer key (`answer`), so it agrees with `meeple answers`."""
+    salt = salt or secrets.token_hex(16)
+    keys = list(keys)
+    table: dict = {"version": VERSION, "salt": salt, "answers": {}}
+    for student in [None, *roster]:
+        with as_student(student):
+            who = _who(salt, student)
+            table["answers"][who] = {key: [_digest(salt, who, key, "exact", canonical(a)),
+                                           _digest(salt, who, key, "decimal", decimal(a))]
+                                     for key, a in ((key, answer(key)) for key in keys)}
+    return table
+
+
+def sealed_check(table: dict, key: str, value: Any, student: "str | None" = ...) -> bool:
+    """Whether `value` is exercise `key`'s answer for `student` (default: the current one), by the table."""
+    salt = table["salt"]
+    who = _who(salt, current_student() if student is ... else student)
+    mine = table["answers"].get(who)
+    if mine is None:
+        raise LookupError("this student is not on the roster the course was built for: ask your teacher to "
+                          "add you, or run student(None) for the lessons' own numbers")
+    if key not in mine:
+        return False
+    if _is_decimal(value):
+        return mine[key][1] == _digest(salt, who, key, "decimal", decimal(value))
+    return mine[key][0] == _digest(salt, who, key, "exact", canonical(value))
+
+
+def install(table: dict) -> list[str]:
+    """Register, for every exercise the table seals, a checker that compares the answer's salted
+    hash (in place of the lesson module's checker). Returns the keys it registered."""
+    if not isinstance(table, dict) or table.get("version") != VERSION or "salt" not in table:
+        raise ValueError(f"not a sealed-answers table of version {VERSION} (make one with seal(...))")
+    keys = sorted({k for answers in table["answers"].values() for k in answers})
+
+    for key in keys:
+        def sealed(value, key=key):
+            try:
+                ok = sealed_check(table, key, value)
+            except LookupError as e:
+                return False, str(e)
+            if ok:
+                return True, "that is the answer."
+            return False, "that is not the answer (this graded course gives no hints: check your working)."
+
+        sealed.__name__ = f"sealed_{key.replace('.', '_')}"
+        exercise(key, expects(key), replace=True)(sealed)
+    return keys
