@@ -208,6 +208,7 @@ def vendor(modules: Path, dest: Path) -> None:
     site_cells.bundle_editor(modules, dest)  # the exercise cells' editor, loaded when a reader edits one
     site_cells.vendor_files(STATIC, dest)
     site_lab.vendor_files(STATIC, dest)
+    print(f"build_site: the site's own scripts minified ({site_cells.minify(modules, dest) / 1e3:.0f} kB less)", flush=True)
     site = {
         "pyodide": PYODIDE_VERSION,
         "pyodide_dir": f"{PYODIDE_DIR}/",

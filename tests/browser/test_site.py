@@ -129,7 +129,7 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         assert [p for p in linked if p in LESSONS] == LESSONS, f"sidebar: {linked}"
         listed = page.locator("article .toctree-wrapper a").all_inner_texts()
         # the lessons in order, then the teacher's guide (a page of the course too)
-        assert listed == [_title(lesson) for lesson in LESSONS] + ["Teacher\u2019s guide"]
+        assert listed == [_title(lesson) for lesson in LESSONS] + ["Teacher\u2019s guide", "Variant lab"]
         article = page.locator("article").inner_text()
         assert "Play live" in article and "lessons/_build/html" in article and "any static web host" in article
         banner = page.locator(".bd-header-announcement").inner_text()

@@ -118,7 +118,7 @@ def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
     for lesson in LESSONS:
         page = (html / f"{lesson}.html").read_text()
         assert page.count("tag_meeple-exercise") == len(exercises(lesson)), lesson
-        assert '<script src="_static/meeple-cells.js"></script>' in page and "meeple-live.js" in page
+        assert '<script src="_static/meeple-cells-boot.js"></script>' in page and "meeple-live.js" in page
     assert (html / "_static" / "cells" / f"{LESSONS[0]}.json").exists()
 
 

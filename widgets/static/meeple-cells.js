@@ -1,4 +1,5 @@
 // meeple on the course site: every exercise cell is editable and runs in the reader's browser.
+// Loaded by meeple-cells-boot.js when a reader first clicks "Edit and run" (or has saved edits).
 //
 // The build tags each exercise cell (class tag_meeple-exercise) and writes the lesson's code
 // cells to _static/cells/<page>.json (lessons/site_cells.py). Here each exercise gets a bar:
@@ -195,6 +196,7 @@
   async function setUp() {
     const roots = [...document.querySelectorAll(".cell.tag_meeple-exercise")];
     if (!roots.length) return;
+    document.querySelectorAll(".meeple-cell-boot").forEach((b) => b.remove());  // meeple-cells-boot.js's
     style();
     let d;
     try {
@@ -233,7 +235,8 @@
           "worker from a file:// page): python -m http.server --directory <the site folder>, then open http://localhost:8000.";
       }
       cells.push(c);
-      if (localStorage.getItem(storeKey(k)) !== null) edit(c);  // the reader's edit, back after a reload
+      // the reader's edit, back after a reload; and the cell whose "Edit and run" loaded this file
+      if (localStorage.getItem(storeKey(k)) !== null || globalThis.meepleCellsOpen === k) edit(c);
     });
   }
 
