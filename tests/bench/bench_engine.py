@@ -287,10 +287,15 @@ def explorer_cold(widget=None, rounds: int = 3) -> dict:
     Duck games; `rounds` alternating rounds (lean, then a fresh widget), the best of each counts."""
     open_, move, close = widget or explorer_widget()
     best = {"lean": float("inf"), "cold_cpu": float("inf"), "cold": float("inf"),
-            "redraw_cpu": float("inf"), "redraw": float("inf")}
+            "redraw_cpu": float("inf"), "redraw": float("inf"), "games": float("inf")}
+    config = game_module("duck-duck-bruce").Config().with_values({"rounds": 3})
+    lineup = ["heuristic"] + ["random"] * (config.players - 1)  # the Explorer's "heuristic,random"
     for r in range(rounds):
         gc.collect()
         best["lean"] = min(best["lean"], _lean(lean_ddb, "random", EXPLORER_GAMES, 200 + r))
+        c = time.process_time()  # the cold value's games alone, no widget: what the move cannot do without
+        simulate("duck-duck-bruce", config, lineup, EXPLORER_GAMES, 1, progress=False, workers=1)
+        best["games"] = min(best["games"], time.process_time() - c)
         ex = open_()  # plays and draws its first value (rounds = 1)
         t, c = time.perf_counter(), time.process_time()
         move(ex, 3)
@@ -312,11 +317,14 @@ def explorer_cold_text(e: dict, load: tuple[float, float]) -> str:
     return (
         f"Measured {time.strftime('%Y-%m-%d %H:%M')}, load average {load[0]:.1f} at the start and {load[1]:.1f} after "
         f"(the machine is shared: CPU time of this process, best of 3 rounds alternating the lean loop and a fresh "
-        f"Explorer). Explorer(\"duck-duck-bruce\", \"rounds\", values 1-5 starting at 1, heuristic vs random, "
-        f"{EXPLORER_GAMES:,} games per value, workers=1: every game in this process, no background prefetch). "
+        f"Explorer). `Explorer(\"duck-duck-bruce\", \"rounds\", ...)`, values 1-5 starting at 1, heuristic vs random, "
+        f"{EXPLORER_GAMES:,} games per value, workers=1: every game in this process, no background prefetch. "
         f"The lean reference's {EXPLORER_GAMES:,} random games (3 rounds): {e['lean']:.3f} s CPU. "
         f"A cold move (1 to 3, nothing played there): {e['cold_cpu']:.3f} s CPU ({e['cold']:.3f} s wall), "
-        f"**{ratio:.1f}x** the lean loop (goal <= {EXPLORER21_GOAL:g}x: {'met' if ratio <= EXPLORER21_GOAL else 'NOT met'}). "
+        f"**{ratio:.1f}x** the lean loop (goal <= {EXPLORER21_GOAL:g}x: {'met' if ratio <= EXPLORER21_GOAL else 'NOT met'}); "
+        f"of it, the value's {EXPLORER_GAMES:,} games alone (`simulate` of the same line-up and rounds, workers=1, "
+        f"to a Results) {e['games']:.3f} s CPU ({e['games'] / e['lean']:.1f}x the lean loop's random games), the rest "
+        f"({e['cold_cpu'] - e['games']:.3f} s) the widget's own work: the value's row of the table and both charts. "
         f"A move back to a value already played (the slowest of four, 1 and 3 back and forth): {e['redraw']:.3f} s wall "
         f"({e['redraw_cpu']:.3f} s CPU; goal < {REDRAW21_GOAL:g} s: "
         f"{'met' if e['redraw'] < REDRAW21_GOAL else 'NOT met'})."
