@@ -274,11 +274,12 @@ def explorer_widget(workers: int | None = 1):
     return open_, lambda ex, value: ex.show(value), lambda ex: ex.close()
 
 
-# To point it at widgets/explorer_session.py (branch `explorer`), pass a triple such as
-#   (lambda: ExplorerSession("duck-duck-bruce", "rounds", values=[1, 2, 3, 4, 5], config=...,
-#                            games=1000, seed=1, runner=LocalRunner()),
-#    lambda s, v: (s.move(v), s.play_current()), lambda s: None)
-# so that a move is the session playing the value it was moved to (and drawing, if it draws).
+# To point it at widgets/explorer_session.py (branch `explorer`), pass explorer_cold a triple such as
+#   (lambda: _played(ExplorerSession("duck-duck-bruce", "rounds", values=[1, 2, 3, 4, 5], config=...,
+#                                     games=1000, seed=1)),   # _played: s.play_current(); return s
+#    lambda s, v: s.move(v), lambda s: None)
+# (ExplorerSession.move plays the value unless played; it draws no chart, so for the widget's figure
+# time the widget built on it, whose move also builds the charts' specs).
 
 
 def explorer_cold(widget=None, rounds: int = 3) -> dict:
