@@ -5,6 +5,8 @@
     .venv/bin/python tests/bench/bench_engine.py --agree --game bucket-king --bots heuristic   # one of them
     .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
     .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
+    .venv/bin/python tests/bench/bench_engine.py --explorer-cold --update BENCHMARKS.md   # issue 21: cold move, redraw
+    .venv/bin/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md # issue 21: peak RSS
     .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md   # today's engine vs the core
     .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --only duck-duck-bruce piggyback-brigade \
         --section core-b --update BENCHMARKS.md   # two games' figures into their own section
