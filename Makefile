@@ -62,6 +62,11 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_simulate.py --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md
+	$(BIN)/python tests/bench/bench_engine.py --explorer-cold --update BENCHMARKS.md
+	$(BIN)/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md
+	@$(BIN)/python tests/machine.py chromium npm
+	$(BIN)/python lessons/build_site.py --lessons 01_first_interval --out build/bench-site
+	$(BIN)/python tests/bench/bench_site.py --games-only --site build/bench-site/html --update BENCHMARKS.md
 
 # The course as a static HTML site (Jupyter Book 1; runs every lesson; widget JS and Pyodide from npm,
 # hashes checked) -> lessons/_build/html, the folder to copy to any static host.

@@ -5,6 +5,8 @@
     .venv/bin/python tests/bench/bench_engine.py --agree --game bucket-king --bots heuristic   # one of them
     .venv/bin/python tests/bench/bench_engine.py --explorer --update BENCHMARKS.md   # the Explorer's line alone
     .venv/bin/python tests/bench/bench_engine.py --memory --update BENCHMARKS.md     # the memory line alone
+    .venv/bin/python tests/bench/bench_engine.py --explorer-cold --update BENCHMARKS.md   # issue 21: cold move, redraw
+    .venv/bin/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md # issue 21: peak RSS
     .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md   # today's engine vs the core
     .venv/bin/python tests/bench/bench_engine.py --versus 92024cb --only duck-duck-bruce piggyback-brigade \
         --section core-b --update BENCHMARKS.md   # two games' figures into their own section
@@ -257,6 +259,127 @@ async def _explorer_moves() -> dict:
             "rebuild": rebuild, "rebuild_cpu": rebuild_cpu, "lean": lean_1000}
 
 
+# --- issue 21's Explorer goals: a cold move against the lean loop, a redraw -----------------
+EXPLORER21_GOAL, REDRAW21_GOAL = 2.0, 0.1
+
+
+def explorer_widget(workers: int | None = 1):
+    """The Explorer this tree has, as `explorer_cold` drives it: (open, move, close). workers=1:
+    every game in this process (no background prefetch), so its CPU time is the whole work;
+    None: the default pool (wall clock is then the figure; the pool's CPU is not this process's)."""
+    from meeple.widgets import Explorer
+
+    def open_():  # starts at rounds = 1; the cold value is 3, the rounds the lean reference plays
+        config = game_module("duck-duck-bruce").Config().with_values({"rounds": 1})
+        return Explorer("duck-duck-bruce", "rounds", values=[1, 2, 3, 4, 5], config=config, bots="heuristic,random",
+                        games=EXPLORER_GAMES, seed=1, workers=workers)
+
+    return open_, lambda ex, value: ex.show(value), lambda ex: ex.close()
+
+
+# To point it at widgets/explorer_session.py (branch `explorer`), pass explorer_cold a triple such as
+#   (lambda: _played(ExplorerSession("duck-duck-bruce", "rounds", values=[1, 2, 3, 4, 5], config=...,
+#                                     games=1000, seed=1)),   # _played: s.play_current(); return s
+#    lambda s, v: s.move(v), lambda s: None)
+# (ExplorerSession.move plays the value unless played; it draws no chart, so for the widget's figure
+# time the widget built on it, whose move also builds the charts' specs).
+
+
+def explorer_cold(widget=None, rounds: int = 3) -> dict:
+    """CPU and wall seconds of a cold move (1 -> 3: a value nothing has played) and of moves back
+    to values already played, against the lean reference's CPU time for EXPLORER_GAMES random
+    Duck games; `rounds` alternating rounds (lean, then a fresh widget), the best of each counts."""
+    open_, move, close = widget or explorer_widget()
+    best = {"lean": float("inf"), "cold_cpu": float("inf"), "cold": float("inf"),
+            "redraw_cpu": float("inf"), "redraw": float("inf"), "games": float("inf")}
+    config = game_module("duck-duck-bruce").Config().with_values({"rounds": 3})
+    lineup = ["heuristic"] + ["random"] * (config.players - 1)  # the Explorer's "heuristic,random"
+    for r in range(rounds):
+        gc.collect()
+        best["lean"] = min(best["lean"], _lean(lean_ddb, "random", EXPLORER_GAMES, 200 + r))
+        c = time.process_time()  # the cold value's games alone, no widget: what the move cannot do without
+        simulate("duck-duck-bruce", config, lineup, EXPLORER_GAMES, 1, progress=False, workers=1)
+        best["games"] = min(best["games"], time.process_time() - c)
+        ex = open_()  # plays and draws its first value (rounds = 1)
+        t, c = time.perf_counter(), time.process_time()
+        move(ex, 3)
+        best["cold"] = min(best["cold"], time.perf_counter() - t)
+        best["cold_cpu"] = min(best["cold_cpu"], time.process_time() - c)
+        slowest = (0.0, 0.0)  # the slowest of four moves back and forth between played values
+        for v in (1, 3, 1, 3):
+            t, c = time.perf_counter(), time.process_time()
+            move(ex, v)
+            slowest = max(slowest, (time.perf_counter() - t, time.process_time() - c))
+        best["redraw"] = min(best["redraw"], slowest[0])
+        best["redraw_cpu"] = min(best["redraw_cpu"], slowest[1])
+        close(ex)
+    return best
+
+
+def explorer_cold_text(e: dict, load: tuple[float, float]) -> str:
+    ratio = e["cold_cpu"] / e["lean"]
+    return (
+        f"Measured {time.strftime('%Y-%m-%d %H:%M')}, load average {load[0]:.1f} at the start and {load[1]:.1f} after "
+        f"(the machine is shared: CPU time of this process, best of 3 rounds alternating the lean loop and a fresh "
+        f"Explorer). `Explorer(\"duck-duck-bruce\", \"rounds\", ...)`, values 1-5 starting at 1, heuristic vs random, "
+        f"{EXPLORER_GAMES:,} games per value, workers=1: every game in this process, no background prefetch. "
+        f"The lean reference's {EXPLORER_GAMES:,} random games (3 rounds): {e['lean']:.3f} s CPU. "
+        f"A cold move (1 to 3, nothing played there): {e['cold_cpu']:.3f} s CPU ({e['cold']:.3f} s wall), "
+        f"**{ratio:.1f}x** the lean loop (goal <= {EXPLORER21_GOAL:g}x: {'met' if ratio <= EXPLORER21_GOAL else 'NOT met'}); "
+        f"of it, the value's {EXPLORER_GAMES:,} games alone (`simulate` of the same line-up and rounds, workers=1, "
+        f"to a Results) {e['games']:.3f} s CPU ({e['games'] / e['lean']:.1f}x the lean loop's random games), the rest "
+        f"({e['cold_cpu'] - e['games']:.3f} s) the widget's own work: the value's row of the table and both charts. "
+        f"A move back to a value already played (the slowest of four, 1 and 3 back and forth): {e['redraw']:.3f} s wall "
+        f"({e['redraw_cpu']:.3f} s CPU; goal < {REDRAW21_GOAL:g} s: "
+        f"{'met' if e['redraw'] < REDRAW21_GOAL else 'NOT met'})."
+    )
+
+
+# --- issue 21's memory goal: peak RSS with keep="summary", a fresh process per size ------------
+RSS_GAME = "piggyback-brigade"  # the fastest game: the one where 100,000 games fit in minutes
+
+
+def _rss_child(game: str, n: int) -> None:
+    """Run in a subprocess: simulate `n` games to a summary with keep="summary"; print peak RSS."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.process_time()
+    res = simulate(game, None, "random", n, 7, progress=False, workers=1, keep="summary")
+    str(res.summary())
+    cpu = time.process_time() - t
+    print(f"{before} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {cpu:.2f}")
+
+
+def peak_rss(game: str = RSS_GAME, sizes=(1_000, 100_000)) -> list[tuple[int, int, int, float]]:
+    """[(games, KiB peak RSS after the imports, KiB peak RSS at the end, CPU s)] of simulate(...,
+    keep="summary") + summary in a fresh interpreter per size (ru_maxrss: Linux reports KiB)."""
+    out = []
+    for n in sizes:
+        code = f"import sys; sys.argv = ['bench']; import bench_engine as b; b._rss_child({game!r}, {n})"
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).parent)
+        before, after, cpu = run.stdout.split()[-3:]
+        out.append((n, int(before), int(after), float(cpu)))
+        print(out[-1], file=sys.stderr)
+    return out
+
+
+def peak_rss_text(rows, game: str, load: tuple[float, float]) -> str:
+    lines = [f"Measured {time.strftime('%Y-%m-%d %H:%M')}, load average {load[0]:.1f} at the start and {load[1]:.1f} "
+             f"after. `simulate(\"{game}\", None, \"random\", N, 7, workers=1, keep=\"summary\")` and its summary, "
+             f"one fresh interpreter per N; peak RSS (`resource.getrusage(RUSAGE_SELF).ru_maxrss`) after the imports "
+             f"and at the end.", "",
+             "| games | peak RSS after the imports, MiB | peak RSS at the end, MiB | added by the run, MiB | CPU s |",
+             "|---:|---:|---:|---:|---:|"]
+    lines += [f"| {n:,} | {b / 1024:.1f} | {a / 1024:.1f} | {(a - b) / 1024:.1f} | {cpu:.1f} |" for n, b, a, cpu in rows]
+    (n0, _, a0, _), (n1, _, a1, _) = rows[0], rows[-1]
+    per = (a1 - a0) / (n1 - n0) if n1 > n0 else 0.0
+    lines += ["", f"From {n0:,} to {n1:,} games the peak grows by {(a1 - a0) / 1024:.1f} MiB "
+              f"({per * 1024:.2f} bytes a game; goal: flat)."]
+    return "\n".join(lines)
+
+
 def explorer_text(e: dict) -> str:
     """The Explorer's paragraph in BENCHMARKS.md (it starts "Explorer (")."""
     def goal(seconds):
@@ -460,7 +583,29 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="+", choices=GAMES, help="--versus for these games only")
     ap.add_argument("--section", default="core", metavar="NAME",
                     help="--versus with --update: write between <!-- NAME:start/end --> (default: core)")
+    ap.add_argument("--explorer-cold", action="store_true",
+                    help="issue 21: the Explorer's cold move vs the lean loop and its redraw (with --update: between "
+                    "<!-- explorer21:start/end -->)")
+    ap.add_argument("--rss", nargs="*", type=int, metavar="N",
+                    help="issue 21: peak RSS with keep='summary', a fresh process per N games (default 1000 100000; "
+                    "with --update: between <!-- rss:start/end -->)")
+    ap.add_argument("--rss-game", choices=GAMES, default=RSS_GAME, help="the game --rss plays (default: %(default)s)")
     args = ap.parse_args(argv)
+    if args.explorer_cold:
+        load0 = os.getloadavg()[0]
+        e = explorer_cold()
+        text = explorer_cold_text(e, (load0, os.getloadavg()[0]))
+        return _write(args.update, text, r"(<!-- explorer21:start -->\n).*?(\n<!-- explorer21:end -->)", text,
+                      "<!-- explorer21:start --> ... <!-- explorer21:end --> markers", whole=True)
+    if args.rss is not None:
+        sizes = args.rss or [1_000, 100_000]
+        if any(n < 1 for n in sizes):
+            ap.error(f"--rss {' '.join(map(str, sizes))}: each size is a number of games, at least 1")
+        load0 = os.getloadavg()[0]
+        rows = peak_rss(args.rss_game, sizes)
+        text = peak_rss_text(rows, args.rss_game, (load0, os.getloadavg()[0]))
+        return _write(args.update, text, r"(<!-- rss:start -->\n).*?(\n<!-- rss:end -->)", text,
+                      "<!-- rss:start --> ... <!-- rss:end --> markers", whole=True)
     if args.versus:
         text = versus(args.versus, tuple(args.only or GAMES), args.seconds)
         name = re.escape(args.section)

@@ -1,6 +1,11 @@
 """How heavy and how fast the live course site is (issue 12), measured in Chromium.
 
     .venv/bin/python tests/bench/bench_site.py [--site lessons/_build/html] [--update BENCHMARKS.md]
+    .venv/bin/python tests/bench/bench_site.py --games-only --site DIR --update BENCHMARKS.md   # issue 21's line
+
+`--games-only` measures only games/s in the worker beside CPython (random and heuristic
+bots, alternating rounds), on any built site with a Stepper page (one lesson is enough:
+`build_site.py --lessons 01_first_interval --out DIR`), into <!-- site-games:start/end -->.
 
 Serves a built site (default: lessons/_build/html, from `make site`) on loopback and
 measures, with a fresh browser context (empty cache) for each figure:
@@ -179,10 +184,56 @@ def cpython_games() -> dict:
     return out
 
 
+def games_only(browser, url: str, lesson: str, rounds: int = 3) -> dict:
+    """Games/s of simulate_point in the page's worker and in this CPython, random and heuristic bots,
+    `rounds` alternating rounds (browser, then CPython, per game and bots); the best round of each."""
+    from meeple.widgets import live
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{url}/{lesson}.html")
+    page.locator(".meeple-play-live").first.click()
+    page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
+    out = {}
+    for game, n in GAMES.items():
+        for bots in ("random", "heuristic"):
+            setup = _setup(game)
+            setup["bots"] = [bots] * len(setup["bots"])
+            args = [json.dumps(setup), json.dumps(setup["values"][0]), n]
+            best = [float("inf")] * 3  # browser wall, CPython wall, CPython CPU
+            for _ in range(rounds):
+                t0 = time.perf_counter()
+                page.evaluate("([s, v, n]) => globalThis.meepleLive.call('simulate_point', {setup: s, value: v, games: n})",
+                              args)
+                best[0] = min(best[0], time.perf_counter() - t0)
+                t0, c0 = time.perf_counter(), time.process_time()
+                live.simulate_point(*args)
+                best[1] = min(best[1], time.perf_counter() - t0)
+                best[2] = min(best[2], time.process_time() - c0)
+            out[(game, bots)] = (n, *best)
+            print(game, bots, out[(game, bots)], file=sys.stderr)
+    context.close()
+    return out
+
+
+def games_only_text(rows: dict, site: dict, load: tuple[float, float]) -> str:
+    lines = [f"Measured {time.strftime('%Y-%m-%d %H:%M')}, Pyodide {site['pyodide']}, Chromium headless; load average "
+             f"{load[0]:.1f} at the start, {load[1]:.1f} after (the machine is shared: best of 3 rounds alternating "
+             "the worker and CPython; the worker's time is wall clock, a page's call to the worker and back).", "",
+             "| game | bots | games | browser (Pyodide worker) games/s, wall | CPython games/s, wall (CPU) "
+             "| browser time / CPython time (wall) |", "|---|---|---:|---:|---:|---:|"]
+    for (game, bots), (n, browser, wall, cpu) in rows.items():
+        lines.append(f"| {game} | {bots} | {n} | {n / browser:,.0f} | {n / wall:,.0f} ({n / cpu:,.0f}) | "
+                     f"{browser / wall:.1f}x |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--site", type=Path, default=ROOT / "lessons" / "_build" / "html", help="a built site (make site)")
     ap.add_argument("--update", metavar="FILE.md", help="replace the text between the site-bench markers in FILE.md")
+    ap.add_argument("--games-only", action="store_true", help="only games/s in the worker beside CPython (issue 21; "
+                    "with --update: between <!-- site-games:start/end -->)")
     args = ap.parse_args()
     html = args.site.resolve()
     if not (html / "index.html").exists():
@@ -191,6 +242,26 @@ def main() -> None:
     with_stepper = [p for p in pages if "meeple-stepper" in (html / f"{p}.html").read_text() or
                     "Stepper" in (html / f"{p}.html").read_text()]
     from playwright.sync_api import sync_playwright
+
+    if args.games_only:
+        steppers = [n for n in with_stepper if n != "intro"]
+        if not steppers:
+            raise SystemExit(f"bench_site: no page with a Stepper in {html}: build one with build_site.py --lessons")
+        load0 = os.getloadavg()[0]
+        proc, url = serve(html)
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
+                rows = games_only(browser, url, steppers[0])
+                browser.close()
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+        site = json.loads((html / "_static" / "meeple-site.json").read_text())
+        table = games_only_text(rows, site, (load0, os.getloadavg()[0]))
+        print(table)
+        if args.update:
+            _replace(args.update, "site-games", table)
+        return
 
     proc, url = serve(html)
     try:
@@ -226,13 +297,18 @@ def main() -> None:
     table = "\n".join(lines)
     print(table)
     if args.update:
-        text = Path(args.update).read_text()
-        new, k = re.subn(r"(<!-- site-bench:start -->\n).*?(\n<!-- site-bench:end -->)",
-                         lambda m: m[1] + table + m[2], text, flags=re.S)
-        if not k:
-            raise SystemExit(f"{args.update} has no <!-- site-bench:start --> ... <!-- site-bench:end --> markers")
-        Path(args.update + ".tmp").write_text(new)
-        os.replace(args.update + ".tmp", args.update)
+        _replace(args.update, "site-bench", table)
+
+
+def _replace(update: str, name: str, table: str) -> None:
+    """Put `table` between <!-- NAME:start --> and <!-- NAME:end --> in the file `update` (atomically)."""
+    text = Path(update).read_text()
+    new, k = re.subn(rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", lambda m: m[1] + table + m[2], text,
+                     flags=re.S)
+    if not k:
+        raise SystemExit(f"{update} has no <!-- {name}:start --> ... <!-- {name}:end --> markers")
+    Path(update + ".tmp").write_text(new)
+    os.replace(update + ".tmp", update)
 
 
 if __name__ == "__main__":
