@@ -324,7 +324,11 @@ function render({ model, el }) {
       "moves over them. Start Python to change the games, the measure, or play values anew.";
   }
   function savedNumbers(v, point) { return (v.saved_numbers || {})[point] || null; }
-  function savedText(v, point) { return (v.saved_text || {})[point] || v.chart_text; }
+  function savedText(v, point) {  // the saved numbers, said in words
+    const n = savedNumbers(v, point);
+    return n ? `${n.heading}: ` + n.rows.map((r) => r.map((x, j) => (j ? `${n.columns[j]} ${x}` : x)).join(", ")).join("; ") + "."
+      : v.chart_text;
+  }
   function moveSaved(index) {
     const v = model.get("view");
     localIndex = index;
