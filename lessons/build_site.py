@@ -71,16 +71,21 @@ PYODIDE_FILES = {
 # Vega draws the charts (their Vega-Lite is compiled at build time); KaTeX typesets the formulas
 # at build time (the pages carry its CSS and fonts, not a TeX engine). Exact versions, like Pyodide.
 VEGA_VERSION, KATEX_VERSION = "6.4.0", "0.16.47"
+# Vega-Lite compiles, in the reader's browser, the charts an Explorer's Python sends after "Start Python"
+# (the charts saved with a page are compiled at build time): loaded only then, never with the page.
+VEGA_LITE_VERSION = "6.4.3"
 # The vendored folders are named by version, so a host may let browsers keep them for good
 # (the _headers and .htaccess the build writes): a new version is a new address.
 PYODIDE_DIR, VEGA_DIR, KATEX_DIR = f"pyodide-{PYODIDE_VERSION}", f"vega-{VEGA_VERSION}", f"katex-{KATEX_VERSION}"
+VEGA_LITE_DIR = f"vega-lite-{VEGA_LITE_VERSION}"
 NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYODIDE_VERSION}",
-                *site_cells.EDITOR_PACKAGES]
+                f"vega-lite@{VEGA_LITE_VERSION}", *site_cells.EDITOR_PACKAGES]
 # From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
 # manager) and the live runtime.
 # vega-embed.js: the one vega-embed (with Vega-Lite) the controls' charts share (panel.js loads it from _static/)
 LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "favicon.svg", "vega-embed.js"]
 CHART_ESM = STATIC / "meeple-chart.js"  # the front end of every chart on the site
+EXPLORER_ESM = STATIC / "explorer.js"  # the Explorer's one front end, served as it is (no bundled Vega)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in Sphinx's output
 SOLUTION = "solution"  # the cell tag of an exercise's answer (as `meeple scrub` reads it)
 # Not staged: build output, helpers and editor leftovers.
@@ -108,11 +113,13 @@ def npm_install(npm: Path) -> Path:
     modules = npm / "node_modules"
     wanted = [
         modules / "vega" / "build" / "vega.min.js",
+        modules / "vega-lite" / "build" / "vega-lite.min.js",
         modules / "katex" / "dist" / "katex.min.css",
         *(modules / "pyodide" / f for f in PYODIDE_FILES),
         *site_cells.wanted(modules),
     ]
-    if (not all(f.exists() for f in wanted) or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION)
+    if (not all(f.exists() for f in wanted)
+            or _versions(modules) != (PYODIDE_VERSION, VEGA_VERSION, KATEX_VERSION, VEGA_LITE_VERSION)
             or not site_cells.installed(modules)):
         npm.mkdir(parents=True, exist_ok=True)
         exe = shutil.which("npm")
@@ -140,7 +147,7 @@ def _pyodide_version(modules: Path) -> str | None:
 
 
 def _versions(modules: Path) -> tuple:
-    return tuple(_version(modules, p) for p in ("pyodide", "vega", "katex"))
+    return tuple(_version(modules, p) for p in ("pyodide", "vega", "katex", "vega-lite"))
 
 
 def sha256(path: Path) -> str:
@@ -191,6 +198,8 @@ def vendor(modules: Path, dest: Path) -> None:
     # Vega for the charts, KaTeX's stylesheet and fonts for the formulas typeset at build time.
     (dest / VEGA_DIR).mkdir()
     shutil.copy2(modules / "vega" / "build" / "vega.min.js", dest / VEGA_DIR)
+    (dest / VEGA_LITE_DIR).mkdir()
+    shutil.copy2(modules / "vega-lite" / "build" / "vega-lite.min.js", dest / VEGA_LITE_DIR)
     kx = dest / KATEX_DIR
     kx.mkdir()
     shutil.copy2(modules / "katex" / "dist" / "katex.min.css", kx)
@@ -282,7 +291,7 @@ def prune_widget_state(page: Path) -> int:
     dropped = len(models) - len(keep)
     if dropped:
         state["state"] = {k: v for k, v in models.items() if k in keep}
-        body = json.dumps(state).replace("</", "<\\/")  # never close the script tag early
+        body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")  # never close the script tag early
         page.write_text(text[: found.start(2)] + body + text[found.end(2):])
     return dropped
 
@@ -342,7 +351,7 @@ def externalize_modules(page: Path, static: Path) -> int:
             attrs[key] = f"./{MODULES}/{name}"
             saved += len(body)
     if saved:
-        body = json.dumps(state).replace("</", "<\\/")
+        body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
         page.write_text(text[: found.start(2)] + body + text[found.end(2):])
     return saved
 
@@ -422,7 +431,45 @@ def compile_charts(page: Path) -> int:
         attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
         done += 1
     if done:
-        body = json.dumps(state).replace("</", "<\\/")
+        body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
+        page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    return done
+
+
+def _is_explorer(model: dict) -> bool:
+    attrs = model.get("state", {})
+    return (model.get("model_name") == "AnyModel" and isinstance(attrs.get("charts"), dict)
+            and isinstance(attrs.get("setup"), dict) and "sliders" in (attrs.get("view") or {}))
+
+
+def compile_explorers(page: Path) -> int:
+    """Each Explorer's saved charts become Vega (vl-convert, as compile_charts), drawn before any
+    Python starts with the site's one Vega file; its module becomes static/explorer.js as it is
+    (the kernel's carries vega-embed, Vega-Lite and Vega: 0.9 MB), which loads Vega-Lite only
+    after "Start Python", to compile the charts the browser's Python sends. Returns the charts compiled."""
+    text = page.read_text()
+    found = STATE.search(text)
+    if not found:
+        return 0
+    import vl_convert
+    from altair.utils._importers import vl_version_for_vl_convert
+
+    state = json.loads(found[2])
+    done = 0
+    for model in state["state"].values():
+        if not _is_explorer(model):
+            continue
+        attrs = model["state"]
+        charts = attrs["charts"]
+        for name in [k for k in charts if k not in ("key", "format")]:
+            charts[name] = vl_convert.vegalite_to_vega(charts[name], vl_version=vl_version_for_vl_convert())
+            done += 1
+        charts["format"] = "vega"
+        # the comment lines stay in the source: a page has 1.5 MB cold and the browser reads no comment
+        code = "\n".join(line for line in EXPLORER_ESM.read_text().splitlines() if not line.lstrip().startswith("//"))
+        attrs["_esm"] = code.replace("../vega/", f"../{VEGA_DIR}/").replace("../vega-lite/", f"../{VEGA_LITE_DIR}/")
+    if done:
+        body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
         page.write_text(text[: found.start(2)] + body + text[found.end(2):])
     return done
 
@@ -671,7 +718,8 @@ def cache_rules() -> list[tuple[str, str]]:
     """(folder, Cache-Control): the files whose address changes whenever they do (named by
     their content or their version) may be kept for good. Everything else is left to the
     host's default, which makes the browser ask again (a new build shows at once)."""
-    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, KATEX_DIR, site_cells.EDITOR_DIR)]
+    return [(f"/_static/{d}/", FOREVER) for d in (MODULES, PYODIDE_DIR, VEGA_DIR, VEGA_LITE_DIR, KATEX_DIR,
+                                                  site_cells.EDITOR_DIR)]
 
 
 def write_cache_headers(html: Path) -> None:
@@ -779,6 +827,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     for page in built.glob("*.html"):
         page.write_text(merge_solution_folds(drop_check_results(page.read_text())))
     charts = sum(compile_charts(page) for page in built.glob("*.html"))
+    charts += sum(compile_explorers(page) for page in built.glob("*.html"))
     slimmed = sum(slim_widget_state(page) for page in built.glob("*.html"))
     moved = sum(externalize_modules(page, built / "_static") for page in built.glob("*.html"))
     shared = sorted(p.name for p in (built / "_static" / MODULES).glob("*"))

@@ -201,8 +201,8 @@ def test_the_cache_headers_keep_only_versioned_or_hashed_folders_for_good(tmp_pa
     bs.write_cache_headers(tmp_path)
     headers = (tmp_path / "_headers").read_text()
     folders = [line for line in headers.splitlines() if line.startswith("/")]
-    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.KATEX_DIR,
-                                                                   bs.site_cells.EDITOR_DIR))
+    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.VEGA_LITE_DIR,
+                                                                 bs.KATEX_DIR, bs.site_cells.EDITOR_DIR))
     assert bs.site_cells.EDITOR_VERSION in bs.site_cells.EDITOR_DIR
     assert bs.PYODIDE_VERSION in bs.PYODIDE_DIR and headers.count("immutable") == len(folders)
     ht = (tmp_path / ".htaccess").read_text()

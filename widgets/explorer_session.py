@@ -317,9 +317,14 @@ class ExplorerSession:
                "values": [list(s) for s in self.stops], "bots": list(self.bots), "games": self.games,
                "seed": self.seed, "measure": self.measure, "cell": list(self.cell)}
         if played:
-            # JSON has no NaN or infinity (an interval of one game): null, as the charts' data
-            out["played"] = [[list(c), [{k: specs.clean_value(v) for k, v in r.items()} for r in self.points[c]],
-                              self.usage.get(c, {})] for c in self.played]
+            # JSON has no NaN or infinity (an interval of one game): null, as the charts' data; the rows
+            # as columns and values (a page carries them: the names once, not once a row)
+            out["played"] = []
+            for c in self.played:
+                rows = self.rows(c)
+                out["played"].append([list(c), {"columns": list(rows[0]) if rows else [],
+                                                "values": [[specs.clean_value(v) for v in r.values()] for r in rows]},
+                                      self.usage.get(c, {})])
         return out
 
     @classmethod
@@ -340,7 +345,9 @@ class ExplorerSession:
             s.cell = s.check_cell(setup["cell"][0] if len(fields) == 1 else setup["cell"])
         for cell, rows, usage in setup.get("played") or ():
             cell = s.check_cell(cell[0] if len(fields) == 1 else cell)
-            s.points[cell] = [dict(r) for r in rows]
+            if isinstance(rows, dict):  # columns and values, as setup(played=True) writes them
+                rows = [dict(zip(rows["columns"], v)) for v in rows["values"]]
+            s.points[cell] = [{**r, "point": 0} for r in rows]  # rows() numbers them again
             s.usage[cell] = dict(usage)
             s.version += 1
         return s

@@ -10,8 +10,42 @@
 // meeple.widgets.explorer.front_end() bundles this file with vl-convert's copy of vega-embed). The ring on the value under
 // the slider is a Vega parameter: a move to a value already played only sets it.
 
-// `vegaEmbed` and `vega` are the bundle's (vl-convert's javascript_bundle resolves them): no import here.
-const V = { vegaEmbed, vega };
+// Two ways to draw. In a kernel this file is bundled with vega-embed (vl-convert's javascript_bundle
+// resolves `vegaEmbed`: no import here). On the course site it is served as it is, next to the
+// site's one Vega (lessons/build_site.py names the folders): the page's saved charts were compiled
+// to Vega at build time, so drawing them needs Vega alone; Vega-Lite (to compile what the browser's
+// Python sends after "Start Python") is loaded only then.
+const BUNDLED = typeof vegaEmbed !== "undefined" ? vegaEmbed : null;
+const VEGA_JS = "../vega/vega.min.js";
+const VEGA_LITE_JS = "../vega-lite/vega-lite.min.js";
+const scripts = new Map();
+function script(path, name) {
+  if (globalThis[name]) return Promise.resolve(globalThis[name]);
+  if (!scripts.has(path)) {
+    scripts.set(path, new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = new URL(path, import.meta.url).href;
+      s.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error(`${s.src} defined no ${name}`)));
+      s.onerror = () => { scripts.delete(path); reject(new Error(`${s.src} did not load`)); };
+      document.head.appendChild(s);
+    }));
+  }
+  return scripts.get(path);
+}
+// Vega's own dark colours for a chart compiled before it reached the page (vega-embed's "dark" theme in a kernel)
+const DARK = { background: "#333", title: { color: "#fff" }, axis: { domainColor: "#fff", gridColor: "#888", tickColor: "#fff",
+  labelColor: "#fff", titleColor: "#fff" }, legend: { labelColor: "#fff", titleColor: "#fff" },
+  style: { "guide-label": { fill: "#fff" }, "guide-title": { fill: "#fff" }, "group-title": { fill: "#fff" } } };
+
+async function embed(box, spec, isVega, darkMode) {
+  if (BUNDLED) return (await BUNDLED(box, spec, { actions: false, renderer: "svg", ...(darkMode ? { theme: "dark" } : {}) })).view;
+  const vega = await script(VEGA_JS, "vega");
+  const compiled = isVega ? spec : (await script(VEGA_LITE_JS, "vegaLite")).compile(spec).spec;
+  box.classList.add("vega-embed");
+  const view = new vega.View(vega.parse(compiled, darkMode ? DARK : undefined), { renderer: "svg", container: box, hover: true });
+  await view.runAsync();
+  return view;
+}
 
 function h(tag, cls, text) {
   const e = document.createElement(tag);
@@ -113,12 +147,14 @@ function render({ model, el }) {
     if (onSite) { gotCsv({ csv: savedCsv() }); return; }
     model.send({ do: "csv" });
   }
-  function savedCsv() {
-    const rows = (model.get("view") || {}).saved_rows || [];
-    if (!rows.length) return "";
-    const cols = Object.keys(rows[0]);
+  function savedCsv() {  // the rows saved with the page (setup.played: columns and values per cell)
+    const played = (model.get("setup") || {}).played || [];
+    if (!played.length) return "";
+    const cols = played[0][1].columns;
     const cell = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
-    return [cols.join(","), ...rows.map((r) => cols.map((c) => cell(r[c])).join(","))].join("\n") + "\n";
+    const lines = [cols.join(",")];
+    played.forEach(([, t]) => t.values.forEach((r) => lines.push(r.map(cell).join(","))));
+    return lines.join("\n") + "\n";
   }
   async function gotCsv(msg) {
     if (!msg || typeof msg.csv !== "string") return;
@@ -241,7 +277,7 @@ function render({ model, el }) {
   }
 
   async function drawCharts(c, point) {
-    const names = Object.keys(c).filter((k) => k !== "key");
+    const names = Object.keys(c).filter((k) => k !== "key" && k !== "format");
     const key = JSON.stringify(c.key || null) + (dark(root) ? ":dark" : ":light");
     if (!names.length) {
       chartsBox.replaceChildren(h("div", "meeple-explorer-empty", "The charts come when the first value is played."));
@@ -249,7 +285,6 @@ function render({ model, el }) {
       views.clear();
       return;
     }
-    if (!V) { chartsBox.replaceChildren(h("div", "meeple-explorer-error", "Vega did not load: no chart")); return; }
     const same = names.every((n) => views.has(n) && views.get(n).key === key) && views.size === names.length;
     if (same) {  // the same numbers: only the ring moves
       for (const n of names) await views.get(n).view.signal("meeple_current", point).runAsync();
@@ -264,17 +299,22 @@ function render({ model, el }) {
       return b;
     });
     chartsBox.replaceChildren(...boxes);
-    const theme = dark(root) ? { theme: "dark" } : {};
-    await Promise.all(names.map(async (n, i) => {
-      // the ring and the current cell's outline are near-black: near-white on a dark background
-      const text = JSON.stringify(c[n]);
-      const spec = JSON.parse(dark(root) ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
-      if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
-      boxes[i].setAttribute("aria-label", `${spec.title && spec.title.text ? spec.title.text : spec.title || n}. ` +
-        (model.get("view").chart_text || ""));
-      const got = await V.vegaEmbed(boxes[i], spec, { actions: false, renderer: "svg", ...theme });
-      views.set(n, { view: got.view, key });
-    }));
+    const darkMode = dark(root);
+    try {
+      await Promise.all(names.map(async (n, i) => {
+        // the ring and the current cell's outline are near-black: near-white on a dark background
+        const text = JSON.stringify(c[n]);
+        const spec = JSON.parse(darkMode ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
+        if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
+        if (spec.signals) spec.signals.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
+        const title = spec.title && spec.title.text ? spec.title.text : typeof spec.title === "string" ? spec.title : n;
+        boxes[i].setAttribute("aria-label", `${title}. ` + (model.get("view").chart_text || ""));
+        views.set(n, { view: await embed(boxes[i], spec, c.format === "vega", darkMode), key });
+      }));
+    } catch (err) {
+      chartsBox.appendChild(h("div", "meeple-explorer-error", "The charts could not be drawn: " + (err.message || err)));
+      return;
+    }
     chartsBox.dataset.drawn = key;
   }
 
@@ -284,7 +324,11 @@ function render({ model, el }) {
       "moves over them. Start Python to change the games, the measure, or play values anew.";
   }
   function savedNumbers(v, point) { return (v.saved_numbers || {})[point] || null; }
-  function savedText(v, point) { return (v.saved_text || {})[point] || v.chart_text; }
+  function savedText(v, point) {  // the saved numbers, said in words
+    const n = savedNumbers(v, point);
+    return n ? `${n.heading}: ` + n.rows.map((r) => r.map((x, j) => (j ? `${n.columns[j]} ${x}` : x)).join(", ")).join("; ") + "."
+      : v.chart_text;
+  }
   function moveSaved(index) {
     const v = model.get("view");
     localIndex = index;
