@@ -19,32 +19,29 @@ from meeple.widgets import controls
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from widget_cases import CASES, STEPPER  # noqa: E402 - after the sys.path line that makes it importable
+from widget_cases import CASES, EXPLORER, STEPPER  # noqa: E402 - after the sys.path line that makes it importable
 
-# The Explorer has its own browser tests (tests/browser/test_stepper_browser.py, the site's
-# tests): issue 22's Explorer work is branch `explorer`'s.
-ELSEWHERE = {"Explorer": "tests/browser/test_stepper_browser.py::test_a_lesson_draws_its_explorer_and_charts"}
 CONTROL_OF = {cls.__name__: kind for kind, cls in controls.KINDS.items()}
-WIDGETS = {"Stepper": "stepper", "Tally": "tally", **CONTROL_OF}
+WIDGETS = {"Stepper": "stepper", "Explorer": "explorer", "Tally": "tally", **CONTROL_OF}
 
 
 def _made_in(lesson: Path) -> set[str]:
     code = "\n".join("".join(c["source"]) for c in json.loads(lesson.read_text())["cells"] if c["cell_type"] == "code")
-    return {name for name in [*WIDGETS, *ELSEWHERE] if re.search(rf"\b{name}\(", code)}
+    return {name for name in WIDGETS if re.search(rf"\b{name}\(", code)}
 
 
 def test_every_widget_a_lesson_makes_has_a_host_test_case():
-    covered = set(CASES) | {"stepper"}
-    assert "Stepper(" in STEPPER
+    covered = set(CASES) | {"stepper", "explorer"}  # the host tests drive STEPPER and EXPLORER beside the cases
+    assert STEPPER.startswith("Stepper(") and EXPLORER.startswith("Explorer(")
     missing, seen = [], set()
     for lesson in sorted((ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")):
         for name in _made_in(lesson):
             seen.add(name)
-            if name not in ELSEWHERE and WIDGETS[name] not in covered:
+            if WIDGETS[name] not in covered:
                 missing.append(f"{lesson.name}: {name}")
     assert not missing, f"widgets no host test drives: {missing}"
     # the lessons do make these (a renamed class would otherwise pass unseen)
-    assert {"Stepper", "Tally", "DieEditor", "TrackLength", "CatchUpRule", "FlipSimulator", "StealDie", "HandDeal",
+    assert {"Stepper", "Explorer", "Tally", "DieEditor", "TrackLength", "CatchUpRule", "FlipSimulator", "StealDie", "HandDeal",
             "KnockChance", "RerollRule"} <= seen
 
 
@@ -58,9 +55,9 @@ def test_no_lesson_builds_an_ipywidgets_composite():
 
 def test_every_anywidget_class_of_the_package_is_a_case():
     """A widget class added to meeple.widgets without a host test case fails here."""
-    from meeple.widgets import panel, stepper, tally
+    from meeple.widgets import explorer, panel, stepper, tally
 
-    found = {c.__name__ for m in (panel, stepper, tally) for c in vars(m).values()
+    found = {c.__name__ for m in (explorer, panel, stepper, tally) for c in vars(m).values()
              if isinstance(c, type) and issubclass(c, anywidget.AnyWidget) and c.__module__ == m.__name__}
-    assert found == {"Panel", "Stepper", "Tally"}
+    assert found == {"Explorer", "Panel", "Stepper", "Tally"}
     assert set(CASES) - {"tally"} == set(controls.KINDS) - {"tally"}  # every control kind has a Panel case

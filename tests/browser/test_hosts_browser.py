@@ -19,7 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from widget_cases import CASES, IMPORTS, STEPPER, as_shown, expected, operate, shown
+from widget_cases import (CASES, EXPLORER, EXPLORER_MOVE, IMPORTS, STEPPER, as_shown, expected, explorer_expected,
+                          operate, shown)
 
 pytestmark = pytest.mark.browser
 DEADLINE_S = 600
@@ -30,12 +31,13 @@ VENV_BIN = Path(sys.executable).parent
 def _notebook() -> str:
     sources = [IMPORTS] + [f"w_{k.replace('-', '_')} = {make}\nw_{k.replace('-', '_')}" for k, (make, _) in CASES.items()]
     sources.append(f"stepper = {STEPPER}\nstepper")
+    sources.append(f"explorer = {EXPLORER}\nexplorer")
     cells = [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
              for i, s in enumerate(sources)]
     return json.dumps({"cells": cells, "metadata": {"kernelspec": KERNELSPEC}, "nbformat": 4, "nbformat_minor": 5})
 
 
-NAMES = "mo, Stepper, Tally, Panel, CatchUpRule, DieEditor, FlipSimulator, HandDeal, KnockChance, RerollRule, StealDie, TrackLength"
+NAMES = "mo, Explorer, Stepper, Tally, Panel, CatchUpRule, DieEditor, FlipSimulator, HandDeal, KnockChance, RerollRule, StealDie, TrackLength"
 
 
 def _marimo_app() -> str:
@@ -43,7 +45,7 @@ def _marimo_app() -> str:
     `mo.ui.anywidget(widget)` (a cell's last expression is what it shows)."""
     imports = "".join("    " + line + "\n" for line in IMPORTS.splitlines())
     cells = [f"@app.cell\ndef _():\n    import marimo as mo\n{imports}    return ({NAMES},)\n"]
-    for make in [m for m, _ in CASES.values()] + [STEPPER]:
+    for make in [m for m, _ in CASES.values()] + [STEPPER, EXPLORER]:
         cells.append(f"@app.cell\ndef _({NAMES}):\n    _shown = mo.ui.anywidget({make})\n    _shown\n    return\n")
     return "import marimo\n\napp = marimo.App()\n\n\n" + "\n\n".join(cells) + '\n\nif __name__ == "__main__":\n    app.run()\n'
 
@@ -170,11 +172,54 @@ def drive_stepper(page, shots: Path, host: str) -> None:
     stepper.screenshot(path=str(shots / f"{host}-stepper.png"))
 
 
+EXPLORER_SHOWN = """el => ({
+    status: el.querySelector('.meeple-explorer-status').textContent,
+    caption: (el.querySelector('.meeple-explorer-numbers caption') || {}).textContent || null,
+    rows: [...el.querySelectorAll('.meeple-explorer-numbers tr[data-seat]')].map(r => [...r.children].map(c => c.textContent)),
+    readout: el.querySelector('.meeple-explorer-readout').textContent,
+    error: el.querySelector('.meeple-explorer-error').textContent,
+})"""
+# the answer to the reader's last move is in: the slider's stop is played, nothing is being asked
+EXPLORER_READY = ("([el, point]) => el.dataset.point === String(point) && el.dataset.ready === '1' && !el.dataset.busy"
+                  " && !el.querySelector('.meeple-explorer-status').textContent.startsWith('Playing')")
+
+
+def _explorer_want(view: dict) -> dict:
+    n = view["numbers"]
+    return {"status": view["status"], "caption": n["heading"], "rows": n["rows"],
+            "readout": view["sliders"][0]["labels"][view["sliders"][0]["index"]], "error": ""}
+
+
+def drive_explorer(page, shots: Path, host: str) -> None:
+    """The slider moved with the keyboard (End: its last stop); once the status says that value is
+    played, the numbers shown are ExplorerSession's in CPython for the same value and seed, and
+    focus is still on the slider."""
+    root = page.locator(".meeple-explorer")
+    root.wait_for()
+    root.scroll_into_view_if_needed()
+    first = explorer_expected()
+    page.wait_for_function(EXPLORER_READY, arg=[root.element_handle(), first["point"]])
+    assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(first)
+    slider = root.locator("input.meeple-explorer-range")
+    slider.focus()
+    slider.press("End")  # one input and one change event: the move and its re-simulation
+    moved = explorer_expected(EXPLORER_MOVE)
+    page.wait_for_function(EXPLORER_READY, arg=[root.element_handle(), moved["point"]])
+    assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(moved)
+    assert "bonus = 4" in moved["numbers"]["heading"] and moved["status"] == "2 of 3 values simulated."
+    assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: focus left the Explorer's slider"
+    page.wait_for_function("el => { const c = el.querySelector('.meeple-explorer-charts');"
+                           " return c.dataset.drawn && c.querySelectorAll('svg').length === 2; }",
+                           arg=root.element_handle())
+    root.screenshot(path=str(shots / f"{host}-explorer.png"))
+
+
 def test_every_widget_in_jupyterlab(jupyterlab, page_for, shots):
     with page_for(jupyterlab + "/lab/tree/widgets.ipynb", "jupyterlab-widgets", 1400, 1000) as page:
         _run_all(page, jupyterlab)
         drive_controls(page, shots, "jupyterlab")
         drive_stepper(page, shots, "jupyterlab")
+        drive_explorer(page, shots, "jupyterlab")
         # the host's dark theme: the controls follow it
         page.evaluate("window.jupyterapp.commands.execute('apputils:change-theme', {theme: 'JupyterLab Dark'})")
         page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
@@ -191,9 +236,11 @@ def test_every_widget_in_notebook_7(notebook7, page_for, shots):
         _run_all(page, notebook7)
         drive_controls(page, shots, "notebook7")
         drive_stepper(page, shots, "notebook7")
+        drive_explorer(page, shots, "notebook7")
 
 
 def test_every_widget_in_marimo(marimo, page_for, shots):
     with page_for(marimo, "marimo-widgets", 1024, 1000) as page:
         drive_controls(page, shots, "marimo")
         drive_stepper(page, shots, "marimo")
+        drive_explorer(page, shots, "marimo")

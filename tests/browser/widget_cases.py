@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-IMPORTS = ("from meeple.widgets import Stepper\n"
+IMPORTS = ("from meeple.widgets import Explorer, Stepper\n"
            "from meeple.widgets.tally import Tally\n"
            "from meeple.widgets.panel import Panel\n"
            "from meeple.widgets.controls import (CatchUpRule, DieEditor, FlipSimulator, HandDeal, KnockChance,\n"
@@ -33,6 +33,24 @@ CASES = {
     "knock-chance": ("Panel(KnockChance('1/2'))", [{"do": "set", "name": "p", "value": "3/4"}]),
 }
 STEPPER = "Stepper('bucket-brigade', seed=7, bots='heuristic', seat=0)"
+# The Explorer, one field and few games so it plays fast; workers=1: played in the kernel with no
+# background neighbours, so its status is the logic class's in CPython (nothing else is playing).
+EXPLORER_ARGS = {"game": "bucket-brigade", "field": "bonus", "values": [0, 2, 4], "bots": "heuristic,random",
+                 "games": 40, "seed": 3}
+EXPLORER = "Explorer(" + ", ".join(f"{k}={v!r}" for k, v in EXPLORER_ARGS.items()) + ", workers=1)"
+EXPLORER_MOVE = 2  # the slider's stop the reader moves to (bonus 4)
+
+
+def explorer_expected(index: int | None = None) -> dict:
+    """The view ExplorerSession gives in CPython for the same Explorer: its first value played,
+    then (with `index`) the slider moved to that stop."""
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    session = ExplorerSession(**EXPLORER_ARGS)
+    session.play_current()
+    view = session.view()["view"] if index is None else session.handle({"do": "move", "index": [index]})["view"]
+    assert session.error == "", session.error
+    return json.loads(json.dumps(view))
 
 
 def control(kind: str):

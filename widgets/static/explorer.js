@@ -74,6 +74,9 @@ function render({ model, el }) {
   let localPoint = null;  // on the site before Python: the cell the reader moved to (saved numbers)
   let localIndex = null;  // ... and its stop on each slider
   let waiting = false;  // a message sent, its answer not back yet
+  // the focused element where the widget is drawn: a host may draw it in a shadow root (marimo),
+  // where document.activeElement is only the shadow's host
+  const active = () => root.getRootNode().activeElement || document.activeElement;
 
   const send = (msg) => {
     if (onSite) return;
@@ -225,12 +228,12 @@ function render({ model, el }) {
     v.sliders.forEach((s, k) => {
       const m = made[k];
       const i = onSite && localIndex !== null ? localIndex[k] : s.index;
-      if (document.activeElement !== m.r || !waiting) m.r.value = String(i);
+      if (active() !== m.r || !waiting) m.r.value = String(i);
       m.show(i);
     });
     games.min = String(v.min_games);
     games.max = String(v.max_games);
-    if (document.activeElement !== games) games.value = String(v.games);
+    if (active() !== games) games.value = String(v.games);
     fill(measure, v.measures, v.measure);
     seatBox.hidden = !v.seats.length;
     if (v.seats.length) fill(seat, v.seats.map(([s, t]) => [String(s), t]), String(v.seat));
@@ -256,7 +259,7 @@ function render({ model, el }) {
       select.replaceChildren(...options.map(([k, t]) => { const o = h("option", "", t); o.value = k; return o; }));
       select.dataset.options = want;
     }
-    if (document.activeElement !== select || !waiting) select.value = value;
+    if (active() !== select || !waiting) select.value = value;
   }
 
   function drawNumbers(n) {
