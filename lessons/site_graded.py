@@ -5,7 +5,8 @@ reader's Python is made from a copy of the sources in which:
 
 - every exact (sealed) exercise's checker and answer (`@exercise("K")`, `@answer_of("K")`,
   `answer_of("K")(f)`, K in `graded.SEALED`) is cut out of the `lessons_*` modules, and with them
-  every private helper (`_name`) nothing left in the module uses any more (the answers' workings);
+  every helper nothing left uses any more (the answers' workings: a private one nothing left in
+  the module uses, a public one that neither does nor a lesson's own cells or the package's `__init__`);
 - `exercises/sealed.py` holds the table `graded.seal(roster)` made at build time (salted SHA-256
   digests, no answer) and the package's `__init__` installs it: `check()` compares hashes;
 - the course's notebooks (package data) are scrubbed of their solution cells.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 LESSON_MODULES = "lessons_*.py"
@@ -36,9 +38,10 @@ def _names(node: ast.AST) -> set[str]:
         n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
 
 
-def strip_answers(source: str, keys) -> str:
-    """A lesson module's source without the checkers and answers of `keys` and the private
-    helpers only they used."""
+def strip_answers(source: str, keys, outside: "set[str] | None" = None) -> str:
+    """A lesson module's source without the checkers and answers of `keys` and the helpers only
+    they used: private ones, and (given `outside`, the names the lessons' own cells and the
+    package's `__init__` use) public ones no one outside uses either."""
     keys = set(keys)
     tree = ast.parse(source)
     gone: set[str] = set()
@@ -56,7 +59,8 @@ def strip_answers(source: str, keys) -> str:
     while True:  # private helpers that nothing left uses (the answers' workings), until none is left
         used = set().union(*(_names(n) for n in body if not isinstance(n, (ast.FunctionDef, ast.ClassDef)))) | set().union(
             *(_names(n) - {n.name} for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef))))
-        unused = [n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name.startswith("_")
+        unused = [n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
+                  and (n.name.startswith("_") or (outside is not None and n.name not in outside))
                   and n.name not in used and not any(_key(d) for d in n.decorator_list)]  # a registered one is used
         if not unused:
             break
@@ -88,13 +92,19 @@ def make_graded(src: Path, table: dict) -> None:
     from meeple.widgets.exercises import graded
 
     pkg = src / "widgets" / "exercises"
+    for nb in sorted((src / "lessons").glob("*.ipynb")):
+        nb.write_text(scrub_notebook(nb.read_text(), nb.name)[0])
+    # the names the lessons' own cells (answers left out) import from the package, and its __init__ does
+    outside = {a.name for node in ast.walk(ast.parse((pkg / "__init__.py").read_text()))
+               if isinstance(node, ast.ImportFrom) for a in node.names}
+    for nb in sorted((src / "lessons").glob("*.ipynb")):
+        for names in re.findall(r"from meeple\.widgets\.exercises[\w.]* import ([\w, ]+)", nb.read_text()):
+            outside |= {n.strip() for n in names.split(",")}
     for module in sorted(pkg.glob(LESSON_MODULES)):
-        module.write_text(strip_answers(module.read_text(), graded.SEALED))
+        module.write_text(strip_answers(module.read_text(), graded.SEALED, outside))
     (pkg / "sealed.py").write_text('"""The sealed answers of this graded build (graded.seal): salted digests, no answer."""\n'
                                   f"TABLE = {json.dumps(table, indent=0)}\n")
     init = pkg / "__init__.py"
     init.write_text(init.read_text() + "\n# A graded build: the exact exercises are checked against the sealed table.\n"
                     "from . import graded as _graded, sealed as _sealed  # noqa: E402\n"
                     "_graded.install(_sealed.TABLE)\n")
-    for nb in sorted((src / "lessons").glob("*.ipynb")):
-        nb.write_text(scrub_notebook(nb.read_text(), nb.name)[0])
