@@ -74,7 +74,7 @@ bench: $(STAMP)
 SOLUTIONS ?= yes
 site: $(STAMP)
 	@$(BIN)/python tests/machine.py npm
-	$(BIN)/python lessons/build_site.py $(if $(filter no,$(SOLUTIONS)),--no-solutions,)
+	$(BIN)/python lessons/build_site.py $(if $(filter no,$(SOLUTIONS)),--no-solutions,) $(if $(ROSTER),--roster $(ROSTER),)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache lessons/_build

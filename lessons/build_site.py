@@ -55,6 +55,7 @@ LESSONS = Path(__file__).resolve().parent
 sys.path.insert(0, str(LESSONS))
 import site_cells  # noqa: E402  (the runnable exercise cells: editor, cells files, scripts)
 import site_lab  # noqa: E402  (the variant lab page)
+import site_graded  # noqa: E402  (a graded build's wheel: sealed answers, no answer key)
 
 ROOT = LESSONS.parent
 STATIC = ROOT / "widgets" / "static"
@@ -169,8 +170,9 @@ def check_pyodide(folder: Path) -> None:
                  f"(in {folder}); delete that folder to fetch them again, or pin the new hashes deliberately")
 
 
-def build_wheel(dest: Path) -> Path:
-    """The project's wheel (pure Python), built from a copy of the sources so the tree stays clean."""
+def build_wheel(dest: Path, sealed: "dict | None" = None) -> Path:
+    """The project's wheel (pure Python), built from a copy of the sources so the tree stays clean;
+    with a `sealed` table, the graded one (site_graded: no exact answer's checker, hashes instead)."""
     with tempfile.TemporaryDirectory(prefix="meeple-wheel-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
@@ -180,6 +182,8 @@ def build_wheel(dest: Path) -> Path:
         for pkg in ("rules", "widgets", "seeds", "lessons"):
             shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns(
                 "__pycache__", "*.pyc", "_build", ".ipynb_checkpoints", "images"))
+        if sealed is not None:
+            site_graded.make_graded(src, sealed)
         cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
                "--disable-pip-version-check", "-w", str(dest), str(src)]
         print("build_site: pip wheel (meeple, for Python in the browser)", flush=True)
@@ -190,7 +194,7 @@ def build_wheel(dest: Path) -> Path:
     return wheels[0]
 
 
-def vendor(modules: Path, dest: Path) -> None:
+def vendor(modules: Path, dest: Path, sealed: "dict | None" = None) -> None:
     """Fill `_vendor/`: the widget loader, Vega, KaTeX's CSS and fonts, Pyodide (hashes checked), the meeple wheel
     and the live runtime. (The anywidgets' own modules are written out of the pages after
     the build: `externalize_modules`.)"""
@@ -211,7 +215,7 @@ def vendor(modules: Path, dest: Path) -> None:
     for name in PYODIDE_FILES:
         shutil.copy2(modules / "pyodide" / name, py)
     check_pyodide_copy(py)
-    wheel = build_wheel(dest / "meeple")
+    wheel = build_wheel(dest / "meeple", sealed)
     for name in LIVE_FILES:
         shutil.copy2(STATIC / name, dest)
     site_cells.bundle_editor(modules, dest)  # the exercise cells' editor, loaded when a reader edits one
@@ -780,11 +784,17 @@ def run_book(cmd: list[str], env: dict) -> None:
         raise subprocess.CalledProcessError(proc.returncode, cmd)
 
 
-def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: bool = True) -> Path:
+def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: bool = True,
+          roster: "list[str] | None" = None) -> Path:
+    """Build the site; without `solutions` a graded one, whose exact answers are sealed for the
+    lessons' own numbers and each student id of `roster` (site_graded)."""
     out = out.resolve()
     work, html = out / "work", out / "html"
+    if roster and solutions:
+        sys.exit("build_site: --roster is for a graded build: add --no-solutions (make site SOLUTIONS=no ROSTER=FILE)")
+    sealed = None if solutions else site_graded.seal_table(roster or [])
     try:
-        return _build(work, html, solutions, patterns, execute)
+        return _build(work, html, solutions, patterns, execute, sealed)
     finally:
         # Only the npm packages are kept between builds: the executed notebooks Jupyter Book
         # leaves behind (work/_build/jupyter_execute) would look like lessons to pytest
@@ -793,7 +803,8 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: bool = True) -> Path:
+def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: bool = True,
+           sealed: "dict | None" = None) -> Path:
     src = work / "src"
     start = time.perf_counter()
     modules = npm_install(work / "npm")
@@ -812,7 +823,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
         pages.append("teachers_guide")
     pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
-    vendor(modules, src / "_vendor")
+    vendor(modules, src / "_vendor", sealed)
     exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
     if not execute:
         site_cells.no_execute(src / "_config.yml")
@@ -873,9 +884,21 @@ def main(argv: list[str] | None = None) -> None:
                         help="do not run the lessons (pages without outputs: a quick build, e.g. to test the exercise cells)")
     parser.add_argument("--lessons", nargs="+", metavar="GLOB",
                         help="build only the lessons matching these names or globs (default: every lesson)")
+    parser.add_argument("--roster", type=Path, metavar="CSV",
+                        help="with --no-solutions: a class roster (a column 'id' or 'name'); each student's own "
+                             "numbers are sealed too, so their check() answers on the site")
     args = parser.parse_args(argv)
+    roster = None
+    if args.roster is not None:
+        from meeple.widgets.exercises import read_roster
+
+        try:
+            roster = read_roster(args.roster.read_text())
+        except (OSError, ValueError) as e:
+            sys.exit(f"build_site: --roster {args.roster}: {e}")
     try:
-        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=not args.no_execute)
+        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=not args.no_execute,
+              roster=roster)
     except subprocess.CalledProcessError as e:
         sys.exit(f"build_site: {Path(e.cmd[0]).name} failed (exit {e.returncode}); see the messages above")
 

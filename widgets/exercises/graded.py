@@ -126,5 +126,6 @@ def install(table: dict) -> list[str]:
             return False, "that is not the answer (this graded course gives no hints: check your working)."
 
         sealed.__name__ = f"sealed_{key.replace('.', '_')}"
-        exercise(key, expects(key), replace=True)(sealed)
+        # a graded wheel has no lesson module to have said what the exercise takes: the table says it
+        exercise(key, table.get("expects", {}).get(key) or expects(key), replace=True)(sealed)
     return keys

@@ -22,7 +22,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                             (2, 2, 3, 3, 4, 6)),
            "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
     "03": {"gap": (5, 2, 3, 6, 7)},  # not 4: the lesson's reroll toggles show the chase four spaces behind
-    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, 3.99 turns
+    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, about 4 turns
     "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
     "06": {"gap": (4, 2, 3, 5, 6)},
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
