@@ -91,11 +91,19 @@ class Results(RunInfo):
             self._frames = make_tables(self.config.players, self.records)
         return self._frames[0]
 
+    @table.setter
+    def table(self, value):  # a reader may replace the table (a checker then sees it disagree with the games)
+        self._frames = (value, self.games)
+
     @property
     def games(self):
         if self._frames is None:
             self._frames = make_tables(self.config.players, self.records)
         return self._frames[1]
+
+    @games.setter
+    def games(self, value):
+        self._frames = (self.table, value)
 
     @property
     def completed(self) -> int:
