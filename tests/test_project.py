@@ -158,9 +158,22 @@ def test_readme_starts_with_the_two_commands():
 def test_widget_assets_are_local_files():
     """Nothing loads from a CDN: no http(s) URLs in widget JS/CSS/SVG. An XML namespace
     (`xmlns="http://www.w3.org/2000/svg"`) is a name, never fetched, so it is the one exception."""
+    # The vendored vega-embed bundle (vl-convert's) names a few addresses it never fetches: XML
+    # namespaces, the Vega spec's $schema id, a link in an error text, and the Vega Editor link
+    # that only its "actions" menu shows (every embed here passes actions: false, checked below).
+    names = {"http://www.w3.org/1999/xlink", "http://www.w3.org/2000/svg", "http://www.w3.org/2000/xmlns/",
+             "https://vega.github.io/schema/vega/v6.json", "https://github.com/vega/vega-lite/issues/2415",
+             "https://vega.github.io/editor/"}
     for f in (ROOT / "widgets" / "static").glob("*"):
         text = re.sub(r'xmlns(:\w+)?="http://www\.w3\.org/[\w/.]+"', "", f.read_text())
+        text = re.sub(r"http://localhost:\d+", "", text)  # loopback, in a message telling the reader how to serve the site
+        if f.name == "vega-embed.js":
+            for url in names:
+                text = text.replace(url, "")
         assert not re.search(r"https?://", text), f"{f.name} loads from the network"
+    for f in ("panel.js", "explorer.js"):
+        calls = re.findall(r"embed\w*\([^;]*?\{([^}]*)\}", (ROOT / "widgets" / "static" / f).read_text())
+        assert calls and all("actions: false" in c for c in calls), f"{f}: an embed shows vega-embed's actions menu"
 
 
 # tests/machine.py: what `make test` sets up before pytest (issue 9, "Fresh machine").
