@@ -413,31 +413,40 @@ def merge_solution_folds(text: str) -> str:
     return text
 
 
-def compile_charts(page: Path) -> int:
-    """Each Altair chart (JupyterChart) on the page becomes Vega, drawn by meeple-chart.js with
-    the site's one Vega file, in place of a chart module that carries Vega, Vega-Lite and
-    vega-embed itself (0.9 MB). The Vega-Lite is compiled here by vl-convert, the compiler
-    Altair itself uses, at the Vega-Lite version Altair names. Returns the charts compiled."""
+def _edit_widget_state(page: Path, *edits) -> int:
+    """Read the page's saved widget state once, let each `edit(model) -> charts compiled` change
+    the models it knows, and write the state back once if any did. Returns the charts compiled."""
     text = page.read_text()
     found = STATE.search(text)
     if not found:
         return 0
-    import vl_convert
-    from altair.utils._importers import vl_version_for_vl_convert
-
     state = json.loads(found[2])
-    done = 0
-    for model in state["state"].values():
-        attrs = model.get("state", {})
-        if model.get("model_name") != "AnyModel" or "_vl_selections" not in attrs or not attrs.get("spec"):
-            continue  # not an Altair chart
-        attrs["spec"] = vl_convert.vegalite_to_vega(attrs["spec"], vl_version=vl_version_for_vl_convert())
-        attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
-        done += 1
+    done = sum(edit(model) for model in state["state"].values() for edit in edits)
     if done:
         body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
         page.write_text(text[: found.start(2)] + body + text[found.end(2):])
     return done
+
+
+def _to_vega(spec: dict) -> dict:
+    """Vega-Lite compiled to Vega by vl-convert, the compiler Altair itself uses, at the
+    Vega-Lite version Altair names."""
+    import vl_convert
+    from altair.utils._importers import vl_version_for_vl_convert
+
+    return vl_convert.vegalite_to_vega(spec, vl_version=vl_version_for_vl_convert())
+
+
+def compile_chart(model: dict) -> int:
+    """An Altair chart (JupyterChart) on a page becomes Vega, drawn by meeple-chart.js with
+    the site's one Vega file, in place of a chart module that carries Vega, Vega-Lite and
+    vega-embed itself (0.9 MB). Returns the charts compiled (0 or 1)."""
+    attrs = model.get("state", {})
+    if model.get("model_name") != "AnyModel" or "_vl_selections" not in attrs or not attrs.get("spec"):
+        return 0  # not an Altair chart
+    attrs["spec"] = _to_vega(attrs["spec"])
+    attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
+    return 1
 
 
 def _is_explorer(model: dict) -> bool:
@@ -446,35 +455,23 @@ def _is_explorer(model: dict) -> bool:
             and isinstance(attrs.get("setup"), dict) and "sliders" in (attrs.get("view") or {}))
 
 
-def compile_explorers(page: Path) -> int:
-    """Each Explorer's saved charts become Vega (vl-convert, as compile_charts), drawn before any
-    Python starts with the site's one Vega file; its module becomes static/explorer.js as it is
-    (the kernel's carries vega-embed, Vega-Lite and Vega: 0.9 MB), which loads Vega-Lite only
-    after "Start Python", to compile the charts the browser's Python sends. Returns the charts compiled."""
-    text = page.read_text()
-    found = STATE.search(text)
-    if not found:
+def compile_explorer(model: dict) -> int:
+    """An Explorer's saved charts become Vega (as compile_chart), drawn before any Python starts
+    with the site's one Vega file; its module becomes static/explorer.js as it is (the kernel's
+    carries vega-embed, Vega-Lite and Vega: 0.9 MB), which loads Vega-Lite only after "Start
+    Python", to compile the charts the browser's Python sends. Returns the charts compiled."""
+    if not _is_explorer(model):
         return 0
-    import vl_convert
-    from altair.utils._importers import vl_version_for_vl_convert
-
-    state = json.loads(found[2])
+    attrs = model["state"]
+    charts = attrs["charts"]
     done = 0
-    for model in state["state"].values():
-        if not _is_explorer(model):
-            continue
-        attrs = model["state"]
-        charts = attrs["charts"]
-        for name in [k for k in charts if k not in ("key", "format")]:
-            charts[name] = vl_convert.vegalite_to_vega(charts[name], vl_version=vl_version_for_vl_convert())
-            done += 1
-        charts["format"] = "vega"
-        # the comment lines stay in the source: a page has 1.5 MB cold and the browser reads no comment
-        code = "\n".join(line for line in EXPLORER_ESM.read_text().splitlines() if not line.lstrip().startswith("//"))
-        attrs["_esm"] = code.replace("../vega/", f"../{VEGA_DIR}/").replace("../vega-lite/", f"../{VEGA_LITE_DIR}/")
-    if done:
-        body = json.dumps(state, separators=(",", ":")).replace("</", "<\\/")
-        page.write_text(text[: found.start(2)] + body + text[found.end(2):])
+    for name in [k for k in charts if k not in ("key", "format")]:
+        charts[name] = _to_vega(charts[name])
+        done += 1
+    charts["format"] = "vega"
+    # the comment lines stay in the source: a page has 1.5 MB cold and the browser reads no comment
+    code = "\n".join(line for line in EXPLORER_ESM.read_text().splitlines() if not line.lstrip().startswith("//"))
+    attrs["_esm"] = code.replace("../vega/", f"../{VEGA_DIR}/").replace("../vega-lite/", f"../{VEGA_LITE_DIR}/")
     return done
 
 
@@ -837,8 +834,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
     for page in built.glob("*.html"):
         page.write_text(merge_solution_folds(drop_check_results(page.read_text())))
-    charts = sum(compile_charts(page) for page in built.glob("*.html"))
-    charts += sum(compile_explorers(page) for page in built.glob("*.html"))
+    charts = sum(_edit_widget_state(page, compile_chart, compile_explorer) for page in built.glob("*.html"))
     slimmed = sum(slim_widget_state(page) for page in built.glob("*.html"))
     moved = sum(externalize_modules(page, built / "_static") for page in built.glob("*.html"))
     shared = sorted(p.name for p in (built / "_static" / MODULES).glob("*"))
