@@ -66,7 +66,7 @@ def test_bucket_king_heuristic_breaks_ties_with_its_rng():
                                             ("blue", 4), ("blue", 3), ("green", 3), ("green", 2), ("green", 1)])
     mine = tuple(sorted(mine))
     assert {c.colour for c in mine} == {"red", "blue", "green"}  # no yellow, no purple
-    top = bk._layout(cfg.rows).positions[-1]
+    top = bk.pyramid.layout_of(cfg.rows).positions[-1]
     tops = set()
     for r in range(12):
         s = bk.new_game(cfg, 0)._copy()
@@ -77,7 +77,7 @@ def test_bucket_king_heuristic_breaks_ties_with_its_rng():
         rng = random.Random(r)
         while s.current_player == 0:
             s = bk.apply(s, bk.heuristic_bot(bk.observation(s, 0), bk.legal_actions(s), rng))
-        pyr = dict(zip(bk._layout(cfg.rows).positions, s.pyramids[0]))
+        pyr = dict(zip(bk.pyramid.layout_of(cfg.rows).positions, s.pyramids[0]))
         assert pyr[(0, 2)] == "red"  # the strongest colour still takes the costliest place
         tops.add(pyr[top])
     assert tops == {"yellow", "purple"}, tops

@@ -162,7 +162,7 @@ def test_set_up_offers_the_same_however_the_state_was_made():
     of, whether the state kept that supply from its moves (the step path), must count it from
     the pyramid (a hand-made state) or is a determinized world."""
     cfg = Config(players=5)  # 2 buckets a colour: colours run out early
-    positions = bk._layout(cfg.rows).positions
+    positions = bk.pyramid.layout_of(cfg.rows).positions
     s = bk.new_game(cfg, 7)
     rng = random.Random(7)
     while s.phase == bk.ARRANGE:
@@ -420,12 +420,12 @@ def test_poke_model_matches_an_exact_enumeration_and_the_game_draws_it_from_chan
     assert _brute_poke(ROWS5, {(4, 0), (3, 1)}, (0, 1), p) == fall_distribution(ROWS5, [(4, 0), (3, 1)], (0, 1), p)
     # the game samples the same distribution from its chance stream
     cfg = Config(fall_model="poke", fall_probability=float(p))
-    lay = bk._layout(ROWS5)
+    lay = bk.pyramid.layout_of(ROWS5)
     counts = Counter()
     chance = Chance(7)
     runs = 3000
     for _ in range(runs):
-        fall, chance = bk._poke_falls([True] * 15, lay.index[(1, 1)], lay, cfg.fall_probability, chance)
+        fall, chance = bk.pyramid.poke_falls([True] * 15, lay.index[(1, 1)], lay, cfg.fall_probability, chance)
         counts[len(fall)] += 1
     for k, prob in dist.items():
         assert abs(counts[k] / runs - float(prob)) < 4 * (float(prob) * (1 - float(prob)) / runs) ** 0.5 + 0.005
@@ -764,8 +764,9 @@ def test_falls_and_splits_match_brute_force_for_every_pyramid_shape(rows):
         fall = falling_buckets(rows, removed, position)
         assert fall == _brute_falls(rows, removed, position)
         left = [q for q in standing if q not in fall]
-        lay = bk._layout(rows)
-        parts = [{lay.positions[j] for j in bk._indices(m)} for m in bk._parts(rows, bk._mask(lay.index[q] for q in left))]
+        lay = bk.pyramid.layout_of(rows)
+        masks = bk.pyramid.split_parts(rows, bk.pyramid.mask_of(lay.index[q] for q in left))
+        parts = [{lay.positions[j] for j in bk.pyramid.indices_of(m)} for m in masks]
         assert parts == _brute_parts(left, rows)
 
 
@@ -940,7 +941,7 @@ def test_the_most_plays_of_one_colour_spread_the_cards_evenly():
     for values, copies, most in [(3, 2, 2), (4, 3, 3), (2, 4, 5)]:
         for n in range(values * copies + 1):
             ways = [c for c in product(range(copies + 1), repeat=values) if sum(c) == n]
-            assert bk._most_plays(values, copies, n, most) == max(bk._sub_multisets(c, most) for c in ways)
+            assert bk.cards.most_plays(values, copies, n, most) == max(bk.cards.sub_multisets(c, most) for c in ways)
 
 
 class _FirstOfTies(random.Random):
@@ -968,7 +969,7 @@ def test_the_lean_benchmark_heuristic_leads_and_follows_as_heuristic_bot():
     cfg = Config()
     assert (lean.ROWS, lean.EACH, lean.MOST, lean.HAND) == (cfg.rows, cfg.buckets_each, cfg.max_cards, cfg.hand_size)
     names = cfg.colours
-    positions = bk._layout(cfg.rows).positions
+    positions = bk.pyramid.layout_of(cfg.rows).positions
     rng, checked = random.Random(9), Counter()
     for _ in range(30):
         log = []

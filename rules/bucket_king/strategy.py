@@ -1,0 +1,317 @@
+"""Bucket King 3D's bots: the random bot, the heuristic (the rulebook's tips as greedy rules), a
+determinised lookahead, and `play_core`, simulate's engine hook for the random and heuristic bots.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from .. import bots as _bots
+from ..protocol import MAX_STEPS
+from .cards import (
+    FOLLOW, LEAD, NAME, Card, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
+)
+from .game import (
+    Fixed, Observation, State, apply, determinize, fixed, legal_actions, lose_choices, new_game, observation, step,
+)
+from .pyramid import layout_of, loss_damage, standing_of
+
+
+# --- bots -------------------------------------------------------------------
+
+CARD_WORTH = 3.0  # what holding a card is worth beyond its value
+BUCKET_WORTH = 12.0  # a bucket against card worth: give up a top bucket rather than spend a strong hand
+
+
+
+@lru_cache(maxsize=64)
+def _setup_order(rows: tuple[int, ...]) -> tuple[int, ...]:
+    """Positions from the costliest loss in a full pyramid to the cheapest (ties: lower index first)."""
+    full = layout_of(rows).full
+    return tuple(sorted(range(full.bit_length()), key=lambda k: (-loss_damage(rows, full, k), k)))
+
+
+def _strengths(hand) -> dict[str, float]:
+    """How strong the hand is in each colour it holds, Σ(value + CARD_WORTH),
+    colours in the order they first appear in the hand."""
+    out: dict[str, float] = {}
+    for colour, value in hand:
+        out[colour] = out.get(colour, 0) + (value + CARD_WORTH)
+    return out
+
+
+@lru_cache(maxsize=1 << 12)
+def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[frozenset[str], ...]:
+    """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips).
+    For each flat position, the colour planned there and every colour as strong
+    (the plan ranks ties by colour order; any of them fills the same block of
+    positions). A player's hand does not change while they build."""
+    strength = _strengths(hand)
+    ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
+    plan = [""] * len(layout_of(rows).positions)
+    for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
+        plan[k] = ranked[rank // each]  # each colour fills `each` positions in turn
+    return tuple(frozenset(c for c in colours if strength.get(c, 0) == strength.get(want, 0)) for want in plan)
+
+
+def _play_cost(a: PlayCards, draws: int) -> float:
+    spent = a.cards + a.extras + ((a.discard,) if a.discard is not None else ())
+    return sum(c.value + CARD_WORTH for c in spent) - draws * (4.5 + CARD_WORTH)
+
+
+@lru_cache(maxsize=1 << 14)
+def _play_key(a: PlayCards, draws: int) -> tuple[float, int]:
+    """The heuristic's order of plays: the cheapest (drawing `draws` cards after it), then the lowest total."""
+    return _play_cost(a, draws + len(a.extras)), a.total
+
+
+def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tuple[LoseBucket | None, int]:
+    """The bucket whose loss costs fewest buckets, the highest row among equals;
+    still tied, `rng` picks (None: the first)."""
+    losses = tuple(a for a in legal if type(a) is LoseBucket)
+    if not losses:
+        return None, 0
+    best, damage = _least_damage(fixed(obs.config).rows, obs.pyramids[obs.player], losses)
+    return _pick(best, rng), damage
+
+
+@lru_cache(maxsize=1 << 14)
+def _least_damage(rows: tuple[int, ...], pyramid: tuple, losses: tuple[LoseBucket, ...]) -> tuple[tuple, int]:
+    """Of `losses` (not none), those costing fewest buckets, the highest row among equals; and that cost."""
+    index = layout_of(rows).index
+    standing = standing_of(pyramid)
+    best, key = [], None
+    for a in losses:
+        k = (loss_damage(rows, standing, index[a.position]), -a.position[0])
+        if key is None or k < key:
+            best, key = [a], k
+        elif k == key:
+            best.append(a)
+    return tuple(best), key[0]
+
+
+def _neighbour(out: tuple[bool, ...], me: int, d: int, n: int) -> int:
+    """The next seat still in from `me` in direction d (+1 or -1)."""
+    q = (me + d) % n
+    while out[q]:
+        q = (q + d) % n
+    return q
+
+
+_LAST_PLAN: list = [None, None, ()]  # (Fixed, hand, its _setup_plan) of the last set-up move
+
+
+def _plan_for(fx: Fixed, hand: tuple) -> tuple[frozenset[str], ...]:
+    """_setup_plan for this hand: a player places all their buckets from one hand (the very
+    same tuple), so the last plan is kept by identity rather than hashed again each move."""
+    last = _LAST_PLAN
+    if last[1] is hand and last[0] is fx:
+        return last[2]
+    plan = _setup_plan(fx.rows, fx.config.colours, fx.each, hand)
+    last[:] = fx, hand, plan
+    return plan
+
+
+def _pick(tied: list, rng: random.Random | None):
+    """One of equally good actions: the bot's rng decides, never the listing order."""
+    if len(tied) == 1 or rng is None:
+        return tied[0]
+    return tied[rng.randrange(len(tied))]
+
+
+def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
+    """The rulebook's tips as greedy rules: strong colours low in the pyramid,
+    defend with the cheapest play, give up a top bucket rather than spend a
+    strong hand, lead the highest card of the strongest colour towards the
+    neighbour with more buckets, keep the larger part."""
+    first = legal[0]
+    if type(first) is Place or type(first) is Direction or type(first) is KeepPart:
+        return _arrange_point_keep(obs, obs.player, obs.hand, legal, rng)
+    if obs.phase == LEAD and obs.hand:
+        return _lead(obs.hand, rng)
+    plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
+    losses = tuple(a for a in legal if type(a) is LoseBucket)
+    chosen = _defend(fixed(obs.config), obs.pyramids[obs.player], obs.buckets[obs.player], losses,
+                     plays, None, rng)
+    return legal[0] if chosen is None else chosen
+
+
+# The heuristic's parts. Each reads only what its seat may see: its own hand, and the table
+# (`view`: an Observation, or simulate's own State read for seat `me` by play_core).
+
+def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Random):
+    """Set-up (BK-4 tips), the direction (BK-5) and the part kept (BK-12)."""
+    first = legal[0]
+    if type(first) is Place:
+        fx = fixed(view.config)
+        fits = _plan_for(fx, hand)[fx.layout.index[first.position]]
+        return _pick([a for a in legal if a.colour in fits] or [first], rng)
+    if type(first) is Direction:
+        n, out = view.config.players, view.out
+        right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
+        return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
+    most = max(a.size for a in legal)
+    return _pick([a for a in legal if a.size == most], rng)
+
+
+def _lead(hand: tuple, rng: random.Random) -> PlayCards:
+    """The highest card of the strongest colour: always a legal lead (BK-6)."""
+    strength = _strengths(hand)
+    top = max(strength.values())
+    colour = _pick([c for c, v in strength.items() if v == top], rng)
+    return PlayCards((of_colour(hand, colour)[-1],))
+
+
+def _defend(fx: Fixed, pyramid: tuple, mine: int, losses: tuple, plays, cheapest, rng: random.Random):
+    """Beat the sum with the cheapest play, or lose the bucket that costs fewest buckets, whichever
+    costs less (a play if a loss would empty the pyramid). `plays`: the plays without a discard, in
+    legal order; `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
+    if losses:
+        best, dmg = _least_damage(fx.rows, pyramid, losses)
+        loss = _pick(best, rng)
+    else:
+        loss, dmg = None, 0
+    if not plays:
+        return loss
+    tied, cost = cheapest or _cheapest(plays, fx.config.draw_per_turn)
+    chosen = _pick(tied, rng)
+    if dmg >= mine or cost < BUCKET_WORTH * dmg:
+        return chosen
+    return loss
+
+
+def _cheapest(plays, draws: int) -> tuple[list, float]:
+    """The plays of lowest _play_key, in their order, and that cost."""
+    keys = [_play_key(a, draws) for a in plays]
+    low = min(keys)
+    return [a for a, k in zip(plays, keys) if k == low], low[0]
+
+
+@lru_cache(maxsize=1 << 15)
+def _cheapest_beating(same: tuple[Card, ...], most: int, need_more: int, draws: int) -> tuple[list, float] | None:
+    """_cheapest of beating(same, most, need_more) (a plain follow's plays), remembered."""
+    plays = beating(same, most, need_more)
+    return _cheapest(plays, draws) if plays else None
+
+
+def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+    """simulate's engine hook (contract: simulate.play_game) for seats of the random and the heuristic
+    bot: the game in place on one State, no observation built, and no list of legal moves where the
+    heuristic does not need one (its lead; a plain follow reads the cached plays of its colour).
+    None for any other bot."""
+    heuristic, random_bot = heuristic_bot, _bots.random_bot
+    kinds = []
+    for f in seat_funcs:
+        if f is not heuristic and f is not random_bot:
+            return None
+        kinds.append(f is heuristic)
+    leaders = []
+    note = leaders.append
+    shown = [None, None]  # the buckets last seen (the same tuple until someone loses) and their leader
+
+    def turn_end(st) -> None:  # simulate's progress: scores, the buckets left
+        if st.buckets is not shown[0]:
+            shown[0], shown[1] = st.buckets, leader(list(st.buckets))
+        note(shown[1])
+
+    s = new_game(config, game_seed, events=False, turn_end=turn_end)
+    fx = fixed(s.config)
+    plain, most, draws, rows = fx.plain, fx.most, s.config.draw_per_turn, fx.rows
+    actions = 0
+    while not s.is_over:
+        if actions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = s.current_player
+        phase = s.phase
+        if not kinds[p]:
+            action = random_bot(None, legal_actions(s), rngs[p])
+        elif phase == LEAD and s.hands[p]:
+            action = _lead(s.hands[p], rngs[p])
+        elif phase == FOLLOW and plain:
+            same = of_colour(s.hands[p], s.colour)
+            need_more = s.to_beat - sum(map(card_value, s.fronts[p]))
+            cheapest = _cheapest_beating(same, most, need_more, draws)
+            action = _defend(fx, s.pyramids[p], s.buckets[p], lose_choices(rows, s.pyramids[p], s.colour),
+                             cheapest and cheapest[0], cheapest, rngs[p])
+        else:
+            legal = legal_actions(s)
+            if phase == LEAD or phase == FOLLOW:
+                action = heuristic_bot(observation(s, p), legal, rngs[p])
+            else:
+                action = _arrange_point_keep(s, p, s.hands[p], legal, rngs[p])
+        step(s, action)
+        actions += 1
+    return s, leaders, actions
+
+
+def _hand_worth(hand) -> float:
+    return sum(c.value + CARD_WORTH for c in hand)
+
+
+def _candidates(obs: Observation, legal: list, width: int) -> list:
+    """A few sensible actions to compare: the heuristic's, the best loss, the cheapest plays."""
+    plays = [a for a in legal if type(a) is PlayCards]
+    draws = obs.config.draw_per_turn
+    plays.sort(key=lambda a: (_play_cost(a, draws + len(a.extras)) - (a.total if obs.phase == LEAD else 0), a.total))
+    out = plays[:width]
+    loss, _ = _best_loss(obs, legal)
+    if loss is not None:
+        out.append(loss)
+    h = heuristic_bot(obs, legal, random.Random(0))
+    if h not in out:
+        out.append(h)
+    if obs.config.backfiring_discard:
+        back = [a for a in legal if type(a) is PlayCards and a.discard is not None]
+        back.sort(key=lambda a: _play_cost(a, draws + len(a.extras)))
+        out += back[:2]
+    return out
+
+
+def _evaluate(state: State, me: int) -> float:
+    """Bucket lead over the best other player, plus a little for the cards in hand."""
+    b = state.buckets
+    best_other = max(v for i, v in enumerate(b) if i != me)
+    hands = state.hands
+    others = [_hand_worth(h) for i, h in enumerate(hands) if i != me and not state.out[i]]
+    mean_other = sum(others) / len(others) if others else 0.0
+    return (b[me] - best_other) + (_hand_worth(hands[me]) - mean_other) / BUCKET_WORTH
+
+
+def make_lookahead(samples: int = 12, width: int = 4, rounds: int = 1, name: str = "lookahead"):
+    """Determinised Monte Carlo over a few candidate actions: each sampled
+    world (unseen cards dealt at random) is played on by heuristic bots to
+    the end of `rounds` rounds and scored by `_evaluate`; the same worlds
+    and rollout randomness serve every candidate (common random numbers).
+    Set-up, direction and split choices are left to the heuristic."""
+
+    def bot(obs: Observation, legal: list, rng: random.Random):
+        if len(legal) == 1 or type(legal[0]) in (Place, Direction, KeepPart):
+            return heuristic_bot(obs, legal, rng)
+        cands = _candidates(obs, legal, width)
+        if len(cands) == 1:
+            return cands[0]
+        totals = [0.0] * len(cands)
+        me = obs.player
+        for _ in range(samples):
+            world = determinize(obs, rng)
+            roll_seed = rng.getrandbits(63)
+            for i, a in enumerate(cands):
+                s = apply(world, a)
+                r = random.Random(roll_seed)
+                stop = world.round + rounds  # from the round before the trial move: a move that ends it is judged there too
+                while not s.is_over and s.round < stop:
+                    p = s.current_player
+                    s = apply(s, heuristic_bot(observation(s, p), legal_actions(s), r))
+                totals[i] += _evaluate(s, me)
+        return cands[totals.index(max(totals))]
+
+    bot.__name__ = name
+    return bot
+
+
+BOTS = {
+    "random": _bots.random_bot,
+    "heuristic": heuristic_bot,
+    "lookahead": make_lookahead(),
+}
