@@ -106,5 +106,5 @@ def make_graded(src: Path, table: dict) -> None:
                                   f"TABLE = {json.dumps(table, indent=0)}\n")
     init = pkg / "__init__.py"
     init.write_text(init.read_text() + "\n# A graded build: the exact exercises are checked against the sealed table.\n"
-                    "from . import graded as _graded, sealed as _sealed  # noqa: E402\n"
+                    "from . import graded as _graded, sealed as _sealed  # noqa: E402 - appended below the package code\n"
                     "_graded.install(_sealed.TABLE)\n")

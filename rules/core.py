@@ -113,7 +113,9 @@ class Record:
         return json.dumps(self.to_dict(), indent=indent)
 
 
-def _record(mod, config, seed, names, actions, state) -> Record:
+def make_record(mod, config, seed, names, actions, state) -> Record:
+    """The Record of a game played to `state` by the seated `names` with `actions` (the replay file
+    `meeple play --record` writes and the Stepper saves)."""
     return Record(
         game=mod.NAME,
         config=config,
@@ -152,7 +154,7 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
         state = mod.apply(state, action)
         if on_move is not None:
             on_move(state)
-    return _record(mod, config, seed, names, actions, state)
+    return make_record(mod, config, seed, names, actions, state)
 
 
 def apply_text(mod, state, text: str):
@@ -213,7 +215,7 @@ def _replay(json_text) -> Record:
             state = apply_text(mod, state, text)
         except ValueError as e:
             raise ValueError(f"record action {i}: {e}") from None
-    rec = _record(mod, config, seed, bots, data["actions"], state)
+    rec = make_record(mod, config, seed, bots, data["actions"], state)
     for key in ("round_scores", "scores", "winners"):
         if key in data and data[key] != rec.to_dict()[key]:
             raise ValueError(

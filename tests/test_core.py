@@ -88,7 +88,7 @@ def test_bad_records_are_refused_with_a_clear_message(text, message):
 
 def test_a_record_of_an_unfinished_game_replays_to_the_same_point():
     from meeple.rules import bucket_brigade as bb
-    from meeple.rules.core import _record
+    from meeple.rules.core import make_record
 
     s = bb.new_game(Config(), 4)
     actions = []
@@ -96,7 +96,7 @@ def test_a_record_of_an_unfinished_game_replays_to_the_same_point():
         a = bb.legal_actions(s)[0]
         actions.append(str(a))
         s = bb.apply(s, a)
-    rec = _record(bb, Config(), 4, ["human"] * 4, actions, s)
+    rec = make_record(bb, Config(), 4, ["human"] * 4, actions, s)
     again = replay(rec.to_json())
     assert not again.finished and again.state == s
 

@@ -10,7 +10,6 @@ course site's browser, and handed out here as Altair charts of those very specs.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Mapping
 
 import altair as alt

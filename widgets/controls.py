@@ -29,8 +29,11 @@ import random
 from collections import Counter
 from fractions import Fraction
 
-from meeple.rules import exact
+from meeple.rules import bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb
 from meeple.rules.chance import check_seed
+from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.sim import CHECKPOINTS, play_game
+from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.stats import mean_ci, wilson
 
 from . import specs
@@ -228,12 +231,6 @@ class TallyCount(Control):
 
 # --- lessons 2, 3, 4, 6: Piggyback Brigade's die -------------------------------------
 
-def _pb():
-    from meeple.rules import piggyback_brigade as pb  # noqa: PLC0415 - one game's module, asked when used
-
-    return pb
-
-
 @_kind
 class DieEditor(Control):
     """Six face drop-downs (1 to 9): the die's exact mean and variance, two thousand sampled
@@ -246,7 +243,6 @@ class DieEditor(Control):
 
     def __init__(self, faces=None, seed: int = 3):
         super().__init__()
-        pb = _pb()
         faces = tuple(pb.Config().faces if faces is None else faces)
         if len(faces) != 6 or any(f not in self.FACES or isinstance(f, bool) for f in faces):
             raise ValueError(f"faces={faces!r} is not allowed: six faces, each a whole number from 1 to 9")
@@ -265,7 +261,7 @@ class DieEditor(Control):
         self.faces = self.faces[:i] + (value,) + self.faces[i + 1:]
 
     def compute(self) -> None:
-        pb, faces = _pb(), self.faces
+        faces = self.faces
         d = exact.die(faces)
         rng = random.Random(self.seed)
         m, lo, hi = mean_ci([rng.choice(faces) for _ in range(self.ROLLS)])
@@ -277,7 +273,6 @@ class DieEditor(Control):
 
 
 def _reroll_inputs(rerolls) -> list[dict]:
-    pb = _pb()
     base = pb.Config()
     return [{"name": f"face{i + 1}", "kind": "select", "label": f"{c} {v}", "value": r,
              "options": _options(pb.REROLL_RULES)}
@@ -294,7 +289,6 @@ class RerollRule(Control):
 
     def __init__(self, rerolls=None, gap: int = 4):
         super().__init__()
-        pb = _pb()
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)  # the rules check the rule's shape and names
         self.gap = check_seed(gap, "gap")
@@ -311,7 +305,7 @@ class RerollRule(Control):
         self.rerolls = self.rerolls[:i] + (value,) + self.rerolls[i + 1:]
 
     def compute(self) -> None:
-        cfg = _pb().Config(rerolls=self.rerolls)
+        cfg = pb.Config(rerolls=self.rerolls)
         try:
             worth = exact.turn_mean(cfg)
             chasing = exact.chase_turn_mean(cfg, self.gap)
@@ -332,7 +326,7 @@ class TrackLength(Control):
 
     def __init__(self, spaces: int | None = None):
         super().__init__()
-        spaces = _pb().Config().spaces if spaces is None else spaces
+        spaces = pb.Config().spaces if spaces is None else spaces
         if spaces not in self.SPACES or isinstance(spaces, bool):
             raise ValueError(f"spaces={spaces!r} is not allowed: a whole number from 4 to 30")
         self.spaces = spaces
@@ -349,7 +343,7 @@ class TrackLength(Control):
         self.spaces = value
 
     def compute(self) -> None:
-        d = exact.time_trial_turns(_pb().Config(), self.spaces)
+        d = exact.time_trial_turns(pb.Config(), self.spaces)
         self.text = f"{self.spaces} spaces: {float(exact.mean(d)):.3f} turns on average, at most {max(d)} turns."
         self.chart = specs.distribution(d, x_title="turns to cross the finish",
                                         title=f"A lone piglet on {self.spaces} spaces (exact)")
@@ -360,10 +354,6 @@ def decisiveness_rows(game: str, config, bots: str, games: int, seed: int) -> li
     `decisiveness` rows of `simulate.balance_report` for the same game, bots, games and seed
     (bots rotated through the seats), computed game by game with no pandas, so the site's
     browser gives the same numbers (a test holds them equal)."""
-    from meeple.rules.core import game_module, resolve_bots  # noqa: PLC0415 - the simulation path, when measured
-    from meeple.rules.sim import CHECKPOINTS, play_game  # noqa: PLC0415
-    from meeple.rules.sim.runner import bot_refs as _bot_refs  # noqa: PLC0415
-
     mod = game_module(game)
     refs = _bot_refs(mod, bots, config.players)
     names, funcs = resolve_bots(mod, refs, config.players)
@@ -390,7 +380,6 @@ class CatchUpRule(Control):
 
     def __init__(self, rerolls=None, measured=(), games: int = GAMES, seed: int = 1, bots: str = "heuristic"):
         super().__init__()
-        pb = _pb()
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)
         self.measured = [dict(r) for r in measured]  # the lesson's rules: {"rule", "when", "leader_win_rate", "low", "high"}
@@ -420,10 +409,9 @@ class CatchUpRule(Control):
             self.text = "Pick a reroll rule for each face, then press Measure this rule."
 
     def _fair(self) -> float:
-        return 1 / _pb().Config().players
+        return 1 / pb.Config().players
 
     def _press(self, name: str) -> None:
-        pb = _pb()
         rule = self.rerolls
         try:
             cfg = pb.Config(rerolls=rule)
@@ -445,12 +433,6 @@ class CatchUpRule(Control):
 
 # --- lesson 7: Duck, Duck, Bruce's flips ---------------------------------------------
 
-def _ddb():
-    from meeple.rules import duck_duck_bruce as ddb  # noqa: PLC0415
-
-    return ddb
-
-
 @_kind
 class FlipSimulator(Control):
     """Flip, Stop, New round: one player's turn, with the exact chance that the next flip
@@ -461,7 +443,6 @@ class FlipSimulator(Control):
 
     def __init__(self, seed: int = 1, actions=()):
         super().__init__()
-        ddb = _ddb()
         self.config = ddb.Config()
         self.start_seed, self.seed = check_seed(seed), check_seed(seed)
         self.state = ddb.new_game(self.config, self.seed)
@@ -475,7 +456,7 @@ class FlipSimulator(Control):
 
     def _deciding(self) -> bool:
         s = self.state
-        return not s.is_over and s.phase == _ddb().DECIDE
+        return not s.is_over and s.phase == ddb.DECIDE
 
     def inputs(self) -> list[dict]:
         live = self._deciding()
@@ -484,7 +465,6 @@ class FlipSimulator(Control):
                 {"name": "new", "kind": "button", "label": "New round"}]
 
     def _press(self, name: str) -> None:
-        ddb = _ddb()
         if name not in ("flip", "stop", "new"):
             raise ValueError(f"unknown button {name!r}: flip, stop or new")
         self.actions.append(name)
@@ -499,7 +479,7 @@ class FlipSimulator(Control):
         self.compute()
 
     def compute(self) -> None:
-        ddb, s = _ddb(), self.state
+        s = self.state
         rows = [["Row", ", ".join(str(c) for c in s.row) or "(empty)"], ["Face down", f"{len(s.pile)} cards"],
                 ["Last", s.events[-1]]]
         if s.phase == ddb.DECIDE and s.pile and not s.is_over:
@@ -522,7 +502,6 @@ class StealDie(Control):
 
     def __init__(self, die=None, minus_one: str | None = None):
         super().__init__()
-        ddb = _ddb()
         base = ddb.Config()
         self.die = tuple(base.die if die is None else die)
         self.minus_one = base.minus_one if minus_one is None else minus_one
@@ -550,7 +529,7 @@ class StealDie(Control):
             self.die = self.die[:i] + (value,) + self.die[i + 1:]
 
     def compute(self) -> None:
-        ddb, die = _ddb(), self.die
+        die = self.die
         try:
             rules = ddb.Config(die=die, minus_one=self.minus_one, max_steal=min(3, max(die)))
         except ValueError as e:
@@ -600,8 +579,6 @@ class HandDeal(Control):
         self.compute()
 
     def _mod(self, game):
-        from meeple.rules.core import game_module  # noqa: PLC0415
-
         return game_module(self.GAMES[game])
 
     def _config(self, game, size):
@@ -672,8 +649,6 @@ class KnockChance(Control):
 
     def __init__(self, p: str = "1/2", rows=None, position=None):
         super().__init__()
-        from meeple.rules import bucket_king as bk  # noqa: PLC0415
-
         self.rows = tuple(bk.Config().rows if rows is None else rows)
         self.position = tuple((0, self.rows[0] // 2) if position is None else position)  # the bottom-middle bucket
         self.options = [str(Fraction(k, self.STEPS)) for k in range(self.STEPS + 1)]
@@ -692,8 +667,6 @@ class KnockChance(Control):
         self.p = value
 
     def compute(self) -> None:
-        from meeple.rules import bucket_king as bk  # noqa: PLC0415
-
         dist = bk.fall_distribution(self.rows, (), self.position, Fraction(self.p))
         self.dist = dist
         self.text = f"p = {self.p}: a knock loses {float(exact.mean(dist)):.2f} buckets on average."

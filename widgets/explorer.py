@@ -28,7 +28,7 @@ import traitlets
 
 from meeple.rules.simulate import default_workers, shared_pool, simulate
 
-from . import site_charts
+from . import site_charts, vega
 from .explorer_session import ExplorerSession, candidate_values, label
 from .prefetch import Prefetch, cancel_others
 
@@ -43,12 +43,7 @@ def front_end() -> str:
     """The Explorer's ES module: vega-embed, Vega-Lite and Vega (vl-convert's copy, the one
     Altair's offline charts use: nothing from another host), then static/explorer.js."""
     if not _BUNDLE:
-        import vl_convert
-        from altair.utils._importers import vl_version_for_vl_convert
-
-        # the bundler scopes explorer.js's names apart from Vega's (it names vegaEmbed and vega, imports nothing)
-        _BUNDLE.append(vl_convert.javascript_bundle((STATIC / "explorer.js").read_text(),
-                                                    vl_version=vl_version_for_vl_convert()))
+        _BUNDLE.append(vega.bundle((STATIC / "explorer.js").read_text())[0])
     return _BUNDLE[0]
 
 

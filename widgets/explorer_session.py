@@ -22,6 +22,8 @@ in the browser, where altair, pandas and numpy do not exist.
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import math
 from types import SimpleNamespace
@@ -476,9 +478,6 @@ class ExplorerSession:
 
     def csv(self) -> str:
         """Every played value's numbers as CSV (what "Numbers as CSV" shows)."""
-        import csv
-        import io
-
         rows = self.rows()
         if not rows:
             return ""

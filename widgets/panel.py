@@ -18,6 +18,7 @@ from pathlib import Path
 import anywidget
 import traitlets
 
+from . import vega
 from .controls import Control
 
 STATIC = Path(__file__).parent / "static"
@@ -65,13 +66,9 @@ def write_vega_bundle(path: Path = VEGA) -> Path:
     """(Re)write static/vega-embed.js: vega-embed with Vega-Lite and Vega as one ES module, bundled
     by vl-convert (the bundler Altair's offline mode uses), for the Vega-Lite version Altair writes.
     Run `python -m meeple.widgets.panel` after upgrading vl-convert or Altair."""
-    import vl_convert  # noqa: PLC0415 - only to rebuild the shipped file
-    from altair.utils._importers import vl_version_for_vl_convert  # noqa: PLC0415
-
-    version = vl_version_for_vl_convert()
-    code = vl_convert.javascript_bundle("export default vegaEmbed;", vl_version=version)
+    code, version = vega.bundle("export default vegaEmbed;")
     path.write_text(f"// vega-embed, Vega-Lite {version} and Vega in one ES module, bundled by vl-convert "
-                    f"{vl_convert.__version__} (python -m meeple.widgets.panel)\n{code}\n")
+                    f"{vega.VL_CONVERT_VERSION} (python -m meeple.widgets.panel)\n{code}\n")
     return path
 
 

@@ -17,21 +17,24 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from pathlib import Path
 
 import altair as alt
 import pandas as pd
+import vl_convert as vlc
 
+from meeple.rules.files import write_atomic
 from meeple.rules.reproduce import chance_fingerprint, command_for, package_version  # noqa: F401 (shared with the lab)
 from meeple.rules.workbench import Comparison, format_comparison, usage_lines
+
+from .charts import compare_chart
 
 REPORT_FORMAT = "meeple-report/1"
 
 
 def read_stamp(page: str) -> tuple[str, str]:
     """(package version, chance fingerprint) a report was made with; ValueError if it is not a report."""
-    import re
-
     version = re.search(r'<meta name="generator" content="meeple ([^;"]+); ' + REPORT_FORMAT, page)
     chance = re.search(r'<meta name="meeple-chance" content="([^"]+)">', page)
     if not version or not chance:
@@ -42,8 +45,6 @@ def read_stamp(page: str) -> tuple[str, str]:
 # --- charts -------------------------------------------------------------------------
 
 def _svg(chart) -> str:
-    import vl_convert as vlc
-
     svg = vlc.vegalite_to_svg(chart.to_dict())
     return svg[svg.index("<svg"):]  # no XML prolog inside HTML
 
@@ -69,8 +70,6 @@ def _length_chart(cmp: Comparison):
 
 def charts(cmp: Comparison) -> list[tuple[str, str]]:
     """(title, svg) for each chart of the report."""
-    from .charts import compare_chart
-
     t = cmp.table
     per = t.drop_duplicates("variant")
     others = per[~per["baseline"]]
@@ -219,8 +218,6 @@ which holds for an install.</p>
 
 def write_report(cmp: Comparison, path, command: str | None = None) -> Path:
     """Write the report to `path` (.html) atomically and return the path."""
-    from meeple.rules.files import write_atomic
-
     path = Path(path)
     write_atomic(path, report_html(cmp, command))
     return path

@@ -16,7 +16,7 @@ session runs in the browser, where altair, pandas and numpy do not exist.
 from __future__ import annotations
 
 from meeple.rules.chance import check_seed
-from meeple.rules.core import _record, apply_text, bot_rng, game_module, replay, resolve_bots
+from meeple.rules.core import apply_text, bot_rng, game_module, make_record, replay, resolve_bots
 
 from . import views
 
@@ -149,7 +149,7 @@ class StepperSession:
 
     def record(self):
         """The game so far as a Record (to_json() saves it; meeple.rules.replay loads it)."""
-        return _record(self.mod, self.config, self.seed, self.bot_names, self.actions, self.state)
+        return make_record(self.mod, self.config, self.seed, self.bot_names, self.actions, self.state)
 
     def handle(self, content) -> dict | None:
         """One message from the front end: {"do": "act"|"step"|"to-my-turn"|"undo"|"new-game"|"restart"|"record", ...}.

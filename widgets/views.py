@@ -70,7 +70,7 @@ def _piggyback_brigade(mod, state, obs, show_all: bool) -> dict:
     spaces = [_space("Start", "start")]
     k = 0
     for n_section, sec in enumerate(obs.order):
-        for j in range(cfg.sections[sec]):
+        for _ in range(cfg.sections[sec]):
             k += 1
             spaces.append(_space(str(k), "a" if n_section % 2 == 0 else "b"))
     spaces.append(_space("End", "zero", True))

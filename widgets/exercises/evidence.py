@@ -15,7 +15,14 @@ Standard library only (the site runs these in Pyodide, where there is no pandas)
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from meeple.rules.chance import derive
+from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.sim.results import make_tables as _tables
+from meeple.rules.simulate import play_game
+from meeple.rules.stats import mean_ci
 
 from .checking import Refused, WrongKind, agrees_to_digits, need_interval
 
@@ -57,9 +64,6 @@ class Evidence:
     @classmethod
     def play(cls, game, config=None, bots="random", games: int = 200, seed: int = 0, rotate: bool = False) -> "Evidence":
         """Play `games` games here, as `simulate` would (same seeds, same GameResults), with no pandas."""
-        from meeple.rules.core import game_module, resolve_bots
-        from meeple.rules.simulate import play_game
-
         mod = game_module(game)
         config = mod.Config() if config is None else config
         names, funcs = resolve_bots(mod, bots, config.players)
@@ -106,8 +110,6 @@ def replay_sample(claims, replay, what: str = "row", k: int = REPLAY, rng=None) 
     """Replay `k` of `claims` ({key: claimed value}, keys chosen at random) with `replay(key)`;
     Refused naming the first that differs. `rng` (a random.Random) only for tests: by default
     the choice is fresh each time, so a forger cannot know which rows are looked at."""
-    import random
-
     keys = list(claims)
     rng = rng or random.SystemRandom()
     for key in sorted(rng.sample(keys, min(k, len(keys))), key=repr):
@@ -121,10 +123,6 @@ def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool |
     """`answer` as Evidence that it answers this question and is genuine (see Evidence).
     `bots`: as simulate takes them ("random", "heuristic,random", a list); `games`: the least
     number of games the question asks for; `rotate`: None when either is fine."""
-    from meeple.rules.chance import derive
-    from meeple.rules.core import game_module, resolve_bots
-    from meeple.rules.simulate import play_game
-
     ev = Evidence.of(answer)
     mod = game_module(game)
     if ev.game != mod.NAME:
@@ -151,8 +149,6 @@ def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool |
     by_index = {g.index: g for g in ev.records}
     replay_sample(by_index, lambda i: play_game(mod, ev.config, have, funcs, ev.seed, i, ev.rotate), "game", replay, rng)
     if ev.table is not None:
-        from meeple.rules.sim.results import make_tables as _tables
-
         made = _tables(config.players, ev.records)[0]
         if list(ev.table.index) != list(made.index) or not all(
                 c in ev.table.columns and ev.table[c].equals(made[c]) for c in made.columns):
@@ -180,8 +176,6 @@ def own_interval(given, values, wrong: str) -> "tuple[float, float, float]":
     """(mean, low, high): the 95% interval of the mean of `values` (one per game of the student's
     own run, `stats.mean_ci`); Refused with the hint `wrong` unless `given` is that interval to the
     student's digits."""
-    from meeple.rules.stats import mean_ci
-
     mean, low, high = mean_ci(list(values))
     if not (agrees_to_digits(given[0], low) and agrees_to_digits(given[1], high)):
         raise Refused(wrong.format(low=low, high=high, mean=mean, given=given))

@@ -7,6 +7,8 @@ answer comes from one place.
 
 from __future__ import annotations
 
+import csv
+import io
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Callable
@@ -72,9 +74,6 @@ def shown(value) -> str:
 def read_roster(text: str) -> list[str]:
     """Student ids from a class roster CSV: the column headed `id`, else `name` (case ignored),
     one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
-    import csv
-    import io
-
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id'")

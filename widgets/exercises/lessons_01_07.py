@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from itertools import combinations_with_replacement
+from statistics import NormalDist
+
+from meeple.rules import balance_report, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate
+from meeple.rules.bucket_brigade import Config
+from meeple.rules.stats import Z95, wilson
 
 from .checking import WrongKind, agrees_to_digits, exact_answer, exercise, need_choice, need_interval, need_whole
 from .evidence import Evidence, interval_and_run, need_evidence
@@ -29,12 +36,9 @@ def ender_fair_share(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEE
     return _ender_cached(bonus, games, seed)[2]
 
 
-def _ender_cached(bonus, games, seed, _memo={}):
+def _ender_cached(bonus, games, seed, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
     key = (bonus, games, seed)
     if key not in _memo:
-        from meeple.rules import simulate
-        from meeple.rules.bucket_brigade import Config
-
         res = simulate("bucket-brigade", Config(rounds=1, bonus=bonus), "random", games=games, seed=seed,
                        progress=False)
         rows = Evidence.of(res).rows()  # the records, not the pandas table: checkers run in the site's Python too
@@ -45,8 +49,6 @@ def _ender_cached(bonus, games, seed, _memo={}):
 
 @exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
 def _wilson_7_of_10(answer):
-    from meeple.rules.stats import Z95
-
     lo, hi = need_interval(answer)
     k, n = exercise_numbers("01")["won_of"]
     want = expected("01.wilson")
@@ -84,9 +86,6 @@ def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
 
 @exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from")
 def _ender_bonus_6(answer):
-    from meeple.rules.bucket_brigade import Config
-    from meeple.rules.stats import Z95, wilson
-
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
         "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))
     if hi > 1.0 or lo < 0.0:
@@ -143,8 +142,6 @@ def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
 
 @exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
 def _moments(answer):
-    from meeple.rules import exact
-
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
     d = exact.die(exercise_numbers("02")["practice_die"])
@@ -162,8 +159,6 @@ def _moments(answer):
 
 @exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)")
 def _die_mean_2_5_var_1(answer):
-    from meeple.rules import exact
-
     faces = _need_faces(answer)
     d = exact.die(faces)
     m, v = exact.mean(d), exact.variance(d)
@@ -184,9 +179,6 @@ CHASE_GAP = 5  # the lesson's own gap (a student's: exercise_numbers("03")["gap"
 
 @exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
 def _chase(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     cfg = pb.Config()
     want = expected("03.chase")
     x = exact_answer(answer, want)
@@ -204,14 +196,10 @@ def _chase(answer):
 SEAT_GAMES, SEAT_SEED = 2000, 1
 
 
-def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):
+def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
     """(wins, games, low, high) of Player 1 in 4-player games of heuristic bots (cached)."""
     key = (games, seed)
     if key not in _memo:
-        from meeple.rules import simulate
-        from meeple.rules import piggyback_brigade as pb
-        from meeple.rules.stats import wilson
-
         res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
         wins = math.fsum(r["win_share"] for r in Evidence.of(res).rows() if r["seat"] == 0)  # no pandas
         _memo[key] = (wins, games, *wilson(wins, games))
@@ -235,11 +223,9 @@ def _seat_one(answer):
 TARGET_TURNS = 5  # the lesson's own target (a student's: exercise_numbers("04")["turns"])
 
 
-def _trial_mean(spaces: int, _memo={}) -> Fraction:
+def _trial_mean(spaces: int, _memo={}) -> Fraction:  # noqa: B006 - the default dict is the cache, kept across calls
     if spaces in _memo:
         return _memo[spaces]
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
 
     _memo[spaces] = exact.time_trial_mean(pb.Config(), spaces)
     return _memo[spaces]
@@ -261,9 +247,6 @@ def _four_turn_track(answer):
 
 @exercise("04.slow", expects="an exact Fraction")
 def _more_than_three(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     k = exercise_numbers("04")["more_than"]
     dist = _trial_turns()
     want = expected("04.slow")
@@ -291,18 +274,12 @@ def edge_question() -> "tuple[float, float, float]":
 
 def games_for_half_width(p: float, half: float) -> int:
     """Smallest n with z·sqrt(p(1-p)/n) <= half (95%, the normal approximation)."""
-    from meeple.rules.stats import Z95
-
     return math.ceil(Z95 ** 2 * p * (1 - p) / half ** 2)
 
 
 def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
     """Smallest n for which a seat whose true rate is p1 has its 95% interval above p0
     with chance `power` (one-sample test of a proportion, normal approximation)."""
-    from statistics import NormalDist
-
-    from meeple.rules.stats import Z95
-
     zb = NormalDist().inv_cdf(power)
     return math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
 
@@ -319,7 +296,6 @@ def _games_for_edge(answer):
     if abs(n - games_for_half_width(p, half / 2)) <= 0.02 * want * 4:
         return False, (f"that makes the interval {half * 100:g} points wide in total; the question asks for "
                        f"{half * 100:g} points either side.")
-    from meeple.rules.stats import Z95
 
     return False, (f"{n} games give a half-width of {Z95 * math.sqrt(p * (1 - p) / n):.3f}; "
                    f"solve z·√(p(1−p)/n) = {half:g} for n.")
@@ -346,12 +322,10 @@ def _games_for_power(answer):
 CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35
 
 
-def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):
+def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
     """(leader win rate, low, high, games) of the sole leader after half the turns (cached)."""
     key = (config, games, seed, bots)
     if key not in _memo:
-        from meeple.rules import balance_report
-
         rep = balance_report("piggyback-brigade", config, bots, games=games, seed=seed, progress=False, skill=())
         row = rep.decisiveness[rep.decisiveness["checkpoint"].str.startswith("50%")].iloc[0]
         _memo[key] = (float(row.leader_win_rate), float(row.low), float(row.high), int(row.games))
@@ -360,8 +334,6 @@ def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED
 
 @exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
 def _catch_up_rule(answer):
-    from meeple.rules import piggyback_brigade as pb
-
     if isinstance(answer, pb.Config):
         cfg = answer
     else:
@@ -399,18 +371,12 @@ def _catch_up_boost(answer):
 
 def _rules_07():
     """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
-    from meeple.rules import duck_duck_bruce as ddb
-
     return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
 
 
 def _round_start_after_one_duck(ducks: int = 1):
     """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
     showed ducks of that many different suits."""
-    from collections import Counter
-
-    from meeple.rules import duck_duck_bruce as ddb
-
     cfg = _rules_07()
     row = list(cfg.suits[:ducks])  # every suit is alike: take the first ones
     left = Counter(None if type(c) is ddb.Bruce else c.suit for c in cfg.deck())
@@ -426,8 +392,6 @@ def _third_flip_answer() -> Fraction:
 
 @exercise("07.third", expects="an exact Fraction")
 def _third_flip(answer):
-    from meeple.rules import duck_duck_bruce as ddb
-
     row, left = _round_start_after_one_duck(2)
     cards = sum(left.values())
     want = expected("07.third")
@@ -447,8 +411,6 @@ def _third_flip(answer):
 
 @exercise("07.no_double", expects="an exact Fraction")
 def _no_double(answer):
-    from meeple.rules import exact
-
     row, left = _round_start_after_one_duck()
     want = expected("07.no_double")
     x = exact_answer(answer, want)
@@ -463,9 +425,6 @@ def _no_double(answer):
 
 @exercise("07.bruces", expects="an exact Fraction")
 def _bruce_in_ten(answer):
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     deck = _rules_07().deck()
     cards = exercise_numbers("07")["cards"]
     dist = exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck), cards)
@@ -483,22 +442,16 @@ def _bruce_in_ten(answer):
 
 @answer_of("01.wilson")
 def _wilson_answer():
-    from meeple.rules.stats import wilson
-
     return wilson(*exercise_numbers("01")["won_of"])
 
 
 @answer_of("01.ender")
 def _ender_answer():
-    from meeple.rules.stats import wilson
-
     return wilson(*ender_win_rate(ender_bonus()))  # the engine's estimate; a student's own games give their own
 
 
 @answer_of("02.moments")
 def _moments_answer():
-    from meeple.rules import exact
-
     d = exact.die(exercise_numbers("02")["practice_die"])
     return exact.mean(d), exact.variance(d)
 
@@ -511,10 +464,6 @@ def _die_answer():
 @lru_cache(maxsize=None)
 def die_with(want_m: Fraction, want_v: Fraction) -> "tuple[int, ...] | None":
     """A die of the fewest whole-number faces (1 to 9, at most 20) with this mean and variance."""
-    from itertools import combinations_with_replacement
-
-    from meeple.rules import exact
-
     for n in (n for n in range(1, 21) if can_have(n, want_m, want_v)):  # the fewest faces that can
         for faces in combinations_with_replacement(range(1, 10), n):
             d = exact.die(faces)
@@ -524,9 +473,6 @@ def die_with(want_m: Fraction, want_v: Fraction) -> "tuple[int, ...] | None":
 
 @answer_of("03.chase")
 def _chase_answer():
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     return exact.chase_turn_mean(pb.Config(), exercise_numbers("03")["gap"])
 
 
@@ -548,17 +494,12 @@ def _track_answer():
 
 @answer_of("04.slow")
 def _slow_answer():
-    from meeple.rules import exact
-
     return exact.at_least(_trial_turns(), exercise_numbers("04")["more_than"] + 1)
 
 
 @lru_cache(maxsize=1)
 def _trial_turns() -> dict:
     """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     return exact.time_trial_turns(pb.Config())
 
 
@@ -568,17 +509,12 @@ answer_of("05.power")(lambda: games_for_power(*edge_question()[:2]))
 
 @answer_of("06.catchup")
 def _catchup_answer():
-    from meeple.rules import piggyback_brigade as pb
-
     # one rule that passes: only the last piglet rerolls
     return pb.Config(rerolls=(pb.IF_LAST,) * 6).rerolls
 
 
 @answer_of("06.boost")
 def _boost_answer():
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     base = pb.Config()
     plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
     gap = exercise_numbers("06")["gap"]
@@ -590,17 +526,12 @@ answer_of("07.third")(_third_flip_answer)
 
 @answer_of("07.no_double")
 def _no_double_answer():
-    from meeple.rules import exact
-
     row, left = _round_start_after_one_duck()
     return exact.fresh_flips(row, left, 3)
 
 
 @answer_of("07.bruces")
 def _bruces_answer():
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     deck = _rules_07().deck()
     return exact.at_least(exact.hypergeometric(len(deck), sum(type(c) is ddb.Bruce for c in deck),
                                                exercise_numbers("07")["cards"]), 1)

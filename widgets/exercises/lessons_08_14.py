@@ -5,10 +5,21 @@ Light imports only at the top; a checker imports the engine when it runs.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
+from itertools import combinations, permutations
+from math import comb
+
+from meeple.rules import bucket_brigade as bb, bucket_king as bk, duck_duck_bruce as ddb, exact, simulate, tune
+from meeple.rules.chance import derive
+from meeple.rules.core import bot_rng, play
+from meeple.rules.sim.results import rate_row as _rate_row
+from meeple.rules.stats import wilson
+from meeple.rules.workbench import Tuning
 
 from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
 from .evidence import Evidence, need_evidence, replay_sample
@@ -32,8 +43,6 @@ def _ddb_unseen(config, *gone) -> list:
 
 
 def _ddb_nest_position():
-    from meeple.rules import duck_duck_bruce as ddb
-
     config = ddb.Config()
     nest = [ddb.Duck("red", 4)]
     row = [ddb.Duck("red", 2), ddb.Duck("green", 2), ddb.Duck("yellow", 2)]
@@ -42,15 +51,11 @@ def _ddb_nest_position():
 
 def _five_ducks_rules():
     """08.five_ducks's deck: the base deck with the student's extra Bruces (the base deck's five ducks are in the lesson's table)."""
-    from meeple.rules import duck_duck_bruce as ddb
-
     return ddb.Config(bruce_cards=ddb.Config().bruce_cards + exercise_numbers("08")["extra_bruces"])
 
 
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
 def _five_ducks(answer):
-    from meeple.rules import duck_duck_bruce as ddb
-
     config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     right = expected("08.five_ducks")
@@ -97,8 +102,6 @@ STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: an eight-sided di
 
 
 def _steal_rules():
-    from meeple.rules import duck_duck_bruce as ddb
-
     return ddb.Config(die=STEAL_DIE)
 
 
@@ -114,9 +117,6 @@ def variance_die() -> tuple:
 
 @exercise("09.claim3_variance", "the variance as an exact Fraction")
 def _claim3_variance(answer):
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     dist = _net_cards(3, variance_die())
     right = expected("09.claim3_variance")
     a = exact_answer(answer, right)
@@ -132,9 +132,6 @@ def _claim3_variance(answer):
 
 
 def _last_steal(lead: int) -> dict[int, Fraction]:
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     config = _steal_rules()
     return {c: exact.win_chance(exact.steal_swing(c, config), lead)
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
@@ -168,17 +165,11 @@ def _leader(answer):
 # --- lesson 10: hands (Bucket Brigade, Bucket King) ---------------------------------
 
 def _three_red() -> Fraction:
-    from meeple.rules import bucket_brigade as bb
-    from meeple.rules import exact
-
     return exact.colour_at_least(bb.Config(), "red", exercise_numbers("10")["reds"])
 
 
 @exercise("10.three_red", "the chance as an exact Fraction")
 def _three_red_check(answer):
-    from meeple.rules import bucket_brigade as bb
-    from meeple.rules import exact
-
     right = expected("10.three_red")
     a = exact_answer(answer, right)
     if a == right:
@@ -196,17 +187,11 @@ THREE_RED_DEALS = 1000
 
 def _reds_in_first_hand(seed) -> int:
     """Red cards in Player 1's hand of a seeded four-player Bucket Brigade deal (BB-2)."""
-    from meeple.rules import bucket_brigade as bb
-
     return sum(c.colour == "red" for c in bb.observation(bb.new_game(bb.Config(), seed), 0).hand)
 
 
 @exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
 def _three_red_sampled(answer):
-    from collections.abc import Mapping
-
-    from meeple.rules.stats import wilson
-
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
             or not isinstance(answer[1], Mapping):
         raise WrongKind("pass (interval, deals): your (low, high) and the dict {seed: red cards in Player 1's "
@@ -239,9 +224,6 @@ def _three_red_sampled(answer):
 
 @exercise("10.led_five", "the chance as an exact Fraction")
 def _led_five(answer):
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import exact
-
     king, k = bk.Config(), exercise_numbers("10")["led"]
     right = expected("10.led_five")
     a = exact_answer(answer, right)
@@ -257,10 +239,6 @@ def _led_five(answer):
 def _cost_of_losing(rows, places) -> int:
     """Fewest buckets lost (exact rule, BK-10, before any split) until every bucket at
     `places` is gone, choosing the order of the losses (BK-9)."""
-    from itertools import permutations
-
-    from meeple.rules import bucket_king as bk
-
     best = None
     for order in permutations(places):
         gone: set = set()
@@ -273,8 +251,6 @@ def _cost_of_losing(rows, places) -> int:
 
 @exercise("11.none_colour", "three positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
 def _none_colour(answer):
-    from meeple.rules import bucket_king as bk
-
     config = bk.Config()
     rows = config.rows
     need = config.buckets_per_colour[config.players - 2]
@@ -299,9 +275,6 @@ def _none_colour(answer):
 
 @exercise("11.second_row", "the expected loss as an exact Fraction")
 def _second_row(answer):
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import exact
-
     rows, p = bk.Config().rows, exercise_numbers("11")["p"]
     right = expected("11.second_row")
     a = exact_answer(answer, right)
@@ -321,9 +294,6 @@ def _second_row(answer):
 def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
     """Bisection on the exact expected loss of Bucket King's bottom-middle knock (BK-11),
     which grows with p: the interval [low, high] of p that brackets `target`."""
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import exact
-
     rows = bk.Config().rows
     middle = (0, rows[0] // 2)
     low, high = Fraction(0), Fraction(1)
@@ -358,11 +328,6 @@ def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, flo
     """The round-ender's win rate (a k-way tie for the most counts 1/k) in `games` Bucket Brigade games
     of four random bots at `bonus`, base rules otherwise, game i with seed derive(seed, "game", i): what
     tune measures, replayed here (standard library)."""
-    from meeple.rules import bucket_brigade as bb
-    from meeple.rules.chance import derive
-    from meeple.rules.core import play
-    from meeple.rules.stats import wilson
-
     config = bb.Config().with_values({"bonus": bonus})
     wins = []
     for i in range(games):
@@ -377,8 +342,6 @@ def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, flo
 
 @exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
 def _ender_bonus(answer):
-    from meeple.rules.workbench import Tuning
-
     if not isinstance(answer, Tuning):
         raise WrongKind(f"pass what tune(...) returns, got {type(answer).__name__}")
     if answer.game != "bucket-brigade" or answer.field != "bonus":
@@ -421,8 +384,6 @@ def _ender_bonus(answer):
 
 @exercise("14.luck_alone", "the chance as an exact Fraction")
 def _luck_alone(answer):
-    from math import comb
-
     n, k = 100, exercise_numbers("14")["wins"]
     right = expected("14.luck_alone")
     a = exact_answer(answer, right)
@@ -440,8 +401,6 @@ DIE_D = (0, 3, 4, 4, 4, 4)
 
 @exercise("14.die_d", "the chance as an exact Fraction")
 def _die_d(answer):
-    from meeple.rules import exact
-
     d, a_die = exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9))
     right = expected("14.die_d")
     a = exact_answer(answer, right)
@@ -458,11 +417,6 @@ CYCLE_GAMES = 150
 
 @exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
 def _cycle(answer):
-    from itertools import combinations
-
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules.sim.results import rate_row as _rate_row
-
     try:
         runs, cycle = answer
         runs = list(runs)
@@ -494,8 +448,6 @@ def _cycle(answer):
 
 def _cycle_verdict(bots, sure, cycle):
     """Judge `cycle` given the decided pairs `sure` ({(a, b): a's whole interval against b above 1/2})."""
-    from itertools import permutations
-
     cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
     if not cycle:
         if not cycles:
@@ -527,12 +479,6 @@ def _timing(seed: int = 6) -> dict:
 
 
 def _timing_in(seed: int) -> dict:
-    import dataclasses
-
-    from meeple.rules import bucket_brigade as bb
-    from meeple.rules import exact
-    from meeple.rules.core import bot_rng
-
     config = bb.Config()
     end = len(config.track) - 1
     state = bb.new_game(config, seed)
@@ -630,8 +576,6 @@ def _balance_bonus(answer):
 
 @answer_of("08.five_ducks")
 def _five_ducks_answer():
-    from meeple.rules import duck_duck_bruce as ddb
-
     config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     return ddb.bust_probability(row, _ddb_unseen(config, row))
@@ -652,9 +596,6 @@ def _nest_gain_answer():
 
 @answer_of("09.claim3_variance")
 def _claim3_answer():
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     return exact.variance(_net_cards(3, variance_die()))
 
 
@@ -673,16 +614,11 @@ answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the 
 
 @answer_of("10.led_five")
 def _led_five_answer():
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import exact
-
     return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
 
 
 @answer_of("11.none_colour")
 def _none_colour_answer():
-    from meeple.rules import bucket_king as bk
-
     rows = bk.Config().rows
     top = len(rows) - 1
     return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
@@ -690,9 +626,6 @@ def _none_colour_answer():
 
 @answer_of("11.second_row")
 def _second_row_answer():
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import exact
-
     return exact.mean(bk.fall_distribution(bk.Config().rows, (), (1, 1), exercise_numbers("11")["p"]))
 
 
@@ -704,8 +637,6 @@ def _p_five_answer():
 
 @answer_of("12.ender_bonus")
 def _ender_bonus_answer():
-    from meeple.rules import tune
-
     return tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "random", games=ENDER_TUNE_LEAST, seed=1,
                 values=range(0, 13), method="bisect", progress=False, workers=1).answer
 
@@ -721,26 +652,16 @@ def _balance_answer():
 
 @answer_of("14.luck_alone")
 def _luck_answer():
-    from math import comb
-
     return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
 
 
 @answer_of("14.die_d")
 def _die_d_answer():
-    from meeple.rules import exact
-
     return exact.beat_chance(exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9)))
 
 
 @answer_of("14.cycle")
 def _cycle_answer():
-    from itertools import combinations
-
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import simulate
-    from meeple.rules.sim.results import rate_row as _rate_row
-
     ts = [f"threshold-{k}" for k in range(1, 6)]
     sure = set()
     for a, b in combinations(ts, 2):

@@ -16,9 +16,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
+from meeple.rules import duck_duck_bruce as ddb, exact, piggyback_brigade as pb
+from meeple.rules.stats import mean_ci
+
 from .checking import WrongKind, exact_answer, exercise, fraction_text
 from .evidence import Evidence, interval_and_run, need_evidence, own_interval
-from .key import answer_of, expected
+from .key import answer_of
 from .numbers import exercise_numbers
 
 # What every student is asked the same (17.rounds's race: the student's own games are its answer).
@@ -55,7 +58,6 @@ def _right(value: Fraction, what: str) -> str:
 
 def posterior_15(params=None) -> tuple[int, int]:
     p = params or PARAMS["15"]
-    from meeple.rules import exact
 
     return exact.beta_posterior(*p["prior"], p["wins"], p["games"])
 
@@ -80,8 +82,6 @@ def _posterior_mean(answer):
 
 @exercise("15.above_fair", "the posterior chance as an exact Fraction")
 def _above_fair(answer):
-    from meeple.rules import exact
-
     p = PARAMS["15"]
     a, b = posterior_15()
     right = 1 - exact.beta_cdf(a, b, p["fair"])
@@ -100,9 +100,6 @@ def _above_fair(answer):
 
 @exercise("16.at_most", "the exact chance as a Fraction")
 def _at_most(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     p = PARAMS["16"]
     dist = exact.distance_after(pb.Config(), p["turns"], p["at_most"])
     right = sum(dist.values(), Fraction(0))
@@ -121,9 +118,6 @@ def _at_most(answer):
 
 @exercise("16.variance", "the exact variance as a Fraction")
 def _variance(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     p = PARAMS["16"]
     cfg = pb.Config.presets()[p["preset"]]
     m, v = exact.turn_moments(cfg)
@@ -143,27 +137,20 @@ def _variance(answer):
 
 # --- lesson 17: the first of several piglets -------------------------------------------
 
-def _lone_race(_memo={}):
+def _lone_race(_memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
     """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
     if not _memo:
-        from meeple.rules import exact
-        from meeple.rules import piggyback_brigade as pb
-
         _memo["trial"] = exact.time_trial_turns(pb.Config())
     return _memo["trial"]
 
 
 def race_config_17(players: int | None = None):
     """The race the exercise asks about: one piglet a player, no extensions (PB-2, PB-12 set aside)."""
-    from meeple.rules import piggyback_brigade as pb
-
     return pb.Config(players=players or PARAMS["17"]["race_players"], piglets_each=(1,) * 6, extensions=(0,) * 6)
 
 
 @exercise("17.first_by", "the model's exact chance as a Fraction")
 def _first_by(answer):
-    from meeple.rules import exact
-
     p = PARAMS["17"]
     n, r = p["players"], p["rounds"]
     trial = _lone_race()
@@ -189,9 +176,6 @@ def race_rounds(results) -> list[int]:
 
 @exercise("17.rounds", "(interval, games): your 95% interval of the mean rounds and the simulate(...) result it came from")
 def _rounds(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     p = PARAMS["17"]
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
         "(interval, games): your (low, high) and the simulate(...) result it came from"))
@@ -212,9 +196,6 @@ def _rounds(answer):
 
 def guarded_18(lead: int | None = None):
     """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, base dice."""
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     cfg = ddb.Config()
     table = exact.guarded_steal_matrix(cfg, PARAMS["18"]["lead"] if lead is None else lead)
     claims = sorted({d for d, _ in table})
@@ -271,33 +252,23 @@ def _posterior_mean_answer():
 
 @answer_of("15.above_fair")
 def _above_fair_answer():
-    from meeple.rules import exact
-
     return 1 - exact.beta_cdf(*posterior_15(), PARAMS["15"]["fair"])
 
 
 @answer_of("16.at_most")
 def _at_most_answer():
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     p = PARAMS["16"]
     return sum(exact.distance_after(pb.Config(), p["turns"], p["at_most"]).values(), Fraction(0))
 
 
 @answer_of("16.variance")
 def _variance_answer():
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     p = PARAMS["16"]
     return p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]
 
 
 @answer_of("17.first_by")
 def _first_by_answer():
-    from meeple.rules import exact
-
     p = PARAMS["17"]
     return 1 - (1 - exact.at_most(_lone_race(), p["rounds"])) ** p["players"]
 
@@ -305,8 +276,6 @@ def _first_by_answer():
 @answer_of("17.rounds")
 def _rounds_answer(games: int | None = None, seed: int = 2026):
     """The engine's own interval (a student's games give their own)."""
-    from meeple.rules.stats import mean_ci
-
     p = PARAMS["17"]
     ev = Evidence.play("piggyback-brigade", race_config_17(), p["bots"], games or p["games"], seed)
     return tuple(mean_ci(race_rounds(ev))[1:])

@@ -18,9 +18,14 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
+from meeple.rules import GAMES, bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate, tune
+from meeple.rules.core import play
+from meeple.rules.stats import mean_ci, wilson
+from meeple.rules.workbench import Tuning
+
 from .checking import Refused, WrongKind, exact_answer, exercise, fraction_text
 from .evidence import interval_and_run, need_evidence, own_interval
-from .key import answer_of, expected
+from .key import answer_of
 from .numbers import exercise_numbers
 
 
@@ -39,9 +44,6 @@ def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: b
     """(problem or None, {game index: final state}): the shared `need_evidence` test (question and
     genuineness, about 90 games replayed), then with `replay_all` every game played again to
     its final state (for figures the table does not keep, such as who went out when)."""
-    from meeple.rules import GAMES
-    from meeple.rules.core import play
-
     try:
         ev = need_evidence(res, game=game, config=config, bots=list(bots), games=min_games, rotate=False)
     except Refused as e:
@@ -62,8 +64,6 @@ def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: b
 # --- lesson 19: streaks (Duck, Duck, Bruce) ---------------------------------------------------------
 
 def _ddb_counts():
-    from meeple.rules import duck_duck_bruce as ddb
-
     deck = ddb.Config().deck()
     return len(deck), sum(type(c) is ddb.Bruce for c in deck)
 
@@ -94,16 +94,12 @@ def _due(answer):
 
 
 def drought_chance(run: int) -> Fraction:
-    from meeple.rules import exact
-
     cards, bruces = _ddb_counts()
     return exact.at_least(exact.longest_gap(cards, bruces), run)
 
 
 @exercise("19.drought", expects="the chance as an exact Fraction")
 def _drought(answer):
-    from meeple.rules import exact
-
     run = lesson_numbers(19)["drought"]
     cards, bruces = _ddb_counts()
     right = drought_chance(run)
@@ -122,9 +118,6 @@ def _drought(answer):
 
 
 def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
-    from meeple.rules import duck_duck_bruce as ddb
-    from meeple.rules import exact
-
     die = ddb.Config().die
     fail = Fraction(sum(1 for f in die if f < claim), len(die))  # a -1 fails too (DDB-7, DDB-8)
     return exact.at_least(exact.longest_run(claims, fail), streak)
@@ -132,8 +125,6 @@ def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
 
 @exercise("19.cold_streak", expects="the chance as an exact Fraction")
 def _cold_streak(answer):
-    from meeple.rules import duck_duck_bruce as ddb
-
     n = lesson_numbers(19)
     right = cold_streak_chance(n["claims"], n["claim"], n["streak"])
     a = exact_answer(answer, right)
@@ -150,7 +141,6 @@ def _cold_streak(answer):
     if a == cold_streak_chance(n["claims"], n["claim"], n["streak"]) - cold_streak_chance(n["claims"], n["claim"], n["streak"] + 1):
         return False, f"that is a longest streak of exactly {n['streak']}; the question says at least."
     success = 1 - fail
-    from meeple.rules import exact
 
     if a == exact.at_least(exact.longest_run(n["claims"], success), n["streak"]):
         return False, f"that counts runs of successes: a claim of {n['claim']} fails on every face below {n['claim']}."
@@ -181,15 +171,11 @@ def first_out_wait(state) -> int | None:
 
 @lru_cache(maxsize=16)
 def model_wait(players: int, lives: int) -> Fraction:
-    from meeple.rules import exact
-
     return sum(((r2 - r1) * p for (r1, r2), p in exact.elimination_rounds(players, lives).items()), Fraction(0))
 
 
 @exercise("20.model_wait", expects="the expected rounds as an exact Fraction")
 def _model_wait(answer):
-    from meeple.rules import exact
-
     n = lesson_numbers(20)
     players, lives = n["model_players"], n["model_lives"]
     dist = exact.elimination_rounds(players, lives)
@@ -208,8 +194,6 @@ def _model_wait(answer):
 
 
 def _bk_question():
-    from meeple.rules import bucket_king as bk
-
     n = lesson_numbers(20)
     config = bk.Config(players=n["players"], end_rule=n["end_rule"])
     return config, (n["bots"],) * n["players"]
@@ -236,17 +220,11 @@ def _wait(answer):
 # --- lesson 21: the first seat (Piggyback Brigade) ---------------------------------------------------
 
 def model_first_seat(players: int) -> Fraction:
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     return exact.race_seat_chances(exact.time_trial_turns(pb.Config()), players)[0]
 
 
 @exercise("21.model_seat", expects="the chance as an exact Fraction")
 def _model_seat(answer):
-    from meeple.rules import exact
-    from meeple.rules import piggyback_brigade as pb
-
     players = lesson_numbers(21)["model_players"]
     right = model_first_seat(players)
     a = exact_answer(answer, right)
@@ -264,11 +242,6 @@ def _model_seat(answer):
 
 @exercise("21.tuned", expects="the Tuning that tune(...) returned")
 def _tuned(answer):
-    from meeple.rules import piggyback_brigade as pb
-    from meeple.rules import simulate
-    from meeple.rules.stats import wilson
-    from meeple.rules.workbench import Tuning
-
     if not isinstance(answer, Tuning):
         raise WrongKind(f"pass what tune(...) returned, got {type(answer).__name__}")
     n = lesson_numbers(21)
@@ -320,10 +293,6 @@ answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_pl
 
 @lru_cache(maxsize=4)
 def _reference_wait(players: int, end_rule: str, bots: str, games: int, seed: int = 2027) -> tuple[float, float]:
-    from meeple.rules import bucket_king as bk
-    from meeple.rules import play, simulate
-    from meeple.rules.stats import mean_ci
-
     config = bk.Config(players=players, end_rule=end_rule)
     res = simulate("bucket-king", config, bots, games=games, seed=seed, progress=False, workers=1)
     waits = [first_out_wait(play("bucket-king", config, list(g.bots), g.seed).state) for g in res.records]
@@ -339,9 +308,6 @@ def _wait_answer():
 
 @lru_cache(maxsize=4)
 def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
-    from meeple.rules import piggyback_brigade as pb
-    from meeple.rules import tune
-
     return tune("piggyback-brigade", pb.Config(players=players), field, "seat1_advantage", 0.0, bots, games=games,
                 seed=seed, values=range(values[0], values[1] + 1), method="grid", progress=False, workers=1).answer
 

@@ -8,6 +8,7 @@ Checkers and the answer key read them through `exercise_numbers(lesson)`.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from contextlib import contextmanager
 from fractions import Fraction
@@ -102,8 +103,6 @@ def as_student(who: "str | None"):
 def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
     """The numbers lesson `lesson` ("07") asks this student about: {name: value}. `who` (an id)
     overrides the current student; None gives the defaults."""
-    import hashlib
-
     if lesson not in NUMBERS:
         return {}
     sid = current_student() if who is ... else (None if who is None else normalise(who))
