@@ -15,7 +15,7 @@ import pytest
 from meeple.rules import bucket_king as bk
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
-from meeple.rules import play, simulate, tune
+from meeple.rules import play, simulate
 from meeple.rules.stats import mean_ci
 from meeple.widgets import exercises as ex
 from meeple.widgets import exercises_19_21 as ex3
@@ -173,45 +173,50 @@ def test_21_model_seat_by_listing_turn_counts(capsys):
     assert not ok and "fair share" in out
 
 
+def _length_runs(n, bots=None, games=40, seed=2, values=range(2, 5), players=None):
+    """{length: games} as the lesson's search by hand plays them (Evidence.play, no pandas)."""
+    players = n["players"] if players is None else players
+    return {v: ex.Evidence.play("piggyback-brigade", pb.Config(players=players).with_values({n["tune_field"]: v}),
+                                bots or n["bots"], games=games, seed=seed) for v in values}
+
+
 @pytest.fixture
 def small_21(monkeypatch):
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
     monkeypatch.setitem(ex.NUMBERS, "21", {**ex.NUMBERS["21"], "tune_values": ((2, 4),), "tune_games": (40,)})
     n = ex3.lesson_numbers(21)
-    return n, tune("piggyback-brigade", pb.Config(players=n["players"]), n["tune_field"], "seat1_advantage", 0.0,
-                   n["bots"], games=40, seed=2, values=range(2, 5), method="grid", progress=False, workers=1)
+    runs = _length_runs(n)
+    measured = {v: ex3.seat_one_advantage(r) for v, r in runs.items()}
+    return n, runs, min(sorted(measured), key=lambda v: abs(measured[v][0]))
 
 
 def test_21_tuned_takes_genuine_evidence_and_refuses_a_forgery(small_21, capsys):
-    n, t = small_21
-    ok, out = _run("21.tuned", t, capsys)
-    assert ok and "checked again" in out, out
-    import dataclasses
-
-    # a perfect balance the seeds do not give (no share of 40 games is 1e-4), in a table made consistent with it
-    forged = dataclasses.replace(t, value=1e-4)
-    forged.table = t.table.assign(value=[1e-4 if x == t.answer else 1.0 for x in t.table[n["tune_field"]]])
-    ok, out = _run("21.tuned", forged, capsys)
-    assert not ok and "over the same seeds" in out
-    other = [x for x in t.table[n["tune_field"]] if x != t.answer][0]
-    ok, out = _run("21.tuned", dataclasses.replace(t, answer=other), capsys)  # not its own table's closest value
-    assert not ok and "closest" in out
-    ok, out = _run("21.tuned", dataclasses.replace(t, target=0.1), capsys)
-    assert not ok and "target" in out
-    ok, out = _run("21.tuned", t.table, capsys)
+    n, runs, best = small_21
+    ok, out = _run("21.tuned", (best, runs), capsys)
+    assert ok and "replayed" in out, out
+    # every game of one length given other winners: the replayed games do not agree
+    ev = runs[best]
+    records = [g._replace(winners=tuple(s for s in range(len(g.scores)) if s not in g.winners) or (0,)) for g in ev.records]
+    forged = {**runs, best: ex.Evidence(ev.game, ev.config, ev.bots, ev.seed, ev.rotate, records)}
+    ok, out = _run("21.tuned", (best, forged), capsys)
+    assert not ok and "does not replay" in out, out
+    other = next(v for v in runs if v != best)
+    ok, out = _run("21.tuned", (other, runs), capsys)  # not the closest by the student's own runs
+    assert not ok and "closer to zero" in out, out
+    ok, out = _run("21.tuned", (best, {v: r for v, r in runs.items() if v != 3}), capsys)
+    assert not ok and "every length" in out, out
+    ok, out = _run("21.tuned", best, capsys)  # a guess without games
     assert not ok and "right kind" in out
 
 
 def test_21_tuned_refuses_another_lineup_or_too_few_games(small_21, capsys):
-    n, t = small_21
-    rnd = tune("piggyback-brigade", pb.Config(players=n["players"]), n["tune_field"], "seat1_advantage", 0.0,
-               "random", games=40, seed=2, values=range(2, 5), method="grid", progress=False, workers=1)
-    assert (rnd.answer, rnd.value) != (t.answer, t.value)  # random bots play other games
-    ok, out = _run("21.tuned", rnd, capsys)
-    assert not ok and "bots='heuristic'" in out
-    few = tune("piggyback-brigade", pb.Config(players=n["players"]), n["tune_field"], "seat1_advantage", 0.0,
-               n["bots"], games=20, seed=2, values=range(2, 5), method="grid", progress=False, workers=1)
-    ok, out = _run("21.tuned", few, capsys)
-    assert not ok and "at least 40" in out
+    n, runs, best = small_21
+    ok, out = _run("21.tuned", (best, _length_runs(n, bots="random")), capsys)
+    assert not ok and "heuristic" in out, out
+    ok, out = _run("21.tuned", (best, _length_runs(n, games=20)), capsys)
+    assert not ok and "at least 40" in out, out
+    ok, out = _run("21.tuned", (best, _length_runs(n, players=4)), capsys)
+    assert not ok and "other rules" in out, out
 
 
 # --- what the lessons conclude in prose holds against the exact maths ----------------------------

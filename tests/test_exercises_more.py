@@ -11,6 +11,7 @@ import pytest
 
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import exact
+from meeple.rules import piggyback_brigade as pb
 from meeple.widgets import exercises as ex
 
 
@@ -213,32 +214,45 @@ def test_12_p_five_brackets_the_exact_crossing(capsys):
     assert not _run("12.p_five", 5, capsys)[0]
 
 
-def _tune_half(**change):
-    from meeple.rules import tune
+def _ender_runs(bonuses=range(3, 6), bots="random", games=150, seed=1, rounds=1):
+    """{bonus: one-round games} as the lesson's search by hand plays them (Evidence.play, no pandas)."""
+    from meeple.rules import bucket_brigade as bb
 
-    args = dict(bots="random", games=150, seed=1, values=range(3, 6), method="grid")
-    args.update(change)
-    return tune("bucket-brigade", None, "bonus", "ender_win_rate", args.pop("target", 0.5), args.pop("bots"),
-                progress=False, workers=1, **args)
+    return {b: ex.Evidence.play("bucket-brigade", bb.Config(rounds=rounds, bonus=b), bots, games=games, seed=seed)
+            for b in bonuses}
 
 
-def test_12_ender_bonus_reads_a_tuning(capsys):
-    import dataclasses
+def _ender_pick(runs, target=0.5):
+    from meeple.widgets.exercises.lessons_08_14 import ender_rounds
 
-    good = _tune_half()
-    ok, out = _run("12.ender_bonus", good, capsys)
-    assert ok and f"bonus of {good.answer}" in out and "replayed" in out
-    ok, out = _run("12.ender_bonus", dataclasses.replace(good, target=2 / 3), capsys)
-    assert not ok and "0.5" in out
-    ok, out = _run("12.ender_bonus", dataclasses.replace(good, measure="Player 1's win rate"), capsys)
-    assert not ok and "ender_win_rate" in out
-    ok, out = _run("12.ender_bonus", dataclasses.replace(good, games=50), capsys)
-    assert not ok and "150" in out
+    return min(sorted(runs), key=lambda b: abs(ender_rounds(runs[b])[0] - target))
+
+
+def test_12_ender_bonus_reads_the_runs_of_a_search(capsys, monkeypatch):
+    """12.ender_bonus takes (bonus, {bonus: games}): the bonus the student's own runs put nearest the
+    target passes; another bonus, runs missing a neighbour, runs that never reach the target, a
+    bare number, games of other bots, rules or too few games do not (issue 23: values=[9, 10]
+    answered 9, where the ender wins 84%)."""
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    runs = _ender_runs()
+    best = _ender_pick(runs)
+    ok, out = _run("12.ender_bonus", (best, runs), capsys)
+    assert ok and f"bonus of {best}" in out and "replayed" in out, out
+    other = next(b for b in runs if b != best)
+    ok, out = _run("12.ender_bonus", (other, runs), capsys)
+    assert not ok and f"a bonus of {best} comes closer" in out, out
+    ok, out = _run("12.ender_bonus", (best, {b: r for b, r in runs.items() if b <= best}), capsys)
+    assert not ok and "neighbours" in out, out
+    ok, out = _run("12.ender_bonus", (9, _ender_runs(range(9, 11))), capsys)
+    assert not ok and "outside the bonuses you tried" in out, out
     ok, out = _run("12.ender_bonus", 4, capsys)
     assert not ok and "right kind" in out
-    # values that never reach the target (issue 23: values=[9, 10] answered 9, where the ender wins 84%)
-    ok, out = _run("12.ender_bonus", _tune_half(values=[9, 10]), capsys)
-    assert not ok and "outside your" in out, out
+    ok, out = _run("12.ender_bonus", (best, _ender_runs(games=100)), capsys)
+    assert not ok and "play at least 150" in out, out
+    ok, out = _run("12.ender_bonus", (best, _ender_runs(bots="heuristic")), capsys)
+    assert not ok and "random" in out, out
+    ok, out = _run("12.ender_bonus", (best, _ender_runs(rounds=3)), capsys)
+    assert not ok and "other rules" in out, out
 
 
 def test_14_luck_die_and_cycle(capsys):
@@ -430,8 +444,6 @@ def _deal_interval(deals):
 
 def _battery():
     """(exercise, honest answer, [(what, refused answer), ...]) for every sampled exercise."""
-    import dataclasses
-
     from meeple.rules import bucket_brigade as bb
     from meeple.rules import simulate
 
@@ -446,9 +458,15 @@ def _battery():
     deals = _deals()
     fake_deals = {s: (v + 2 if s % 4 == 0 else v) for s, v in deals.items()}
     five_players = _deals(rules=bb.Config(players=5))
-    tuned = _tune_half()
-    table = tuned.table.copy()
-    table["value"] = table["value"] + 0.01
+    bonus_runs = _ender_runs()
+    bonus = _ender_pick(bonus_runs)
+    forged_bonus = {**bonus_runs, bonus: _forge(bonus_runs[bonus])}
+    seat_games = ex.Evidence.play("piggyback-brigade", pb.Config(players=4), "heuristic", games=2000, seed=1)
+    seat_forged_table = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=2000, seed=1,
+                                 progress=False, workers=1)
+    seat_forged_table.table.loc[seat_forged_table.table["seat"] == 0, "won"] = True
+    seat_random = ex.Evidence.play("piggyback-brigade", pb.Config(players=4), "random", games=2000, seed=1)
+    seat_three = ex.Evidence.play("piggyback-brigade", pb.Config(players=3), "heuristic", games=2000, seed=1)
     runs = _robin_runs()
     forged_runs = runs[:-1] + [_forge(runs[-1], every=1)]  # one pairing's games all forged
     not_rotated = runs[:-1] + [simulate("duck-duck-bruce", runs[-1].config, list(runs[-1].bots), games=150, seed=1,
@@ -466,12 +484,18 @@ def _battery():
             ("a guessed narrow interval beside real deals", ((0.51, 0.511), deals)),
             ("deals of another table size", (_deal_interval(five_players), five_players)),
             ("a forged table", (_deal_interval(fake_deals), fake_deals))]),
-        ("12.ender_bonus", tuned, [
-            ("a guessed narrow interval", dataclasses.replace(tuned, low=tuned.value - 0.001, high=tuned.value + 0.001)),
-            ("values that never reach the target", _tune_half(values=[9, 10])),
-            ("another target", dataclasses.replace(tuned, target=0.6)),
-            ("other bots", _tune_half(bots="heuristic")),
-            ("a forged table", dataclasses.replace(tuned, table=table))]),
+        ("03.seat", ("yes", seat_games), [
+            ("a guessed answer", "yes"),
+            ("a guess beside no games", ("yes", None)),
+            ("games of other bots", ("yes", seat_random)),
+            ("games of another table size", ("yes", seat_three)),
+            ("forged games", ("yes", _forge(seat_games))),
+            ("a forged table", ("yes", seat_forged_table))]),
+        ("12.ender_bonus", (bonus, bonus_runs), [
+            ("a guessed bonus", bonus),
+            ("values that never reach the target", (9, _ender_runs(range(9, 11)))),
+            ("games of other bots", (bonus, _ender_runs(bots="heuristic"))),
+            ("forged games", (bonus, forged_bonus))]),
         ("14.cycle", (runs, []), [
             ("a guessed cycle", (runs, ["threshold-1", "threshold-2", "threshold-3"])),
             ("a round-robin missing a pair", (runs[:-1], [])),

@@ -616,9 +616,10 @@ def test_executed_reads_nbval_outputs_in_cell_order(tmp_path):
 
 SECOND_STUDENT = "Alan Turing"
 # the lessons whose exercises take per-student numbers (lesson 7 has its own two-student test;
+# lesson 13's numbers are its position, so the whole of section 2 is the student's;
 # lessons 8, 10 and 14-21's per-student exercises are checked over thirty ids through their checkers)
 STUDENT_LESSONS = ["01_first_interval", "02_one_die", "03_rerolls", "04_markov_race", "05_how_many_games",
-                   "06_catch_up", "09_risk", "11_cascades", "12_design_to_a_target"]
+                   "06_catch_up", "09_risk", "11_cascades", "12_design_to_a_target", "13_timing"]
 
 
 def _key_forms(value) -> "list[list[str]]":
@@ -726,3 +727,28 @@ def test_11_the_poke_model_loses_more_as_p_grows_and_never_more_than_the_exact_r
         losses = [exact.mean(bk.fall_distribution(rows, (), place, Fraction(k, 8))) for k in range(9)]
         assert all(a < b for a, b in zip(losses, losses[1:])), place
         assert losses[-1] == len(bk.falling_buckets(rows, (), place))
+
+
+def test_06_catch_up_pulls_the_half_time_leader_down():
+    """Lesson 6: positive feedback pushes the half-time leader's rate up and a catch-up rule pulls it
+    down, on the same seeds (no catch-up > base > only the last rerolls), at every player count
+    06.catchup gives a student; the solution's strongest rule is the one that reaches lowest."""
+    from meeple.rules.sim import CHECKPOINTS
+    from meeple.widgets.exercises import lessons_01_07 as l1
+
+    assert CHECKPOINTS[l1.HALFTIME] == 50  # the checker reads the half-time leader
+    Y, N, L = pb.YES, pb.NO, pb.IF_LAST
+    for players in sorted({p for p, _ in ex.NUMBERS["06"]["catchup"]}):
+        rate = {name: ex.halftime_leader(pb.Config(players=players, rerolls=rules))
+                for name, rules in (("none", (Y, Y, Y, Y, N, N)), ("base", pb.Config().rerolls), ("strong", (L,) * 6))}
+        assert rate["none"][0] > rate["base"][0] > rate["strong"][0], (players, rate)
+        assert min(rate, key=lambda k: rate[k][2]) == "strong", players
+
+
+def test_12_the_ender_wins_more_as_the_bonus_grows():
+    """Lesson 12: tune's bisection (and the search by hand of exercise 2) rest on the round-ender's
+    win rate growing with the bonus: on the exercise key's games it does, bonus by bonus."""
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    rates = [m[0] for _, m in sorted(l8._ender_key_runs().items())]
+    assert all(a < b for a, b in zip(rates, rates[1:])), rates

@@ -1,4 +1,5 @@
-"""Fresh numbers per student in lessons 1-6, 9 (exercise 1), 11 (exercise 2) and 12 (exercise 1),
+"""Fresh numbers per student in lessons 1-6 (03.seat and 06.catchup included), 9 (exercise 1), 11
+(exercise 2), 12 (both exercises) and 13 (the position, so both exercises),
 issue 23: over thirty ids each exercise's numbers are the student's own, drawn from the rules' and
 the lesson's own parameters; a neighbour's answer does not pass; and what each lesson states about
 its exercises holds for every id (checked through the checkers and the exact helpers, not by
@@ -22,7 +23,7 @@ from meeple.widgets.exercises import lessons_01_07 as l1
 
 IDS = [f"student {i:02d}" for i in range(30)]
 EXACT = ["01.wilson", "02.moments", "02.die", "03.chase", "04.track", "04.slow", "05.games", "05.power", "06.boost",
-         "09.claim3_variance", "11.second_row", "12.p_five"]
+         "09.claim3_variance", "11.second_row", "12.p_five", "13.next_can_end", "13.balance_bonus"]
 
 
 def _quiet(key, answer):
@@ -116,3 +117,104 @@ def test_the_ender_checker_wants_games_at_the_students_bonus(no_student):
     assert ok and f"at bonus {bonus}" in said, said
     ok, said = _quiet("01.ender", (interval(six), six))
     assert not ok and "other rules" in said, said
+
+
+# --- the sampled design exercises and lesson 13 (issue 23's leftovers) -------------------------------
+
+def _players_per_id(lesson, name):
+    return {sid: ex.exercise_numbers(lesson, sid)[name] for sid in IDS}
+
+
+def test_03_seat_each_student_passes_with_their_own_games_and_not_a_neighbours(no_student):
+    """03.seat asks about the student's own player count: their games (seed 1, as the lesson says)
+    pass with the verdict they give; a neighbour's games at another count do not; and the lesson's
+    conclusion (the first seat is favoured) holds at every count a student gets."""
+    from meeple.rules.stats import wilson
+
+    counts = _players_per_id("03", "seat_players")
+    assert len(set(counts.values())) > 2
+    games = {}
+    for players in sorted(set(counts.values())):
+        games[players] = ex.Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic", games=2000, seed=1)
+        wins, n, lo, hi = l1.seat_one(games[players].records)
+        assert lo > 1 / players, (players, lo)  # "yes": favoured, at every count
+        assert (wins, n) == l1.seat_one_at_four(players=players)[:2]
+        assert wilson(wins, n) == (lo, hi)
+    mine = IDS[0]
+    ex.student(mine)
+    assert ex.answer("03.seat") == "yes"
+    assert _quiet("03.seat", ("yes", games[counts[mine]]))[0]
+    other = next(p for p in games if p != counts[mine])
+    ok, said = _quiet("03.seat", ("yes", games[other]))
+    assert not ok and "other rules" in said, said
+
+
+def test_06_catchup_the_base_rule_fails_and_the_strong_catch_up_passes_for_every_student(no_student):
+    """06.catchup: at every (players, limit) a student gets, the base rule's half-time leader reaches
+    above the limit (the exercise asks for something) and the strongest of the lesson's rules stays
+    under it (the solution's choice passes); a neighbour's Config for another player count fails."""
+    strong = (pb.IF_LAST,) * 6
+    for players, percent in set(ex.NUMBERS["06"]["catchup"]):
+        assert l1.halftime_leader(pb.Config(players=players))[2] > percent / 100, (players, percent)
+        assert l1.halftime_leader(pb.Config(players=players, rerolls=strong))[2] <= percent / 100, (players, percent)
+    asked = {sid: ex.exercise_numbers("06", sid)["catchup"] for sid in IDS}
+    assert len(set(asked.values())) > 2
+    mine = IDS[0]
+    ex.student(mine)
+    answer = ex.answer("06.catchup")
+    assert answer.players == asked[mine][0] and _quiet("06.catchup", answer)[0]
+    other = next(s for s in IDS if asked[s][0] != asked[mine][0])
+    ok, said = _quiet("06.catchup", ex.answer("06.catchup", other))
+    assert not ok and "players" in said, said
+
+
+def test_12_ender_bonus_each_target_has_its_own_answer_and_a_neighbours_fails(no_student):
+    """12.ender_bonus: every target a student gets lies inside what the bonuses 0-12 reach, its
+    nearest bonus on the lesson's own games is the key's, distinct targets give distinct answers,
+    and a neighbour's (bonus, runs) with another answer fails."""
+    from meeple.rules import bucket_brigade as bb
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    runs = {b: ex.Evidence.play("bucket-brigade", bb.Config(rounds=1, bonus=b), "random", games=150, seed=1)
+            for b in range(0, 13)}  # the lesson's solution
+    measured = {b: l8.ender_rounds(r) for b, r in runs.items()}
+    answers = {}
+    for percent in ex.NUMBERS["12"]["ender_target"]:
+        target = percent / 100
+        assert min(m[0] for m in measured.values()) < target < max(m[0] for m in measured.values())
+        answers[percent] = min(measured, key=lambda b: abs(measured[b][0] - target))
+    assert len(set(answers.values())) == len(answers), answers
+    key = {sid: ex.answer("12.ender_bonus", sid) for sid in IDS}
+    assert all(key[sid] == answers[ex.exercise_numbers("12", sid)["ender_target"]] for sid in IDS)
+    for sid in IDS[:2]:
+        ex.student(sid)
+        assert _quiet("12.ender_bonus", (key[sid], runs))[0], sid
+        for other in IDS:
+            if key[other] != key[sid]:
+                assert not _quiet("12.ender_bonus", (key[other], runs))[0], (sid, other)
+
+
+def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
+    """Lesson 13 for every position a student gets: someone else may end the round (0 < q1 < q < 1),
+    the balancing bonus lies between its values at q1 and at 1 (section 2's range "whatever q is"),
+    the exact q1 agrees with dealt worlds, and positions differ (their own q and b*)."""
+    import random
+
+    from meeple.rules import bucket_brigade as bb
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    seen = set()
+    for seed in ex.NUMBERS["13"]["position"]:
+        t = l8._timing(seed)
+        assert t["seen"] is l8._timing_in(seed)["seen"]  # the position is the one that game reaches
+        assert 0 < t["q1"] < t["q"] < 1, seed
+        b = [(t["A"] - t["B"]) + (t["B"] - t["E"]) / q for q in (t["q1"], t["q"], Fraction(1))]  # the lesson's b*
+        assert min(b[0], b[2]) <= b[1] <= max(b[0], b[2]), seed
+        seen.add((t["q"], b[1]))
+        rng, worlds, p = random.Random(13), 400, t["seen"].player
+        nxt = (p + 1) % bb.Config().players
+        hits = sum(any(c.colour in (t["colour"], None) and c.steps >= t["gap"] for c in w.hands[nxt])
+                   for w in (bb.determinize(t["seen"], rng) for _ in range(worlds)))
+        low, high = wilson(hits, worlds)
+        assert low <= t["q1"] <= high, (seed, hits, t["q1"])
+    assert len(seen) == len(ex.NUMBERS["13"]["position"])

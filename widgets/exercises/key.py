@@ -61,13 +61,16 @@ def answers_from(source: Callable[[str], Any]):
 
 
 def shown(value) -> str:
-    """An answer as the key prints it: a Fraction with its decimal, a pair in brackets."""
+    """An answer as the key prints it: a Fraction with its decimal, a pair in brackets, a Config by
+    what differs from the base rules."""
     if isinstance(value, Fraction):
         return f"{value} ≈ {float(value):.4g}" if value.denominator != 1 else str(value)
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, tuple):
         return "(" + ", ".join(shown(v) for v in value) + ")"
+    if callable(getattr(value, "describe", None)):  # a game's Config: what differs from the base rules
+        return f"Config({value.describe()})"
     return str(value)
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from statistics import NormalDist
 
-from meeple.rules import balance_report, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate
+from meeple.rules import duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate
 from meeple.rules.bucket_brigade import Config
 from meeple.rules.stats import Z95, wilson
 
@@ -193,29 +193,54 @@ def _chase(answer):
                    "while the gap is 0 or more every face rerolls, after that black faces stop.")
 
 
-SEAT_GAMES, SEAT_SEED = 2000, 1
+SEAT_GAMES, SEAT_SEED = 2000, 1  # the lesson's games and seed (a student's player count: seat_players())
 
 
-def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
-    """(wins, games, low, high) of Player 1 in 4-player games of heuristic bots (cached)."""
-    key = (games, seed)
+def seat_players() -> int:
+    """The number of players 03.seat asks this student about."""
+    return exercise_numbers("03")["seat_players"]
+
+
+def seat_one(records, seat: int = 0) -> "tuple[float, int, float, float]":
+    """(Player 1's win share summed, games, low, high) from a run's games (a shared win counts 1/k)."""
+    shares = [1 / len(g.winners) if seat in g.winners else 0.0 for g in records]
+    return (math.fsum(shares), len(shares), *wilson(math.fsum(shares), len(shares)))
+
+
+def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, players: "int | None" = None, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
+    """(wins, games, low, high) of Player 1 in games of heuristic bots (default: this student's
+    player count; cached). Standard library: the site's Python runs it."""
+    players = seat_players() if players is None else players
+    key = (games, seed, players)
     if key not in _memo:
-        res = simulate("piggyback-brigade", pb.Config(players=4), "heuristic", games=games, seed=seed, progress=False)
-        wins = math.fsum(r["win_share"] for r in Evidence.of(res).rows() if r["seat"] == 0)  # no pandas
-        _memo[key] = (wins, games, *wilson(wins, games))
+        _memo[key] = seat_one(Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic",
+                                            games=games, seed=seed).records)
     return _memo[key]
 
 
-@exercise("03.seat", expects="'yes', 'no' or 'cannot tell'")
+def _verdict(low: float, high: float, fair: float) -> str:
+    return "yes" if low > fair else "no" if high < fair else "cannot tell"
+
+
+@exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from")
 def _seat_one(answer):
-    verdict = need_choice(answer, ("yes", "no", "cannot tell"))
-    wins, games, lo, hi = seat_one_at_four()
-    truth = "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+    example = "(favoured, games): your 'yes', 'no' or 'cannot tell' and what simulate(...) returned"
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        raise WrongKind(f"pass the pair {example}; got {answer!r:.80}")
+    said, run = answer
+    verdict = need_choice(said, ("yes", "no", "cannot tell"))
+    players = seat_players()
+    fair = 1 / players
+    ev = need_evidence(run, game="piggyback-brigade", config=pb.Config(players=players), bots="heuristic",
+                       games=SEAT_GAMES, rotate=False)
+    wins, games, lo, hi = seat_one(ev.records)
+    truth = _verdict(lo, hi, fair)
     if verdict == truth:
-        return True, (f"{games} games give Player 1 {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair 25%.")
+        return True, (f"your {games} games give Player 1 {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair "
+                      f"{fair:.1%} (1/{players}), replayed from their seeds.")
     if verdict == "cannot tell":
-        return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/4?"
-    return False, "compare the whole interval, not only the win rate, with the fair share 1/4."
+        return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/{players}?"
+    return False, f"compare the whole interval, not only the win rate, with the fair share 1/{players}."
 
 
 # --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
@@ -319,39 +344,62 @@ def _games_for_power(answer):
 
 # --- lesson 6: catch-up (Piggyback Brigade, Duck, Duck, Bruce) -----------------------------------
 
-CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35
+CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35  # the lesson's own limit (a student's: catchup_question())
+
+
+def catchup_question() -> "tuple[int, float]":
+    """(players, limit) of this student's 06.catchup: the half-time leader of a game of that many
+    players should win at most `limit`, the whole interval at or below it."""
+    players, percent = exercise_numbers("06")["catchup"]
+    return players, percent / 100
+
+
+HALFTIME = 1  # GameResult.turn_leaders[1]: the sole leader after 50% of the turns (meeple.rules.sim.CHECKPOINTS)
+
+
+def leader_at_half(records) -> "list[float]":
+    """Per game with a sole leader after half the turns: that leader's win share (1/k of a k-way win),
+    from the games' own records, as balance_report's decisiveness counts it (standard library)."""
+    at = HALFTIME
+    return [1 / len(g.winners) if g.turn_leaders[at] in g.winners else 0.0
+            for g in records if g.turn_leaders[at] is not None]
 
 
 def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
-    """(leader win rate, low, high, games) of the sole leader after half the turns (cached)."""
+    """(leader win rate, low, high, games) of the sole leader after half the turns, the bots rotated
+    through the seats as balance_report rotates them (cached; standard library: the site runs it)."""
     key = (config, games, seed, bots)
     if key not in _memo:
-        rep = balance_report("piggyback-brigade", config, bots, games=games, seed=seed, progress=False, skill=())
-        row = rep.decisiveness[rep.decisiveness["checkpoint"].str.startswith("50%")].iloc[0]
-        _memo[key] = (float(row.leader_win_rate), float(row.low), float(row.high), int(row.games))
+        ev = Evidence.play("piggyback-brigade", config, bots, games=games, seed=seed, rotate=True)
+        wins = leader_at_half(ev.records)
+        _memo[key] = (math.fsum(wins) / len(wins), *wilson(math.fsum(wins), len(wins)), len(wins))
     return _memo[key]
 
 
 @exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
 def _catch_up_rule(answer):
+    players, limit = catchup_question()
     if isinstance(answer, pb.Config):
         cfg = answer
+        if cfg.players != players:
+            return False, (f"your rules are for {cfg.players} players; your question is about {players}-player games "
+                           f"(pb.Config(players={players}, rerolls=...)).")
     else:
         if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 6:
             raise WrongKind(f"expected a pb.Config or six reroll rules ('yes', 'no', 'if-last'), got {answer!r}")
         try:
-            cfg = pb.Config(rerolls=tuple(answer))
+            cfg = pb.Config(players=players, rerolls=tuple(answer))
         except ValueError as e:
             raise WrongKind(str(e)) from None
     if cfg.max_rerolls is None and all(r == pb.YES for r in cfg.rerolls):
         # as the lesson's rule picker: the first turn runs to the finish, so the 'leader' always wins
         return False, "every face always rerolls, so the first piglet's turn never ends short of the finish: not a race."
     rate, lo, hi, n = halftime_leader(cfg)
-    said = f"the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
-    if hi <= CATCHUP_LIMIT:
-        return True, said + f": the whole interval is at most {CATCHUP_LIMIT:.0%}."
-    if rate <= CATCHUP_LIMIT:
-        return False, said + ": the estimate is low enough, but the interval still reaches above 35%. A stronger catch-up?"
+    said = f"with {players} players the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
+    if hi <= limit:
+        return True, said + f": the whole interval is at most {limit:.0%}."
+    if rate <= limit:
+        return False, said + f": the estimate is low enough, but the interval still reaches above {limit:.0%}. A stronger catch-up?"
     return False, said + ". Give the piglets behind more help (or the leader less)."
 
 
@@ -479,7 +527,7 @@ def _chase_answer():
 @answer_of("03.seat")
 def _seat_answer():
     wins, games, lo, hi = seat_one_at_four()
-    return "yes" if lo > 0.25 else "no" if hi < 0.25 else "cannot tell"
+    return _verdict(lo, hi, 1 / seat_players())
 
 
 @answer_of("04.track")
@@ -510,7 +558,7 @@ answer_of("05.power")(lambda: games_for_power(*edge_question()[:2]))
 @answer_of("06.catchup")
 def _catchup_answer():
     # one rule that passes: only the last piglet rerolls
-    return pb.Config(rerolls=(pb.IF_LAST,) * 6).rerolls
+    return pb.Config(players=catchup_question()[0], rerolls=(pb.IF_LAST,) * 6)
 
 
 @answer_of("06.boost")

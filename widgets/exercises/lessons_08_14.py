@@ -14,17 +14,16 @@ from functools import lru_cache
 from itertools import combinations, permutations
 from math import comb
 
-from meeple.rules import bucket_brigade as bb, bucket_king as bk, duck_duck_bruce as ddb, exact, simulate, tune
-from meeple.rules.chance import derive
-from meeple.rules.core import bot_rng, play
+from meeple.rules import bucket_brigade as bb, bucket_king as bk, duck_duck_bruce as ddb, exact, simulate
+from meeple.rules.core import bot_rng
 from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.stats import wilson
-from meeple.rules.workbench import Tuning
 
 from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
 from .evidence import Evidence, need_evidence, replay_sample
 from .key import answer_of, expected
 from .numbers import exercise_numbers
+from .search import closest, measured_runs, undecided
 
 
 def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
@@ -321,63 +320,58 @@ def _p_five(answer):
     return False, f"at that p the knock costs more than {loss} buckets on average: make the pyramid steadier."
 
 
-ENDER_TUNE_LEAST = 150
+ENDER_TUNE_LEAST, ENDER_BONUSES, ENDER_TUNE_SEED = 150, range(0, 13), 1  # 12.ender_bonus: games per bonus, bonuses, the key's seed
 
 
-def _ender_measure(bonus: int, games: int, seed: int) -> tuple[float, float, float]:
-    """The round-ender's win rate (a k-way tie for the most counts 1/k) in `games` Bucket Brigade games
-    of four random bots at `bonus`, base rules otherwise, game i with seed derive(seed, "game", i): what
-    tune measures, replayed here (standard library)."""
-    config = bb.Config().with_values({"bonus": bonus})
-    wins = []
-    for i in range(games):
-        state = play(bb, config, ["random"] * config.players, derive(seed, "game", i)).state
-        for points, ender in zip(state.history, state.enders):
-            if ender is not None:
-                top = [s for s, x in enumerate(points) if x == max(points)]
-                wins.append(1 / len(top) if ender in top else 0.0)
-    lo, hi = wilson(math.fsum(wins), len(wins))
-    return math.fsum(wins) / len(wins), lo, hi
+def ender_target() -> float:
+    """The share of ended rounds 12.ender_bonus asks the ender to win, for this student."""
+    return exercise_numbers("12")["ender_target"] / 100
 
 
-@exercise("12.ender_bonus", "the result of tune(...) (a Tuning)")
+def ender_rounds(ev) -> "tuple[float, float, float]":
+    """(estimate, low, high) of the round-ender's win rate in one-round games (a k-way tie for the
+    most counts 1/k: `win_share`), from a run's games: the ender is the seat with rounds_ended 1."""
+    enders = [r for r in ev.rows() if r.get("rounds_ended") == 1]
+    if not enders:
+        raise Refused("no round in your games was ended by a player: play more games.")
+    won = math.fsum(r["win_share"] for r in enders)
+    return (won / len(enders), *wilson(won, len(enders)))
+
+
+def _ender_search(answer):
+    return measured_runs(answer, game="bucket-brigade", config_at=lambda b: bb.Config(rounds=1, bonus=b), bots="random",
+                         games=ENDER_TUNE_LEAST, measure=ender_rounds,
+                         example="(bonus, runs): the bonus you pick and {bonus: your games at that bonus}")
+
+
+@exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}")
 def _ender_bonus(answer):
-    if not isinstance(answer, Tuning):
-        raise WrongKind(f"pass what tune(...) returns, got {type(answer).__name__}")
-    if answer.game != "bucket-brigade" or answer.field != "bonus":
-        return False, "tune Bucket Brigade's `bonus` (game 'bucket-brigade', field 'bonus')."
-    if "round-ender" not in answer.measure:
-        return False, "the measure is the round-ender's win rate: measure='ender_win_rate'."
-    if abs(answer.target - 0.5) > 1e-9:
-        return False, f"the target is half the rounds, 0.5; you asked for {answer.target:g}."
-    if answer.games < ENDER_TUNE_LEAST:
-        return False, f"{answer.games} games per value give wide intervals: use at least {ENDER_TUNE_LEAST}."
-    # genuine: every value tune reports is measured again from its seeds (a Tuning keeps no games
-    # to sample, and a value's whole measure takes well under a second)
-    try:
-        rows = [(int(r["bonus"]), float(r["value"]), float(r["low"]), float(r["high"]))
-                for r in answer.table.to_dict(orient="records")]
-    except (AttributeError, KeyError, TypeError, ValueError):
-        raise Refused("your result's table is not the one tune makes (bonus, value, low, high).") from None
-    if not rows:
-        raise Refused("your result measured no bonus at all.")
-    for bonus, value, low, high in rows:
-        again = _ender_measure(bonus, answer.games, answer.seed)
-        if any(not math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(again, (value, low, high))):
-            raise Refused(f"at bonus {bonus} four random bots with the base rules give {again[0]:.1%}, not your "
-                          f"{value:.1%}: tune with bots='random' and config None, and pass its result unchanged.")
-    best = min(rows, key=lambda r: abs(r[1] - answer.target))
-    if best[0] != answer.answer or any(not math.isclose(a, b) for a, b in zip(best[1:], (answer.value, answer.low, answer.high))):
-        raise Refused("your result's answer (its bonus, estimate or interval) is not what its own table says.")
-    if not (min(r[1] for r in rows) <= answer.target <= max(r[1] for r in rows)):
-        side = "above" if min(r[1] for r in rows) > answer.target else "below"
-        return False, (f"every bonus you tried puts the ender {side} half the rounds: the answer lies outside your "
-                       "`values`. Try a range that reaches the target from both sides.")
-    words = (f"the intervals of {' and '.join(map(str, answer.tied))} come as near the target as this answer's own interval reaches, "
-             "so more games are needed to show that it is nearer the target than they are"
-             if answer.tied else "neither neighbour's interval comes as near the target as this answer's own interval reaches")
-    return True, (f"a bonus of {answer.answer}: the ender wins {answer.value:.1%} of the rounds they end "
-                  f"(95% CI {answer.low:.1%} to {answer.high:.1%}; every value replayed from its seeds); {words}.")
+    target = ender_target()
+    bonus, measured = _ender_search(answer)
+    if not all(b in ENDER_BONUSES for b in measured):
+        return False, f"the bonus goes from {ENDER_BONUSES[0]} to {ENDER_BONUSES[-1]} here; measure only those."
+    est = {b: m[0] for b, m in measured.items()}
+    if not min(est.values()) <= target <= max(est.values()):
+        side = "above" if min(est.values()) > target else "below"
+        return False, (f"every bonus you measured puts the ender {side} {target:.0%} of the rounds: the answer lies "
+                       "outside the bonuses you tried. Measure a range that reaches the target from both sides.")
+    if bonus not in measured:
+        return False, f"you did not measure a bonus of {bonus}: pass its games too."
+    best = closest(measured, target)
+    if bonus != best:
+        return False, (f"by your own games a bonus of {best} comes closer to {target:.0%} than {bonus} "
+                       "(compare each bonus's estimate with the target).")
+    missing = [b for b in (bonus - 1, bonus + 1) if b in ENDER_BONUSES and b not in measured]
+    if missing:
+        return False, (f"measure the neighbours of your answer too ({' and '.join(map(str, missing))}): "
+                       "without them nothing says your bonus is the closest.")
+    value, low, high = measured[bonus]
+    tied = undecided(measured, bonus, target)
+    words = (f"the intervals of {' and '.join(map(str, tied))} come as near the target as your answer's own interval "
+             "reaches, so more games are needed to show it is nearer than they are" if tied else
+             "neither neighbour's interval comes as near the target as your answer's own interval reaches")
+    return True, (f"a bonus of {bonus}: the ender wins {value:.1%} of the rounds they end (95% CI {low:.1%} to "
+                  f"{high:.1%}; {len(measured)} bonuses, your games replayed from their seeds); {words}.")
 
 
 # --- lesson 14: skill, luck, intransitivity ---------------------------------------------
@@ -465,12 +459,14 @@ def _cycle_verdict(bots, sure, cycle):
 
 # --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
 
-def _timing(seed: int = 6) -> dict:
-    """Lesson 13's position and its numbers, built as the lesson builds them (q: the chance that
+def _timing(seed: "int | None" = None) -> dict:
+    """Lesson 13's position (from game seed `seed`, default this student's `position`) and its numbers,
+    built as the lesson builds them (q: the chance that
     one of the players who move before the next turn can end the round; q1: the next player's): heuristic bots
     play a seeded game until a player could end the round (BB-8) with a card of a colour
     whose hedgehog stands within two steps of the end, and has a safe coloured card to play
     instead; a game that never gets there gives way to the next seed."""
+    seed = exercise_numbers("13")["position"] if seed is None else seed
     while True:
         try:
             return _timing_in(seed)
@@ -478,6 +474,7 @@ def _timing(seed: int = 6) -> dict:
             seed += 1
 
 
+@lru_cache(maxsize=16)  # a position is a pure function of its seed (the dict is read, never changed)
 def _timing_in(seed: int) -> dict:
     config = bb.Config()
     end = len(config.track) - 1
@@ -637,8 +634,15 @@ def _p_five_answer():
 
 @answer_of("12.ender_bonus")
 def _ender_bonus_answer():
-    return tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "random", games=ENDER_TUNE_LEAST, seed=1,
-                values=range(0, 13), method="bisect", progress=False, workers=1).answer
+    """The bonus the lesson's own search finds (seed 1, every bonus, ENDER_TUNE_LEAST one-round games each)."""
+    return closest(_ender_key_runs(), ender_target())
+
+
+@lru_cache(maxsize=1)
+def _ender_key_runs() -> dict:
+    """{bonus: (estimate, low, high)} of the lesson's own search (the same for every student)."""
+    return {b: ender_rounds(Evidence.play("bucket-brigade", bb.Config(rounds=1, bonus=b), "random",
+                                          games=ENDER_TUNE_LEAST, seed=ENDER_TUNE_SEED)) for b in ENDER_BONUSES}
 
 
 answer_of("13.next_can_end")(lambda: _timing()["q"])

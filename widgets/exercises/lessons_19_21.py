@@ -18,15 +18,15 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from meeple.rules import GAMES, bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate, tune
+from meeple.rules import GAMES, bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate
 from meeple.rules.core import play
 from meeple.rules.stats import mean_ci, wilson
-from meeple.rules.workbench import Tuning
 
-from .checking import Refused, WrongKind, exact_answer, exercise, fraction_text
-from .evidence import interval_and_run, need_evidence, own_interval
+from .checking import Refused, exact_answer, exercise, fraction_text
+from .evidence import Evidence, interval_and_run, need_evidence, own_interval
 from .key import answer_of
 from .numbers import exercise_numbers
+from .search import closest, measured_runs, undecided
 
 
 def lesson_numbers(lesson: int) -> dict:
@@ -240,46 +240,41 @@ def _model_seat(answer):
                    "chance, Player 1 first.")
 
 
-@exercise("21.tuned", expects="the Tuning that tune(...) returned")
+def seat_one_advantage(ev) -> "tuple[float, float, float]":
+    """(estimate, low, high) of Player 1's win share minus the fair share 1/players, from a run's games."""
+    first = [r["win_share"] for r in ev.rows() if r["seat"] == 0]
+    fair = 1 / ev.config.players
+    won = sum(first)
+    low, high = wilson(won, len(first))
+    return won / len(first) - fair, low - fair, high - fair
+
+
+def _first_section_config(value: int):
+    n = lesson_numbers(21)
+    return pb.Config(players=n["players"]).with_values({n["tune_field"]: value})
+
+
+@exercise("21.tuned", expects="(length, runs): the length you pick and {length: your games at it}")
 def _tuned(answer):
-    if not isinstance(answer, Tuning):
-        raise WrongKind(f"pass what tune(...) returned, got {type(answer).__name__}")
     n = lesson_numbers(21)
     field, (v0, v1) = n["tune_field"], n["tune_values"]
-    if answer.game != "piggyback-brigade" or answer.field != field:
-        return False, f"tune the Piggyback Brigade's `{field}` (game 'piggyback-brigade', field '{field}')."
-    if "seat 1's advantage" not in answer.measure:
-        return False, "the measure is the first seat's advantage over the fair share: measure='seat1_advantage'."
-    if abs(answer.target) > 1e-12:
-        return False, f"the target is no advantage at all, 0; you asked for {answer.target:g}."
-    if answer.games < n["tune_games"]:
-        return False, f"{answer.games} games per value give wide intervals: use at least {n['tune_games']}."
-    tried = [int(v) for v in answer.table[field]]
-    if min(tried) > v0 or max(tried) < v1 or answer.method != "every value measured":
-        return False, f"measure every value from {v0} to {v1} (values=range({v0}, {v1 + 1}), method='grid')."
-    rows = answer.table.to_dict(orient="records")
-    mine = [r for r in rows if r[field] == answer.answer]
-    closest = min(rows, key=lambda r: abs(r["value"] - answer.target)) if rows else None
-    if (not answer.table[field].is_monotonic_increasing or len(mine) != 1 or abs(mine[0]["value"] - answer.value) > 1e-12
-            or abs(closest["value"] - answer.target) < abs(answer.value - answer.target) - 1e-12):
-        return False, "the answer is not its own table's closest value to the target: pass tune's own result."
-    # genuine: the answer's figure again from its seed, with the question's rules and bots (the other rows
-    # are not re-measured: that would cost a whole tune; the answer is the figure the student reports)
-    config = pb.Config(players=n["players"]).with_values({field: answer.answer})
-    res = simulate("piggyback-brigade", config, n["bots"], games=answer.games, seed=answer.seed, progress=False)
-    first = res.table[res.table["seat"] == 0]["win_share"].tolist()
-    value = sum(first) / len(first) - 1 / config.players
-    if abs(100 * value - answer.value) > 1e-7:  # tune reports percentage points, as compare does
-        return False, (f"at {field} = {answer.answer} these rules and {n['bots']} bots give seat 1 an advantage of "
-                       f"{100 * value:+.2f} points over the same seeds, not {answer.value:+.2f}: tune pb.Config(players={n['players']}) "
-                       f"with bots='{n['bots']}'.")
-    lo, hi = wilson(sum(first), len(first))
-    fair = 1 / config.players
-    verdict = ("its interval holds 0: at this many games the first seat's edge is gone"
-               if lo - fair <= 0 <= hi - fair else "its interval still excludes 0")
-    return True, (f"{field} = {answer.answer}: seat 1's advantage {value:+.1%} ({lo - fair:+.1%} to {hi - fair:+.1%}), "
-                  f"checked again from seed {answer.seed}; {verdict}"
-                  + (f"; the data cannot rule out {' or '.join(map(str, answer.tied))}." if answer.tied else "."))
+    length, measured = measured_runs(
+        answer, game="piggyback-brigade", config_at=_first_section_config, bots=n["bots"], games=n["tune_games"],
+        measure=seat_one_advantage, example="(length, runs): the length you pick and {length: your games at it}")
+    missing = [v for v in range(v0, v1 + 1) if v not in measured]
+    if missing:
+        return False, f"measure every length from {v0} to {v1} (missing: {', '.join(map(str, missing))})."
+    best = closest(measured, 0.0)
+    if length != best:
+        return False, (f"by your own games {field} = {best} brings Player 1's advantage closer to zero than {length}: "
+                       "pick the length whose estimate is nearest zero.")
+    value, lo, hi = measured[length]
+    tied = undecided(measured, length, 0.0)
+    verdict = "its interval holds 0: at this many games the first seat's edge is gone" if lo <= 0 <= hi else \
+        "its interval still excludes 0"
+    return True, (f"{field} = {length}: seat 1's advantage {value:+.1%} ({lo:+.1%} to {hi:+.1%}), your games replayed "
+                  f"from their seeds; {verdict}"
+                  + (f"; the data cannot rule out {' or '.join(map(str, tied))}." if tied else "."))
 
 
 # --- the answers (the teacher's key: `meeple.widgets.exercises.answer`) --------------------------
@@ -308,12 +303,15 @@ def _wait_answer():
 
 @lru_cache(maxsize=4)
 def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
-    return tune("piggyback-brigade", pb.Config(players=players), field, "seat1_advantage", 0.0, bots, games=games,
-                seed=seed, values=range(values[0], values[1] + 1), method="grid", progress=False, workers=1).answer
+    """The length a search over every value picks on the engine's own seeds (standard library)."""
+    measured = {v: seat_one_advantage(Evidence.play("piggyback-brigade", pb.Config(players=players).with_values({field: v}),
+                                                    bots, games=games, seed=seed))
+                for v in range(values[0], values[1] + 1)}
+    return closest(measured, 0.0)
 
 
 @answer_of("21.tuned")
 def _tuned_answer():
-    """The length tune picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
+    """The length the search picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
     n = lesson_numbers(21)
     return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])

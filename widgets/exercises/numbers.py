@@ -17,15 +17,18 @@ from fractions import Fraction
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
 NUMBERS: dict[str, dict[str, tuple]] = {
-    # lessons 1-6 (the sampled 01.ender asks its own bonus; 03.seat, 06.catchup are the same for everyone)
+    # lessons 1-6 (the sampled 01.ender asks its own bonus, 03.seat its players, 06.catchup its players and limit)
     "01": {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)},
     "02": {"practice_die": ((1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4),
                             (2, 2, 3, 3, 4, 6)),
            "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
-    "03": {"gap": (5, 2, 3, 6, 7)},  # not 4: the lesson's reroll toggles show the chase four spaces behind
+    # gap not 4: the lesson's reroll toggles show the chase four spaces behind; seat_players: 03.seat's players
+    "03": {"gap": (5, 2, 3, 6, 7), "seat_players": (4, 3, 5, 6)},
     "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, about 4 turns
     "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
-    "06": {"gap": (4, 2, 3, 5, 6)},
+    # catchup: (players, per cent the half-time leader may win at most); the base rule fails each, a
+    # strong catch-up passes each (tests/test_student_numbers.py)
+    "06": {"gap": (4, 2, 3, 5, 6), "catchup": ((4, 35), (3, 40), (5, 30), (4, 30), (5, 25))},
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
     "08": {"extra_bruces": (2, 1, 3, 4)},
     "09": {"trail": (4, 3, 5), "lead": (2, 1, 3),
@@ -34,7 +37,12 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                             (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
     "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
     "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4))},
-    "12": {"loss": (5, 3, 6, 7)},  # not 4: the lesson works that one out
+    # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
+    # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
+    "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},
+    # the game seed of lesson 13's position: each reaches its position in that very game, with a chance q < 1
+    # that another player can end the round first, its own q and b*, and "end now" at the base bonus
+    "13": {"position": (6, 31, 71, 37, 65, 79)},
     "14": {"wins": (60, 59, 61, 62, 63)},  # not 58: its chance rounds to a figure the lesson shows
     # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
     "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
@@ -52,10 +60,10 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "tune_values": ((2, 9),), "tune_games": (400,)},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
-VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "04.track", "04.slow", "05.games", "05.power",
-          "06.boost", "09.claim3_variance", "11.second_row", "12.p_five"}
+VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat", "04.track", "04.slow", "05.games", "05.power",
+          "06.boost", "06.catchup", "09.claim3_variance", "11.second_row", "12.p_five", "12.ender_bonus"}
 VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
-          "10.three_red_sampled", "10.led_five", "14.luck_alone"}
+          "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
 _student: "str | None" = None
