@@ -188,8 +188,10 @@ class UnusedRuleWarning(UserWarning):
 
 
 def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
-             rotate=False, by="seat", measures=None) -> Comparison:
-    """compare's work, as a Comparison (which keeps the games, for a report: `meeple compare --report`)."""
+             rotate=False, by="seat", measures=None, rotate_default=False) -> Comparison:
+    """compare's work, as a Comparison (which keeps the games, for a report: `meeple compare --report`).
+    `rotate_default`: the rotation was chosen by `meeple compare`'s default (rotate when the seats hold
+    different bots), and the output says so."""
     mod = game_module(game)
     configs = _variant_configs(mod, variants)
     games = check_games(games)
@@ -204,7 +206,7 @@ def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}
     return comparison(mod, configs, results, refs, seed=seed, games=games, by=by, chosen=chosen, rotate=rotate,
-                      interrupted=interrupted)
+                      interrupted=interrupted, rotate_default=rotate_default)
 
 
 class Rows(list):
@@ -235,7 +237,8 @@ class Rows(list):
 
 
 def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, games: int, by: str = "seat",
-               chosen: Sequence[str] = (), rotate: bool = False, interrupted: bool = False) -> Comparison:
+               chosen: Sequence[str] = (), rotate: bool = False, interrupted: bool = False,
+               rotate_default: bool = False) -> Comparison:
     """The Comparison of runs already played ({variant: Results}, the baseline first, every run on
     the same game seeds): what compare prints, from the games' records. The site's variant lab
     plays its games in steps and calls this too, so its figures are compare's."""
@@ -294,7 +297,8 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
     table.attrs.update(usage=usage, changed=changed, completed={n: r.completed for n, r in results.items()},
                        usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
-                       bots=", ".join(names), rotate=bool(rotate), measures=list(chosen),
+                       bots=", ".join(names), rotate=bool(rotate), rotate_default=bool(rotate_default),
+                       measures=list(chosen),
                        mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
     return Comparison(table, configs, results, _figure_frames(figures), chosen)
 
@@ -379,6 +383,20 @@ def _names(refs) -> list[str]:
     return [getattr(r, "__name__", r) if not isinstance(r, str) else r for r in refs]
 
 
+def _rotation_lines(a) -> list[str]:
+    """What compare says about the seating when the seats hold different bots."""
+    if not a.get("mixed"):
+        return []
+    if not a.get("rotate"):
+        return [f"The seats hold different bots ({a.get('bots')}), each kept in its seat: each seat's figures, and the "
+                "first-seat advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in "
+                "turn, so each holds each seat equally often; then seat figures measure the seat."]
+    why = (" (meeple compare's default when the seats hold different bots; --no-rotate keeps each bot in its seat)"
+           if a.get("rotate_default") else "")
+    return [f"Bots rotated{why}: each holds each seat equally often, so seat figures measure the seat (averaged over "
+            "the bots); --by bot shows each bot's own figures."]
+
+
 def format_comparison(table) -> str:
     """The compare table as text, one line per variant and seat (or bot)."""
     a = table.attrs
@@ -425,13 +443,7 @@ def format_comparison(table) -> str:
                                 [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
                                  for r in per]))
     lines += usage_lines(table)
-    if a.get("mixed") and not a.get("rotate"):
-        lines.append(f"The seats hold different bots ({a.get('bots')}): each seat's figures, and the first-seat "
-                     "advantage, mix the bot's skill with the seat's. --rotate (rotate=True) seats the bots in turn, "
-                     "so each holds each seat equally often; then seat figures measure the seat.")
-    elif a.get("mixed"):
-        lines.append("Bots rotated: each holds each seat equally often, so seat figures measure the seat "
-                     "(averaged over the bots); --by bot shows each bot's own figures.")
+    lines += _rotation_lines(a)
     if a.get("partial"):
         lines.append("Interrupted: the figures cover only the games that finished.")
     return "\n".join(lines)

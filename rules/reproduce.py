@@ -49,7 +49,9 @@ def compare_command(game: str, configs: dict, bots: tuple, games: int, seed: int
         argv += ["--variant", f"{name}:{settings_text(config)}"]
     argv += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
     argv += ["--games", str(games), "--seed", str(seed)]
-    if rotate:
+    if len(set(bots)) > 1 and not rotate:  # compare rotates different bots unless told not to
+        argv.append("--no-rotate")
+    elif rotate and len(set(bots)) == 1:
         argv.append("--rotate")
     if by != "seat":
         argv += ["--by", by]

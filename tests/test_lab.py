@@ -70,3 +70,37 @@ def test_the_variant_file_is_read_by_compare_and_warns_when_made_by_another_vers
     old.write_text(lab.variant_file().replace(f'meeple = "{package_version()}"', 'meeple = "0.0.1"'))
     with pytest.warns(StampWarning, match="made with meeple 0.0.1"):
         assert bb.Config.load(old) == lab.variant
+
+
+def test_compare_rotates_different_bots_by_default_and_says_so_and_the_lab_does_the_same(capsys):
+    """Issue 25: with different bots in the seats and no --rotate, `meeple compare` seats them in turn (a
+    seat question is what a designer asks) and says so; --no-rotate keeps each bot in its seat and says
+    that seat figures then mix skill and seat. The lab follows the same default, and its command too."""
+    from meeple.rules.workbench import compare, format_comparison
+
+    variants = {"base": bb.Config(), "bonus6": bb.Config(bonus=6)}
+    argv = ["compare", "bucket-brigade", "--variant", "base:", "--variant", "bonus6:bonus=6", "--bots",
+            "heuristic,random,random,random", "--games", "24", "--seed", "5", "--workers", "1"]
+    assert main(argv) == 0
+    default = capsys.readouterr().out
+    assert "Bots rotated (meeple compare's default when the seats hold different bots; --no-rotate keeps" in default
+    rotated = compare("bucket-brigade", variants, "heuristic,random,random,random", 24, 5, progress=False, workers=1, rotate=True)
+    kept = compare("bucket-brigade", variants, "heuristic,random,random,random", 24, 5, progress=False, workers=1)
+    # the default's figures are the rotated ones, not the seated ones
+    first_rotated, first_kept = (format_comparison(t).splitlines()[2] for t in (rotated, kept))
+    assert first_rotated != first_kept and first_rotated in default and first_kept not in default
+    assert main(argv + ["--no-rotate"]) == 0
+    seated = capsys.readouterr().out
+    assert first_kept in seated and "each kept in its seat" in seated and "mix the bot's skill" in seated
+    assert main(argv + ["--rotate"]) == 0
+    explicit = capsys.readouterr().out
+    assert first_rotated in explicit and "Bots rotated:" in explicit and "default" not in explicit.split("Bots rotated")[1][:5]
+    # the lab: rotated, and the command it prints (no --rotate needed) prints its figures
+    lab = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic,random,random,random", games=24, seed=5, name="bonus6")
+    lab.step(24)
+    assert lab.rotate and "--rotate" not in lab.command() and "--no-rotate" not in lab.command()
+    assert main(shlex.split(lab.command())[1:] + ["--workers", "1"]) == 0
+    assert lab.text() in capsys.readouterr().out
+    # one bot everywhere: nothing to rotate, nothing said
+    same = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic", games=4, seed=5)
+    assert not same.rotate and "rotate" not in same.command()

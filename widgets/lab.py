@@ -61,6 +61,8 @@ class VariantLab:
         self.configs = {BASE: self.mod.Config(), self.name: self.variant}
         self.refs = {k: lineup(self.mod, bots, c.players) for k, c in self.configs.items()}
         self._bots = {k: resolve_bots(self.mod, r, self.configs[k].players) for k, r in self.refs.items()}
+        # as `meeple compare` does by default: different bots in the seats are seated in turn
+        self.rotate = any(len(set(names)) > 1 for names, _ in self._bots.values())
         self.records: dict[str, list] = {k: [] for k in self.configs}
 
     # --- playing ------------------------------------------------------------------
@@ -79,16 +81,16 @@ class VariantLab:
         for key, config in self.configs.items():
             names, funcs = self._bots[key]
             for i in range(len(self.records[key]), stop):
-                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, False))
+                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, self.rotate))
         return self.done
 
     def comparison(self):
         """workbench.comparison of the games played so far (partial when they are fewer than asked)."""
         partial = not self.finished
-        results = {k: Results(self.mod, c, self.refs[k], self.seed, self.games, False, self.records[k], partial)
+        results = {k: Results(self.mod, c, self.refs[k], self.seed, self.games, self.rotate, self.records[k], partial)
                    for k, c in self.configs.items()}
         return comparison(self.mod, self.configs, results, self.refs, seed=self.seed, games=self.games,
-                          interrupted=partial)
+                          interrupted=partial, rotate=self.rotate, rotate_default=self.rotate)
 
     def text(self) -> str:
         return format_comparison(self.comparison().table)
@@ -103,8 +105,8 @@ class VariantLab:
 
     def command(self) -> str:
         """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
-        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, False, []).bots
-        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed)
+        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, self.rotate, []).bots
+        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate)
 
     # --- sharing ------------------------------------------------------------------
 

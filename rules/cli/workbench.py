@@ -14,6 +14,7 @@ any game is played, with one line and exit code 2.
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
@@ -115,11 +116,12 @@ def cmd_compare(args) -> int:
     variants = parse_variants(args.variant, mod, base)
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
-    if report is not None:
-        _report_module()  # altair and vl-convert present, before any game
+    # different bots in the seats: rotate unless told not to (a seat question is what a designer asks; the
+    # output says it rotated and how to keep the bots in their seats)
+    rotate = len(set(names)) > 1 if args.rotate is None else args.rotate
     try:
-        result = compare_run(mod, variants, bots, games, seed, progress=show_progress(), workers=workers, rotate=args.rotate,
-                          by=args.by, measures=chosen)
+        result = compare_run(mod, variants, bots, games, seed, progress=show_progress(), workers=workers, rotate=rotate,
+                          by=args.by, measures=chosen, rotate_default=args.rotate is None)
     except ValueError as e:
         raise CliError(str(e)) from None
     table = result.table
@@ -142,7 +144,7 @@ def _report_module():
     try:
         from meeple.widgets import report
     except ImportError as e:
-        raise CliError(f"a report needs altair and vl-convert-python (pip install meeple's dependencies): {e}") from None
+        raise CliError(f"a report needs meeple.widgets (the package is incomplete): {e}") from None
     return report
 
 
@@ -307,9 +309,10 @@ def _compare_parser(sub, command: str) -> None:
     else:
         run_options(p, (".html",), games="500")
         p.set_defaults(report_only=True)
-    p.add_argument("--rotate", action="store_true",
-                   help="seat the bots in turn so each holds each seat equally often: needed when the seats hold "
-                        "different bots and the question is about seats (else seat figures mix skill and seat)")
+    p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=None,
+                   help="seat the bots in turn so each holds each seat equally often. The default when the seats "
+                        "hold different bots (else seat figures mix skill and seat); --no-rotate keeps each bot in "
+                        "its seat (e.g. to measure one bot in seat 1 against the others)")
     p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
     measure_option(p)
     p.set_defaults(func=cmd_compare)
