@@ -24,6 +24,7 @@ from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # where a run looks play_game up (patched below)
 from meeple.rules.cli import main
 from meeple.rules.cli.common import MAX_READ
+from procs import alive, children, needs_proc, wait_for  # tests/procs.py: the /proc harness test_sound.py shares
 
 BB = "bucket-brigade"
 
@@ -331,36 +332,6 @@ def test_workers_never_outnumber_the_games(monkeypatch):
 
 # --- 9.3: worker processes die with the main process -----------------------------
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids |= {int(k) for k in (task / "children").read_text().split()}
-        except OSError:
-            pass
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its exit status waits to be read
-
-
-def _wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
-
-
-needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
-
 # the pool is made in a thread that is not the main one: no PDEATHSIG, so the parent watch must do it
 IN_A_THREAD = (
     "import threading; from meeple.rules import simulate; "
@@ -382,17 +353,17 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: set[int] = set()
     try:
-        workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 60, "two workers start")
+        workers = wait_for(lambda: len(children(proc.pid)) >= 2 and children(proc.pid), 60, "two workers start")
         time.sleep(0.2)  # let the workers finish their set-up (the initializer runs first)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
+        wait_for(lambda: not any(alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
     finally:  # a failing run must not leave orphans behind: end them by the ids seen
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for w in workers | _children(proc.pid):
-            if _alive(w):
+        for w in workers | children(proc.pid):
+            if alive(w):
                 os.kill(w, signal.SIGKILL)
 
 
