@@ -2,6 +2,8 @@
 
 Sections are headed by the issue item they hold (9.1, 15.4, ...); the tests run in
 seconds (a few dozen small games at most; the worker-death test starts one real `meeple`).
+Filed by module elsewhere: 9.9 (the Python API's refusals) in test_protocol.py, 15.5 and
+15.6 (parameters and measures name their rules) in test_seeds.py.
 """
 
 from __future__ import annotations
@@ -20,25 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from meeple.rules import GAMES
 from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # where a run looks play_game up (patched below)
-from meeple.rules.cli import main
 from meeple.rules.cli.common import MAX_READ
+from cli_run import one_line_error, run  # tests/cli_run.py: `meeple` in-process, its one-line errors
 from procs import alive, children, needs_proc, wait_for  # tests/procs.py: the /proc harness test_sound.py shares
 
 BB = "bucket-brigade"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, out, err, message):
-    assert code == 2 and out == "", (code, out, err)
-    assert err.count("\n") == 1 and err.startswith("meeple: error:") and "Traceback" not in err, err
-    assert message in err, err
 
 
 def stop_after(monkeypatch, n: int):
@@ -367,44 +358,6 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
                 os.kill(w, signal.SIGKILL)
 
 
-# --- 9.9: the Python API refuses what it cannot mean --------------------------------
-
-from meeple.rules import GAMES
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_observation_refuses_a_seat_that_is_not_in_the_game(name):
-    mod = GAMES[name]
-    state = mod.new_game(None, 3)
-    n = state.config.players
-    for bad in (n, 99, -1, -n, True, None, 1.0, "0"):
-        with pytest.raises(ValueError, match=rf"seat .* is not allowed: seats are 0 to {n - 1} \({n} players\)"):
-            mod.observation(state, bad)
-    assert mod.observation(state, n - 1).player == n - 1
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_new_game_refuses_another_games_config(name):
-    mod = GAMES[name]
-    for other in GAMES.values():
-        if other is not mod:
-            with pytest.raises(ValueError, match=f"{name} needs a {name} Config .* got a {other.NAME} Config"):
-                mod.new_game(other.Config(), 1)
-    with pytest.raises(ValueError, match=f"{name} needs a {name} Config"):
-        mod.new_game({"players": 3}, 1)
-    assert mod.new_game(None, 1).config == mod.Config()
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_with_text_refuses_values_that_are_not_text(name):
-    cfg = GAMES[name].Config()
-    with pytest.raises(TypeError, match="text"):
-        cfg.with_text({"players": 3})
-    with pytest.raises(TypeError):
-        cfg.with_text("players=3")  # one string, not a list of them
-    assert cfg.with_text({"players": "3"}).players == 3
-
-
 # --- issue 15.4: long work shows progress and stops cleanly on Ctrl-C -------------------
 
 def test_duel_ctrl_c_prints_the_finished_games_share_and_exits_130(capsys, monkeypatch):
@@ -458,70 +411,3 @@ def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsy
     assert r["games"] == 4 and "heuristic vs random" in capsys.readouterr().err
     head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1, progress=False)
     assert capsys.readouterr().err == ""
-
-
-# --- issue 15.5: every parameter says what it is and which rule it comes from ----------------
-
-import re
-
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-
-
-def _seed_file(mod) -> str:
-    return (SEEDS / f"{mod.__name__.rsplit('.', 1)[1]}.md").read_text()
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_config_field_has_a_description_and_a_rule_of_the_seed_file(name):
-    import dataclasses
-
-    mod = GAMES[name]
-    seed = _seed_file(mod)
-    rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", seed, re.M))
-    fields = [f.name for f in dataclasses.fields(mod.Config)]
-    assert list(mod.PARAMETERS) == fields, "PARAMETERS lists every Config field, in order"
-    table = re.search(r"## Parameters\n(.*?)\n\n", seed, re.S).group(1)
-    assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == set(fields), "the seed's parameter table names every field"
-    for field, (what, refs) in mod.PARAMETERS.items():
-        assert len(what) > 10, field
-        cited = refs.split(", ")
-        assert cited and all(r in rules for r in cited), f"{field}: {refs} must be rules of seeds/{name}.md"
-
-
-def test_rules_prints_each_parameter_with_its_value_meaning_and_rule(capsys):
-    code, out, _ = run(capsys, "rules", BB)
-    assert code == 0
-    assert re.search(r"^  hand_sizes += 15,13,11 +hands for 3, 4, 5 players .*\(BB-2\)$", out, re.M)
-    assert re.search(r"^  advanced += false +advanced scoring.*\(BB-10\)$", out, re.M)
-    assert re.search(r"^  rounds += none +rounds in a game.*\(BB-12\)$", out, re.M)
-    for name in sorted(GAMES):
-        code, out, _ = run(capsys, "rules", name)
-        lines = [ln for ln in out.splitlines() if " = " in ln]
-        for field, (what, refs) in GAMES[name].PARAMETERS.items():
-            assert any(ln.split("=")[0].strip() == field and ln.endswith(f"{what} ({refs})") for ln in lines), field
-
-
-def test_parameter_info_reads_fields_elements_and_named_numbers():
-    from meeple.rules.core import parameter_info
-
-    assert parameter_info(BB, "hand_sizes[1]") == GAMES[BB].PARAMETERS["hand_sizes"]
-    what, rule = parameter_info(BB, "hand_size")
-    assert "hand" in what and rule == "BB-2"
-    with pytest.raises(ValueError, match="unknown parameter 'wings'"):
-        parameter_info(BB, "wings")
-
-
-# --- issue 15.6: every measure a game records says what it counts, with its rule --------------
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_game_column_has_words_and_rules_of_the_seed_file(name):
-    from meeple.rules.simulate import measures
-
-    mod = GAMES[name]
-    rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", _seed_file(mod), re.M))
-    own = {m.removeprefix("mean_"): what for m, what in measures(mod).items() if m.startswith("mean_")}
-    assert own and set(own) == set(mod.MEASURES), "MEASURES names every game_stats / score_sources column"
-    for column, what in own.items():
-        assert what == mod.MEASURES[column]
-        cited = re.findall(r"[A-Z]+-\d+", what)
-        assert cited and all(r in rules for r in cited), f"{column}: {what}"
