@@ -138,6 +138,8 @@ def _compare_measures(mod, measures_) -> list[str]:
     return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
 
 
+# The keyword list simulate, sweep, compare and balance_report share is written out in each on
+# purpose: a public signature help() and an editor show (a **kwargs pass-through would hide it).
 def compare(
     game,
     variants: Mapping[str, Any],

@@ -155,8 +155,19 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
 
 # --- tune ---------------------------------------------------------------------
 
+class _ShownAsMessage:
+    """A result that prints as its `message`, in a console and as a notebook cell's value
+    (Tuning and GridTuning)."""
+
+    def __str__(self) -> str:
+        return self.message
+
+    def _repr_pretty_(self, p, cycle):
+        p.text(str(self))
+
+
 @dataclasses.dataclass
-class Tuning:
+class Tuning(_ShownAsMessage):
     """What tune found: the value whose measure came closest to the target, the
     interval there and at the neighbours, and whether the data tells them apart."""
 
@@ -225,12 +236,6 @@ class Tuning:
                 lines.append(f"  No value tried reaches the target: every measured value lies {side} it; "
                              "try a wider range of values.")
         return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.message
-
-    def _repr_pretty_(self, p, cycle):
-        p.text(str(self))
 
     def table_text(self) -> str:
         """The table of every value measured, rounded as the message is (3 significant digits)."""
@@ -459,7 +464,7 @@ def _per_game_fn(mod, measure, seat: int, bot: str | None) -> Callable | None:
 
 
 @dataclasses.dataclass
-class GridTuning:
+class GridTuning(_ShownAsMessage):
     """What tune found over two numbers: the setting whose measure came closest to the
     target, and the settings the data cannot tell apart from it (`kept`), by `procedure`."""
 
@@ -504,12 +509,6 @@ class GridTuning:
             lines.append(f"  {self.skipped} setting{'s' if self.skipped > 1 else ''} of the grid the rules do not "
                          "allow were not played.")
         return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.message
-
-    def _repr_pretty_(self, p, cycle):
-        p.text(str(self))
 
     def table_text(self) -> str:
         """The table rounded as the message is (3 significant digits)."""

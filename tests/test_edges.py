@@ -2,6 +2,8 @@
 
 Sections are headed by the issue item they hold (9.1, 15.4, ...); the tests run in
 seconds (a few dozen small games at most; the worker-death test starts one real `meeple`).
+Filed by module elsewhere: 9.9 (the Python API's refusals) in test_protocol.py, 15.5 and
+15.6 (parameters and measures name their rules) in test_seeds.py.
 """
 
 from __future__ import annotations
@@ -20,24 +22,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from meeple.rules import GAMES
 from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # where a run looks play_game up (patched below)
-from meeple.rules.cli import main
 from meeple.rules.cli.common import MAX_READ
+from cli_run import one_line_error, run  # tests/cli_run.py: `meeple` in-process, its one-line errors
+from procs import alive, children, needs_proc, wait_for  # tests/procs.py: the /proc harness test_sound.py shares
 
 BB = "bucket-brigade"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def one_line_error(code, out, err, message):
-    assert code == 2 and out == "", (code, out, err)
-    assert err.count("\n") == 1 and err.startswith("meeple: error:") and "Traceback" not in err, err
-    assert message in err, err
 
 
 def stop_after(monkeypatch, n: int):
@@ -331,36 +323,6 @@ def test_workers_never_outnumber_the_games(monkeypatch):
 
 # --- 9.3: worker processes die with the main process -----------------------------
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids |= {int(k) for k in (task / "children").read_text().split()}
-        except OSError:
-            pass
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its exit status waits to be read
-
-
-def _wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
-
-
-needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
-
 # the pool is made in a thread that is not the main one: no PDEATHSIG, so the parent watch must do it
 IN_A_THREAD = (
     "import threading; from meeple.rules import simulate; "
@@ -382,56 +344,18 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: set[int] = set()
     try:
-        workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 60, "two workers start")
+        workers = wait_for(lambda: len(children(proc.pid)) >= 2 and children(proc.pid), 60, "two workers start")
         time.sleep(0.2)  # let the workers finish their set-up (the initializer runs first)
         proc.send_signal(sig)
         proc.wait(timeout=30)
-        _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
+        wait_for(lambda: not any(alive(w) for w in workers), 10, f"workers {sorted(workers)} end after {sig.name}")
     finally:  # a failing run must not leave orphans behind: end them by the ids seen
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        for w in workers | _children(proc.pid):
-            if _alive(w):
+        for w in workers | children(proc.pid):
+            if alive(w):
                 os.kill(w, signal.SIGKILL)
-
-
-# --- 9.9: the Python API refuses what it cannot mean --------------------------------
-
-from meeple.rules import GAMES
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_observation_refuses_a_seat_that_is_not_in_the_game(name):
-    mod = GAMES[name]
-    state = mod.new_game(None, 3)
-    n = state.config.players
-    for bad in (n, 99, -1, -n, True, None, 1.0, "0"):
-        with pytest.raises(ValueError, match=rf"seat .* is not allowed: seats are 0 to {n - 1} \({n} players\)"):
-            mod.observation(state, bad)
-    assert mod.observation(state, n - 1).player == n - 1
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_new_game_refuses_another_games_config(name):
-    mod = GAMES[name]
-    for other in GAMES.values():
-        if other is not mod:
-            with pytest.raises(ValueError, match=f"{name} needs a {name} Config .* got a {other.NAME} Config"):
-                mod.new_game(other.Config(), 1)
-    with pytest.raises(ValueError, match=f"{name} needs a {name} Config"):
-        mod.new_game({"players": 3}, 1)
-    assert mod.new_game(None, 1).config == mod.Config()
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_with_text_refuses_values_that_are_not_text(name):
-    cfg = GAMES[name].Config()
-    with pytest.raises(TypeError, match="text"):
-        cfg.with_text({"players": 3})
-    with pytest.raises(TypeError):
-        cfg.with_text("players=3")  # one string, not a list of them
-    assert cfg.with_text({"players": "3"}).players == 3
 
 
 # --- issue 15.4: long work shows progress and stops cleanly on Ctrl-C -------------------
@@ -487,70 +411,3 @@ def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsy
     assert r["games"] == 4 and "heuristic vs random" in capsys.readouterr().err
     head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1, progress=False)
     assert capsys.readouterr().err == ""
-
-
-# --- issue 15.5: every parameter says what it is and which rule it comes from ----------------
-
-import re
-
-SEEDS = Path(__file__).resolve().parent.parent / "seeds"
-
-
-def _seed_file(mod) -> str:
-    return (SEEDS / f"{mod.__name__.rsplit('.', 1)[1]}.md").read_text()
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_config_field_has_a_description_and_a_rule_of_the_seed_file(name):
-    import dataclasses
-
-    mod = GAMES[name]
-    seed = _seed_file(mod)
-    rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", seed, re.M))
-    fields = [f.name for f in dataclasses.fields(mod.Config)]
-    assert list(mod.PARAMETERS) == fields, "PARAMETERS lists every Config field, in order"
-    table = re.search(r"## Parameters\n(.*?)\n\n", seed, re.S).group(1)
-    assert set(re.findall(r"^\| `(\w+)` \|", table, re.M)) == set(fields), "the seed's parameter table names every field"
-    for field, (what, refs) in mod.PARAMETERS.items():
-        assert len(what) > 10, field
-        cited = refs.split(", ")
-        assert cited and all(r in rules for r in cited), f"{field}: {refs} must be rules of seeds/{name}.md"
-
-
-def test_rules_prints_each_parameter_with_its_value_meaning_and_rule(capsys):
-    code, out, _ = run(capsys, "rules", BB)
-    assert code == 0
-    assert re.search(r"^  hand_sizes += 15,13,11 +hands for 3, 4, 5 players .*\(BB-2\)$", out, re.M)
-    assert re.search(r"^  advanced += false +advanced scoring.*\(BB-10\)$", out, re.M)
-    assert re.search(r"^  rounds += none +rounds in a game.*\(BB-12\)$", out, re.M)
-    for name in sorted(GAMES):
-        code, out, _ = run(capsys, "rules", name)
-        lines = [ln for ln in out.splitlines() if " = " in ln]
-        for field, (what, refs) in GAMES[name].PARAMETERS.items():
-            assert any(ln.split("=")[0].strip() == field and ln.endswith(f"{what} ({refs})") for ln in lines), field
-
-
-def test_parameter_info_reads_fields_elements_and_named_numbers():
-    from meeple.rules.core import parameter_info
-
-    assert parameter_info(BB, "hand_sizes[1]") == GAMES[BB].PARAMETERS["hand_sizes"]
-    what, rule = parameter_info(BB, "hand_size")
-    assert "hand" in what and rule == "BB-2"
-    with pytest.raises(ValueError, match="unknown parameter 'wings'"):
-        parameter_info(BB, "wings")
-
-
-# --- issue 15.6: every measure a game records says what it counts, with its rule --------------
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_game_column_has_words_and_rules_of_the_seed_file(name):
-    from meeple.rules.simulate import measures
-
-    mod = GAMES[name]
-    rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", _seed_file(mod), re.M))
-    own = {m.removeprefix("mean_"): what for m, what in measures(mod).items() if m.startswith("mean_")}
-    assert own and set(own) == set(mod.MEASURES), "MEASURES names every game_stats / score_sources column"
-    for column, what in own.items():
-        assert what == mod.MEASURES[column]
-        cited = re.findall(r"[A-Z]+-\d+", what)
-        assert cited and all(r in rules for r in cited), f"{column}: {what}"

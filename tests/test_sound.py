@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # the runner: its clock, pool and play_game are patched below
 from meeple.rules import GAMES, play, replay
 from meeple.rules import chance
+from procs import alive, children, cpu_ticks, needs_proc, wait_for  # tests/procs.py: the /proc harness test_edges.py shares
 
 BB = "bucket-brigade"
 MEEPLE = [sys.executable, "-m", "meeple.rules.cli"]
@@ -103,45 +103,6 @@ def test_the_parent_watch_ends_a_worker_by_the_parent_id_not_by_time(tmp_path):
 
 # --- item 2: Ctrl-C stops the running chunks ------------------------------------------
 
-def _children(pid: int) -> set[int]:
-    kids = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids |= {int(k) for k in (task / "children").read_text().split()}
-        except OSError:
-            pass
-    return kids
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def _cpu_ticks(pid: int) -> int:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])  # utime + stime
-
-
-def _wait_for(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"not within {seconds} s: {what}")
-
-
-needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
-
-
 @needs_proc
 @pytest.mark.parametrize(
     "argv",
@@ -159,9 +120,9 @@ def test_ctrl_c_stops_the_running_chunks_and_leaves_no_worker(argv):
                             start_new_session=True)  # its own process group, as a terminal's job
     workers: set[int] = set()
     try:
-        workers = _wait_for(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), 120, "two workers start")
+        workers = wait_for(lambda: len(children(proc.pid)) >= 2 and children(proc.pid), 120, "two workers start")
         # both are playing (they have used CPU beyond their start-up): the chunks are running
-        _wait_for(lambda: all(_cpu_ticks(w) > 150 for w in workers), 120, "both workers play")
+        wait_for(lambda: all(cpu_ticks(w) > 150 for w in workers), 120, "both workers play")
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
         try:
             _, err = proc.communicate(timeout=30)
@@ -169,13 +130,13 @@ def test_ctrl_c_stops_the_running_chunks_and_leaves_no_worker(argv):
             raise AssertionError("the command was still running 30 s after Ctrl-C") from None
         assert proc.returncode == 130, (proc.returncode, err)
         assert "interrupted" in err and "Traceback" not in err, err
-        _wait_for(lambda: not any(_alive(w) for w in workers), 10, f"workers {sorted(workers)} end")
+        wait_for(lambda: not any(alive(w) for w in workers), 10, f"workers {sorted(workers)} end")
     finally:  # a failing run must not leave orphans behind: end them by the ids seen
         if proc.poll() is None:
             proc.kill()
             proc.wait()
         for w in workers:
-            if _alive(w):
+            if alive(w):
                 os.kill(w, signal.SIGKILL)
 
 

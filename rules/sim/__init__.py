@@ -51,8 +51,8 @@ from .play import CHECKPOINTS, GameResult, play_game
 from .results import Results, Summary, measure_columns, measure_name, measures
 from .runner import MAX_GAMES, MAX_WORKERS, default_workers, play_chunk, shared_pool, worker_pool
 from .sweep import simulate, sweep
-from .tally import Tally, Totals
+from .tally import RunningTotals, Totals
 
 __all__ = ["simulate", "sweep", "balance_report", "head_to_head", "measures", "measure_columns", "measure_name",
-           "Results", "Summary", "BalanceReport", "GameResult", "play_game", "play_chunk", "Tally", "Totals",
+           "Results", "Summary", "BalanceReport", "GameResult", "play_game", "play_chunk", "RunningTotals", "Totals",
            "CHECKPOINTS", "MAX_GAMES", "MAX_WORKERS", "default_workers", "shared_pool", "worker_pool"]

@@ -107,6 +107,8 @@ class BalanceReport:
         p.text(str(self))
 
 
+# The keyword list simulate, sweep, compare and balance_report share is written out in each on
+# purpose: a public signature help() and an editor show (a **kwargs pass-through would hide it).
 def balance_report(
     game,
     config=None,

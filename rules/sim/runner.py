@@ -5,7 +5,7 @@ runs (widgets/prefetch.py) build on.
 
 A run is a list of `Job`s (which game, rules, bots, seed, how many games); `run(jobs,
 executor, workers, progress, desc)` plays them all and returns ({job key: [GameResult]
-sorted by index, or a Tally for a keep="summary" job}, interrupted). Work is split into
+sorted by index, or the RunningTotals of a keep="summary" job}, interrupted). Work is split into
 chunks of game indices (`chunks`), each one call `play_chunk(game module name, config,
 bots, seed, first, stop, rotate, keep)`: a pure function of its arguments (the same call
 gives the same games), so the table is the same whoever plays which chunk.
@@ -47,7 +47,7 @@ from ..core import check_bots_arg, resolve_bots
 from ..protocol import check_whole, resolve_config
 from ..registry import game_module
 from .play import GameResult, play_game
-from .tally import Tally
+from .tally import RunningTotals
 
 
 MAX_GAMES = 10_000_000
@@ -105,13 +105,13 @@ def load_game(ref: str | ModuleType) -> ModuleType:
 
 
 def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool,
-               keep: str = "games") -> "list[GameResult] | Tally":
+               keep: str = "games") -> "list[GameResult] | RunningTotals":
     """Games start..stop-1 of a run (what a worker process is sent); with keep="summary"
-    their Tally (a few KiB however many games), not the games."""
+    their running totals (a RunningTotals: a few KiB however many games), not the games."""
     mod = load_game(game_ref)
     names, funcs = resolve_bots(mod, bots, config.players)
     if keep == "summary":
-        tally = Tally(config.players)
+        tally = RunningTotals(config.players)
         for i in range(start, stop):
             tally.append(play_game(mod, config, names, funcs, seed, i, rotate))
         return tally
@@ -182,7 +182,7 @@ class Job(NamedTuple):
     seed: int
     games: int
     rotate: bool
-    keep: str = "games"  # "summary": the games are folded into a Tally as they come (simulate's keep=)
+    keep: str = "games"  # "summary": the games are folded into running totals as they come (simulate's keep=)
 
 
 def chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
@@ -257,7 +257,7 @@ def _play_here(jobs: list[Job], out: dict, start: dict, bar, until: float | None
 
 
 def run(jobs: list[Job], executor: Executor | None, workers: int | None, progress: bool, desc: str):
-    """Play every job's games; ({key: [GameResult] sorted by index, or a Tally for a
+    """Play every job's games; ({key: [GameResult] sorted by index, or the RunningTotals of a
     keep="summary" job}, interrupted).
 
     A KeyboardInterrupt stops the run and keeps every finished game (in-process:
@@ -265,7 +265,7 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ValueError(f"executor must be a concurrent.futures.Executor (a pool, or a dask Client's "
                          f"get_executor()), got {type(executor).__name__}")
-    out: dict[Any, Any] = {job.key: Tally(job.config.players) if job.keep == "summary" else [] for job in jobs}
+    out: dict[Any, Any] = {job.key: RunningTotals(job.config.players) if job.keep == "summary" else [] for job in jobs}
     total = sum(job.games for job in jobs)
     chosen = workers is not None
     workers = workers or (default_workers() if executor is None else executor_slots(executor))

@@ -21,6 +21,8 @@ from .tally import Totals
 from .text import show_value
 
 
+# The keyword list simulate, sweep, compare and balance_report share is written out in each on
+# purpose: a public signature help() and an editor show (a **kwargs pass-through would hide it).
 def simulate(
     game,
     config=None,
@@ -109,6 +111,7 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
     return built
 
 
+# The shared keyword list, written out on purpose (see the note above simulate).
 def sweep(
     game,
     base_config=None,

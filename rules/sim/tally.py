@@ -1,6 +1,6 @@
 """Running totals: a run's summary without its games (`simulate(..., keep="summary")`).
 
-A `Tally` folds each game into histograms as it finishes (memory flat in the number of
+A `RunningTotals` folds each game into histograms as it finishes (memory flat in the number of
 games); tallies of chunks played apart add up in any order. `Totals` is what such a run
 returns: its `summary()` has the very numbers of the full `Results.summary()`, bit for bit.
 """
@@ -95,7 +95,7 @@ def _hist_quantiles(hist, qs=(0.1, 0.5, 0.9)) -> list[float]:
     return out
 
 
-class Tally:
+class RunningTotals:
     """Running totals of a run's games: every number `Summary` shows, in memory that
     stays flat in the number of games (issue 11). Each figure is kept as a histogram
     {value: games} (scores, turns and the games' own counts are small whole numbers,
@@ -232,9 +232,9 @@ class Tally:
         for h, values in zip(col[4], seats):
             h.update(values)
 
-    def extend(self, other: "Tally | Sequence[GameResult]") -> None:
+    def extend(self, other: "RunningTotals | Sequence[GameResult]") -> None:
         """Fold in another tally (a chunk played elsewhere) or some games."""
-        if not isinstance(other, Tally):
+        if not isinstance(other, RunningTotals):
             for g in other:
                 self.append(g)
             self._fold()
@@ -287,11 +287,11 @@ class Tally:
 
 
 class Totals(RunInfo):
-    """What `simulate(..., keep="summary")` returns: the run's running totals (a Tally),
+    """What `simulate(..., keep="summary")` returns: the run's running totals (a RunningTotals),
     no table. `summary()` gives the same numbers as the full Results' summary() of the
     same run; `table`, `games` and `records` are not kept."""
 
-    def __init__(self, mod, config, bots, seed, requested, rotate, tally: Tally, partial=False):
+    def __init__(self, mod, config, bots, seed, requested, rotate, tally: RunningTotals, partial=False):
         super().__init__(mod, config, bots, seed, requested, rotate, partial)
         tally._fold()  # the run is over: every game counted
         self.tally = tally
@@ -359,4 +359,4 @@ class Totals(RunInfo):
         return out
 
 
-__all__ = ["Tally", "Totals"]
+__all__ = ["RunningTotals", "Totals"]

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from meeple.rules import GAMES, simulate
-from meeple.rules.simulate import Results, Tally, Totals, measures
+from meeple.rules.simulate import Results, RunningTotals, Totals, measures
 
 SUMMARY_FRAMES = ("seats", "bots", "length", "columns", "measures")
 
@@ -58,18 +58,18 @@ def test_summary_only_is_the_same_however_the_games_are_split():
 def test_tallies_add_up_in_any_order():
     """A tally of games 0..59 equals the sum of tallies of parts, added in any order."""
     res = simulate("duck-duck-bruce", None, "random", 60, 2, workers=1, progress=False)
-    whole = Tally(4)
+    whole = RunningTotals(4)
     whole.extend(res.records)
-    parts = [Tally(4) for _ in range(3)]
+    parts = [RunningTotals(4) for _ in range(3)]
     for g in res.records:
         parts[g.index % 3].append(g)
-    merged = Tally(4)
+    merged = RunningTotals(4)
     for p in reversed(parts):
         merged.extend(pickle.loads(pickle.dumps(p)))  # as a worker process sends it
     assert merged.__dict__ == whole.__dict__
 
 
-def _entries(t: Tally) -> int:
+def _entries(t: RunningTotals) -> int:
     hists = t.seat_share + t.seat_score + [*t.bot_share.values(), *t.bot_score.values(), *t.per_game.values()]
     for col in t.cols.values():
         hists += [col[3], *col[4]]
