@@ -13,6 +13,8 @@ registers every lesson's checkers, so nothing imports the package from inside a 
   answer (a rounded decimal gets "give the exact value", not a verdict);
 - `evidence`: a sampled answer's games (`Evidence`, `need_evidence`, `replay_sample`) and the
   one shape of a sampled checker (`interval_and_run`, `own_interval`);
+- `search`: a search by hand (`measured_runs`, `closest`, `undecided`): the {value: games} runs
+  12.ender_bonus and 21.tuned take where `tune` (pandas) cannot run;
 - `numbers`: fresh numbers per student (`NUMBERS`, `VARIED`, `student`, `exercise_numbers`);
 - `key`: the answer key (`answer_of`, `answer`, `expected`, `answer_key`, `read_roster`): a
   checker takes the answer it judges against from `expected(key)`, the function `answer_of`
