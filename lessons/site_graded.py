@@ -4,7 +4,9 @@ The lesson modules' checkers are the answers' recipes, so the wheel a graded sit
 reader's Python is made from a copy of the sources in which:
 
 - every exact (sealed) exercise's checker and answer (`@exercise("K")`, `@answer_of("K")`,
-  `answer_of("K")(f)`, K in `graded.SEALED`) is cut out of the `lessons_*` modules, and with them
+  `answer_of("K")(f)`, K in `graded.SEALED`) is cut out of the `lessons_*` modules, so is the
+  answer of each `graded.ANSWER_ONLY` exercise (its checker judges through a sealed answer,
+  `graded.is_answer`), and with them
   every helper nothing left uses any more (the answers' workings: a private one nothing left in
   the module uses, a public one that neither does nor a lesson's own cells or the package's `__init__`);
 - `exercises/sealed.py` holds the table `graded.seal(roster)` made at build time (salted SHA-256
@@ -38,20 +40,27 @@ def _names(node: ast.AST) -> set[str]:
         n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
 
 
-def strip_answers(source: str, keys, outside: "set[str] | None" = None) -> str:
-    """A lesson module's source without the checkers and answers of `keys` and the helpers only
-    they used: private ones, and (given `outside`, the names the lessons' own cells and the
-    package's `__init__` use) public ones no one outside uses either."""
-    keys = set(keys)
+def _cut(decorator: ast.expr, keys: set, answers: set) -> bool:
+    """Is this `exercise("K")` with K in `keys`, or `answer_of("K")` with K in `keys` or `answers`?"""
+    key = _key(decorator)
+    return key in keys or (key in answers and decorator.func.id == "answer_of")
+
+
+def strip_answers(source: str, keys, outside: "set[str] | None" = None, answers=()) -> str:
+    """A lesson module's source without the checkers and answers of `keys`, the answers of `answers`
+    (their checkers stay: they judge through a sealed answer), and the helpers only they used:
+    private ones, and (given `outside`, the names the lessons' own cells and the package's
+    `__init__` use) public ones no one outside uses either."""
+    keys, answers = set(keys), set(answers)
     tree = ast.parse(source)
     gone: set[str] = set()
     body = []
     for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and any(_key(d) in keys for d in node.decorator_list):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and any(_cut(d, keys, answers) for d in node.decorator_list):
             gone.add(node.name)
             continue
         if (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                and isinstance(node.value.func, ast.Call) and _key(node.value.func) in keys):
+                and isinstance(node.value.func, ast.Call) and _cut(node.value.func, keys, answers)):
             gone |= {a.id for a in node.value.args if isinstance(a, ast.Name)}
             continue
         body.append(node)
@@ -101,7 +110,7 @@ def make_graded(src: Path, table: dict) -> None:
         for names in re.findall(r"from meeple\.widgets\.exercises[\w.]* import ([\w, ]+)", nb.read_text()):
             outside |= {n.strip() for n in names.split(",")}
     for module in sorted(pkg.glob(LESSON_MODULES)):
-        module.write_text(strip_answers(module.read_text(), graded.SEALED, outside))
+        module.write_text(strip_answers(module.read_text(), graded.SEALED, outside, graded.ANSWER_ONLY))
     (pkg / "sealed.py").write_text('"""The sealed answers of this graded build (graded.seal): salted digests, no answer."""\n'
                                   f"TABLE = {json.dumps(table, indent=0)}\n")
     init = pkg / "__init__.py"

@@ -3,7 +3,8 @@
 `lab.html`: pick a game, set rule numbers by the names `--set` takes, play both rule sets in the
 browser (progress, Cancel) and read compare's own comparison (paired, with intervals and rule
 usage); a link that restores the lab, a variant file for `meeple compare --variant`, and the
-command that prints the same figures (and, with --report, the HTML report). The page's
+command that prints the same figures, and the HTML report (one self-contained file, made in the
+page's Python by the builder `meeple compare --report` uses). The page's
 script is widgets/static/meeple-lab.js; the work is meeple.widgets.lab in the page's Pyodide.
 """
 
@@ -26,7 +27,9 @@ Name a number as `--set` does: a field (`bonus=6`), one entry of a list (`hand_s
 a whole list (`track=2,-1,0,1`) or a named number (`hand_size=9`). The page's address then
 holds your variant: share it, and whoever opens it sees the same lab. The variant file is
 what `meeple compare --variant FILE.toml` reads; the command under the table prints the same
-figures from the same seeds, and with `--report report.html` writes the HTML report to share.
+figures from the same seeds. *Download report* saves the comparison as one HTML file to share
+(charts, variant files, every paired figure, rule usage and that command; it opens offline),
+the same file `--report report.html` writes from the command line.
 Links and files carry this site's meeple version and chance fingerprint, and say so when they
 are opened with another.
 

@@ -104,3 +104,17 @@ def test_compare_rotates_different_bots_by_default_and_says_so_and_the_lab_does_
     # one bot everywhere: nothing to rotate, nothing said
     same = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic", games=4, seed=5)
     assert not same.rotate and "rotate" not in same.command()
+
+
+def test_the_labs_report_is_the_one_compare_report_writes_for_its_command(tmp_path, capsys):
+    """One report builder: the lab's HTML report (made in the browser's Python too) and the one
+    `meeple compare --report` writes for the command the lab prints are the same file."""
+    lab = VariantLab("bucket-brigade", SETTINGS, bots="heuristic", games=30, seed=4, name="long-hands")
+    lab.step(30)
+    path = tmp_path / "report.html"
+    assert main(shlex.split(lab.command())[1:] + ["--workers", "1", "--report", str(path)]) == 0
+    capsys.readouterr()
+    page = lab.report()
+    assert page == path.read_text()
+    assert page.count("<figure class=chart>") == 4 and page.count("<svg") == 4
+    assert "<script" not in page and "long-hands" in page

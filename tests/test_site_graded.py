@@ -4,6 +4,7 @@ and a normal build's wheel still has the real checkers."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -87,6 +88,51 @@ def _found(texts, answers) -> list[str]:
     return hits
 
 
+# Functions an answer's recipe reaches that are not the recipe: the student's own numbers (the question),
+# and lesson 18's game matrix (the game the lesson builds in the open; solving it is the answer).
+NOT_RECIPES = {"lesson_numbers": "the student's numbers", "guarded_matrix_18": "the game, not its solution"}
+
+
+def _body(node: ast.AST) -> str:
+    """A function's body, word for word (its docstring and name left out: a copy under another name counts)."""
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
+        getattr(node.body[0], "value", None), ast.Constant) else node.body
+    return "\n".join(ast.dump(b) for b in body) or f"(only a docstring: {node.name})"
+
+
+def _recipes(source: str) -> dict[str, str]:
+    """{name: body} of every function of a lesson module that works out a sealed answer: the sealed
+    exercises' checkers and answers (and ANSWER_ONLY's answers), and every function of the module
+    they reach, save NOT_RECIPES."""
+    helpers = _build_site().site_graded
+    _key, _names = helpers._key, helpers._names  # the build's own reading of the decorators
+
+    tree = ast.parse(source)
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    wanted = set(graded.SEALED) | set(graded.ANSWER_ONLY)
+
+    def cut(d):
+        k = _key(d)
+        return k in graded.SEALED or (k in graded.ANSWER_ONLY and d.func.id == "answer_of")
+
+    todo, roots = [], []
+    for n in tree.body:
+        if isinstance(n, ast.FunctionDef) and any(cut(d) for d in n.decorator_list):
+            todo.append(n.name)
+        elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Call) \
+                and _key(n.value.func) in wanted:
+            roots.append(n.value.args[0])  # answer_of("K")(lambda: ...) or (f)
+            todo += list(_names(n.value.args[0]) & set(defs))
+    seen: dict[str, str] = {f"lambda {k}": ast.dump(r) for k, r in enumerate(roots) if isinstance(r, ast.Lambda)}
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in defs or name in NOT_RECIPES:
+            continue
+        seen[name] = _body(defs[name])
+        todo += list(_names(defs[name]) & set(defs))
+    return seen
+
+
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory):
     bs = _build_site()
@@ -154,6 +200,48 @@ print("sealed")
     assert _run_with(graded_wheel, every).strip() == "sealed"
     out = _run_with(normal, f"print(all(ex.answer(k) is not None for k in {list(graded.SEALED)!r}))")
     assert out.strip() == "True"
+
+
+def test_the_graded_wheel_carries_no_function_that_works_out_a_sealed_answer(wheels):
+    """No recipe of a sealed answer survives in the graded wheel, under its name or another: the
+    checkers, the answers and every helper they reach (_last_steal, guarded_18, model_wait, ...),
+    searched by name in the exercises package and word for word (the function's body, under any
+    name) in every Python file of the wheel's package."""
+    normal, graded_wheel = wheels
+    with zipfile.ZipFile(normal) as z:
+        sources = {n: z.read(n).decode() for n in z.namelist() if "/exercises/lessons_" in n}
+    recipes = {f"{n.rsplit('/', 1)[1]}:{name}": body for n, src in sources.items() for name, body in _recipes(src).items()}
+    assert len(recipes) > 40 and any(k.endswith(":_last_steal") for k in recipes) and \
+        any(k.endswith(":guarded_18") for k in recipes) and any(k.endswith(":model_wait") for k in recipes)
+    by_name, by_body = {}, {}
+    for k, b in recipes.items():
+        by_name.setdefault(k.split(":")[1], []).append(k)
+        by_body.setdefault(b, []).append(k)
+    found = []
+    with zipfile.ZipFile(graded_wheel) as z:
+        for n in z.namelist():
+            if not (n.startswith("meeple/") and n.endswith(".py")):
+                continue
+            for node in ast.walk(ast.parse(z.read(n).decode())):
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                    # a name counts inside the exercises package (the engine has its own _value, _leader)
+                    named = by_name.get(node.name, []) if "/widgets/exercises/" in n else []
+                    like = set(named) | set(by_body.get(_body(node), []))
+                    found += [f"{n}: {node.name} (named like, or the same code as, {k})" for k in sorted(like)]
+                elif isinstance(node, ast.Lambda):
+                    found += [f"{n}: a lambda, the same code as {k}" for k in by_body.get(ast.dump(node), [])]
+    assert found == [], "\n".join(found)
+    # and the checker that judges through a sealed answer (18.mix) still works in the graded wheel
+    out = _run_with(graded_wheel, f"""
+import contextlib, io
+from fractions import Fraction
+with contextlib.redirect_stdout(io.StringIO()):
+    right = ex.check("18.mix", tuple(Fraction(x) for x in {[str(x) for x in ex.answer("18.mix")]!r}))
+    wrong = ex.check("18.mix", (Fraction(1, 4),) * 4)
+    leader = ex.check("09.leader", {ex.answer("09.leader")!r})
+print(right, wrong, leader)
+""")
+    assert out.split() == ["True", "False", "True"], out
 
 
 def test_a_graded_site_holds_no_exact_answer_anywhere(tmp_path):

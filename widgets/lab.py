@@ -8,12 +8,14 @@
     VariantLab.from_link(query)      # the same lab again (warnings when the version differs)
     lab.variant_file()               # TOML that `meeple compare --variant that.toml` reads
     lab.command()                    # the `meeple compare` command with the same figures
+    lab.report()                     # the HTML report `meeple compare --report` writes for that command
 
 The rule numbers are named as `--set` names them (fields, `hand_sizes[1]`, aliases such as
 `hand_size`) and parsed by Config.with_text. The games are played on compare's seeds (game i
 from `derive(seed, "game", i)` for every variant) and the figures are workbench.comparison's:
 no second copy of compare's logic. Standard library only: the course site runs this class in
-the reader's browser (`lab_*` below are what its worker calls, JSON text in and out).
+the reader's browser (`lab_*` below are what its worker calls, JSON text in and out), the
+HTML report included (widgets/report.py draws its charts with the standard library).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
 from meeple.rules.simulate import MAX_GAMES, Results, play_game
 from meeple.rules.workbench import comparison, format_comparison, lineup, usage_lines
+
+from .report import report_html
 
 BASE = "base"
 LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "meeple", "chance")
@@ -102,6 +106,11 @@ class VariantLab:
                 for r in cmp.table.to_dict(orient="records")]
         return {"rows": rows, "usage": usage_lines(cmp.table), "text": format_comparison(cmp.table),
                 "command": self.command(), "done": self.done, "games": self.games, "partial": not self.finished}
+
+    def report(self) -> str:
+        """The HTML report of the games played (the one `meeple compare --report` writes for `command()`:
+        the same builder, meeple.widgets.report, so the same figures, byte for byte)."""
+        return report_html(self.comparison(), self.command())
 
     def command(self) -> str:
         """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
@@ -192,4 +201,6 @@ def lab_step(request: str) -> str:
 
 
 def lab_result(_request: str = "") -> str:
-    return json.dumps(_labs["page"].summary())
+    """The summary, and the HTML report the page offers as a download."""
+    lab = _labs["page"]
+    return json.dumps({**lab.summary(), "report": lab.report()})

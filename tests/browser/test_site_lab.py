@@ -1,6 +1,7 @@
 """Issue 25: the site's variant lab page, in Chromium. A link with a path (hand_sizes[1]) and an
 alias (start_value) restores the lab and plays it in the browser's Python; its table is the one
-CPython's VariantLab (compare's own figures, the same seeds) prints; Cancel stops a long run
+CPython's VariantLab (compare's own figures, the same seeds) prints, and its "Download report" is
+CPython's lab report (the file `compare --report` writes), which opens offline; Cancel stops a long run
 with the figures of the games played. The site: one lesson, not run (--no-execute), its own
 folder and port."""
 
@@ -64,10 +65,40 @@ def test_a_lab_link_restores_the_lab_and_plays_compares_figures_in_the_browser(l
         with page.expect_download() as dl:
             page.locator(".meeple-lab-file").click()
         assert Path(dl.value.path()).read_text() == lab.variant_file()
+        # the HTML report, made in the browser's Python: the one `compare --report` writes (test_lab.py
+        # checks that CPython's lab report is that file, byte for byte)
+        with page.expect_download() as dl:
+            page.locator(".meeple-lab-report").click()
+        assert dl.value.suggested_filename == "variant-report.html"
+        report = Path(dl.value.path()).read_text()
+        assert report == lab.report()
         page.screenshot(path=str(shots / "lab-1024.png"), full_page=True)
+        for width in (390, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.evaluate("window.scrollTo(0, 0)")  # the downloads scrolled the page
+            page.screenshot(path=str(shots / f"lab-{width}.png"), full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing sideways
     finally:
         page.close()
     assert all(local(u) for u in requests), [u for u in requests if not local(u)]
+    # the downloaded report opens from the disk, asks for nothing, and draws its four charts
+    saved = shots / "lab-report.html"
+    saved.write_text(report)
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    asked = []
+    page.on("request", lambda r: asked.append(r.url))
+    try:
+        page.goto(saved.resolve().as_uri())
+        assert asked == [saved.resolve().as_uri()], asked
+        figures = page.locator("figure.chart svg")
+        assert figures.count() == 4
+        for k in range(4):
+            box = figures.nth(k).bounding_box()
+            assert box and box["width"] > 300 and box["height"] > 60, (k, box)
+            assert figures.nth(k).locator("line, rect, circle").count() > 5, k
+        page.screenshot(path=str(shots / "lab-report.png"), full_page=True)
+    finally:
+        page.close()
 
 
 def test_a_link_from_another_version_warns_and_cancel_keeps_the_games_played(lab_site, browser):

@@ -21,6 +21,7 @@ from meeple.rules.stats import mean_ci
 
 from .checking import WrongKind, exact_answer, exercise, fraction_text
 from .evidence import Evidence, interval_and_run, need_evidence, own_interval
+from .graded import is_answer
 from .key import answer_of
 from .numbers import exercise_numbers
 
@@ -194,13 +195,19 @@ def _rounds(answer):
 
 # --- lesson 18: the guarded steal -------------------------------------------------------
 
-def guarded_18(lead: int | None = None):
-    """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, base dice."""
-    cfg = ddb.Config()
-    table = exact.guarded_steal_matrix(cfg, PARAMS["18"]["lead"] if lead is None else lead)
+def guarded_matrix_18(lead: int | None = None):
+    """(claims, guards, matrix) of lesson 18's variant, base dice: the thief's win chance for each
+    claim (rows) against each guard (columns), as the lesson builds it (not an answer: the game)."""
+    table = exact.guarded_steal_matrix(ddb.Config(), PARAMS["18"]["lead"] if lead is None else lead)
     claims = sorted({d for d, _ in table})
     guards = sorted({g for _, g in table})
-    matrix = [[table[(d, g)] for g in guards] for d in claims]
+    return claims, guards, [[table[(d, g)] for g in guards] for d in claims]
+
+
+def guarded_18(lead: int | None = None):
+    """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, base dice:
+    the game solved (18.value's and 18.mix's answers; a graded build leaves this out)."""
+    claims, guards, matrix = guarded_matrix_18(lead)
     return claims, guards, matrix, exact.solve_zero_sum(matrix)
 
 
@@ -221,7 +228,7 @@ def _value(answer):
 
 @exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)")
 def _mix(answer):
-    claims, guards, matrix, (x, y, v) = guarded_18()
+    claims, guards, matrix = guarded_matrix_18()  # not the solved game: a graded build seals its value
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != len(claims):
         raise WrongKind(f"expected {len(claims)} chances, one per claim {tuple(claims)}, e.g. a tuple of Fractions")
     mix = []
@@ -235,8 +242,8 @@ def _mix(answer):
     if min(mix) < 0 or sum(mix) != 1:
         return False, "a mix is chances: none negative, all adding up to 1."
     worst = min(sum(mix[i] * matrix[i][j] for i in range(len(claims))) for j in range(len(guards)))
-    if worst == v:
-        return True, f"against every guard this mix wins at least {v}, the game's value: no guard exploits it."
+    if is_answer("18.value", worst):  # it guarantees the game's value: an optimal mix
+        return True, f"against every guard this mix wins at least {worst}, the game's value: no guard exploits it."
     best_guard = min(range(len(guards)), key=lambda j: sum(mix[i] * matrix[i][j] for i in range(len(claims))))
     return False, (f"the victim can guard claim {guards[best_guard]} and hold this mix to {worst} "
                    f"(about {float(worst):.3f}); the equilibrium mix leaves every guard the same.")

@@ -103,10 +103,13 @@
     link.value = location.href.split("?")[0] + started.link;
     const file = el("button", "meeple-control meeple-lab-file", "⤓ Variant file (.toml)");
     file.addEventListener("click", () => download(`${started.name}.toml`, started.file, "application/toml"));
-    share.append(el("span", "", "Link to this lab:"), link, file);
+    const report = el("button", "meeple-control meeple-lab-report", "⤓ Download report (.html)");
+    report.title = "One self-contained HTML file (charts drawn in it, no script, opens offline) to share";
+    report.addEventListener("click", () => download(`${started.name}-report.html`, r.report, "text/html"));
+    share.append(el("span", "", "Link to this lab:"), link, file, report);
     const cmd = el("p", "meeple-lab-command");
-    cmd.append("The same figures from the command line (add ", el("code", "", "--report report.html"),
-      " for the HTML report to share): ", el("code", "", r.command));
+    cmd.append("The same figures from the command line (", el("code", "", "--report report.html"),
+      " writes the same report): ", el("code", "", r.command));
     out.replaceChildren(share, cmd, text);
     out.dataset.rows = JSON.stringify(r.rows);  // compare's table, exactly (tests read it)
     out.dataset.text = r.text;
