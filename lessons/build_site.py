@@ -1,6 +1,6 @@
 """Build the course as a static HTML site with Jupyter Book 1 (Sphinx): `make site`.
 
-    python lessons/build_site.py [--out DIR] [--no-solutions] [--lessons GLOB ...]
+    python lessons/build_site.py [--out DIR] [--no-solutions] [--lessons GLOB ...] [--execute GLOB ...]
 
 Every lesson (`lessons/*.ipynb`, sorted by name) is run from top to bottom and
 becomes a page after `intro.md`; the site is written to DIR/html (default
@@ -781,10 +781,12 @@ def run_book(cmd: list[str], env: dict) -> None:
         raise subprocess.CalledProcessError(proc.returncode, cmd)
 
 
-def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: bool = True,
+def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, execute: "bool | list[str]" = True,
           roster: "list[str] | None" = None) -> Path:
     """Build the site; without `solutions` a graded one, whose exact answers are sealed for the
-    lessons' own numbers and each student id of `roster` (site_graded)."""
+    lessons' own numbers and each student id of `roster` (site_graded). `execute`: run every
+    lesson (True), none (False), or only those matching these globs (the rest are pages
+    without outputs: the test suite's one shared build)."""
     out = out.resolve()
     work, html = out / "work", out / "html"
     if roster and solutions:
@@ -800,7 +802,7 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: bool = True,
+def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: "bool | list[str]" = True,
            sealed: "dict | None" = None) -> Path:
     src = work / "src"
     start = time.perf_counter()
@@ -824,6 +826,16 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
     if not execute:
         site_cells.no_execute(src / "_config.yml")
+    elif execute is not True:
+        run = lessons(execute)
+        if not set(run) <= set(chosen):
+            sys.exit(f"build_site: --execute {' '.join(execute)} names lessons that --lessons leaves out")
+        skip = [nb.name for nb in chosen if nb not in run]
+        config = src / "_config.yml"  # Jupyter Book's execute.exclude_patterns: pages without outputs
+        text = config.read_text()
+        if "\nexecute:\n" not in text:
+            sys.exit(f"build_site: --execute needs an 'execute:' section in {LESSONS / '_config.yml'}")
+        config.write_text(text.replace("\nexecute:\n", f"\nexecute:\n  exclude_patterns: {json.dumps(skip)}\n", 1))
     built = work / "_build" / "html"
     cmd = [jupyter_book(), "build", str(src), "--path-output", str(work), "--builder", "html"]
     env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers play every value and save them with the page
@@ -880,10 +892,15 @@ def main(argv: list[str] | None = None) -> None:
                         help="do not run the lessons (pages without outputs: a quick build, e.g. to test the exercise cells)")
     parser.add_argument("--lessons", nargs="+", metavar="GLOB",
                         help="build only the lessons matching these names or globs (default: every lesson)")
+    parser.add_argument("--execute", nargs="+", metavar="GLOB",
+                        help="run only the lessons matching these (the others become pages without outputs; "
+                             "the test suite builds one site this way for all its browser tests)")
     parser.add_argument("--roster", type=Path, metavar="CSV",
                         help="with --no-solutions: a class roster (a column 'id' or 'name'); each student's own "
                              "numbers are sealed too, so their check() answers on the site")
     args = parser.parse_args(argv)
+    if args.execute and args.no_execute:
+        parser.error("--execute and --no-execute: choose one")
     roster = None
     if args.roster is not None:
         from meeple.widgets.exercises import read_roster
@@ -893,7 +910,7 @@ def main(argv: list[str] | None = None) -> None:
         except (OSError, ValueError) as e:
             sys.exit(f"build_site: --roster {args.roster}: {e}")
     try:
-        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=not args.no_execute,
+        build(args.out, solutions=not args.no_solutions, patterns=args.lessons, execute=args.execute or not args.no_execute,
               roster=roster)
     except subprocess.CalledProcessError as e:
         sys.exit(f"build_site: {Path(e.cmd[0]).name} failed (exit {e.returncode}); see the messages above")

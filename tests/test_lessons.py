@@ -540,10 +540,12 @@ def test_answers_shown_early_are_found():
     assert answer_forms("07.third") == ["1/4", "0.25", "25%"]
 
 
-def _executed(path: Path, nbval_cells: "dict | None" = None, student: "str | None" = None) -> list[dict]:
+def _executed(path: Path, nbval_cells: "dict | None" = None, student: "str | None" = None,
+              kernel=None) -> list[dict]:
     """The lesson run top to bottom, its cells with their outputs: nbval's run of this session when
     it has one (`nbval_cells`, from conftest's `nbval_run`), else the lesson executed here (as
-    student `student`, through MEEPLE_STUDENT, when one is given)."""
+    student `student`, through MEEPLE_STUDENT, when one is given; in `kernel`, a running
+    kernel manager started as that student, when one is given: see `student_kernel`)."""
     cells = _cells(path)
     if nbval_cells is not None and student is None:
         code = [c for c in cells if c["cell_type"] == "code"]
@@ -555,6 +557,9 @@ def _executed(path: Path, nbval_cells: "dict | None" = None, student: "str | Non
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellTimeoutError
+
+    if kernel is not None:
+        return _executed_in(kernel, path)
 
     # A cell of a lesson runs in seconds (nbval checks each lesson under a minute). On a loaded
     # machine a kernel message was seen lost: kernel and client both idle (py-spy), the client
@@ -636,13 +641,97 @@ def _key_forms(value) -> "list[list[str]]":
     return [[str(value)]]
 
 
+@pytest.fixture(scope="module")
+def student_kernel():
+    """One kernel, started as SECOND_STUDENT (MEEPLE_STUDENT), for every lesson the second student
+    runs. Each lesson starts as after a restart but for the imported modules (RESET, its first
+    cell: the last lesson's widgets closed, the shared process pool and whatever an Explorer
+    still played in the background ended, the namespace emptied), so it pays for its own cells,
+    not for a new kernel and pandas', Altair's and meeple's imports again (nine lessons: 445 s
+    loaded with a kernel each). A fresh kernel per lesson is nbval's job: it runs every lesson in
+    a kernel of its own, which catches a lesson that leans on a name it did not define or import."""
+    import os
+
+    from jupyter_client.manager import AsyncKernelManager
+    from jupyter_core.utils import run_sync
+
+    km = AsyncKernelManager(kernel_name="python3")
+    old = os.environ.get("MEEPLE_STUDENT")
+    os.environ["MEEPLE_STUDENT"] = SECOND_STUDENT  # the kernel's environment, kept over a restart
+    try:
+        run_sync(km.start_kernel)(cwd=str(LESSONS))
+    finally:
+        os.environ.pop("MEEPLE_STUDENT", None)
+        if old is not None:
+            os.environ["MEEPLE_STUDENT"] = old
+    try:
+        yield km
+    finally:
+        run_sync(km.shutdown_kernel)(now=True)
+
+
+RESET = ("import ipywidgets\nfrom meeple.rules.sim.runner import drop_pool\n"
+         "ipywidgets.Widget.close_all()\ndrop_pool(kill=True)\n%reset -f")
+
+
+def _executed_in(km, path: Path) -> list[dict]:
+    """`path` run top to bottom in the running kernel `km`, after RESET; its cells with outputs.
+    A lost kernel message (see `_executed`) or a dead kernel: the kernel restarts (as the same
+    student) and the lesson runs once more; a lesson that really hangs still fails."""
+    import nbformat
+    from jupyter_core.utils import run_sync
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    for attempt in (1, 2):
+        if not run_sync(km.is_alive)():
+            run_sync(km.restart_kernel)(now=True)
+        nb = nbformat.read(path, as_version=4)
+        nb.cells.insert(0, nbformat.v4.new_code_cell(RESET))
+        client = NotebookClient(nb, km=km, timeout=180, kernel_name="python3",
+                                resources={"metadata": {"path": str(LESSONS)}})
+        try:
+            client.execute()
+            break
+        except (CellTimeoutError, DeadKernelError):
+            if attempt == 2:
+                raise
+            run_sync(km.restart_kernel)(now=True)
+        finally:
+            if client.kc is not None:
+                client.kc.stop_channels()
+    first = nb.cells.pop(0)
+    assert first.source == RESET and not first.outputs, first.outputs
+    return json.loads(nbformat.writes(nb))["cells"]
+
+
+def test_a_shared_kernel_starts_each_lesson_from_an_empty_namespace(student_kernel, tmp_path):
+    """The second student's shared kernel: a name one notebook defined is gone in the next, so is
+    the process pool it played on, and the kernel runs as that student."""
+    def book(name: str, *sources: str) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+            {"cell_type": "code", "metadata": {}, "source": src, "outputs": [], "execution_count": None, "id": f"c{i}"}
+            for i, src in enumerate(sources)]}), encoding="utf-8")
+        return path
+
+    pool = "import builtins\nfrom meeple.rules.sim.runner import shared_pool\n"
+    _executed_in(student_kernel, book("a.ipynb", "left_behind = 1", pool + "builtins.meeple_test_pool = shared_pool(1)"))
+    out = _executed_in(student_kernel, book("b.ipynb", "print('left_behind' in dir())",
+                                            pool + "print(shared_pool(1) is builtins.meeple_test_pool)\n"
+                                                   "del builtins.meeple_test_pool",
+                                            "import os; print(os.environ.get('MEEPLE_STUDENT'))"))
+    assert ["".join(c["outputs"][0]["text"]) for c in out] == ["False\n", "False\n", f"{SECOND_STUDENT}\n"]
+
+
 @pytest.mark.parametrize("name", STUDENT_LESSONS)
-def test_a_second_student_passes_with_their_own_numbers(name):
+def test_a_second_student_passes_with_their_own_numbers(name, student_kernel):
     """Run the lesson as a second student (MEEPLE_STUDENT; the first is the lesson's own numbers,
     which nbval runs): every solution passes its check, what the checkers confirm is that
-    student's `meeple answers` key, and no answer shows before its exercise for them either."""
+    student's `meeple answers` key, and no answer shows before its exercise for them either.
+    (One kernel for all of them: `student_kernel`.)"""
     path = LESSONS / f"{name}.ipynb"
-    cells = _executed(path, student=SECOND_STUDENT)
+    cells = _executed(path, student=SECOND_STUDENT, kernel=student_kernel)
     solutions = "\n".join(_shown(c) for c in cells if "solution" in _tags(c))
     assert "Not yet" not in solutions and "Traceback" not in solutions, solutions[:2000]
     keys = {k for c in cells if c["cell_type"] == "code" and "solution" in _tags(c) for k in _CHECK.findall(_src(c))}
