@@ -45,9 +45,12 @@ class Parser(argparse.ArgumentParser):
         raise CliError(message)
 
 
+GAME_HELP = "bucket-brigade, bucket-king, piggyback-brigade or duck-duck-bruce"
+
+
 def add_game_options(p: argparse.ArgumentParser) -> None:
     """The options every game command shares: game, seed, bots, preset, settings."""
-    p.add_argument("game", help="bucket-brigade, bucket-king, piggyback-brigade or duck-duck-bruce")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--seed", default="0", help="whole number >= 0 (default 0)")
     p.add_argument("--bots", default="random", help="comma-separated bot names, one per player (or one for all)")
     p.add_argument("--preset", default=None, help="a named edition or variant (see `meeple rules GAME`)")
@@ -77,7 +80,7 @@ def parse_seed(text: str) -> int:
     try:
         return check_seed(ascii_whole(text))
     except ValueError:
-        raise CliError(f"--seed must be a whole number >= 0, got {text!r}") from None
+        raise CliError(f"--seed must be a whole number >= 0, got {shown_path(repr(text))}") from None
 
 
 def game_setup(args):
@@ -112,7 +115,7 @@ def whole(text: str, option: str, low: int, high: int) -> int:
     try:
         return check_whole(ascii_whole(text), option, low, high)
     except ValueError:
-        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {text!r}") from None
+        raise CliError(f"{option} must be a whole number from {low:,} to {high:,}, got {shown_path(repr(text))}") from None
 
 
 def check_writable(path: str | None, option: str) -> Path | None:
@@ -129,16 +132,22 @@ def check_writable(path: str | None, option: str) -> Path | None:
 TABLE_FORMATS = (".csv", ".parquet", ".json")
 
 
-def run_options(p, formats: tuple[str, ...], games: str = "1000") -> None:
+def run_options(p, formats: tuple[str, ...], games: str = "1000", partial: bool = True) -> None:
+    """--games, --workers and --out. `partial`: an interrupted run saves what finished
+    (simulate, sweep, balance, compare); else it writes nothing (tune, report)."""
     p.add_argument("--games", default=games, help=f"games to play (default {games}; at most {MAX_GAMES:,})")
     p.add_argument(
         "--workers", default=None,
         help=f"processes to use, 1 to {MAX_WORKERS} (default: every core; 1 = this process); "
              "never more processes are started than there are games",
     )
-    p.add_argument("--out", default=None, metavar="FILE", help="also save the results: " + ", ".join(formats)
-                   + ". An interrupted run never replaces an existing file: its partial results go to "
-                   "FILE.partial.EXT (a CSV starts with a '# partial: ...' line)")
+    if not partial:
+        interrupted = "An interrupted run writes nothing (an existing file is kept as it was)"
+    else:
+        interrupted = ("An interrupted run never replaces an existing file: its partial results go to "
+                       "FILE.partial.EXT" + (" (a CSV starts with a '# partial: ...' line)" if ".csv" in formats else ""))
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="also save the results: " + ", ".join(formats) + ". " + interrupted)
 
 
 def checked_out(path: str | None, formats: tuple[str, ...]) -> Path | None:

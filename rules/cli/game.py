@@ -13,7 +13,7 @@ from ..sim.balance import head_to_head
 from ..sim.runner import MAX_GAMES
 from ..scrub import NotebookError
 from ..sim.text import value_text
-from .common import EXIT_INTERRUPTED, MAX_READ, CliError, add_game_options, check_writable, game_setup, parse_seed, whole
+from .common import EXIT_INTERRUPTED, GAME_HELP, MAX_READ, CliError, add_game_options, check_writable, game_setup, parse_seed, whole
 
 
 def _print_record(rec, out=None) -> None:
@@ -145,22 +145,23 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a saved game record and print it")
-    p.add_argument("file")
+    p.add_argument("file", help="a record saved by `meeple play --record FILE.json`")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("duel", help="measure one bot against another (seat-balanced win share with a 95%% CI)")
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--bot", required=True, help="the bot measured")
     p.add_argument("--others", default="random", help="the bot in every other seat")
     p.add_argument("--games", default="400", help="games to play (default 400; at most 10,000,000)")
-    p.add_argument("--seed", default="0")
-    p.add_argument("--preset", default=None)
-    p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE")
+    p.add_argument("--seed", default="0", help="whole number >= 0 (default 0)")
+    p.add_argument("--preset", default=None, help="a named edition or variant (see `meeple rules GAME`)")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="FIELD=VALUE",
+                   help="change one rule number, e.g. --set bonus=6 (repeatable)")
     p.add_argument("--config", default=None, metavar="FILE", help="a variant file (.toml/.json) to start from")
     p.set_defaults(func=cmd_duel)
 
     p = sub.add_parser("rules", help="a game's numbered rules, then its parameters, presets and bots")
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--rule", default=None, metavar="ID", help="one rule, e.g. BB-8, with its numbers and judgement calls")
     p.add_argument("--full", action="store_true", help="the whole rule text: judgement calls, bots, sources")
     p.set_defaults(func=cmd_rules)

@@ -271,7 +271,7 @@ def register(sub) -> None:
                         "double the games) instead of every setting at --games")
     p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
     p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
-    run_options(p, (".csv",), games="300")
+    run_options(p, (".csv",), games="300", partial=False)
     p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
     p.set_defaults(func=cmd_tune)
 
@@ -287,7 +287,7 @@ def register(sub) -> None:
     v.add_argument("--out", default=None, metavar="FILE", help="the file to write (.toml or .json)")
     v.set_defaults(func=cmd_variant_save, bots="random", seed="0")
     v = vsub.add_parser("show", help="print what a variant file changes")
-    v.add_argument("file")
+    v.add_argument("file", help="a variant file (.toml or .json)")
     v.set_defaults(func=cmd_variant_show)
 
 
@@ -307,7 +307,7 @@ def _compare_parser(sub, command: str) -> None:
                        help="also write the comparison as one self-contained HTML file (charts, variant files, the "
                             "command that reproduces it)")
     else:
-        run_options(p, (".html",), games="500")
+        run_options(p, (".html",), games="500", partial=False)
         p.set_defaults(report_only=True)
     p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=None,
                    help="seat the bots in turn so each holds each seat equally often. The default when the seats "
