@@ -24,7 +24,6 @@ import pytest
 from meeple.rules import sim as SIM
 from meeple.rules.sim import runner as RUNNER  # the runner: its clock, pool and play_game are patched below
 from meeple.rules import GAMES, play, replay
-from meeple.rules import chance
 from procs import alive, children, cpu_ticks, needs_proc, wait_for  # tests/procs.py: the /proc harness test_edges.py shares
 
 BB = "bucket-brigade"
@@ -153,32 +152,7 @@ def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
 
 # --- item 3: every seed the checker accepts plays ----------------------------------------
 
-HUGE = (2**128, 2**128 + 7, 2**200 + 3, 10**100)
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_huge_seed_plays_and_replays(name):
-    for seed in HUGE:
-        rec = play(name, None, "random", seed)
-        assert replay(rec.to_json()) == rec
-        assert play(name, None, "random", seed) == rec  # the same seed, the same game
-
-
-def _old_draw(seed: int, counter: int) -> int:
-    """The draw as written before (the key not kept to 64 bits): the reference for seeds below 2**128."""
-    mask = (1 << 64) - 1
-    key = chance._splitmix64(seed & mask) ^ (seed >> 64)
-    return chance._splitmix64(key ^ (counter * 0xD1B54A32D192ED03 & mask))
-
-
-def test_seeds_below_2_128_draw_what_they_drew_before():
-    for seed in (0, 1, 7, 2**63 - 1, 2**64, 2**64 + 5, 2**127 + 12345, 2**128 - 1):
-        c = chance.Chance(seed, 3)
-        assert [c.bits()[0], chance._draws(seed, 3, 20)] == [_old_draw(seed, 3), [_old_draw(seed, k) for k in range(3, 23)]]
-        # the numpy shuffle (from 16 cards) and the plain one agree, above 2**128 too
-    for seed in (5, 2**127 + 1, *HUGE):
-        bounds = range(60, 1, -1)
-        assert chance._below_each(seed, 9, bounds) == [(x * b) >> 64 for x, b in zip(chance._draws(seed, 9, 59), bounds)]
+# (the huge seeds' draws and games: tests/test_chance.py)
 
 
 def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
