@@ -471,6 +471,8 @@ def test_05_and_12_say_what_tune_compares():
 
 # a sampled exercise's answer is the student's own interval (its exact value is the point of comparison)
 _OWN_ANSWER = {"01.ender", "10.three_red_sampled", "17.rounds", "20.wait"}
+# a design exercise: the key's rule is one of many that pass (its checker measures the student's own)
+_OPEN = {"06.catchup"}
 # answers that are words, not numbers: the sentences that would give them away
 _SAID = {"14.cycle": ["contain no cycle", "there is a cycle"]}
 
@@ -735,7 +737,7 @@ def test_a_second_student_passes_with_their_own_numbers(name, student_kernel):
     solutions = "\n".join(_shown(c) for c in cells if "solution" in _tags(c))
     assert "Not yet" not in solutions and "Traceback" not in solutions, solutions[:2000]
     keys = {k for c in cells if c["cell_type"] == "code" and "solution" in _tags(c) for k in _CHECK.findall(_src(c))}
-    for key in sorted(keys & ex.VARIED - _OWN_ANSWER):
+    for key in sorted(keys & ex.VARIED - _OWN_ANSWER - _OPEN):
         for forms in _key_forms(ex.answer(key, SECOND_STUDENT)):
             assert any(f in solutions for f in forms), (name, key, forms)
     with ex.as_student(SECOND_STUDENT):
