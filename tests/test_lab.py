@@ -118,3 +118,34 @@ def test_the_labs_report_is_the_one_compare_report_writes_for_its_command(tmp_pa
     assert page == path.read_text()
     assert page.count("<figure class=chart>") == 4 and page.count("<svg") == 4
     assert "<script" not in page and "long-hands" in page
+
+
+def test_the_reports_charts_put_each_figure_where_its_axis_says():
+    """The report's SVG (drawn with the standard library): in the seat-advantage chart each variant's
+    point and interval ends sit where the axis' tick labels put their values (read back from the SVG)."""
+    import xml.etree.ElementTree as ET
+
+    from meeple.widgets.report import charts
+
+    lab = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic", games=40, seed=2)
+    lab.step(40)
+    cmp = lab.comparison()
+    (_, adv), (_, diff), (_, seats), (_, length) = charts(cmp)
+    ns = "{http://www.w3.org/2000/svg}"
+    svg = ET.fromstring(adv)
+    ticks = [(float(t.text.replace("−", "-").lstrip("+")), float(t.get("x"))) for t in svg.iter(ns + "text")
+             if t.get("text-anchor") == "middle" and t.text and t.text.lstrip("+−-").replace(".", "").isdigit()]
+    (v0, x0), (v1, x1) = ticks[0], ticks[-1]
+    to_x = lambda v: x0 + (v - v0) / (v1 - v0) * (x1 - x0)  # noqa: E731 (the axis' own scale)
+    per = cmp.table.drop_duplicates("variant").to_dict(orient="records")
+    dots = [float(c.get("cx")) for c in svg.iter(ns + "circle")]
+    assert len(dots) == len(per) == 2
+    for r, cx in zip(per, dots):
+        assert abs(cx - to_x(100 * r["first_seat_adv"])) < 0.2, (r["variant"], cx)
+    ends = [(float(g.find(ns + "line").get("x1")), float(g.find(ns + "line").get("x2"))) for g in svg.iter(ns + "g")]
+    for r, (lo, hi) in zip(per, ends):
+        assert abs(lo - to_x(100 * r["first_seat_adv_low"])) < 0.2 and abs(hi - to_x(100 * r["first_seat_adv_high"])) < 0.2
+    # the game-length histogram counts every game of each variant once
+    bars = ET.fromstring(length).iter(ns + "rect")
+    counted = sum(int(b.find(ns + "title").text.split(": ")[1].split(" ")[0]) for b in bars)
+    assert counted == 2 * 40

@@ -103,6 +103,10 @@ def test_a_student_checks_their_own_answer_on_a_graded_page(graded_site, browser
                                 "except ValueError as e:\n    print('no key:', e)\n")
         assert "no key:" in said, said
         assert page.get_by_text("Show solution").count() == 0
+        for width in (390, 1400):
+            page.set_viewport_size({"width": width, "height": 900})
+            cell.scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"graded-{width}.png"))
     finally:
         page.close()
     assert not errors, errors
