@@ -15,7 +15,10 @@ from meeple.rules.sim import head_to_head
 from meeple.rules.bucket_king import (
     Card, Config, Direction, KeepPart, LoseBucket, PlayCards, Place, can_beat, fall_distribution, falling_buckets,
 )
-from meeple.rules.chance import Chance
+from meeple.rules.chance import Chance, derive
+from meeple.rules.core import resolve_bots
+from meeple.rules.protocol import LazySeatRandom
+from meeple.rules.sim.play import _leader
 
 
 def C(text: str) -> Card:
@@ -1000,3 +1003,72 @@ def test_the_lean_benchmark_heuristic_leads_and_follows_as_heuristic_bot():
                     assert type(a) is LoseBucket and positions.index(a.position) in losses, entry
             checked[kind] += 1
     assert checked["lead"] > 500 and checked["follow"] > 1500, checked
+
+
+# --- the game core (issue 21) ------------------------------------------------
+
+def _apply_loop(config, funcs, game_seed):
+    """A user's loop on the public protocol: new_game, legal_actions, the bot on its observation, apply
+    (immutable states). (final state, sole leader at each turn's end, decisions)."""
+    leaders = []
+    state = bk.new_game(config, game_seed, turn_end=lambda st: leaders.append(_leader(bk.scores(st))))
+    rngs = [LazySeatRandom(game_seed, s) for s in range(config.players)]
+    actions = 0
+    while not state.is_over:
+        p = state.current_player
+        state = bk.apply(state, funcs[p](bk.observation(state, p), bk.legal_actions(state), rngs[p]))
+        actions += 1
+    return state, leaders, actions
+
+
+@pytest.mark.parametrize("preset", sorted(Config.presets()))
+def test_play_core_plays_the_games_of_the_apply_loop(preset):
+    """simulate's hook on the core gives the very game a user's apply loop gives: the same decisions,
+    leaders at each turn's end, final State (every public field) and statistics; random, heuristic and
+    mixed line-ups, rotated."""
+    config = Config.presets()[preset]
+    n = config.players
+    for g, lineup in enumerate(("random", "heuristic", "heuristic,random", "random,heuristic") * 2):
+        names, funcs = resolve_bots(bk, ",".join((lineup.split(",") * n)[g % n : g % n + n] if "," in lineup
+                                                 else [lineup] * n), n)
+        seed = derive(5, "game", g)
+        rngs = [LazySeatRandom(seed, s) for s in range(n)]
+        core, leaders, actions = bk.play_core(config, seed, funcs, rngs, [False] * n, names, _leader)
+        state, want_leaders, want_actions = _apply_loop(config, funcs, seed)
+        assert (leaders, actions) == (want_leaders, want_actions), (preset, g)
+        state._events = None  # the apply loop keeps events; the core's final State has none
+        assert core == state, (preset, g)
+        assert bk.game_stats(core) == bk.game_stats(state) and bk.score_sources(core) == bk.score_sources(state)
+
+
+@pytest.mark.parametrize("preset", sorted(Config.presets()))
+def test_the_core_conserves_everything_after_every_decision(preset):
+    """check_state on the core itself (cards, buckets, the standing bitmasks) after every decision of
+    random games, and the State built from it equal to the one step gives on the protocol's side."""
+    config = Config.presets()[preset]
+    rng = random.Random(preset)
+    for g in range(6):
+        c = bk.core.new_core(config, Chance(g))
+        s = bk.new_game(config, g, events=False)
+        while not c.is_over:
+            legal = bk.legal_actions(c)
+            assert legal == bk.legal_actions(s)
+            a = legal[rng.randrange(len(legal))]
+            bk.core.act(c, a)
+            bk.step(s, a)
+            bk.check_state(c)
+            assert bk.game.state_of(c) == s
+
+
+def test_check_state_catches_a_core_whose_bitmask_lies():
+    c = bk.core.new_core(Config(), Chance(1))
+    while c.phase == bk.ARRANGE:
+        bk.core.act(c, bk.legal_actions(c)[0])
+    bk.check_state(c)
+    c.standing[0] &= ~1  # the pyramid still has its bottom-left bucket
+    with pytest.raises(AssertionError, match="standing bitmask"):
+        bk.check_state(c)
+    c.standing[0] |= 1
+    c.discard.append(c.hands[0][0])  # a card in two places
+    with pytest.raises(AssertionError, match="cards not conserved"):
+        bk.check_state(c)

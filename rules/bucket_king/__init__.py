@@ -11,6 +11,7 @@ Rules are numbered as in seeds/bucket_king.md (BK-1, ...).
 The game is a package; this module is its public face (`meeple.rules.bucket_king`, the game
 module the registry, simulate and the lessons use):
 
+- `core`: the game core, the rules applied in place on plain lists (the only copy of them);
 - `cards`: the cards, the actions, `Config`, which plays a hand allows, `action_bound`;
 - `pyramid`: the pyramid's geometry, pure bitmask maths (what falls, the parts left, the damage);
 - `game`: `State`, `new_game`, `legal_actions`, `apply`, `step`, the events, `observation`, `check_state`;
@@ -21,7 +22,7 @@ module the registry, simulate and the lessons use):
 from __future__ import annotations
 
 from ..chance import Chance
-from . import cards, game, measures, pyramid, strategy
+from . import cards, core, game, measures, pyramid, strategy
 from .cards import (
     ARRANGE, DIRECTION, END_RULES, FALL_MODELS, FOLLOW, KEEP, LARGE_GAME, LEAD, LEFT, MAX_PLAYERS, MIN_PLAYERS, NAME,
     OVER, PARAMETERS, RIGHT, TITLE, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, action_bound,
@@ -40,7 +41,7 @@ __all__ = [
     "ALWAYS_APPLIES", "ARRANGE", "BOTS", "BUCKET_WORTH", "CARD_WORTH", "Card", "Chance", "Config", "DIRECTION",
     "Direction", "END_RULES", "FALL_MODELS", "FOLLOW", "KEEP", "KeepPart", "LARGE_GAME", "LEAD", "LEFT",
     "LoseBucket", "MAX_PLAYERS", "MEASURES", "MIN_PLAYERS", "NAME", "OVER", "Observation", "PARAMETERS", "Place",
-    "PlayCards", "RIGHT", "State", "TITLE", "USAGE", "action_bound", "apply", "can_beat", "cards", "check_state",
+    "PlayCards", "RIGHT", "State", "TITLE", "USAGE", "action_bound", "apply", "can_beat", "cards", "check_state", "core",
     "determinize", "fall_distribution", "falling_buckets", "game", "game_stats", "heuristic_bot", "legal_actions",
     "make_lookahead", "measures", "most_cards_in_hand", "new_game", "observation", "play_core", "pyramid",
     "round_scores", "rule_usage", "score_sources", "scores", "step", "strategy", "winners",

@@ -8,14 +8,15 @@ import random
 from functools import lru_cache
 
 from .. import bots as _bots
-from ..protocol import MAX_STEPS
+from ..chance import Chance, check_seed
+from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
-    FOLLOW, LEAD, NAME, Card, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
+    ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
 )
-from .game import (
-    Fixed, Observation, State, apply, determinize, fixed, legal_actions, lose_choices, new_game, observation, step,
-)
-from .pyramid import layout_of, loss_damage, standing_of
+from .core import FIXED, Fixed, fixed, new_core, offer, seat_lose_mask
+from .core import act as _act
+from .game import Observation, State, apply, determinize, legal_actions, observation, state_of
+from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
 
 
 # --- bots -------------------------------------------------------------------
@@ -69,25 +70,34 @@ def _play_key(a: PlayCards, draws: int) -> tuple[float, int]:
 def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tuple[LoseBucket | None, int]:
     """The bucket whose loss costs fewest buckets, the highest row among equals;
     still tied, `rng` picks (None: the first)."""
-    losses = tuple(a for a in legal if type(a) is LoseBucket)
-    if not losses:
+    fx = fixed(obs.config)
+    pyramid = obs.pyramids[obs.player]
+    options = _options(fx, legal)
+    if not options:
         return None, 0
-    best, damage = _least_damage(fixed(obs.config).rows, obs.pyramids[obs.player], losses)
-    return _pick(best, rng), damage
+    best, damage = _least_damage(fx.rows, standing_of(pyramid), options)
+    k = _pick(best, rng)
+    return LoseBucket(fx.layout.positions[k], pyramid[k]), damage
 
 
-@lru_cache(maxsize=1 << 14)
-def _least_damage(rows: tuple[int, ...], pyramid: tuple, losses: tuple[LoseBucket, ...]) -> tuple[tuple, int]:
-    """Of `losses` (not none), those costing fewest buckets, the highest row among equals; and that cost."""
-    index = layout_of(rows).index
-    standing = standing_of(pyramid)
+def _options(fx: Fixed, legal) -> int:
+    """The positions of the LoseBucket actions in `legal`, as a bitmask."""
+    index = fx.layout.index
+    return mask_of(index[a.position] for a in legal if type(a) is LoseBucket)
+
+
+@lru_cache(maxsize=1 << 16)
+def _least_damage(rows: tuple[int, ...], standing: int, options: int) -> tuple[tuple[int, ...], int]:
+    """Of the positions in `options` (not none), those whose loss costs fewest buckets, the highest row
+    among equals, lowest index first; and that cost."""
+    positions = layout_of(rows).positions
     best, key = [], None
-    for a in losses:
-        k = (loss_damage(rows, standing, index[a.position]), -a.position[0])
-        if key is None or k < key:
-            best, key = [a], k
-        elif k == key:
-            best.append(a)
+    for k in indices_of(options):
+        x = (loss_damage(rows, standing, k), -positions[k][0])
+        if key is None or x < key:
+            best, key = [k], x
+        elif x == key:
+            best.append(k)
     return tuple(best), key[0]
 
 
@@ -108,7 +118,7 @@ def _plan_for(fx: Fixed, hand: tuple) -> tuple[frozenset[str], ...]:
     last = _LAST_PLAN
     if last[1] is hand and last[0] is fx:
         return last[2]
-    plan = _setup_plan(fx.rows, fx.config.colours, fx.each, hand)
+    plan = _setup_plan(fx.rows, fx.config.colours, fx.each, tuple(hand))  # a Core's hand is a list
     last[:] = fx, hand, plan
     return plan
 
@@ -131,9 +141,9 @@ def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
     if obs.phase == LEAD and obs.hand:
         return _lead(obs.hand, rng)
     plays = [a for a in legal if type(a) is PlayCards and a.discard is None]
-    losses = tuple(a for a in legal if type(a) is LoseBucket)
-    chosen = _defend(fixed(obs.config), obs.pyramids[obs.player], obs.buckets[obs.player], losses,
-                     plays, None, rng)
+    fx = fixed(obs.config)
+    pyramid = obs.pyramids[obs.player]
+    chosen = _defend(fx, pyramid, standing_of(pyramid), _options(fx, legal), obs.buckets[obs.player], plays, None, rng)
     return legal[0] if chosen is None else chosen
 
 
@@ -163,13 +173,15 @@ def _lead(hand: tuple, rng: random.Random) -> PlayCards:
     return PlayCards((of_colour(hand, colour)[-1],))
 
 
-def _defend(fx: Fixed, pyramid: tuple, mine: int, losses: tuple, plays, cheapest, rng: random.Random):
+def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, cheapest, rng: random.Random):
     """Beat the sum with the cheapest play, or lose the bucket that costs fewest buckets, whichever
-    costs less (a play if a loss would empty the pyramid). `plays`: the plays without a discard, in
-    legal order; `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
-    if losses:
-        best, dmg = _least_damage(fx.rows, pyramid, losses)
-        loss = _pick(best, rng)
+    costs less (a play if a loss would empty the pyramid). `options`: the positions the player may
+    lose (BK-9) as a bitmask, `standing` theirs; `plays`: the plays without a discard, in legal order;
+    `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
+    if options:
+        best, dmg = _least_damage(fx.rows, standing, options)
+        k = _pick(best, rng)
+        loss = LoseBucket(fx.layout.positions[k], pyramid[k])
     else:
         loss, dmg = None, 0
     if not plays:
@@ -196,10 +208,10 @@ def _cheapest_beating(same: tuple[Card, ...], most: int, need_more: int, draws: 
 
 
 def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
-    """simulate's engine hook (contract: simulate.play_game) for seats of the random and the heuristic
-    bot: the game in place on one State, no observation built, and no list of legal moves where the
-    heuristic does not need one (its lead; a plain follow reads the cached plays of its colour).
-    None for any other bot."""
+    """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
+    bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
+    no list of legal moves where the heuristic does not need one (its lead; a plain follow reads the
+    cached plays of its colour). None for any other bot."""
     heuristic, random_bot = heuristic_bot, _bots.random_bot
     kinds = []
     for f in seat_funcs:
@@ -208,41 +220,49 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
         kinds.append(f is heuristic)
     leaders = []
     note = leaders.append
-    shown = [None, None]  # the buckets last seen (the same tuple until someone loses) and their leader
+    shown = [None, None]  # the buckets last seen and their leader
 
-    def turn_end(st) -> None:  # simulate's progress: scores, the buckets left
-        if st.buckets is not shown[0]:
-            shown[0], shown[1] = st.buckets, leader(list(st.buckets))
+    def turn_end(c) -> None:  # simulate's progress: scores, the buckets left
+        if c.buckets != shown[0]:
+            shown[0] = c.buckets[:]
+            shown[1] = leader(shown[0])
         note(shown[1])
 
-    s = new_game(config, game_seed, events=False, turn_end=turn_end)
-    fx = fixed(s.config)
-    plain, most, draws, rows = fx.plain, fx.most, s.config.draw_per_turn, fx.rows
+    cfg = resolve_config(Config, config)
+    c = new_core(cfg, Chance(check_seed(game_seed)))
+    c.turn_end = turn_end
+    fx = FIXED.get(id(cfg)) or fixed(cfg)
+    plain, most, draws = fx.plain, fx.most, cfg.draw_per_turn
     actions = 0
-    while not s.is_over:
+    while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = s.current_player
-        phase = s.phase
-        if not kinds[p]:
-            action = random_bot(None, legal_actions(s), rngs[p])
-        elif phase == LEAD and s.hands[p]:
-            action = _lead(s.hands[p], rngs[p])
+        p = c.current_player
+        phase = c.phase
+        if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
+            legal = fx.offers.get(c.supply) or offer(fx, c.supply)
+            action = _arrange_point_keep(c, p, c.hands[p], legal, rngs[p]) if kinds[p] else \
+                random_bot(None, legal, rngs[p])
+        elif not kinds[p]:
+            action = random_bot(None, legal_actions(c), rngs[p])
+        elif phase == LEAD and c.hands[p]:
+            action = _lead(c.hands[p], rngs[p])
         elif phase == FOLLOW and plain:
-            same = of_colour(s.hands[p], s.colour)
-            need_more = s.to_beat - sum(map(card_value, s.fronts[p]))
+            hand = c.hands[p]
+            same = tuple(of_colour(hand, c.colour))
+            need_more = c.to_beat - sum(map(card_value, c.fronts[p]))
             cheapest = _cheapest_beating(same, most, need_more, draws)
-            action = _defend(fx, s.pyramids[p], s.buckets[p], lose_choices(rows, s.pyramids[p], s.colour),
+            action = _defend(fx, c.pyramids[p], c.standing[p], seat_lose_mask(c, p), c.buckets[p],
                              cheapest and cheapest[0], cheapest, rngs[p])
         else:
-            legal = legal_actions(s)
+            legal = legal_actions(c)
             if phase == LEAD or phase == FOLLOW:
-                action = heuristic_bot(observation(s, p), legal, rngs[p])
+                action = heuristic_bot(observation(state_of(c), p), legal, rngs[p])
             else:
-                action = _arrange_point_keep(s, p, s.hands[p], legal, rngs[p])
-        step(s, action)
+                action = _arrange_point_keep(c, p, c.hands[p], legal, rngs[p])
+        _act(c, action)
         actions += 1
-    return s, leaders, actions
+    return state_of(c), leaders, actions
 
 
 def _hand_worth(hand) -> float:
