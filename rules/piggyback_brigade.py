@@ -650,8 +650,13 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     setup = c.setup
     n_faces, again_of, steps, spaces, max_rerolls = (setup.n_faces, setup.again, setup.steps, setup.spaces,
                                                      setup.max_rerolls)
+    next_seat, piglets_of = setup.next_seat, setup.piglets_of
     seeded = c.chance is None  # the seeded stream, drawn in place (_roll, inlined: the commonest draw)
     key = c.key if seeded else None
+    sink, turn_end = c.sink, c.turn_end
+    stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
+    if bots is not None:
+        how, rngs, seat_funcs, checked, seat_names = bots
     decisions = 0
     face = None
     chosen = False
@@ -661,7 +666,12 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             if kind == "reroll":
                 c.rerolls += 1
                 c.rerolls_taken[c.current_player] += 1
-                face = _roll(c, n_faces)
+                if seeded:
+                    counter = c.counter
+                    c.counter = counter + 1
+                    face = below_at(key, counter, n_faces)
+                else:
+                    face = _roll(c, n_faces)
             elif kind == "move":
                 piglet = action.piglet
                 c.piglet = piglet
@@ -672,6 +682,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 c.rerolls_declined[c.current_player] += 1
             elif kind == "extend":
                 _extend(c)
+                stacks, where = c.stacks, c.where
                 if c.config.extend_timing == INSTEAD:
                     c.pending = ()  # the extension was the whole turn
             # "roll": on to the roll
@@ -680,13 +691,13 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 piglet = c.piglet
                 again = again_of[face]  # PB-6
                 if again is None:
-                    again = is_last(c.where, piglet)  # PB-7: judged before this roll
-                if c.sink is not None:  # simulate's own races keep no event text: skip building it
+                    again = is_last(where, piglet)  # PB-7: judged before this roll
+                if sink is not None:  # simulate's own races keep no event text: skip building it
                     before = _place_text(c, piglet)
-                    group, dest, under = _move(c.stacks, c.where, piglet, steps[face])
+                    group, dest, under = _move(stacks, where, piglet, steps[face])
                     _said_roll(c, face, piglet, group, dest, under, before, chosen)
                 else:
-                    group, dest, under = _move(c.stacks, c.where, piglet, steps[face])
+                    group, dest, under = _move(stacks, where, piglet, steps[face])
                 if dest >= spaces:
                     _turn_over(c)  # the winning roll ends the last turn
                     _finish(c, group)
@@ -699,11 +710,11 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             if not c.pending:
                 if fresh:
                     fresh = False
-                elif c.turn_end is not None:  # _turn_over, inlined: every turn passes here
-                    c.turn_end(c)
-                p = setup.next_seat[c.current_player]
+                elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    turn_end(c)
+                p = next_seat[c.current_player]
                 c.current_player = p
-                c.pending = setup.piglets_of[p]
+                c.pending = piglets_of[p]
                 c.piglet = -1
                 c.rerolls = 0
                 if c.extensions_left[p] and can_extend(c):
@@ -718,8 +729,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             if len(c.pending) > 1:
                 c.phase = CHOOSE
                 c.face = face
-                if c.sink is not None:
-                    _log.say(c.sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
+                if sink is not None:
+                    _log.say(sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
                 break
             c.piglet = c.pending[0]
             c.pending = ()
@@ -729,7 +740,6 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
         # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
         if decisions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        how, rngs, seat_funcs, checked, seat_names = bots
         p = c.current_player
         phase = c.phase
         legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
@@ -744,7 +754,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 r = rng.getrandbits(k)
             action = legal[r]
         elif kind == 2:
-            action = _decide(setup, phase, p, c.piglet, c.face, c.where, c.stacks, c.pending, legal, rngs[p])
+            action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
         else:
             action = seat_funcs[p](None, list(legal), rngs[p])
             if checked[p] and action not in legal:
