@@ -567,7 +567,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
 
 def _begin(c: Core) -> None:
     """Play a race just set up (_start) to its first decision: Player 1's turn (PB-3)."""
-    _play_on(c, None, fresh=True)
+    _run(c, None, fresh=True)
 
 
 def _start(config: Config, chance) -> Core:
@@ -579,7 +579,7 @@ def _start(config: Config, chance) -> Core:
         c.chance, c.seed, c.counter, c.key = None, chance.seed, chance.counter, stream_key(chance.seed)
     else:
         c.chance = chance
-    c.current_player = config.players - 1  # _play_on starts the next seat: Player 1 (PB-3)
+    c.current_player = config.players - 1  # _run starts the next seat: Player 1 (PB-3)
     c.phase, c.face, c.piglet, c.rerolls, c.pending = TURN, -1, -1, 0, ()
     c.order = tuple(range(len(config.sections)))
     c.stacks = [[] for _ in range(setup.spaces)]
@@ -635,69 +635,132 @@ def _finish(c: Core, group) -> None:
         )
 
 
-def _play_on(c: Core | State, face: int | None, chosen: bool = False, fresh: bool = False) -> None:
-    """Resolve `face` for c.piglet (if given), then roll on until a decision or the end.
+def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
+    """The rules' one loop: apply the decision `action` to the Core (None: no decision), then
+    roll on (PB-3 to PB-14) until the next decision or the race's end. Returns the decisions
+    the loop took itself (below).
 
-    Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`:
-    no turn is under way yet (the race starts). Given a State (a test's hand-built
-    table), plays on its Core and writes the State back.
+    Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`: no turn is
+    under way yet (the race starts). Without `bots` (new_game, step) the loop stops at the next
+    decision, the Core's phase saying which. simulate's fast loop (play_core) passes `bots` =
+    (how, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
+    Core (how 1: random_bot's draw, written out; 2: the heuristic's _decide on its narrow view;
+    3: a bot that reads no observation, handed None), and the loop plays the race to its end.
     """
-    if type(c) is State:
-        core = _core_of(c)
-        _play_on(core, face, chosen, fresh)
-        _put(core, c)
-        return
     setup = c.setup
-    n_faces = setup.n_faces
+    n_faces, again_of, steps, spaces, max_rerolls = (setup.n_faces, setup.again, setup.steps, setup.spaces,
+                                                     setup.max_rerolls)
+    next_seat, piglets_of = setup.next_seat, setup.piglets_of
+    seeded = c.chance is None  # the seeded stream, drawn in place (_roll, inlined: the commonest draw)
+    key = c.key if seeded else None
+    sink, turn_end = c.sink, c.turn_end
+    stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
+    if bots is not None:
+        how, rngs, seat_funcs, checked, seat_names = bots
+    decisions = 0
+    face = None
+    chosen = False
     while True:
-        if face is not None:  # move c.piglet by the rolled face
-            piglet = c.piglet
-            again = setup.again[face]  # PB-6
-            if again is None:
-                again = is_last(c.where, piglet)  # PB-7: judged before this roll
-            if c.sink is not None:  # simulate's own races keep no event text: skip building it
-                before = _place_text(c, piglet)
-                group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
-                _said_roll(c, face, piglet, group, dest, under, before, chosen)
+        if action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
+            kind = action.kind
+            if kind == "reroll":
+                c.rerolls += 1
+                c.rerolls_taken[c.current_player] += 1
+                if seeded:
+                    counter = c.counter
+                    c.counter = counter + 1
+                    face = below_at(key, counter, n_faces)
+                else:
+                    face = _roll(c, n_faces)
+            elif kind == "move":
+                piglet = action.piglet
+                c.piglet = piglet
+                c.pending = tuple(q for q in c.pending if q != piglet)
+                c.rerolls = 0
+                face, chosen = c.face, True
+            elif kind == "stop":
+                c.rerolls_declined[c.current_player] += 1
+            elif kind == "extend":
+                _extend(c)
+                stacks, where = c.stacks, c.where
+                if c.config.extend_timing == INSTEAD:
+                    c.pending = ()  # the extension was the whole turn
+            # "roll": on to the roll
+        while True:  # the rolls, up to the next decision
+            if face is not None:  # move c.piglet by the rolled face
+                piglet = c.piglet
+                again = again_of[face]  # PB-6
+                if again is None:
+                    again = is_last(where, piglet)  # PB-7: judged before this roll
+                if sink is not None:  # simulate's own races keep no event text: skip building it
+                    before = _place_text(c, piglet)
+                    group, dest, under = _move(stacks, where, piglet, steps[face])
+                    _said_roll(c, face, piglet, group, dest, under, before, chosen)
+                else:
+                    group, dest, under = _move(stacks, where, piglet, steps[face])
+                if dest >= spaces:
+                    _turn_over(c)  # the winning roll ends the last turn
+                    _finish(c, group)
+                    return decisions
+                if again and (max_rerolls is None or c.rerolls < max_rerolls):  # PB-8
+                    c.phase = REROLL
+                    c.face = face
+                    break
+            chosen = False
+            if not c.pending:
+                if fresh:
+                    fresh = False
+                elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    turn_end(c)
+                p = next_seat[c.current_player]
+                c.current_player = p
+                c.pending = piglets_of[p]
+                c.piglet = -1
+                c.rerolls = 0
+                if c.extensions_left[p] and can_extend(c):
+                    c.phase = TURN
+                    break
+            if seeded:
+                counter = c.counter
+                c.counter = counter + 1
+                face = below_at(key, counter, n_faces)
             else:
-                group, dest, under = _move(c.stacks, c.where, piglet, setup.steps[face])
-            if dest >= setup.spaces:
-                _turn_over(c)  # the winning roll ends the last turn
-                _finish(c, group)
-                return
-            if again and (setup.max_rerolls is None or c.rerolls < setup.max_rerolls):  # PB-8
-                c.phase = REROLL
+                face = _roll(c, n_faces)
+            if len(c.pending) > 1:
+                c.phase = CHOOSE
                 c.face = face
-                return
-        chosen = False
-        if not c.pending:
-            if fresh:
-                fresh = False
-            elif c.turn_end is not None:  # _turn_over, inlined: every turn passes here
-                c.turn_end(c)
-            p = setup.next_seat[c.current_player]
-            c.current_player = p
-            c.pending = setup.piglets_of[p]
-            c.piglet = -1
+                if sink is not None:
+                    _log.say(sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
+                break
+            c.piglet = c.pending[0]
+            c.pending = ()
             c.rerolls = 0
-            if c.extensions_left[p] and can_extend(c):
-                c.phase = TURN
-                return
-        if c.chance is None:  # _roll, inlined: the commonest draw
-            counter = c.counter
-            c.counter = counter + 1
-            face = below_at(c.key, counter, n_faces)
+        if bots is None:
+            return decisions
+        # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
+        if decisions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        p = c.current_player
+        phase = c.phase
+        legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
+            tuple([MOVES[q] for q in c.pending])
+        kind = how[p]
+        if kind == 1:  # random_bot's draw, written out (the same getrandbits calls)
+            n = len(legal)
+            k = n.bit_length()
+            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            action = legal[r]
+        elif kind == 2:
+            action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
         else:
-            face = _roll(c, n_faces)
-        if len(c.pending) > 1:
-            c.phase = CHOOSE
-            c.face = face
-            if c.sink is not None:
-                _log.say(c.sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
-            return
-        c.piglet = c.pending[0]
-        c.pending = ()
-        c.rerolls = 0
+            action = seat_funcs[p](None, list(legal), rngs[p])
+            if checked[p] and action not in legal:
+                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        decisions += 1
+        face = None
 
 
 def _extend(c: Core) -> None:
@@ -753,32 +816,21 @@ def step(s: State, action: Action) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
     without checking the action. Everything else holds a state only through apply."""
     c = _core_of(s)
-    _act(c, action)
+    _run(c, action)
+    _put(c, s)
+
+
+def _play_on(s: State, action: Action | None = None) -> None:
+    """Play on from a hand-built State (a test's table): `action` if given, then the rolls up to
+    the next decision, written back into `s`."""
+    c = _core_of(s)
+    _run(c, action)
     _put(c, s)
 
 
 def _act(c: Core, action: Action) -> None:
-    """One legal decision on the Core, and the rolls that follow it."""
-    kind = action.kind
-    if kind == "reroll":
-        c.rerolls += 1
-        c.rerolls_taken[c.current_player] += 1
-        _play_on(c, _roll(c, c.setup.n_faces))
-    elif kind == "stop":
-        c.rerolls_declined[c.current_player] += 1
-        _play_on(c, None)
-    elif kind == "move":
-        c.piglet = action.piglet
-        c.pending = tuple(q for q in c.pending if q != action.piglet)
-        c.rerolls = 0
-        _play_on(c, c.face, chosen=True)
-    elif kind == "roll":
-        _play_on(c, None)
-    else:  # extend
-        _extend(c)
-        if c.config.extend_timing == INSTEAD:
-            c.pending = ()  # the extension was the whole turn
-        _play_on(c, None)
+    """One legal decision on the Core, and the rolls that follow it (_run, stopping at the next decision)."""
+    _run(c, action)
 
 
 def _note_leader(c: Core) -> None:
@@ -823,33 +875,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
     c = _start(config, Chance(game_seed))
     c.turn_end = _note_leader
     c.leaders = leaders = []
-    _begin(c)
-    setup = c.setup
-    actions = 0
-    while not c.is_over:
-        if actions >= MAX_STEPS:
-            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
-        phase = c.phase
-        legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
-            tuple([MOVES[q] for q in c.pending])
-        how = fast[p]
-        if how == 1:  # random_bot's draw, written out (the same getrandbits calls)
-            n = len(legal)
-            k = n.bit_length()
-            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
-            r = rng.getrandbits(k)
-            while r >= n:
-                r = rng.getrandbits(k)
-            action = legal[r]
-        elif how == 2:
-            action = _decide(setup, phase, p, c.piglet, c.face, c.where, c.stacks, c.pending, legal, rngs[p])
-        else:
-            action = seat_funcs[p](None, list(legal), rngs[p])
-            if checked[p] and action not in legal:
-                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        _act(c, action)
-        actions += 1
+    actions = _run(c, None, True, (fast, rngs, seat_funcs, checked, seat_names))
     return c, leaders, actions  # the final Core: scores, winners, game_stats... read it as a State
 
 
