@@ -61,3 +61,15 @@ def test_out_help_says_what_an_interrupted_run_leaves(command, says, not_says):
     parser = dict(commands())[command[0]]
     out = next(a for a in parser._actions if "--out" in a.option_strings)
     assert says in out.help and not_says not in out.help, out.help
+
+
+@pytest.mark.parametrize("argv,hint", [
+    (["tune", "bucket-brigade", "--field", "start_value", "--target", "20", "--values", "-3..0"], "--values=VALUE"),
+    (["play", "bucket-brigade", "--seed"], "--seed=VALUE"),
+])
+def test_a_value_argparse_takes_for_an_option_says_how_to_write_it(capsys, argv, hint):
+    """`--values -3..2` got only 'argument --values: expected one argument': argparse reads
+    '-3..2' as an option; the message now says to write --values=-3..2."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "expected one argument" in err and hint in err

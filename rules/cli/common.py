@@ -7,6 +7,7 @@ report. A command module imports this and registers its commands in `register(su
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import textwrap
 import typing
@@ -42,6 +43,9 @@ class CliError(Exception):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):  # argparse prints usage + message; keep it to one line
+        option = re.fullmatch(r"argument (--[\w-]+)(?:/-\w)?: expected one argument", message)
+        if option:  # `--values -3..2`: argparse takes '-3..2' for an option, not for the value
+            message += f" (a value that starts with '-' is joined with '=': {option.group(1)}=VALUE)"
         raise CliError(message)
 
 
