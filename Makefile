@@ -55,7 +55,7 @@ git-filter: $(STAMP)
 
 test: $(STAMP)
 	@$(BIN)/python tests/machine.py chromium npm
-	$(BIN)/python -m pytest --nbval-lax -q
+	$(BIN)/python -m pytest --nbval-lax -q --durations=20
 
 # Long measurements live here, never in `make test`: games/s per game and bot, written into BENCHMARKS.md.
 bench: $(STAMP)

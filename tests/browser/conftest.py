@@ -147,21 +147,28 @@ def page_for(browser, shots):
     return open_page
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory, free_port, server):
-    """The course site, built once per session (site_build.py), served by http.server
-    in its own process group for one test module."""
-    import sys
+@pytest.fixture(scope="session")
+def site_tree(tmp_path_factory):
+    """The session's one course site (site_build.py): built the first time a test asks for it,
+    then read by every site test module. A failed build fails each of them with its log."""
+    from site_build import build
 
-    from site_build import Site, build
-
-    base = tmp_path_factory.getbasetemp()
     try:
-        html, lessons, log = build(base)
+        return build(tmp_path_factory.getbasetemp())
     except RuntimeError as e:
         pytest.fail(str(e), pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def site(site_tree, tmp_path_factory, free_port, server):
+    """The session's course site (`site_tree`), served by http.server in its own process group
+    on its own port for one test module."""
+    import sys
+
+    from site_build import Site
+
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", base / f"http-{port}.log", "http.server", 10):
-        yield Site(url, html, lessons, log)
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site_tree.html)]
+    with server(cmd, url + "/index.html", tmp_path_factory.getbasetemp() / f"http-{port}.log", "http.server", 10):
+        yield Site(url, site_tree.html, site_tree.lessons, site_tree.log, site_tree.pages, site_tree.executed)

@@ -24,6 +24,7 @@ from site_build import ROOT, Site, lessons_with, local, site_lessons
 
 pytestmark = pytest.mark.browser
 LESSONS = site_lessons()  # the lessons the test build runs (site_build.py says which)
+DEADLINE_MS = 600_000  # the outer deadline of a browser step (conftest.py): a slow machine waits, never fails
 WIDGET_VIEW = "script[type='application/vnd.jupyter.widget-view+json']"
 # Every widget view was drawn by the HTML manager (it puts a .widget-subarea before the
 # view's script tag) and every Vega chart has its svg or canvas.
@@ -36,6 +37,11 @@ ALL_DRAWN = f"""() => {{
     const charts = [...document.querySelectorAll(".vega-embed")];
     return drawn && charts.every(c => c.querySelector("svg, canvas"));
 }}"""
+
+
+def _plain(text: str) -> str:
+    """`text` with typographic quotes made straight."""
+    return text.translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
 
 
 def _title(lesson: str) -> str:
@@ -62,6 +68,7 @@ def _open(browser, site: Site, page_name: str, width: int = 1300):
     """Open a page with every request recorded; requests leaving this machine are refused."""
     context = browser.new_context(viewport={"width": width, "height": 1000})
     page = context.new_page()
+    page.set_default_timeout(DEADLINE_MS)  # waits are on conditions; this only bounds a stuck page
     visit = Visit()
 
     def route(r):
@@ -91,7 +98,7 @@ def _settle(page, visit: Visit):
     If they never are, say what the page tried to fetch or which script failed."""
     try:
         page.wait_for_load_state("load")
-        page.wait_for_function(ALL_DRAWN, timeout=30_000)
+        page.wait_for_function(ALL_DRAWN)
         assert page.locator(".math").count() == page.locator(".math > .katex, .math > .katex-display").count()
         assert page.locator(".katex-error").count() == 0, page.locator(".katex-error").first.get_attribute("title")
     except Exception:
@@ -126,10 +133,12 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         _settle(page, visit)
         nav = page.locator("nav.bd-links a.reference.internal")
         linked = [Path(urlsplit(h).path).stem for h in nav.evaluate_all("els => els.map(e => e.href)")]
-        assert [p for p in linked if p in LESSONS] == LESSONS, f"sidebar: {linked}"
+        assert [p for p in linked if p in site.pages] == site.pages, f"sidebar: {linked}"
         listed = page.locator("article .toctree-wrapper a").all_inner_texts()
         # the lessons in order, then the teacher's guide (a page of the course too)
-        assert listed == [_title(lesson) for lesson in LESSONS] + ["Teacher\u2019s guide", "Variant lab"]
+        # (Sphinx prints the titles' straight quotes as typographic ones)
+        assert [_plain(t) for t in listed] == [_plain(_title(lesson)) for lesson in site.pages] + ["Teacher's guide",
+                                                                                                 "Variant lab"]
         article = page.locator("article").inner_text()
         assert "Play live" in article and "lessons/_build/html" in article and "any static web host" in article
         banner = page.locator(".bd-header-announcement").inner_text()
@@ -139,9 +148,9 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         _check(visit)
     finally:
         context.close()
-    for lesson in LESSONS:
+    for lesson in site.pages:
         assert (site.html / f"{lesson}.html").exists(), f"no page for {lesson}"
-        with urllib.request.urlopen(f"{site.url}/{lesson}.html", timeout=5) as r:
+        with urllib.request.urlopen(f"{site.url}/{lesson}.html", timeout=60) as r:
             assert r.status == 200
 
 
@@ -159,7 +168,7 @@ def test_each_lesson_page_draws_its_widgets_offline(site, browser, shots, lesson
         assert page.locator(".meeple-explorer[data-meeple-live='static']").count() == explorers
         if explorers:
             page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
-                                   "e => e.querySelector('.meeple-explorer-chart svg'))", timeout=60_000)
+                                   "e => e.querySelector('.meeple-explorer-chart svg'))")
         assert page.locator(".meeple-explorer input.meeple-explorer-range").count() >= explorers
         assert page.locator(".widget-subarea:has-text('Error')").count() == 0, "a widget shows an error"
         stderr = page.locator(".cell_output .output.stderr, .cell_output .output.traceback")
@@ -181,7 +190,7 @@ def test_each_lesson_page_draws_its_widgets_offline(site, browser, shots, lesson
         # The page's download button offers the lesson as committed, to run in JupyterLab.
         href = page.locator("a.btn-download-source-button").get_attribute("href")
         assert href.endswith(f"{lesson}.ipynb"), href
-        with urllib.request.urlopen(f"{site.url}/{href}", timeout=5) as r:
+        with urllib.request.urlopen(f"{site.url}/{href}", timeout=60) as r:
             assert json.load(r) == json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text())
     finally:
         context.close()
@@ -216,7 +225,7 @@ def test_a_page_shows_the_stepper_and_every_explorer_value_from_saved_state(site
         explorer = page.locator(".meeple-explorer").first
         setup = json.loads(explorer.get_attribute("data-meeple-setup"))
         chart = explorer.locator(".vega-embed").first
-        chart.locator("svg.marks").wait_for(timeout=60_000)
+        chart.locator("svg.marks").wait_for()
         points_per_line = len(setup["values"][0])
         seats = chart.locator("g.mark-symbol.role-mark").first.locator("path").count()
         assert seats == points_per_line * len(setup["bots"])  # every value, every seat

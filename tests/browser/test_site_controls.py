@@ -1,8 +1,9 @@
 """The lessons' controls on the built course site (issue 22): every one is live.
 
-The site is built from the lessons that hold controls (01, 02, 03, 04, 06, 07, 09, 10, 12:
-the Stepper, the Tally and every control kind); MEEPLE_CONTROLS_SITE=DIR tests a site built
-with `build_site.py --out DIR --lessons ...` instead. In Chromium, with every request that
+The site is the session's one build (conftest.py's `site_tree`), which runs the lessons that
+hold controls (site_build.CONTROL_LESSONS: 01, 02, 03, 04, 06, 07, 09, 10, 12: the Stepper,
+the Tally and every control kind); MEEPLE_CONTROLS_SITE=DIR tests a site built with
+`build_site.py --out DIR --lessons ...` instead. In Chromium, with every request that
 would leave the loopback host refused and recorded, on each page:
 - before Python starts, every control shows the view its saved setup gives in CPython, its
   inputs and the Stepper's move buttons are disabled and each says "Start Python to use this";
@@ -19,43 +20,39 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from site_build import local
+from site_build import CONTROL_LESSONS, local, matching
 from widget_cases import as_shown, operate, reader_moves, shown
 
 from meeple.widgets.controls import Control
 from meeple.widgets.session import StepperSession
 
 pytestmark = pytest.mark.browser
-ROOT = Path(__file__).resolve().parents[2]
-LESSONS = ["01_*", "02_*", "03_*", "04_*", "06_*", "07_*", "09_*", "10_*", "12_*"]
 START = 240_000  # ms: Python's first start in the browser (8-20 s measured; a busy machine is slower)
 MOVE = 120_000  # ms: one answer (Measure this rule plays 300 games in the browser)
 FOCUS_IN = "el => { const a = el.getRootNode().activeElement; return !!a && el.contains(a); }"
 
 
 @pytest.fixture(scope="module")
-def controls_site(tmp_path_factory, free_port, server):
+def controls_site(request, tmp_path_factory, free_port, server):
+    """(url, html folder, the lesson pages to work through): the session's site, served for this
+    module, and its pages of the lessons with controls (all of them ran in its build)."""
     if os.environ.get("MEEPLE_CONTROLS_SITE"):
         html = Path(os.environ["MEEPLE_CONTROLS_SITE"]).resolve() / "html"
         assert (html / "index.html").exists(), f"MEEPLE_CONTROLS_SITE: no {html}/index.html"
+        pages = [p.stem for p in sorted(html.glob("[0-9][0-9]_*.html"))]
     else:
-        out = tmp_path_factory.mktemp("controls-site")
-        log = out / "site-build.log"
-        with open(log, "w") as fh:
-            done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out),
-                                   "--lessons", *LESSONS], stdout=fh, stderr=subprocess.STDOUT, timeout=2400)
-        assert done.returncode == 0, "the site did not build:\n" + log.read_text()[-4000:]
-        html = out / "html"
+        tree = request.getfixturevalue("site_tree")
+        html, pages = tree.html, matching(CONTROL_LESSONS, tree.pages)
+        assert len(pages) == len(CONTROL_LESSONS) and set(pages) <= set(tree.executed), (pages, tree.executed)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", html.parent / f"http-{port}.log", "http.server", 10):
-        yield url, html
+    with server(cmd, url + "/index.html", tmp_path_factory.getbasetemp() / f"http-{port}.log", "http.server", 10):
+        yield url, html, pages
 
 
 def _open(browser, url: str, width: int = 1400):
@@ -79,8 +76,7 @@ def _open(browser, url: str, width: int = 1400):
 
 
 def test_every_control_on_the_site_is_live_and_answers_as_cpython(controls_site, browser, shots):
-    url, html = controls_site
-    pages = [p.stem for p in sorted(html.glob('[0-9][0-9]_*.html'))]
+    url, html, pages = controls_site
     operated: dict[str, int] = {}
     for name in pages:
         context, page, outside, errors = _open(browser, f"{url}/{name}.html")

@@ -1,8 +1,8 @@
 """Issue 24 item 3: every exercise cell of the course is edited and run on the site, in the browser.
 
-The site is built with every lesson but without running them (`build_site.py --no-execute`:
-about 40 s; the pages' outputs do not matter here, the exercise cells and the worker do),
-into this module's own folder and served on its own port (parallel-safe). On each lesson
+The site is the session's one build (conftest.py's `site_tree`): every lesson is a page, a
+few of them executed (the pages' outputs do not matter here, the exercise cells and the
+worker do), served for this module on its own port (parallel-safe). On each lesson
 page, for each exercise cell in order, the test opens the editor, types a wrong answer
 (the cell's blanks `...` filled with 0) and runs it, waiting for "✗"; then types the right
 answer (site_exercises.py: the lesson's solution, or the same written on the standard
@@ -14,7 +14,6 @@ data-meeple-cell="done"), bounded only by the suite's outer deadline.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,25 +21,18 @@ import pytest
 from site_build import local
 from site_exercises import CANNOT, exercises, lessons_with_exercises
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSONS = lessons_with_exercises()
 
 
 @pytest.fixture(scope="module")
-def exercise_site(tmp_path_factory, free_port, server):
-    out = tmp_path_factory.mktemp("exercise-site")
-    log = out / "build.log"
-    with open(log, "w") as fh:
-        done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out), "--no-execute"],
-                              stdout=fh, stderr=subprocess.STDOUT, timeout=1500)
-    if done.returncode:
-        pytest.fail("the site did not build:\n" + log.read_text()[-4000:], pytrace=False)
-    html = out / "html"
+def exercise_site(site_tree, tmp_path_factory, free_port, server):
+    """(url, html folder, build log): the session's site, served for this module."""
+    assert set(LESSONS) <= set(site_tree.pages), f"lessons with exercises missing from the site: {site_tree.pages}"
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
-        yield url, html, log
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site_tree.html)]
+    with server(cmd, url + "/index.html", tmp_path_factory.getbasetemp() / f"http-{port}.log", "http.server", 10):
+        yield url, site_tree.html, site_tree.log
 
 
 PARALLEL = 4  # lesson pages driven at once (each has its own worker): the test's length, not its verdict

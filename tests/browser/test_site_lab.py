@@ -2,13 +2,12 @@
 alias (start_value) restores the lab and plays it in the browser's Python; its table is the one
 CPython's VariantLab (compare's own figures, the same seeds) prints, and its "Download report" is
 CPython's lab report (the file `compare --report` writes), which opens offline; Cancel stops a long run
-with the figures of the games played. The site: one lesson, not run (--no-execute), its own
-folder and port."""
+with the figures of the games played. The site: the session's one build (conftest.py's
+`site_tree`), served for this module on its own port."""
 
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -18,24 +17,16 @@ from site_build import local
 
 from meeple.widgets.lab import VariantLab
 
-ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = ["hand_sizes[1]=12", "start_value=2"]
 DONE = "['done', 'error', 'cancelled'].includes(document.getElementById('meeple-lab').dataset.meepleLab)"
 
 
 @pytest.fixture(scope="module")
-def lab_site(tmp_path_factory, free_port, server):
-    out = tmp_path_factory.mktemp("lab-site")
-    log = out / "build.log"
-    with open(log, "w") as fh:
-        done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out), "--no-execute",
-                               "--lessons", "01_*"], stdout=fh, stderr=subprocess.STDOUT, timeout=1500)
-    if done.returncode:
-        pytest.fail("the site did not build:\n" + log.read_text()[-4000:], pytrace=False)
+def lab_site(site_tree, tmp_path_factory, free_port, server):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(out / "html")]
-    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site_tree.html)]
+    with server(cmd, url + "/index.html", tmp_path_factory.getbasetemp() / f"http-{port}.log", "http.server", 10):
         yield url
 
 

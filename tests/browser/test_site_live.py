@@ -25,6 +25,7 @@ from meeple.rules import replay
 from meeple.widgets.session import StepperSession
 
 pytestmark = pytest.mark.browser
+# Outer deadlines for a machine that is merely slow, never measurements: each wait is on a condition.
 START = 240_000  # ms: Python's first start in the browser (measured 8-20 s; a busy CI machine is slower)
 STEP = 60_000  # ms: one move, a bot's turn, a round
 
@@ -90,7 +91,7 @@ def _explorer_lessons(site: Site) -> list[str]:
 
 
 def _explorers(page):
-    page.wait_for_function("document.documentElement.dataset.meepleWidgets === 'drawn'", timeout=120_000)
+    page.wait_for_function("document.documentElement.dataset.meepleWidgets === 'drawn'", timeout=START)
     return page.locator(".meeple-explorer")
 
 
@@ -131,7 +132,7 @@ def test_every_explorer_slider_moves_over_the_saved_numbers_without_python(site,
         assert explorers.count() >= 1
         for k in range(explorers.count()):
             explorer = explorers.nth(k)
-            explorer.locator(".meeple-explorer-chart svg").first.wait_for(timeout=60_000)
+            explorer.locator(".meeple-explorer-chart svg").first.wait_for(timeout=START)
             assert explorer.get_attribute("data-meeple-live") == "static"
             mirror = _mirror(explorer)
             if len(mirror.fields) != 1:
@@ -140,7 +141,7 @@ def test_every_explorer_slider_moves_over_the_saved_numbers_without_python(site,
             for index in (0, len(stops) - 1):
                 _move(explorer, 0, index)
                 page.wait_for_function("([el, p]) => el.dataset.point === String(p)",
-                                       arg=[explorer.element_handle(), index], timeout=10_000)
+                                       arg=[explorer.element_handle(), index], timeout=START)
                 mirror.move(stops[index])
                 assert _shown(explorer) == mirror.numbers()["rows"], (lesson, stops[index])
                 assert page.evaluate("document.activeElement.classList.contains('meeple-explorer-range')")
@@ -174,11 +175,11 @@ def test_play_live_hands_the_reader_the_same_game_as_cpython(site, open_page, tm
     gives a record CPython replays, and the seeded game played to its end has CPython's scores."""
     lesson = _stepper_lesson(site)
     page, visit = open_page(lesson)
-    page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
+    page.locator(".meeple-play-live").first.wait_for(timeout=START)
     bar = page.locator(".meeple-stepper-bar").first
     setup = json.loads(bar.get_attribute("data-meeple-setup"))
     page.locator(".meeple-play-live").first.click()
-    page.wait_for_selector(".meeple-stepper[data-meeple-live=loading]", timeout=10_000)
+    page.wait_for_selector(".meeple-stepper[data-meeple-live=loading]", timeout=START)
     status = bar.locator(".meeple-live-status")
     assert "Python" in status.inner_text()  # the reader is told what is happening, with the seconds so far
     page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=START)
