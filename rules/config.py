@@ -401,6 +401,12 @@ class RuleConfig:
             value = value[i]
         return value
 
+    def path(self, name: str) -> str:
+        """Where `name` points: 'hand_sizes[1]' for the alias hand_size at 4 players, the name
+        itself for a field or a derived number (two names are one number when their paths match)."""
+        t = self._target(self._fields(), name)
+        return name.strip() if t.alias is not None else t.field + "".join(f"[{i}]" for i in t.indices)
+
     def kind(self, name: str) -> Any:
         """The type of the value at `name` (int, float, bool, str, a tuple type)."""
         return self._target(self._fields(), name).hint

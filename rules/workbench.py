@@ -333,6 +333,9 @@ def tune(
     two = isinstance(field, (tuple, list))
     if two and len(field) != 2:
         raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
+    if two and all(isinstance(f, str) for f in field) and config.path(field[0]) == config.path(field[1]):
+        raise ValueError(f"tune moves two different numbers; {field[0]} and {field[1]} are the same number twice "
+                         f"({config.path(field[0])})")
     if method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))

@@ -7,11 +7,13 @@ import argparse
 
 import pytest
 
+from cli_run import one_line_error
 from meeple.rules.cli import build_parser, main
+from meeple.rules.workbench import tune
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
+    code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -73,3 +75,18 @@ def test_a_value_argparse_takes_for_an_option_says_how_to_write_it(capsys, argv,
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "expected one argument" in err and hint in err
+
+
+# --- bad input an outside checker found: each is one line, exit 2 / ValueError, nothing run ---
+
+
+
+@pytest.mark.parametrize("fields", [["bonus", "bonus"], ["hand_size", "hand_sizes[1]"]])
+def test_tune_refuses_the_same_number_twice(capsys, fields):
+    """`--field bonus --field bonus` ran a 3x3 grid of one number (hand_size is hand_sizes[1]
+    at 4 players: the same number under two names)."""
+    code, out, err = run(capsys, "tune", "bucket-brigade", "--field", fields[0], "--field", fields[1],
+                         "--values", "1..3", "--values", "1..3", "--target", "0.5", "--games", "10")
+    one_line_error(code, out, err, "the same number twice")
+    with pytest.raises(ValueError, match="the same number twice"):
+        tune("bucket-brigade", None, tuple(fields), "win_rate", 0.5, "random", 10, values=([1, 2], [1, 2]))
