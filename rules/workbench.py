@@ -80,6 +80,7 @@ MEASURES = {
     "turns": "mean game length in turns",
     "rounds": "mean game length in rounds",
 }
+RATES = ("ender_win_rate", "win_rate", "bot_win_rate")  # shares of games or rounds: a target outside 0..1 is never met
 
 
 def measure_names(game) -> dict[str, str]:
@@ -342,6 +343,9 @@ def tune(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
+    if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
+        raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
+                         "(0.5 is one half)")
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)

@@ -90,3 +90,21 @@ def test_tune_refuses_the_same_number_twice(capsys, fields):
     one_line_error(code, out, err, "the same number twice")
     with pytest.raises(ValueError, match="the same number twice"):
         tune("bucket-brigade", None, tuple(fields), "win_rate", 0.5, "random", 10, values=([1, 2], [1, 2]))
+
+
+@pytest.mark.parametrize("measure,extra", [("win_rate", []), ("ender_win_rate", []),
+                                           ("bot_win_rate", ["--bot", "random"])])
+@pytest.mark.parametrize("target", ["20", "-0.1", "1.5"])
+def test_tune_refuses_a_rate_target_outside_0_to_1(capsys, measure, extra, target):
+    """`--measure win_rate --target 20` ran and called every value 'equally close to 20'."""
+    code, out, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--values", "1..2", "--measure",
+                         measure, f"--target={target}", "--games", "2", "--bots", "random", *extra)
+    one_line_error(code, out, err, "a rate from 0 to 1")
+    with pytest.raises(ValueError, match="a rate from 0 to 1"):
+        tune("bucket-brigade", None, "bonus", measure, float(target), "random", 2, values=[1, 2],
+             bot="random" if extra else None)
+
+
+def test_tune_takes_any_target_for_a_measure_that_is_not_a_rate():
+    """score and seat1_advantage (percentage points) are not rates: 20 is a fair target."""
+    assert tune("bucket-brigade", None, "bonus", "score", 20, "random", 2, values=[1, 2], progress=False).target == 20
