@@ -4,11 +4,14 @@ promises and how a long bad value is echoed back."""
 from __future__ import annotations
 
 import argparse
+import json
+import re
 
 import pytest
 
 from cli_run import one_line_error
 from meeple.rules.cli import build_parser, main
+from meeple.rules.core import play, replay
 from meeple.rules.workbench import tune
 
 
@@ -108,3 +111,34 @@ def test_tune_refuses_a_rate_target_outside_0_to_1(capsys, measure, extra, targe
 def test_tune_takes_any_target_for_a_measure_that_is_not_a_rate():
     """score and seat1_advantage (percentage points) are not rates: 20 is a fair target."""
     assert tune("bucket-brigade", None, "bonus", "score", 20, "random", 2, values=[1, 2], progress=False).target == 20
+
+
+def _record(**change):
+    data = json.loads(play("bucket-brigade", None, "random", 1).to_json())
+    data.update(change)
+    return data
+
+
+@pytest.mark.parametrize("seed,says", [
+    ("9" * 5000, "more than 4,300 digits"),
+    ('"7"', "record seed must be a whole number >= 0, got '7'"),
+    ("true", "record seed must be a whole number >= 0, got True"),
+    ("-1", "record seed must be a whole number >= 0, got -1"),
+])
+def test_a_record_with_a_bad_seed_says_what_a_seed_is(tmp_path, capsys, seed, says):
+    """A 5,000-digit seed leaked Python's int-conversion limit and sys.set_int_max_str_digits();
+    '7' or true said "record field 'seed' must be a int"."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_record(seed="SEED")).replace('"SEED"', seed))  # JSON as written, not via int
+    one_line_error(*run(capsys, "replay", path), says)
+    assert "set_int_max_str_digits" not in capsys.readouterr().err
+    with pytest.raises(ValueError, match=re.escape(says)):
+        replay(path.read_text())
+
+
+def test_a_record_with_an_unknown_key_names_the_allowed_keys(tmp_path, capsys):
+    """Variant files refuse unknown keys; records took any key silently."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_record(sede=3)))
+    one_line_error(*run(capsys, "replay", path),
+                   "unknown key(s) 'sede'; allowed: format, game, config, seed, bots, actions, round_scores, scores, winners")
