@@ -10,6 +10,7 @@ import re
 import pytest
 
 from cli_run import one_line_error
+from meeple.rules.bucket_brigade import Config
 from meeple.rules.cli import build_parser, main
 from meeple.rules.core import play, replay
 from meeple.rules.workbench import tune
@@ -142,3 +143,14 @@ def test_a_record_with_an_unknown_key_names_the_allowed_keys(tmp_path, capsys):
     path.write_text(json.dumps(_record(sede=3)))
     one_line_error(*run(capsys, "replay", path),
                    "unknown key(s) 'sede'; allowed: format, game, config, seed, bots, actions, round_scores, scores, winners")
+
+
+@pytest.mark.parametrize("argv", [["simulate", "bucket-brigade", "--set", "colours=red", "--games", "2"]])
+def test_a_shrunk_deck_is_named_as_the_cause_of_a_hand_too_big(capsys, argv):
+    """colours=red said 'for 3 players a hand of 1 to 7 cards (the deck has 22)' in a 4-player
+    game: the cause is the deck the colours shrank, and the game's own count is 4."""
+    says = "the deck has 22 cards (11 per colour x 1 colour + 11 jokers)"
+    one_line_error(*run(capsys, *argv), says)
+    with pytest.raises(ValueError) as e:
+        Config(colours=("red",))
+    assert says in str(e.value) and "a hand for 4 players is 1 to 5 cards, not 13" in str(e.value), e.value
