@@ -90,17 +90,24 @@ class Config(RuleConfig):
         need(len(self.track) >= 2, "track", self.track, "Start plus at least one space")
         need(all(-99 <= v <= 99 for v in self.track), "track", self.track, "space values -99 to 99")
         size = self.deck_size
-        for i, h in enumerate(self.hand_sizes):
-            need(
-                1 <= h and (MIN_PLAYERS + i) * h <= size,
-                "hand_sizes", self.hand_sizes,
-                f"for {MIN_PLAYERS + i} players a hand of 1 to {size // (MIN_PLAYERS + i)} "
-                f"cards (the deck has {size})",
-            )
+        if not all(1 <= h and (MIN_PLAYERS + i) * h <= size for i, h in enumerate(self.hand_sizes)):
+            need(False, "hand_sizes", self.hand_sizes, self._hands_allowed(size))
         need(0 <= self.bonus <= 99, "bonus", self.bonus, "0 to 99 points")
         need(0 <= self.pair_multiplier <= 99, "pair_multiplier", self.pair_multiplier, "0 to 99")
         need(0 <= self.two_step_multiplier <= 99, "two_step_multiplier", self.two_step_multiplier, "0 to 99")
         need(self.rounds is None or 1 <= self.rounds <= 50, "rounds", self.rounds, "1 to 50, or none (= players)")
+
+    def _hands_allowed(self, size: int) -> str:
+        """What hand_sizes this deck can deal, naming the deck's make-up (colours=red shrinks it to
+        22 cards) and the hand that does not fit, this game's player count first."""
+        per, n = self.one_step_cards + self.two_step_cards, len(self.colours)
+        counts = [MIN_PLAYERS + i for i in range(len(self.hand_sizes))]
+        bad = [p for p, h in zip(counts, self.hand_sizes) if not (1 <= h and p * h <= size)]
+        p = self.players if self.players in bad else bad[0]
+        return (f"the deck has {size} cards ({per} per colour x {n} colour{'s' * (n != 1)} + "
+                f"{self.joker_one_step + self.joker_two_step} jokers): a hand for {p} players is 1 to {size // p} "
+                f"cards, not {self.hand_sizes[p - MIN_PLAYERS]} (for {', '.join(map(str, counts))} players: 1 to "
+                f"{', 1 to '.join(str(size // c) for c in counts)}; this game has {self.players} players)")
 
     @classmethod
     def presets(cls) -> dict[str, "Config"]:

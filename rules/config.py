@@ -401,6 +401,12 @@ class RuleConfig:
             value = value[i]
         return value
 
+    def path(self, name: str) -> str:
+        """Where `name` points: 'hand_sizes[1]' for the alias hand_size at 4 players, the name
+        itself for a field or a derived number (two names are one number when their paths match)."""
+        t = self._target(self._fields(), name)
+        return name.strip() if t.alias is not None else t.field + "".join(f"[{i}]" for i in t.indices)
+
     def kind(self, name: str) -> Any:
         """The type of the value at `name` (int, float, bool, str, a tuple type)."""
         return self._target(self._fields(), name).hint
@@ -573,6 +579,13 @@ def _variant_path(path) -> Path:
 _VARIANT_KEYS = ("format", "game", "name", "set", "meeple", "chance")  # the last two: a stamp (the variant lab's)
 
 
+def too_many_digits(e: ValueError) -> str:
+    """'holds a number of more than 4,300 digits' when `e` is Python's limit on reading a long
+    integer (json.loads, tomllib.loads, int()), else '': the limit's own text names
+    sys.set_int_max_str_digits(), which no reader of a file can act on."""
+    return "holds a number of more than 4,300 digits" if "integer string conversion" in str(e) else ""
+
+
 def read_variant(path) -> tuple[str, str, dict]:
     """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
     path = _variant_path(path)
@@ -590,8 +603,8 @@ def read_variant(path) -> tuple[str, str, dict]:
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{shown}: not valid TOML ({str(e).splitlines()[0]})") from None
     except ValueError as e:  # Python's own limit: an integer of more than 4,300 digits
-        if "integer string conversion" in str(e):
-            raise ValueError(f"{shown}: holds a number of more than 4,300 digits; no rule number is that large") from None
+        if too_many_digits(e):
+            raise ValueError(f"{shown}: {too_many_digits(e)}; no rule number is that large") from None
         raise ValueError(f"{shown}: not a variant file ({' '.join(str(e).split())})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{shown}: a variant file holds an object with {', '.join(_VARIANT_KEYS)}")

@@ -16,12 +16,14 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import check_seed
+from .config import too_many_digits
 from .extras import OPTIONAL_BOTS, missing
 from .protocol import bot_rng, resolve_config
 from .protocol import MAX_STEPS
 from .registry import game_module
 
 RECORD_FORMAT = "meeple-record/1"
+RECORD_KEYS = ("format", "game", "config", "seed", "bots", "actions", "round_scores", "scores", "winners")  # Record.to_dict
 
 Bot = Callable[[Any, list, random.Random], Any]
 
@@ -190,14 +192,24 @@ def _replay(json_text) -> Record:
         data = json.loads(json_text)
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as e:
         raise ValueError(f"not a meeple record: malformed JSON ({e})") from None
+    except ValueError as e:
+        if too_many_digits(e):
+            raise ValueError(f"not a meeple record: {too_many_digits(e)}; no seed or score is that large") from None
+        raise
     if not isinstance(data, dict):
         raise ValueError("not a meeple record: expected a JSON object")
     if data.get("format") != RECORD_FORMAT:
         raise ValueError(f"not a meeple record: format must be {RECORD_FORMAT!r}, got {data.get('format')!r}")
+    unknown = sorted(set(data) - set(RECORD_KEYS))
+    if unknown:
+        raise ValueError(f"not a meeple record: unknown key(s) {', '.join(map(quote_short, unknown[:5]))}{' ...' if len(unknown) > 5 else ''}; "
+                         f"allowed: {', '.join(RECORD_KEYS)}")
     for key, kind in [("game", str), ("config", dict), ("seed", int), ("bots", list), ("actions", list)]:
         if key not in data:
             raise ValueError(f"record is missing {key!r}")
-        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+        if key == "seed":
+            check_seed(data[key], "record seed")  # "must be a whole number >= 0, got '7'", not "a int"
+        elif not isinstance(data[key], kind) or isinstance(data[key], bool):
             raise ValueError(f"record field {key!r} must be a {kind.__name__}")
     mod = game_module(data["game"])
     config = mod.Config.from_dict(data["config"])

@@ -80,6 +80,7 @@ MEASURES = {
     "turns": "mean game length in turns",
     "rounds": "mean game length in rounds",
 }
+RATES = ("ender_win_rate", "win_rate", "bot_win_rate")  # shares of games or rounds: a target outside 0..1 is never met
 
 
 def measure_names(game) -> dict[str, str]:
@@ -333,12 +334,18 @@ def tune(
     two = isinstance(field, (tuple, list))
     if two and len(field) != 2:
         raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
+    if two and all(isinstance(f, str) for f in field) and config.path(field[0]) == config.path(field[1]):
+        raise ValueError(f"tune moves two different numbers; {field[0]} and {field[1]} are the same number twice "
+                         f"({config.path(field[0])})")
     if method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
+    if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
+        raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
+                         "(0.5 is one half)")
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)

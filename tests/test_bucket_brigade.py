@@ -211,7 +211,7 @@ def test_empty_hands_end_the_round_without_a_bonus():
         ({"players": 6}, "players=6", "3 to 5"),
         ({"track": ()}, "track=(empty)", "Start plus at least one space"),
         ({"track": (0,)}, "track=0", "Start plus at least one space"),
-        ({"hand_sizes": (20, 13, 11)}, "hand_sizes=20,13,11", "for 3 players a hand of 1 to 18 cards"),
+        ({"hand_sizes": (20, 13, 11)}, "hand_sizes=20,13,11", "a hand for 3 players is 1 to 18 cards, not 20"),
         ({"hand_sizes": (15, 0, 11)}, "hand_sizes=15,0,11", "for 4 players"),
         ({"one_step_cards": 1, "two_step_cards": 1, "joker_one_step": 0, "joker_two_step": 0}, "hand_sizes", "deck has 8"),
         ({"colours": ("red", "red")}, "colours=red,red", "distinct"),

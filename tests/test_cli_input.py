@@ -4,14 +4,20 @@ promises and how a long bad value is echoed back."""
 from __future__ import annotations
 
 import argparse
+import json
+import re
 
 import pytest
 
+from cli_run import one_line_error
+from meeple.rules.bucket_brigade import Config
 from meeple.rules.cli import build_parser, main
+from meeple.rules.core import play, replay
+from meeple.rules.workbench import tune
 
 
 def run(capsys, *argv):
-    code = main(list(argv))
+    code = main([str(a) for a in argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -73,3 +79,78 @@ def test_a_value_argparse_takes_for_an_option_says_how_to_write_it(capsys, argv,
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "expected one argument" in err and hint in err
+
+
+# --- bad input an outside checker found: each is one line, exit 2 / ValueError, nothing run ---
+
+
+
+@pytest.mark.parametrize("fields", [["bonus", "bonus"], ["hand_size", "hand_sizes[1]"]])
+def test_tune_refuses_the_same_number_twice(capsys, fields):
+    """`--field bonus --field bonus` ran a 3x3 grid of one number (hand_size is hand_sizes[1]
+    at 4 players: the same number under two names)."""
+    code, out, err = run(capsys, "tune", "bucket-brigade", "--field", fields[0], "--field", fields[1],
+                         "--values", "1..3", "--values", "1..3", "--target", "0.5", "--games", "10")
+    one_line_error(code, out, err, "the same number twice")
+    with pytest.raises(ValueError, match="the same number twice"):
+        tune("bucket-brigade", None, tuple(fields), "win_rate", 0.5, "random", 10, values=([1, 2], [1, 2]))
+
+
+@pytest.mark.parametrize("measure,extra", [("win_rate", []), ("ender_win_rate", []),
+                                           ("bot_win_rate", ["--bot", "random"])])
+@pytest.mark.parametrize("target", ["20", "-0.1", "1.5"])
+def test_tune_refuses_a_rate_target_outside_0_to_1(capsys, measure, extra, target):
+    """`--measure win_rate --target 20` ran and called every value 'equally close to 20'."""
+    code, out, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--values", "1..2", "--measure",
+                         measure, f"--target={target}", "--games", "2", "--bots", "random", *extra)
+    one_line_error(code, out, err, "a rate from 0 to 1")
+    with pytest.raises(ValueError, match="a rate from 0 to 1"):
+        tune("bucket-brigade", None, "bonus", measure, float(target), "random", 2, values=[1, 2],
+             bot="random" if extra else None)
+
+
+def test_tune_takes_any_target_for_a_measure_that_is_not_a_rate():
+    """score and seat1_advantage (percentage points) are not rates: 20 is a fair target."""
+    assert tune("bucket-brigade", None, "bonus", "score", 20, "random", 2, values=[1, 2], progress=False).target == 20
+
+
+def _record(**change):
+    data = json.loads(play("bucket-brigade", None, "random", 1).to_json())
+    data.update(change)
+    return data
+
+
+@pytest.mark.parametrize("seed,says", [
+    ("9" * 5000, "more than 4,300 digits"),
+    ('"7"', "record seed must be a whole number >= 0, got '7'"),
+    ("true", "record seed must be a whole number >= 0, got True"),
+    ("-1", "record seed must be a whole number >= 0, got -1"),
+])
+def test_a_record_with_a_bad_seed_says_what_a_seed_is(tmp_path, capsys, seed, says):
+    """A 5,000-digit seed leaked Python's int-conversion limit and sys.set_int_max_str_digits();
+    '7' or true said "record field 'seed' must be a int"."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_record(seed="SEED")).replace('"SEED"', seed))  # JSON as written, not via int
+    one_line_error(*run(capsys, "replay", path), says)
+    assert "set_int_max_str_digits" not in capsys.readouterr().err
+    with pytest.raises(ValueError, match=re.escape(says)):
+        replay(path.read_text())
+
+
+def test_a_record_with_an_unknown_key_names_the_allowed_keys(tmp_path, capsys):
+    """Variant files refuse unknown keys; records took any key silently."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_record(sede=3)))
+    one_line_error(*run(capsys, "replay", path),
+                   "unknown key(s) 'sede'; allowed: format, game, config, seed, bots, actions, round_scores, scores, winners")
+
+
+@pytest.mark.parametrize("argv", [["simulate", "bucket-brigade", "--set", "colours=red", "--games", "2"]])
+def test_a_shrunk_deck_is_named_as_the_cause_of_a_hand_too_big(capsys, argv):
+    """colours=red said 'for 3 players a hand of 1 to 7 cards (the deck has 22)' in a 4-player
+    game: the cause is the deck the colours shrank, and the game's own count is 4."""
+    says = "the deck has 22 cards (11 per colour x 1 colour + 11 jokers)"
+    one_line_error(*run(capsys, *argv), says)
+    with pytest.raises(ValueError) as e:
+        Config(colours=("red",))
+    assert says in str(e.value) and "a hand for 4 players is 1 to 5 cards, not 13" in str(e.value), e.value

@@ -69,7 +69,7 @@ def _tampered(**changes):
         (json.dumps({"format": "x"}), "format must be"),
         (_tampered(game="chess"), "unknown game 'chess'"),
         (_tampered(seed=-4), "record seed must be a whole number"),
-        (_tampered(seed="4"), "'seed' must be a int"),
+        (_tampered(seed="4"), "record seed must be a whole number >= 0, got '4'"),
         (_tampered(config={"players": 9}), "players=9 is not allowed: 3 to 5"),
         (_tampered(config={"wings": 2}), "unknown config field(s) wings"),
         (_tampered(config={"bonus": "6"}), "bonus: expected int"),

@@ -66,7 +66,7 @@ def test_an_alias_follows_the_player_count_set_with_it():
         ("hand_sizes[3]=1", "hand_sizes[3]: index 3 is out of range: hand_sizes has 3 values (hand_sizes[0] to hand_sizes[2])"),
         ("bonus[0]=1", "bonus[0]: bonus is a single value, not a list"),
         ("hand_sizes[1]=x", "hand_sizes[1]: 'x' is not a whole number"),
-        ("hand_sizes[1]=40", "hand_sizes[1]=40: hand_sizes=15,40,11 is not allowed: for 4 players a hand of 1 to 13"),
+        ("hand_sizes[1]=40", "hand_sizes[1]=40: hand_sizes=15,40,11 is not allowed: the deck has 55 cards"),
         ("hand_size=40", "hand_size=40 (hand_sizes[1]): hand_sizes=15,40,11 is not allowed"),
         ("wings=1", "unknown parameter 'wings'; allowed: players, "),
         ("hand_sizes[a]=1", "unknown parameter 'hand_sizes[a]'"),
