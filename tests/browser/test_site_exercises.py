@@ -7,8 +7,8 @@ page, for each exercise cell in order, the test opens the editor, types a wrong 
 (the cell's blanks `...` filled with 0) and runs it, waiting for "✗"; then types the right
 answer (site_exercises.py: the lesson's solution, or the same written on the standard
 library where the solution reads a pandas table) and waits for "✓ Right" from every
-check(...) and no "✗". For the exercises that cannot run in the browser (CANNOT), the cell
-must say plainly that pandas is not there. Every wait is on a condition (the cell's
+check(...) and no "✗", with the cell's output from the build hidden. For the exercises that
+cannot run in the browser (CANNOT), the cell must say plainly that pandas is not there. Every wait is on a condition (the cell's
 data-meeple-cell="done"), bounded only by the suite's outer deadline.
 """
 
@@ -48,6 +48,10 @@ def _start(page, cell, code: str) -> None:
     page.keyboard.press("Delete")
     page.keyboard.insert_text(code)
     cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")  # the next "done" is this run's
+    # This site is not run (--no-execute), so the cell has no output from the build: put one where a
+    # run build writes it (a child of the cell), for the run to hide (it is of the lesson's code).
+    cell.evaluate("""c => { if (!c.querySelector(':scope > .cell_output')) c.insertAdjacentHTML('beforeend',
+        '<div class="cell_output docutils container"><p>✗ No answer yet (output of the build)</p></div>'); }""")
     cell.locator(".meeple-cell-run").click()
 
 
@@ -92,6 +96,8 @@ class _Lesson:
         ex, step, _ = self.steps.pop(0)
         self.cell = None
         problem = _verdict(ex, step, self.cell_output(ex))
+        if self.page.locator(".cell.tag_meeple-exercise").nth(ex.index).locator(":scope > .cell_output").is_visible():
+            problem = (problem or "") + f" {ex.key}: the build's output is still shown under the new one"
         return [f"{self.lesson} {problem}"] if problem else []
 
     def cell_output(self, ex) -> str:

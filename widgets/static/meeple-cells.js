@@ -46,7 +46,8 @@
   white-space:pre-wrap;overflow-wrap:anywhere;font-family:SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
 .meeple-cell-output[data-result=right]{border-color:#2e8b57}
 .meeple-cell-output[data-result=wrong],.meeple-cell-output[data-result=error]{border-color:#c0392b}
-.meeple-cell-output .meeple-cell-error{color:#c0392b}`;
+.meeple-cell-output .meeple-cell-error{color:#c0392b}
+.cell>.cell_output[hidden]{display:none!important}`;
     document.head.appendChild(s);
   }
 
@@ -163,12 +164,19 @@
     const text = (r.out || "") + (r.error || "");
     c.out.dataset.result = r.error ? "error" : /✗/.test(text) ? "wrong" : /✓/.test(text) ? "right" : "ran";
     c.out.hidden = !text;
+    builtOutput(c).forEach((o) => { o.hidden = true; });  // the build's output is of the lesson's code, not this run's
   }
+
+  // The output the site's build wrote under this cell (of the lesson's own code): hidden once the cell
+  // has run here, shown again by Reset (the code is the lesson's again).
+  const builtOutput = (c) => c.root.querySelectorAll(":scope > .cell_output");
 
   function reset(c) {
     localStorage.removeItem(storeKey(c.k));
     if (c.view) c.view.dispatch({ changes: { from: 0, to: c.view.state.doc.length, insert: c.original } });
     c.reset.disabled = true;
+    c.out.hidden = true;
+    builtOutput(c).forEach((o) => { o.hidden = false; });
   }
 
   // The notebook as the download button offers it (_sources/), with the reader's cells in place.
