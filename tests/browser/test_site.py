@@ -140,7 +140,7 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         assert [_plain(t) for t in listed] == [_plain(_title(lesson)) for lesson in site.pages] + ["Teacher's guide",
                                                                                                  "Variant lab"]
         article = page.locator("article").inner_text()
-        assert "Play live" in article and "lessons/_build/html" in article and "any static web host" in article
+        assert "Start Python to use this" in article and "lessons/_build/html" in article and "any static web host" in article
         banner = page.locator(".bd-header-announcement").inner_text()
         assert "Start Python" in banner and "13 MB" in banner  # the words of the pages' buttons
         assert page.locator("article .katex").count() >= 1
