@@ -100,6 +100,10 @@ def test_the_headers_the_site_ships_keep_python_in_the_cache(site, browser, chro
         httpd.shutdown()
         httpd.server_close()
     assert any(p.endswith("/pyodide.asm.wasm") for p in first)
-    refetched = [p for p in again if any(f"/_static/{d}" in p for d in ("pyodide-", "widgets/", "vega-", "katex-"))]
+    # A refetch is a file the first visit fetched too: a file the page loads lazily (the live
+    # Explorer's Vega-Lite, after its first redraw) may come after the first visit's reload on a
+    # busy machine, and its first fetch then falls in the second visit (seen at load ~8).
+    refetched = [p for p in again if p in first
+                 and any(f"/_static/{d}" in p for d in ("pyodide-", "widgets/", "vega-", "katex-"))]
     assert not refetched, f"fetched again after a reload: {refetched}"
     assert f"/{steppers[0]}.html" in again  # the page itself is asked for again (a new build shows)
