@@ -83,9 +83,9 @@ def test_rounds_checker_takes_genuine_evidence(run):
     assert ok and "genuine" in said, said
     ok, said = _quiet("17.rounds", ((round(lo, 2), round(hi, 2)), run))  # rounded to the student's digits
     assert ok, said
-    assert ex.answer("17.rounds") == mean_ci(more.race_rounds(
+    assert ex.answer("17.rounds") == mean_ci(more.race_rounds(  # the key: the solution's own games
         ex.Evidence.play("piggyback-brigade", more.race_config_17(), more.PARAMS["17"]["bots"],
-                         more.PARAMS["17"]["games"], 2026)))[1:]
+                         more.PARAMS["17"]["games"], more.ROUNDS_SEED)))[1:]
 
 
 def test_rounds_checker_refuses_a_guess_the_wrong_question_and_forgery(run):

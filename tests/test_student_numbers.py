@@ -218,3 +218,57 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
         low, high = wilson(hits, worlds)
         assert low <= t["q1"] <= high, (seed, hits, t["q1"])
     assert len(seen) == len(ex.NUMBERS["13"]["position"])
+
+
+# --- lessons 17, 20 and 21's sampled exercises: the student's own game, the solution's own key ----------
+
+def _solution_run(lesson: str, cell_ids: "list[str]", sid: "str | None") -> "tuple[dict, str]":
+    """Run these cells of lesson `lesson` (by cell id: its imports, the cells that state the
+    student's numbers, the exercise's solution) in one namespace as student `sid`; the namespace
+    and what they printed (the checker's verdict among it)."""
+    import json
+    from pathlib import Path
+
+    book = next((Path(__file__).resolve().parent.parent / "lessons").glob(f"{lesson}_*.ipynb"))
+    cells = {c["id"]: "".join(c["source"]) for c in json.loads(book.read_text(encoding="utf-8"))["cells"]}
+    ns: dict = {}
+    with ex.as_student(sid), contextlib.redirect_stdout(io.StringIO()) as out:
+        for cid in cell_ids:
+            exec(compile(cells[cid], f"{book.name}:{cid}", "exec"), ns)  # noqa: S102 - the lesson's own cells, run as the student runs them
+    return ns, out.getvalue()
+
+
+def _two_students(lesson: str, name: str) -> "tuple[str, str]":
+    """Two ids whose `name` numbers in `lesson` differ."""
+    first = IDS[0]
+    mine = ex.exercise_numbers(lesson, first)[name]
+    return first, next(s for s in IDS if ex.exercise_numbers(lesson, s)[name] != mine)
+
+
+def test_17_rounds_every_race_is_shorter_than_the_model_and_each_student_races_their_own(no_student):
+    """17.rounds asks about the student's own player count: at every count a student gets the
+    engine's races (no extensions, always-reroll) are clearly shorter than the independent
+    model's, as the solution says, on the key's seed and another; two students' solutions pass,
+    each is that student's `meeple answers` key, and neither's games pass for the other."""
+    from meeple.rules.stats import mean_ci
+    from meeple.widgets.exercises import lessons_15_18 as l15
+
+    counts = _players_per_id("17", "race_players")
+    assert len(set(counts.values())) > 2 and 4 not in counts.values()  # 4: section 2 plays that race
+    for players in ex.NUMBERS["17"]["race_players"]:
+        model = exact.mean(exact.first_to_finish(pb.Config(), players)["rounds"])
+        for seed in (l15.ROUNDS_SEED, 3):
+            ev = ex.Evidence.play("piggyback-brigade", l15.race_config_17(players), "always-reroll", 300, seed)
+            assert mean_ci(l15.race_rounds(ev))[2] < model, (players, seed)
+    runs = {}
+    for sid in _two_students("17", "race_players"):
+        ns, said = _solution_run("17", ["906fa56a", "84eaca4b", "564e36f5", "6e2253c4"], sid)
+        assert "✓ Right" in said and "Not yet" not in said and "shorter." in said, said
+        assert ns["rounds_interval"] == ex.answer("17.rounds", sid)
+        runs[sid] = ns["my_run"]
+    (a, run_a), (b, run_b) = runs.items()
+    assert ex.answer("17.rounds", a) != ex.answer("17.rounds", b)
+    for sid, other in ((a, run_b), (b, run_a)):  # the neighbour's games, with their own honest interval
+        ex.student(sid)
+        ok, said = _quiet("17.rounds", (mean_ci(l15.race_rounds(other))[1:], other))
+        assert not ok and "other rules" in said, said

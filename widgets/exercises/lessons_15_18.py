@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 
 from meeple.rules import duck_duck_bruce as ddb, exact, piggyback_brigade as pb
 from meeple.rules.stats import mean_ci
@@ -25,9 +26,9 @@ from .graded import is_answer
 from .key import answer_of
 from .numbers import exercise_numbers
 
-# What every student is asked the same (17.rounds's race: the student's own games are its answer).
-FIXED = {"15": {}, "16": {"preset": "published-die"},
-         "17": {"race_players": 5, "games": 300, "bots": "always-reroll"}, "18": {}}
+# What every student is asked the same (17.rounds's race is the student's player count, numbers.NUMBERS).
+FIXED = {"15": {}, "16": {"preset": "published-die"}, "17": {"games": 300, "bots": "always-reroll"}, "18": {}}
+ROUNDS_SEED = 5  # the seed of 17.rounds's solution: the key plays the solution's own games
 
 
 class _Params(Mapping):
@@ -281,10 +282,15 @@ def _first_by_answer():
 
 
 @answer_of("17.rounds")
-def _rounds_answer(games: int | None = None, seed: int = 2026):
-    """The engine's own interval (a student's games give their own)."""
+def _rounds_answer():
+    """The interval the solution's own games give (seed ROUNDS_SEED; a student's games give their own)."""
     p = PARAMS["17"]
-    ev = Evidence.play("piggyback-brigade", race_config_17(), p["bots"], games or p["games"], seed)
+    return _rounds_interval(p["race_players"], p["bots"], p["games"], ROUNDS_SEED)
+
+
+@lru_cache(maxsize=8)
+def _rounds_interval(players: int, bots: str, games: int, seed: int) -> "tuple[float, float]":
+    ev = Evidence.play("piggyback-brigade", race_config_17(players), bots, games, seed)
     return tuple(mean_ci(race_rounds(ev))[1:])
 
 
