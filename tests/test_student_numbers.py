@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -272,3 +273,71 @@ def test_17_rounds_every_race_is_shorter_than_the_model_and_each_student_races_t
         ex.student(sid)
         ok, said = _quiet("17.rounds", (mean_ci(l15.race_rounds(other))[1:], other))
         assert not ok and "other rules" in said, said
+
+
+# --- lessons 8, 11 and 14: the last exercises that were the same for everyone --------------------
+
+def _each_passes_and_a_classmates_fails(keys):
+    """For thirty ids: each key's answer passes for its student, the ids get more than two
+    answers, and for two of them every classmate's answer that differs from theirs fails."""
+    answers = {(sid, key): ex.answer(key, sid) for sid in IDS for key in keys}
+    for key in keys:
+        assert key in ex.VARIED
+        assert len({repr(answers[s, key]) for s in IDS}) > 2, f"{key}: thirty ids, too few answers"
+        for sid in IDS[:2]:
+            ex.student(sid)
+            assert _quiet(key, answers[sid, key])[0], (sid, key)
+            for other in IDS:
+                if answers[other, key] != answers[sid, key]:
+                    assert not _quiet(key, answers[other, key])[0], (key, sid, other, answers[other, key])
+    ex.student(None)
+
+
+def _nest_cards(choice):
+    """08's exercise 2 as the lesson builds it: (row, nest, unseen cards)."""
+    number, ducks = choice
+    nest = [ddb.Duck(suit, n) for suit, n in ducks]
+    row = [ddb.Duck(suit, number) for suit in ("red", "green", "yellow")]
+    left = Counter(ddb.Config().deck())
+    left.subtract(row + nest)
+    return row, nest, list(left.elements())
+
+
+def _nest_after(card, row, nest) -> int:
+    """The nest's score after flipping `card` onto `row`, then stopping: a Bruce keeps none of the row,
+    a duck of a suit in the row keeps the ducks before its pair, another duck joins the row."""
+    suits = [d.suit for d in row]
+    if isinstance(card, ddb.Bruce):
+        return ddb.nest_score(nest)
+    if card.suit in suits:
+        return ddb.nest_score(nest + row[: suits.index(card.suit)])
+    return ddb.nest_score(nest + row + [card])
+
+
+def test_08_nest_every_nest_says_what_the_lesson_says_and_the_key_counts_it(no_student):
+    """08's exercise 2 for every (row, nest) a student can get: with an empty nest the grid's advice
+    for the row is stop, with the nest one more flip pays, and the nest outranks a duck of the row
+    (exercise 2 (c): the nest makes part of the row worth nothing). The key's answers are the
+    count and the average worked out here by hand (DDB-5, DDB-6, DDB-10); the choices give five
+    bust chances and six gains."""
+    config = ddb.Config()
+    seen = set()
+    for choice in ex.NUMBERS["08"]["nest"]:
+        row, nest, left = _nest_cards(choice)
+        empty = list((Counter(config.deck()) - Counter(row)).elements())
+        assert ddb.best_stop(row, empty, config), choice  # the grid: stop, with an empty nest
+        suits = [d.suit for d in row]
+        assert any(n.suit == d.suit and n.number > d.number for n in nest for d in row), choice
+        bust = Fraction(sum(isinstance(c, ddb.Bruce) or c.suit in suits for c in left), len(left))
+        gain = Fraction(sum(_nest_after(c, row, nest) for c in left), len(left)) - ddb.nest_score(nest + row)
+        assert gain > 0, choice  # with the nest, flip
+        seen.add((bust, gain))
+        who = next((s for s in IDS if ex.exercise_numbers("08", s)["nest"] == choice), None)
+        if who is not None:
+            assert (ex.answer("08.nest_bust", who), ex.answer("08.nest_gain", who)) == (bust, gain), choice
+    assert len({b for b, _ in seen}) == 5 and len({g for _, g in seen}) == 6, seen
+    assert {ex.exercise_numbers("08", s)["nest"] for s in IDS} == set(ex.NUMBERS["08"]["nest"])
+
+
+def test_08_nest_each_student_passes_with_their_own_answers_and_not_a_classmates(no_student):
+    _each_passes_and_a_classmates_fails(["08.nest_bust", "08.nest_gain"])

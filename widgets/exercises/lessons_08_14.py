@@ -41,11 +41,15 @@ def _ddb_unseen(config, *gone) -> list:
     return list(left.elements())
 
 
+NEST_ROW_SUITS = ("red", "green", "yellow")  # 08's exercise 2: the row's suits, in the order flipped
+
+
 def _ddb_nest_position():
-    config = ddb.Config()
-    nest = [ddb.Duck("red", 4)]
-    row = [ddb.Duck("red", 2), ddb.Duck("green", 2), ddb.Duck("yellow", 2)]
-    return ddb, row, _ddb_unseen(config, row, nest), nest
+    """08's exercise 2 for this student: (ddb, row, unseen cards, nest) from their `nest` numbers."""
+    number, ducks = exercise_numbers("08")["nest"]
+    nest = [ddb.Duck(suit, n) for suit, n in ducks]
+    row = [ddb.Duck(suit, number) for suit in NEST_ROW_SUITS]
+    return ddb, row, _ddb_unseen(ddb.Config(), row, nest), nest
 
 
 def _five_ducks_rules():
@@ -73,11 +77,15 @@ def _five_ducks(answer):
 
 @exercise("08.nest_bust", "the exact bust chance as a Fraction")
 def _nest_bust(answer):
-    ddb, row, left, _nest = _ddb_nest_position()
+    ddb, row, left, nest = _ddb_nest_position()
     right = expected("08.nest_bust")
-    return _same(exact_answer(answer, right), right, "The chance",
-                 "the nest's red 4 is face down in your nest, not in the pile: take it out of the unseen "
-                 "cards as well as the row, then count Bruces and ducks of the row's suits.")
+    a = exact_answer(answer, right)
+    if a != right and a == ddb.bust_probability(row, _ddb_unseen(ddb.Config(), row)):
+        return False, (f"your nest's {', '.join(map(str, nest))} {'is' if len(nest) == 1 else 'are'} not in the pile: "
+                       "take the nest out of the unseen cards as well as the row.")
+    return _same(a, right, "The chance",
+                 "the cards still face down are the deck less the row and your nest; count the Bruces and the "
+                 "ducks of the row's suits among them.")
 
 
 @exercise("08.nest_gain", "flip minus stop, as an exact Fraction")

@@ -30,7 +30,14 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # strong catch-up passes each (tests/test_student_numbers.py)
     "06": {"gap": (4, 2, 3, 5, 6), "catchup": ((4, 35), (3, 40), (5, 30), (4, 30), (5, 25))},
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
-    "08": {"extra_bruces": (2, 1, 3, 4)},
+    # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
+    # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
+    # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
+    # a bust chance and differ in their gain (tests/test_student_numbers.py)
+    "08": {"extra_bruces": (2, 1, 3, 4),
+           "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
+                    (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
+                    (2, (("yellow", 4),)))},
     "09": {"trail": (4, 3, 5), "lead": (2, 1, 3),
            # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
            "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
@@ -66,6 +73,7 @@ VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat"
           "06.boost", "06.catchup", "09.claim3_variance", "11.second_row", "12.p_five", "12.ender_bonus"}
 VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
           "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
+VARIED |= {"08.nest_bust", "08.nest_gain"}
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"17.rounds"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
