@@ -105,7 +105,8 @@ def test_20_model_wait_from_the_pairs(capsys):
 
 @pytest.fixture
 def small_20(monkeypatch):
-    monkeypatch.setitem(ex.NUMBERS, "20", {**ex.NUMBERS["20"], "players": (5,), "min_games": (30,)})
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    monkeypatch.setitem(ex.NUMBERS, "20", {**ex.NUMBERS["20"], "wait_game": ((5, "heuristic", False),), "min_games": (30,)})
     cfg = bk.Config(players=5, end_rule=ex3.lesson_numbers(20)["end_rule"])
     res = simulate("bucket-king", cfg, "heuristic", games=30, seed=3, progress=False, workers=1)
     waits = [ex3.first_out_wait(play("bucket-king", cfg, list(g.bots), g.seed).state) for g in res.records]

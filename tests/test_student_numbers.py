@@ -341,3 +341,33 @@ def test_08_nest_every_nest_says_what_the_lesson_says_and_the_key_counts_it(no_s
 
 def test_08_nest_each_student_passes_with_their_own_answers_and_not_a_classmates(no_student):
     _each_passes_and_a_classmates_fails(["08.nest_bust", "08.nest_gain"])
+
+
+def test_20_wait_every_game_waits_less_than_the_lottery_and_each_student_plays_their_own(no_student):
+    """20.wait asks about the student's own game (players, bots, Special One): in every game a
+    student gets, the first player out waits clearly less than the lottery model says (the
+    solution's verdict), on the key's games; two students' solutions pass, each is
+    that student's `meeple answers` key, and neither's games pass for the other."""
+    from meeple.rules import bucket_king as bk
+    from meeple.widgets.exercises import lessons_19_21 as l19
+
+    games = {sid: ex.exercise_numbers("20", sid)["wait_game"] for sid in IDS}
+    assert len(set(games.values())) > 2
+    assert not {(5, "heuristic", False), (6, "random", False)} & set(ex.NUMBERS["20"]["wait_game"])  # sections 2, 3
+    for players, bots, special in ex.NUMBERS["20"]["wait_game"]:
+        config = bk.Config(players=players, special_one=special)
+        lottery = l19.model_wait(players, sum(config.rows))
+        high = l19._reference_wait(players, "rulebook", special, bots, 150)[1]  # the key's games (cached for below)
+        assert high < lottery, (players, bots, special)
+    runs = {}
+    for sid in _two_students("20", "wait_game"):
+        ns, said = _solution_run("20", ["1e1e5570", "a5e19068", "5cc5d291", "5363f078", "b7c1e2f0"], sid)
+        assert "✓ Right" in said and "Not yet" not in said and "the real wait is shorter" in said, said
+        assert ns["wait_interval"] == ex.answer("20.wait", sid)
+        runs[sid] = (ns["wait_results"], ns["wait_interval"])
+    (a, mine), (b, theirs) = runs.items()
+    assert ex.answer("20.wait", a) != ex.answer("20.wait", b)
+    for sid, other in ((a, theirs), (b, mine)):
+        ex.student(sid)
+        ok, said = _quiet("20.wait", other)
+        assert not ok and ("other rules" in said or "the question asks for" in said), said

@@ -6,7 +6,7 @@ their own): the lesson states the question from it and the checker computes the
 answer from it.
 
 A sampled exercise takes the student's evidence with their figure: the `Results` their
-`simulate` call made (or an `Evidence`), or what `tune` returned. The shared evidence API
+`simulate` call made (or an `Evidence`), or for a search by hand their runs, `{value: games}`. The shared evidence API
 (`meeple.widgets.exercises.need_evidence`) checks that a run answers the question (game, rules,
 bots, enough games, not interrupted) and is genuine (seeds, about 90 games replayed, an unchanged
 table); a checker that needs every game's history replays them all; only then is the figure
@@ -18,7 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-from meeple.rules import GAMES, bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb, simulate
+from meeple.rules import GAMES, bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb
 from meeple.rules.core import play
 from meeple.rules.stats import mean_ci, wilson
 
@@ -31,8 +31,12 @@ from .search import closest, measured_runs, undecided
 
 def lesson_numbers(lesson: int) -> dict:
     """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
-    `meeple.widgets.exercises.student`; the choices are in `numbers.NUMBERS`)."""
-    return exercise_numbers(f"{lesson:02d}")
+    `meeple.widgets.exercises.student`; the choices are in `numbers.NUMBERS`). Lesson 20's
+    `wait_game` is also given as `players`, `bots` and `special_one`."""
+    numbers = exercise_numbers(f"{lesson:02d}")
+    if "wait_game" in numbers:
+        numbers["players"], numbers["bots"], numbers["special_one"] = numbers["wait_game"]
+    return numbers
 
 
 MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)
@@ -193,10 +197,15 @@ def _model_wait(answer):
                    "(r1, r2) pairs, each weighted by its chance.")
 
 
+def wait_config(numbers: "dict | None" = None):
+    """The Bucket King rules 20.wait asks about (this student's players and variant)."""
+    n = lesson_numbers(20) if numbers is None else numbers
+    return bk.Config(players=n["players"], end_rule=n["end_rule"], special_one=n["special_one"])
+
+
 def _bk_question():
     n = lesson_numbers(20)
-    config = bk.Config(players=n["players"], end_rule=n["end_rule"])
-    return config, (n["bots"],) * n["players"]
+    return wait_config(n), (n["bots"],) * n["players"]
 
 
 @exercise("20.wait", expects="(results, (low, high)): your simulate(...) Results and your 95% interval")
@@ -288,22 +297,27 @@ answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"
 answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"]))
 
 
-@lru_cache(maxsize=4)
-def _reference_wait(players: int, end_rule: str, bots: str, games: int, seed: int = 2027) -> tuple[float, float]:
-    config = bk.Config(players=players, end_rule=end_rule)
-    res = simulate("bucket-king", config, bots, games=games, seed=seed, progress=False, workers=1)
-    waits = [first_out_wait(play("bucket-king", config, list(g.bots), g.seed).state) for g in res.records]
+WAIT_SEED = 7  # the seed of 20.wait's solution: the key plays the solution's games
+
+
+@lru_cache(maxsize=16)
+def _reference_wait(players: int, end_rule: str, special_one: bool, bots: str, games: int,
+                    seed: int = WAIT_SEED) -> tuple[float, float]:
+    """The interval of the first player out's wait in the solution's games (standard library)."""
+    config = bk.Config(players=players, end_rule=end_rule, special_one=special_one)
+    ev = Evidence.play("bucket-king", config, bots, games=games, seed=seed)
+    waits = [first_out_wait(play(bk, config, list(g.bots), g.seed).state) for g in ev.records]
     return mean_ci([w for w in waits if w is not None])[1:]
 
 
 @answer_of("20.wait")
 def _wait_answer():
-    """The engine's interval from its own seeds; a student's games give their own interval."""
+    """The interval the solution's games give (seed WAIT_SEED); a student's games give their own."""
     n = lesson_numbers(20)
-    return _reference_wait(n["players"], n["end_rule"], n["bots"], n["min_games"])
+    return _reference_wait(n["players"], n["end_rule"], n["special_one"], n["bots"], n["min_games"])
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
     """The length a search over every value picks on the engine's own seeds (standard library)."""
     measured = {v: seat_one_advantage(Evidence.play("piggyback-brigade", pb.Config(players=players).with_values({field: v}),

@@ -59,12 +59,16 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # every count the engine's races are clearly shorter than the model's (tests/test_student_numbers.py)
     "17": {"players": (5, 3, 6, 7), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2)},
     "18": {"lead": (-2, -3, -4)},
-    # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises'
-    # numbers have one choice: their answer key plays games.
+    # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
+    # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
     "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
            "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
-    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "players": (6,), "end_rule": ("rulebook",),
-           "bots": ("heuristic",), "min_games": (150,)},
+    # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
+    # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
+    # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
+    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "end_rule": ("rulebook",), "min_games": (150,),
+           "wait_game": ((6, "heuristic", False), (6, "heuristic", True), (5, "random", False), (5, "random", True),
+                         (6, "random", True), (5, "heuristic", True))},
     "21": {"model_players": (5, 3, 6), "players": (5,), "bots": ("heuristic",), "tune_field": ("sections[0]",),
            "tune_values": ((2, 9),), "tune_games": (400,)},
 }
@@ -75,7 +79,7 @@ VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer
           "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
 VARIED |= {"08.nest_bust", "08.nest_gain"}
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
-VARIED |= {"17.rounds"}
+VARIED |= {"17.rounds", "20.wait"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
 _student: "str | None" = None
 
