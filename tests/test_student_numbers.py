@@ -223,10 +223,11 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
 
 # --- lessons 17, 20 and 21's sampled exercises: the student's own game, the solution's own key ----------
 
-def _solution_run(lesson: str, cell_ids: "list[str]", sid: "str | None") -> "tuple[dict, str]":
+def _solution_run(lesson: str, cell_ids: "list[str]", sid: "str | None", prelude: str = "") -> "tuple[dict, str]":
     """Run these cells of lesson `lesson` (by cell id: its imports, the cells that state the
-    student's numbers, the exercise's solution) in one namespace as student `sid`; the namespace
-    and what they printed (the checker's verdict among it)."""
+    student's numbers, the exercise's solution) in one namespace as student `sid`, after
+    `prelude` (an import the exercise's own cell makes); the namespace and what they printed
+    (the checker's verdict among it)."""
     import json
     from pathlib import Path
 
@@ -234,6 +235,7 @@ def _solution_run(lesson: str, cell_ids: "list[str]", sid: "str | None") -> "tup
     cells = {c["id"]: "".join(c["source"]) for c in json.loads(book.read_text(encoding="utf-8"))["cells"]}
     ns: dict = {}
     with ex.as_student(sid), contextlib.redirect_stdout(io.StringIO()) as out:
+        exec(prelude, ns)  # noqa: S102 - an import line of the lesson's exercise cell
         for cid in cell_ids:
             exec(compile(cells[cid], f"{book.name}:{cid}", "exec"), ns)  # noqa: S102 - the lesson's own cells, run as the student runs them
     return ns, out.getvalue()
@@ -371,3 +373,33 @@ def test_20_wait_every_game_waits_less_than_the_lottery_and_each_student_plays_t
         ex.student(sid)
         ok, said = _quiet("20.wait", other)
         assert not ok and ("other rules" in said or "the question asks for" in said), said
+
+
+def test_21_tuned_every_search_a_student_gets_and_each_student_searches_their_own(no_student):
+    """21.tuned asks about the student's own players and bots: at every player count a student
+    gets, the model says a longer first section lowers Player 1's chance (the direction the
+    search looks in); two students' solutions pass, each one's length is that student's `meeple
+    answers` key (the solution's own seeds), and neither's runs pass for the other."""
+    from meeple.widgets.exercises import lessons_19_21 as l19
+
+    asked = {sid: (ex.exercise_numbers("21", sid)["players"], ex.exercise_numbers("21", sid)["bots"]) for sid in IDS}
+    assert len(set(asked.values())) > 2 and all(p != 4 for p, _ in asked.values())  # 4: section 4 tunes that game
+    lo, hi = ex.NUMBERS["21"]["tune_values"][0]
+    for players in ex.NUMBERS["21"]["players"]:
+        first = [exact.race_seat_chances(exact.time_trial_turns(pb.Config(players=players).with_values({"sections[0]": k})),
+                                         players)[0] for k in range(lo, hi + 1)]
+        assert first[-1] < first[0], players
+    runs = {}
+    a = IDS[0]
+    b = next(s for s in IDS if asked[s][0] != asked[a][0])
+    for sid in (a, b):
+        ns, said = _solution_run("21", ["c8e276b7", "500b2b86", "0a5886c7", "26afbdbe"], sid,
+                                 prelude="from meeple.widgets.exercises import Evidence")
+        assert "✓ Right" in said and "Not yet" not in said, said
+        assert ns["length"] == ex.answer("21.tuned", sid) == l19._reference_tuning(
+            *asked[sid][:1], "sections[0]", (lo, hi), asked[sid][1], ex.NUMBERS["21"]["tune_games"][0])
+        runs[sid] = (ns["length"], ns["runs"])
+    for sid, other in ((a, runs[b]), (b, runs[a])):
+        ex.student(sid)
+        ok, said = _quiet("21.tuned", other)
+        assert not ok and "other rules" in said, said

@@ -297,7 +297,7 @@ answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"
 answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"]))
 
 
-WAIT_SEED = 7  # the seed of 20.wait's solution: the key plays the solution's games
+WAIT_SEED, TUNED_SEED = 7, 5  # the seeds of 20.wait's and 21.tuned's solutions: the key plays the solution's games
 
 
 @lru_cache(maxsize=16)
@@ -318,8 +318,8 @@ def _wait_answer():
 
 
 @lru_cache(maxsize=16)
-def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = 2027):
-    """The length a search over every value picks on the engine's own seeds (standard library)."""
+def _reference_tuning(players: int, field: str, values: tuple, bots: str, games: int, seed: int = TUNED_SEED):
+    """The length a search over every value picks on the solution's seeds (standard library)."""
     measured = {v: seat_one_advantage(Evidence.play("piggyback-brigade", pb.Config(players=players).with_values({field: v}),
                                                     bots, games=games, seed=seed))
                 for v in range(values[0], values[1] + 1)}
@@ -328,6 +328,6 @@ def _reference_tuning(players: int, field: str, values: tuple, bots: str, games:
 
 @answer_of("21.tuned")
 def _tuned_answer():
-    """The length the search picks on the engine's own seeds (a student's seeds may pick a neighbour)."""
+    """The length the solution's search picks (seed TUNED_SEED; a student's seeds may pick a neighbour)."""
     n = lesson_numbers(21)
     return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])
