@@ -1,6 +1,5 @@
 """Seeds and draws (rules/chance.py; issue 19 item 3): every seed the checker accepts plays and
 replays, and seeds below 2**128 draw exactly what they drew before the key was kept to 64 bits.
-Moved whole from test_sound.py.
 """
 
 from __future__ import annotations

@@ -1,20 +1,25 @@
-"""The `meeple` command line, as a user types it."""
+"""The `meeple` command line, as a user types it (rules/cli/__init__.py, rules/cli/game.py):
+play, record and replay, rules, duel; the process's edges (a closed pipe, a Ctrl-C while it
+starts); and the progress bar every long command shows on a terminal.
+Filed elsewhere: `simulate`/`sweep`/`balance` in test_sim_cli.py, `scrub` in test_scrub.py,
+odd input in test_cli_input.py, the files commands write in test_files.py.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from harness import MEEPLE, run
 from meeple.rules.cli import main
+from meeple.rules.sim import balance  # head_to_head plays each game with core.play, as balance imports it
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+BB = "bucket-brigade"
 
 
 def test_play_prints_the_game_turn_by_turn_and_the_final_scores(capsys):
@@ -118,34 +123,79 @@ def test_help_pages_print(capsys, argv):
     assert "usage: meeple" in capsys.readouterr().out
 
 
-def test_scrub_copies_lessons_without_solution_cells(capsys, tmp_path):
-    from pathlib import Path
-
-    lessons = Path(__file__).resolve().parent.parent / "lessons"
-    code, out, _ = run(capsys, "scrub", str(lessons), str(tmp_path / "students"))
-    assert code == 0 and "13_timing.ipynb: 2 solution cell(s) removed" in out
-    for book in lessons.glob("*.ipynb"):
-        original = json.loads(book.read_text())["cells"]
-        copy = json.loads((tmp_path / "students" / book.name).read_text())["cells"]
-        tagged = [c for c in original if "solution" in c.get("metadata", {}).get("tags", [])]
-        assert len(copy) == len(original) - len(tagged)
-        assert all("solution" not in c.get("metadata", {}).get("tags", []) for c in copy)
-
-
-def test_scrub_refuses_bad_folders_and_writes_nothing(capsys, tmp_path):
-    bad = tmp_path / "lessons"
-    bad.mkdir()
-    (bad / "broken.ipynb").write_text("{not json")
-    code, _, err = run(capsys, "scrub", str(bad), str(tmp_path / "out"))
-    assert code == 2 and "broken.ipynb is not a notebook" in err and not (tmp_path / "out").exists()
-    code, _, err = run(capsys, "scrub", str(tmp_path / "nowhere"), str(tmp_path / "out"))
-    assert code == 2 and "is not a folder" in err
-    code, _, err = run(capsys, "scrub", str(bad), str(bad))
-    assert code == 2 and "another folder" in err
-
-
 def test_duel_reads_a_variant_file_as_every_game_command_does(capsys, tmp_path):
     variant = tmp_path / "bonus6.toml"
     assert run(capsys, "variant", "save", "bonus6", "--game", "bucket-brigade", "--set", "bonus=6", "--out", str(variant))[0] == 0
     code, out, err = run(capsys, "duel", "bucket-brigade", "--bot", "heuristic", "--games", "2", "--config", str(variant))
     assert code == 0 and "bonus=6" in out, err
+
+
+# --- the process: a closed pipe, a Ctrl-C while it starts -------------------------------
+
+@pytest.mark.parametrize("argv", [["play", BB, "--seed", "1"], ["simulate", BB, "--games", "4", "--workers", "1"]])
+def test_a_closed_pipe_ends_quietly(argv):
+    """`meeple ... | head -c 1`: the reader goes away; no BrokenPipeError, no traceback."""
+    proc = subprocess.Popen(MEEPLE + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.read(1)
+    proc.stdout.close()  # as head does after its byte
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert err == "" and proc.returncode in (0, 141), (proc.returncode, err)
+
+
+def test_ctrl_c_while_the_command_starts_is_one_line_and_130(tmp_path):
+    """SIGINT arrives while `meeple` still imports its games (a sitecustomize sends it then)."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import os, signal, sys\n"
+        "class _Finder:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'meeple.rules.bucket_king':\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, _Finder())\n")
+    script = Path(sys.executable).parent / "meeple"
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([str(script), "rules", BB], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 130 and done.stderr == "meeple: interrupted\n" and done.stdout == "", done
+
+
+# --- long work shows progress and stops cleanly on Ctrl-C --------------------------------
+
+def test_duel_ctrl_c_prints_the_finished_games_share_and_exits_130(capsys, monkeypatch):
+    real, calls = balance.play, {"n": 0}
+
+    def play(*a, **k):
+        if calls["n"] >= 6:
+            raise KeyboardInterrupt
+        calls["n"] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(balance, "play", play)
+    code, out, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "40")
+    assert code == 130 and "6 games (interrupted: 6 of 40)" in out and "win share" in out
+    assert err == "meeple: interrupted: results of the 6 finished games of 40\n"
+    calls["n"] = 99
+    code, out, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "40")
+    assert code == 130 and out == "" and err == "meeple: interrupted: no game of 40 finished\n"
+
+
+@pytest.mark.parametrize(
+    "argv, bar",
+    [
+        (["duel", BB, "--bot", "heuristic", "--games", "3"], "heuristic vs random"),
+        (["sweep", BB, "--vary", "bonus=0,3", "--games", "2", "--workers", "1"], "Bucket Brigade sweep"),
+        (["balance", BB, "--games", "3", "--workers", "1"], "Bucket Brigade"),
+        (["simulate", BB, "--games", "3", "--workers", "1"], "Bucket Brigade"),
+        (["play", BB, "--bots", "random"], "moves"),
+    ],
+)
+def test_every_long_command_shows_a_progress_bar_on_a_terminal(capsys, monkeypatch, argv, bar):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = run(capsys, *argv)
+    assert code == 0 and bar in err and "Traceback" not in err
+    assert "\r" in err or "it/s" in err or "game" in err or "moves" in err
+
+
+def test_no_bar_when_stderr_is_not_a_terminal(capsys):
+    code, _, err = run(capsys, "duel", BB, "--bot", "heuristic", "--games", "3")
+    assert code == 0 and err == ""

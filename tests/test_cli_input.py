@@ -9,17 +9,13 @@ import re
 
 import pytest
 
-from cli_run import one_line_error
+from harness import one_line_error, run
 from meeple.rules.bucket_brigade import Config
 from meeple.rules.cli import build_parser, main
 from meeple.rules.core import play, replay
 from meeple.rules.workbench import tune
 
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+BB = "bucket-brigade"
 
 
 def commands():
@@ -154,3 +150,53 @@ def test_a_shrunk_deck_is_named_as_the_cause_of_a_hand_too_big(capsys, argv):
     with pytest.raises(ValueError) as e:
         Config(colours=("red",))
     assert says in str(e.value) and "a hand for 4 players is 1 to 5 cards, not 13" in str(e.value), e.value
+
+
+# --- names, limits and odd characters: one rule and one line each, before any game ---------
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", BB, "--record", ""], "--record needs a file name"),
+        (["play", BB, "--record", "x" * 300 + ".json"], "longer than 255 bytes"),
+        (["play", BB, "--record", "d" * 300 + "/game.json"], "cannot write"),
+        (["simulate", BB, "--out", "x" * 300 + ".csv"], "longer than 255 bytes"),
+        (["simulate", BB, "--out", ""], "--out must end in"),
+        (["simulate", BB, "--games", "2", "--workers", "512"], "--workers must be a whole number from 1 to 64"),
+        (["duel", BB, "--bot", "random", "--games", "1000000000000"], "--games must be a whole number from 1 to 10,000,000"),
+        (["replay", "x" * 300 + ".json"], "cannot read"),
+    ],
+)
+def test_bad_names_and_limits_are_one_line_before_any_game(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    one_line_error(code, out, err, message)
+    assert list(tmp_path.iterdir()) == []
+    assert len(err) < 250  # a 300-character name is shortened in the message
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", BB, "--set", "bonus=3", "--set", "bonus=4"], "bonus is set twice (bonus=3 and bonus=4): give each name once"),
+        (["compare", BB, "--variant", "base:", "--variant", "a:bonus=3,bonus=4"], "--variant a: bonus is set twice"),
+        (["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "0.5", "--values", "٣..٥"],
+         "--values must be whole numbers"),
+        (["tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "٠.5", "--values", "3..4"],
+         "--target must be a number"),
+        (["simulate", BB, "--games", "٣"], "--games must be a whole number"),
+        (["play", BB, "--seed", "1_0"], "--seed must be a whole number"),
+        (["play", BB, "--config", "out/a\nb.toml"], "cannot read out/a\\nb.toml: No such file or directory (looked in "),
+        (["replay", "a\nb.json"], "cannot read a\\nb.json"),
+        (["simulate", BB, "--out", "no\ndir/t.csv"], "cannot write no\\ndir/t.csv"),
+    ],
+    ids=["set-twice", "variant-twice", "values-arabic-digits", "target-arabic-digits", "games-arabic-digits",
+         "seed-underscore", "variant-relative-newline", "replay-newline", "out-newline"],
+)
+def test_one_rule_and_one_line_for_odd_command_input(capsys, tmp_path, monkeypatch, argv, message):
+    monkeypatch.chdir(tmp_path)
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (code, out, err)
+    if "looked in" in message:
+        assert f"(looked in {tmp_path})" in err

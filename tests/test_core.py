@@ -1,4 +1,4 @@
-"""The shared machinery: chance, configs, records and replay."""
+"""The shared machinery: chance, configs (and variant files), records and replay."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ import pytest
 from meeple.rules import GAMES, play, replay
 from meeple.rules.bucket_brigade import Config
 from meeple.rules.chance import Chance, check_seed, derive
+from meeple.rules.core import MAX_STEPS
 from meeple.rules.stats import binomial_two_sided_p, mean_ci, wilson
+
+BB = "bucket-brigade"
 
 
 def test_chance_is_a_pure_function_of_seed_and_counter():
@@ -101,6 +104,20 @@ def test_a_record_of_an_unfinished_game_replays_to_the_same_point():
     assert not again.finished and again.state == s
 
 
+def test_replay_function_refuses_deep_json_with_a_value_error():
+    with pytest.raises(ValueError, match="nested too deeply"):
+        replay("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(ValueError, match="nested too deeply"):
+        replay('{"format": "meeple-record/1", "config": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(ValueError, match="expected its JSON text"):
+        replay({"format": "meeple-record/1"})
+
+    data = play(BB, None, "random", 1).to_dict()
+    data["actions"] = ["red +1"] * (MAX_STEPS + 1)  # 1.2 MB: well under the CLI's 64 MiB, refused at once
+    with pytest.raises(ValueError, match=f"record has {MAX_STEPS + 1:,} actions; a game ends within {MAX_STEPS:,}"):
+        replay(json.dumps(data))
+
+
 def test_play_checks_its_arguments():
     with pytest.raises(ValueError, match="need 4 bots"):
         play("bucket-brigade", None, ["random", "random"], 1)
@@ -130,6 +147,17 @@ def test_config_json_checks_types_field_by_field():
         Config.from_dict({"track": 3})
     with pytest.raises(ValueError, match="advanced: expected bool"):
         Config.from_dict({"advanced": 1})
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_5000_digit_number_in_a_variant_file_is_named_with_the_file(tmp_path, suffix):
+    path = tmp_path / f"huge{suffix}"
+    big = "9" * 5000
+    path.write_text(f'{{"game": "bucket-brigade", "set": {{"bonus": {big}}}}}' if suffix == ".json"
+                    else f'game = "bucket-brigade"\n[set]\nbonus = {big}\n')
+    with pytest.raises(ValueError) as e:
+        Config.load(path)
+    assert str(e.value).startswith(f"{path}: holds a number of more than 4,300 digits") and "\n" not in str(e.value)
 
 
 def test_wilson_interval_known_values():

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from meeple.rules import GAMES
+from harness import run
 from meeple.rules.cli import main
 from meeple.rules.course import GUIDE, LESSON, MANIFEST, copy_course, packaged_course
 
@@ -23,10 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _solutions(nb_text: str) -> list[dict]:

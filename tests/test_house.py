@@ -5,8 +5,8 @@
 - every `noqa` names its reason after the code;
 - the modules other modules build on (registry, protocol, files, the runner) list their
   public names in `__all__`, each with a docstring;
-- every file in rules/ and widgets/ opens with a docstring, and none outside the four games
-  is longer than 800 lines.
+- every file in rules/, widgets/ and lessons/*.py opens with a docstring, and none outside
+  the four games is longer than 800 lines.
 """
 
 from __future__ import annotations
@@ -103,16 +103,16 @@ def test_the_docstring_check_sees_a_missing_one():
 
 
 def _sources() -> list[Path]:
-    return [p for folder in SOURCES for p in sorted((ROOT / folder).rglob("*.py"))]
+    return [p for folder in SOURCES for p in sorted((ROOT / folder).rglob("*.py"))] + [ROOT / p for p in LESSONS]
 
 
-def test_every_file_in_rules_and_widgets_opens_with_a_docstring():
+def test_every_file_in_rules_widgets_and_lessons_opens_with_a_docstring():
     bare = [str(p.relative_to(ROOT)) for p in _sources()
             if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))]
     assert bare == []
 
 
-def test_no_file_in_rules_or_widgets_outside_the_four_games_passes_800_lines():
+def test_no_file_in_rules_widgets_or_lessons_outside_the_four_games_passes_800_lines():
     long = [f"{p.relative_to(ROOT)}: {p.read_text(encoding='utf-8').count(chr(10))} lines"
             for p in _sources()
             if p.name not in GAMES and p.read_text(encoding="utf-8").count("\n") > 800]

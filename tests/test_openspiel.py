@@ -411,3 +411,14 @@ def test_a_config_openspiel_cannot_number_is_refused_in_one_line():
     with pytest.raises(ValueError) as err:
         mo.load("bucket-king", cfg)
     assert "\n" not in str(err.value) and "more than OpenSpiel can number" in str(err.value)
+
+
+def test_an_openspiel_action_out_of_range_is_a_value_error():
+    state = mo.load("bucket-brigade").new_initial_state()
+    with pytest.raises(ValueError, match="chance outcome 5000 is not one of the"):
+        state.apply_action(5000)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    n = len(state.legal_actions())
+    with pytest.raises(ValueError, match=f"action {n + 7} is not legal here: the legal ids are 0 to {n - 1}"):
+        state.apply_action(n + 7)

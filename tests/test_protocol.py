@@ -1,13 +1,19 @@
 """The games' shared checks (rules/protocol.py) as the Python API meets them (issue 9 item 9.9):
 a seat outside the game, another game's Config, values that are not text, each refused with a
-message naming what is wrong and what is allowed. Moved whole from test_edges.py.
+message naming what is wrong and what is allowed; and the Python API's other refusals (a
+config's field names, an executor, bots, a Stepper id), each a ValueError saying what is allowed.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from meeple.rules import GAMES
+from meeple.rules import GAMES, play
+from meeple.rules import bucket_brigade as bb
+from meeple.rules import sim as SIM
+from meeple.widgets import live
+
+BB = "bucket-brigade"
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -41,3 +47,18 @@ def test_with_text_refuses_values_that_are_not_text(name):
     with pytest.raises(TypeError):
         cfg.with_text("players=3")  # one string, not a list of them
     assert cfg.with_text({"players": "3"}).players == 3
+
+
+def test_api_refusals_are_value_errors_that_say_what_is_allowed():
+    cases = [
+        (lambda: bb.Config.from_dict({1: 2}), "config field names are text; got 1 (int); allowed: players"),
+        (lambda: SIM.simulate(BB, None, "random", games=4, seed=1, executor=object(), progress=False),
+         "executor must be a concurrent.futures.Executor"),
+        (lambda: SIM.simulate(BB, None, None, games=4, seed=1, progress=False), "bots must be bot names"),
+        (lambda: play(BB, None, None, 1), "bots must be bot names"),
+        (lambda: live.stepper_do(10**6, "{}"), "no live Stepper has id 1000000"),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            call()
+

@@ -1,5 +1,5 @@
 """Every parameter and every measure a game records says what it is and cites rules of its
-seed file (seeds/*.md) (issue 15 items 15.5 and 15.6). Moved whole from test_edges.py.
+seed file (seeds/*.md) (issue 15 items 15.5 and 15.6).
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from cli_run import run  # tests/cli_run.py: `meeple` in-process
+from harness import run
 
 from meeple.rules import GAMES
 

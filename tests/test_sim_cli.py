@@ -1,4 +1,8 @@
-"""`meeple simulate`, `sweep` and `balance` as a user types them."""
+"""`meeple simulate`, `sweep` and `balance` as a user types them (rules/cli/sim.py, and
+rules/cli/common.py's saving): tables, measures, bad input; a Ctrl-C never replaces a file
+with less (the old file is kept, a partial table is marked as one); the summary is on screen
+before the file is written.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +10,19 @@ import json
 
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from harness import run, stop_after
 from meeple.rules import sim as SIM
-from meeple.rules.cli import common as SIM_CLI  # where the commands look measures up
+from meeple.rules.cli import common as SIM_CLI  # where the commands look measures up and write_atomic
 from meeple.rules.cli import main
+from meeple.rules.cli.common import CliError
 from meeple.rules.sim import runner as RUNNER
 
 # RUNNER: where a run looks play_game up, for monkeypatching it; SIM_CLI: where the commands look measures up
 
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+BB = "bucket-brigade"
 
 
 def test_simulate_prints_rates_with_intervals_and_saves_each_format(capsys, tmp_path):
@@ -112,16 +116,7 @@ def test_bad_input_is_one_line_a_nonzero_exit_and_nothing_written(capsys, tmp_pa
 
 
 def test_ctrl_c_prints_the_finished_part_and_exits_130(capsys, tmp_path, monkeypatch):
-    real = RUNNER.play_game
-    calls = {"n": 0}
-
-    def stops_after_five(*a, **k):
-        calls["n"] += 1
-        if calls["n"] > 5:
-            raise KeyboardInterrupt
-        return real(*a, **k)
-
-    monkeypatch.setattr(RUNNER, "play_game", stops_after_five)
+    stop_after(monkeypatch, 5)
     path = tmp_path / "runs.json"
     code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "50", "--workers", "1", "--out", str(path))
     assert code == 130
@@ -156,7 +151,6 @@ def test_help_prints_and_exits_zero(capsys, command):
 # --- issue 15.6: pick any measure the game records, each with its 95% CI ----------------
 
 DDB = "duck-duck-bruce"
-BB = "bucket-brigade"
 
 
 def test_simulate_measure_shows_each_chosen_figure_per_seat_and_overall_with_an_interval(capsys):
@@ -228,3 +222,117 @@ def test_summary_measures_carry_intervals_and_refuse_unknown_names():
     with pytest.raises(ValueError, match="unknown measure 'wings'; known: win_rate, score"):
         res.summary(["wings"])
     assert res.summary().measures is None
+
+
+# --- an interrupted run never replaces a file with less -----------------------------
+
+RUNS = {
+    "simulate": ["simulate", BB, "--games", "8", "--workers", "1"],
+    "sweep": ["sweep", BB, "--vary", "bonus=0,6", "--games", "4", "--workers", "1"],
+    "balance": ["balance", BB, "--games", "6", "--workers", "1"],
+}
+
+
+@pytest.mark.parametrize("command, suffix", [("simulate", ".csv"), ("simulate", ".json"), ("simulate", ".parquet"),
+                                             ("sweep", ".csv"), ("sweep", ".json"), ("balance", ".json")])
+def test_ctrl_c_before_any_game_writes_nothing_and_keeps_the_old_file(capsys, tmp_path, monkeypatch, command, suffix):
+    out = tmp_path / f"results{suffix}"
+    out.write_text("a good table from yesterday\n")
+    stop_after(monkeypatch, 0)
+    code, _, err = run(capsys, *RUNS[command], "--out", out)
+    assert code == 130 and err.count("\n") == 1 and "nothing written" in err and "kept" in err
+    assert out.read_text() == "a good table from yesterday\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [out.name]  # no partial file, no temp file
+    out.unlink()
+    code, _, err = run(capsys, *RUNS[command], "--out", out)
+    assert code == 130 and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_ctrl_c_after_some_games_keeps_the_old_file_and_saves_a_marked_partial_csv(capsys, tmp_path, monkeypatch, command):
+    out = tmp_path / "results.csv"
+    out.write_text("a good table from yesterday\n")
+    stop_after(monkeypatch, 3)
+    code, stdout, err = run(capsys, *RUNS[command], "--out", out)
+    assert code == 130 and "results of the 3 finished games" in err
+    assert out.read_text() == "a good table from yesterday\n"
+    partial = tmp_path / "results.partial.csv"
+    assert f"saved to {partial} (partial: 3 of 8 games, interrupted); {out} kept as it was" in stdout
+    first = partial.read_text().splitlines()[0]
+    assert first == "# partial: 3 of 8 games, interrupted"  # 8 games, or 2 points x 4 games
+    table = pd.read_csv(partial, comment="#")  # the documented way to read it
+    if command == "simulate":
+        assert sorted(set(table["game"])) == [0, 1, 2]
+    else:
+        assert table.drop_duplicates("point")["games"].sum() == 3
+
+
+def test_a_partial_table_in_a_new_file_is_marked_in_csv_parquet_and_json(capsys, tmp_path, monkeypatch):
+    for suffix in (".csv", ".parquet", ".json"):
+        with pytest.MonkeyPatch.context() as mp:
+            stop_after(mp, 2)
+            assert run(capsys, *RUNS["simulate"], "--out", tmp_path / f"new{suffix}")[0] == 130
+        assert run(capsys, *RUNS["simulate"], "--out", tmp_path / f"whole{suffix}")[0] == 0
+    assert (tmp_path / "new.csv").read_text().startswith("# partial: 2 of 8 games, interrupted\n")
+    assert pd.read_parquet(tmp_path / "new.parquet").attrs["partial"] == "partial: 2 of 8 games, interrupted"
+    data = json.loads((tmp_path / "new.json").read_text())
+    assert data["partial"] and data["completed"] == 2 and len(data["rows"]) == 2 * 4
+    assert not (tmp_path / "whole.csv").read_text().startswith("#")  # a whole table reads as plain CSV
+    assert pd.read_parquet(tmp_path / "whole.parquet").attrs["partial"] is False
+    assert json.loads((tmp_path / "whole.json").read_text())["partial"] is False
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    finished=st.integers(0, 6),
+    existing=st.sampled_from([None, "", "old,table\n1,2\n" * 40]),
+    command=st.sampled_from(["simulate", "sweep"]),
+    suffix=st.sampled_from([".csv", ".json"]),
+)
+def test_property_an_interrupted_write_never_shrinks_or_replaces_a_file(capsys, tmp_path_factory, finished, existing,
+                                                                      command, suffix):
+    """Whatever finished before the Ctrl-C, an existing --out file is unchanged, and a
+    file appears only if a game finished (then marked partial)."""
+    folder = tmp_path_factory.mktemp("out")
+    out = folder / f"r{suffix}"
+    if existing is not None:
+        out.write_text(existing)
+    with pytest.MonkeyPatch.context() as mp:
+        stop_after(mp, finished)
+        code, _, _ = run(capsys, *RUNS[command], "--out", out)
+    assert code == 130
+    if existing is not None:
+        assert out.read_text() == existing
+    names = sorted(p.name for p in folder.iterdir())
+    written = folder / f"r.partial{suffix}" if existing is not None else out
+    if finished:
+        assert written.name in names
+        text = written.read_text()
+        assert text.startswith("# partial:") if suffix == ".csv" else json.loads(text)["partial"]
+    else:
+        assert names == ([out.name] if existing is not None else [])
+
+
+# --- the summary comes before the file ----------------------------------------------------
+
+@pytest.mark.parametrize(
+    "argv, summary",
+    [
+        (["simulate", BB, "--games", "6", "--workers", "1", "--out", "t.csv"], "Win rate"),
+        (["sweep", BB, "--vary", "bonus=0,3", "--games", "4", "--workers", "1", "--out", "t.csv"], "win rate"),
+        (["balance", BB, "--games", "6", "--workers", "1", "--out", "t.json"], "Seat advantage"),
+    ],
+    ids=lambda a: a[0] if isinstance(a, list) else "",
+)
+def test_the_summary_is_printed_before_the_file_is_written(capsys, tmp_path, monkeypatch, argv, summary):
+    """A write that fails after the games (a disk that filled meanwhile) still leaves the summary on screen."""
+    monkeypatch.chdir(tmp_path)
+
+    def full_disk(path, data):
+        raise CliError(f"cannot write {path}: No space left on device")
+
+    monkeypatch.setattr(SIM_CLI, "write_atomic", full_disk)
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2 and summary in out, (code, out, err)
+    assert err == f"meeple: error: cannot write {argv[-1]}: No space left on device\n"

@@ -22,6 +22,7 @@ from meeple.rules import bucket_brigade as bb
 from meeple.rules.bots import random_bot
 from meeple.rules.chance import Chance, derive
 from meeple.rules.config import RuleConfig, need
+from meeple.rules.sim import head_to_head
 from meeple.rules.simulate import balance_report, simulate, sweep
 from meeple.rules.stats import (
     binomial_two_sided_p,
@@ -407,7 +408,23 @@ def test_progress_bar_goes_to_stderr(capsys, monkeypatch):
     assert "game" in capsys.readouterr().err
 
 
+def test_python_simulate_draws_no_bar_into_a_log_file(capsys):
+    """stderr is not a terminal here (pytest captures it, as a log file would): no bar in it."""
+    simulate(BB, None, "random", games=30, seed=1, workers=1)
+    sweep(BB, None, {"bonus": [0, 3]}, "random", games=5, seed=1, workers=1)
+    assert capsys.readouterr().err == ""
+
+
 # --- balance ------------------------------------------------------------------
+
+def test_head_to_head_in_python_shows_progress_by_default_and_can_be_quiet(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)  # a terminal (a log file gets no bar: the test above)
+
+    r = head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1)
+    assert r["games"] == 4 and "heuristic vs random" in capsys.readouterr().err
+    head_to_head(BB, GAMES[BB].Config(), "heuristic", "random", 4, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+
 
 def test_balance_report_carries_intervals_and_tests():
     rep = balance_report(BB, bb.Config(players=3), "heuristic,random,random", 90, 4, workers=1, progress=False)

@@ -61,16 +61,16 @@ def test_no_solutions_leaves_them_out(tmp_path):
 def test_the_pinned_pyodide_is_checked_file_by_file(tmp_path, capsys):
     folder = tmp_path / "node_modules" / "pyodide"
     folder.mkdir(parents=True)
-    (folder / "package.json").write_text(json.dumps({"version": bs.PYODIDE_VERSION}))
-    for name in bs.PYODIDE_FILES:
+    (folder / "package.json").write_text(json.dumps({"version": bs.site_vendor.PYODIDE_VERSION}))
+    for name in bs.site_vendor.PYODIDE_FILES:
         (folder / name).write_bytes(b"not the real file")
     with pytest.raises(SystemExit) as e:
-        bs.check_pyodide(folder)
+        bs.site_vendor.check_pyodide(folder)
     assert "do not match their pinned SHA-256" in str(e.value) and "pyodide.asm.wasm" in str(e.value)
     (folder / "package.json").write_text(json.dumps({"version": "0.0.1"}))
     with pytest.raises(SystemExit) as e:
-        bs.check_pyodide(folder)
-    assert f"the site pins {bs.PYODIDE_VERSION}" in str(e.value)
+        bs.site_vendor.check_pyodide(folder)
+    assert f"the site pins {bs.site_vendor.PYODIDE_VERSION}" in str(e.value)
 
 
 def test_the_build_does_not_repeat_messages_naming_its_temporary_folder(capsys):
@@ -109,12 +109,12 @@ def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
     page = tmp_path / "p.html"
     page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>'
                     f'<p>text</p><script type="application/vnd.jupyter.widget-view+json">{view}</script>')
-    assert bs.prune_widget_state(page) == 1
+    assert bs.site_pages.prune_widget_state(page) == 1
     text = page.read_text()
     body = text[text.index(">") + 1:text.index("</script>")]
     kept = json.loads(body)["state"]
     assert set(kept) == {ids["a"], ids["b"], ids["d"], ids["e"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
-    assert "<p>text</p>" in text and bs.prune_widget_state(page) == 0
+    assert "<p>text</p>" in text and bs.site_pages.prune_widget_state(page) == 0
 
 
 def test_a_check_cells_bare_true_or_false_is_left_out_but_nothing_else():
@@ -126,7 +126,7 @@ def test_a_check_cells_bare_true_or_false_is_left_out_but_nothing_else():
              + result + '</div></div>\n')
     other = '<div class="cell docutils container">\n<div class="cell_input"><pre>x == 2</pre></div>\n' + result + '</div>\n'
     page = "<main>" + check + other + "</main>"
-    out = bs.drop_check_results(page)
+    out = bs.site_pages.drop_check_results(page)
     assert out.count("False\n</pre>") == 1 and "No answer yet" in out  # the other cell's False stays
     assert out.index("x == 2") < out.index("False\n</pre>")
 
@@ -140,7 +140,7 @@ def test_an_answer_in_several_cells_is_one_show_solution_fold():
              '</summary><div class="sd-summary-content"><p>Because <details><summary>x</summary>y</details></p></div>\n'
              '</details>')
     page = f"<p>before</p>{code}\n{words}<p>after</p>{code}"
-    out = bs.merge_solution_folds(page)
+    out = bs.site_pages.merge_solution_folds(page)
     assert out.count("Show solution") == 2  # the pair became one fold; the lone one after stays
     first = out[: out.index("<p>after</p>")]
     assert first.count("<details") == 2 and first.count("</details>") == 2  # the answer's own fold inside
@@ -161,12 +161,12 @@ def test_anywidget_modules_leave_the_page_for_one_shared_file(tmp_path):
         page.write_text('<script type="application/vnd.jupyter.widget-state+json">'
                         + json.dumps({"state": models}) + "</script>")
         pages.append(page)
-        assert bs.externalize_modules(page, static) == 2 * len(big)
-    files = list((static / bs.MODULES).iterdir())
+        assert bs.site_pages.externalize_modules(page, static) == 2 * len(big)
+    files = list((static / bs.site_vendor.MODULES).iterdir())
     assert len(files) == 1 and files[0].read_text() == big and files[0].name.endswith(".js")
     for page in pages:
         state = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
-        assert {m["state"]["_esm"] for m in state.values()} == {f"./{bs.MODULES}/{files[0].name}"}
+        assert {m["state"]["_esm"] for m in state.values()} == {f"./{bs.site_vendor.MODULES}/{files[0].name}"}
         assert {m["state"]["_css"] for m in state.values()} == {"small {}"}  # short ones stay inline
 
 
@@ -177,7 +177,7 @@ def test_only_the_font_awesome_icons_the_site_names_are_kept(tmp_path):
                   'unused:[1,2,[],"f000","M1 1"]};')
     (tmp_path / "page.html").write_text('<i class="fa-solid fa-bars"></i>')
     (tmp_path / "_static" / "theme.js").write_text('x.className = "fa-solid fa-arrow-up"')
-    assert bs.trim_fontawesome(tmp_path) == 2
+    assert bs.site_pages.trim_fontawesome(tmp_path) == 2
     text = fa.read_text()
     assert '"bars":[448,512,"M0 96C0"]' in text and '"arrow-up"' in text and "unused" not in text
 
@@ -191,20 +191,21 @@ def test_empty_ipywidget_traits_leave_the_page_but_anywidgets_keep_theirs(tmp_pa
     }}
     page = tmp_path / "p.html"
     page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>')
-    assert bs.slim_widget_state(page) > 0
+    assert bs.site_pages.slim_widget_state(page) > 0
     kept = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
     assert kept["a" * 32]["state"] == {"width": "50%"}
     assert kept["b" * 32]["state"] == state["state"]["b" * 32]["state"]
 
 
 def test_the_cache_headers_keep_only_versioned_or_hashed_folders_for_good(tmp_path):
-    bs.write_cache_headers(tmp_path)
+    bs.site_vendor.write_cache_headers(tmp_path)
     headers = (tmp_path / "_headers").read_text()
     folders = [line for line in headers.splitlines() if line.startswith("/")]
-    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (bs.MODULES, bs.PYODIDE_DIR, bs.VEGA_DIR, bs.VEGA_LITE_DIR,
-                                                                 bs.KATEX_DIR, bs.site_cells.EDITOR_DIR))
+    sv = bs.site_vendor
+    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (sv.MODULES, sv.PYODIDE_DIR, sv.VEGA_DIR, sv.VEGA_LITE_DIR,
+                                                                 sv.KATEX_DIR, bs.site_cells.EDITOR_DIR))
     assert bs.site_cells.EDITOR_VERSION in bs.site_cells.EDITOR_DIR
-    assert bs.PYODIDE_VERSION in bs.PYODIDE_DIR and headers.count("immutable") == len(folders)
+    assert bs.site_vendor.PYODIDE_VERSION in bs.site_vendor.PYODIDE_DIR and headers.count("immutable") == len(folders)
     ht = (tmp_path / ".htaccess").read_text()
     assert "AddType application/wasm .wasm" in ht and ht.count("immutable") == len(folders)
 

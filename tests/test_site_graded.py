@@ -138,7 +138,7 @@ def wheels(tmp_path_factory):
     bs = _build_site()
     tmp = tmp_path_factory.mktemp("wheels")
     table = bs.site_graded.seal_table(ROSTER)
-    return bs.build_wheel(tmp / "normal"), bs.build_wheel(tmp / "graded", table)
+    return bs.site_vendor.build_wheel(tmp / "normal"), bs.site_vendor.build_wheel(tmp / "graded", table)
 
 
 def _run_with(wheel: Path, code: str) -> str:

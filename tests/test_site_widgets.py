@@ -126,3 +126,26 @@ def test_the_95_percent_z_is_the_same_number_everywhere():
     from meeple.rules.stats import Z95
 
     assert Z95 == NormalDist().inv_cdf(0.975)
+
+
+# --- the Stepper's session meets a huge seed and a huge action text ----------------------
+
+def test_a_stepper_restart_with_a_huge_seed_is_a_whole_new_game():
+    s = StepperSession("bucket-brigade", None, seed=3, bots="random", seat=0)
+    s.act(s.view["actions"][0])
+    s.handle({"do": "restart", "seed": 2**130})
+    assert s.error == "" and s.seed == 2**130 and s.actions == [] and s.setup()["seed"] == 2**130
+    s.act(s.view["actions"][0])
+    rec = s.record()
+    assert rec.seed == 2**130 and replay(rec.to_json()) == rec
+    again = StepperSession.from_setup(s.setup())
+    assert again.view == StepperSession("bucket-brigade", None, seed=2**130, bots="random", seat=0).view
+    # a seed the checker refuses changes nothing
+    s.handle({"do": "restart", "seed": -1})
+    assert "seed must be a whole number" in s.error and s.seed == 2**130 and len(s.actions) == 1
+
+
+def test_the_stepper_quotes_a_short_prefix_of_a_huge_action_text():
+    s = StepperSession("bucket-brigade", None, seed=3, bots="random", seat=0)
+    s.handle({"do": "act", "action": "x" * 1_000_000})
+    assert "is not legal here" in s.error and "(1,000,000 characters)" in s.error and len(s.error) < 2000

@@ -318,13 +318,9 @@ def test_a_variant_of_another_game_is_refused_by_name(tmp_path):
 
 # --- the command line -----------------------------------------------------------
 
-from meeple.rules.cli import main
+from harness import run
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_set_and_vary_take_paths_and_aliases(capsys):

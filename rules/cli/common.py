@@ -264,6 +264,11 @@ def chosen_measures(args, mod) -> list[str] | None:
         raise CliError(f"unknown measure {bad!r} for {mod.NAME}; known: {names}") from None
 
 
+def rotate_option(p) -> None:
+    """--rotate: seat the bots in turn (simulate, sweep, tune; compare has its own, on by default)."""
+    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+
+
 def measure_option(p) -> None:
     """--measure, and a help page that lists every game's measures (computed only when shown)."""
     p.add_argument(

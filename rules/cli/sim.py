@@ -24,7 +24,7 @@ from ..config import split_optional
 from ..sim import balance_report, simulate, sweep
 from ..sim.results import measure_columns
 from ..sim.text import ci_pct, fmt_table, num, pct
-from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, run_options,
+from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, rotate_option, run_options,
                      run_setup, chosen_measures, save_table, show_progress, show_then_save, table_data)
 
 
@@ -148,7 +148,7 @@ def register(sub) -> None:
     p = sub.add_parser("simulate", help="play many games and print win rates and scores with 95%% CIs")
     add_game_options(p)
     run_options(p, TABLE_FORMATS)
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    rotate_option(p)
     measure_option(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -159,7 +159,7 @@ def register(sub) -> None:
         help="values to try for one parameter; repeatable. Tuple parameters: separate values with ';'",
     )
     run_options(p, TABLE_FORMATS)
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    rotate_option(p)
     measure_option(p)
     p.set_defaults(func=cmd_sweep)
 

@@ -24,7 +24,7 @@ from ..registry import load_variant
 from ..sim.runner import MAX_GAMES
 from ..workbench import compare_run, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
-                     game_setup, interrupted, measure_option, parse_seed, partial_note, run_options, save_table,
+                     game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, run_options, save_table,
                      show_progress, table_data, whole, workers_option)
 
 
@@ -272,7 +272,7 @@ def register(sub) -> None:
     p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
     p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
     run_options(p, (".csv",), games="300", partial=False)
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
+    rotate_option(p)
     p.set_defaults(func=cmd_tune)
 
     p = sub.add_parser("variant", help="save a variant as a file (JSON or TOML), or show one")

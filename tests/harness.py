@@ -1,0 +1,105 @@
+"""What several test modules share, in one place with public names:
+
+- `run` / `one_line_error`: `meeple` run in-process, and the shape of its one-line errors
+  (exit 2, one line on stderr naming what is wrong, no traceback);
+- `stop_after`: a Ctrl-C (KeyboardInterrupt) once a run has finished n games;
+- `MEEPLE`: the command line that starts `meeple` in a process of its own;
+- `notebook`: a small lesson notebook, for the scrub and file-mode tests;
+- `needs_proc`, `children`, `alive`, `cpu_ticks`, `wait_for`: child processes read from
+  Linux /proc, for the tests that end a run and check that its worker processes end too.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from meeple.rules.cli import main
+from meeple.rules.sim import runner
+
+MEEPLE = [sys.executable, "-m", "meeple.rules.cli"]
+"""`meeple` as a process of its own (the console script's module, on this interpreter)."""
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of `meeple *argv`, read through pytest's capsys."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code, out, err, message):
+    """Assert a refusal: exit 2, nothing on stdout, one `meeple: error:` line containing `message`."""
+    assert code == 2 and out == "", (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("meeple: error:") and "Traceback" not in err, err
+    assert message in err, err
+
+
+def stop_after(monkeypatch, n: int):
+    """The runner's play_game raises KeyboardInterrupt (a Ctrl-C) once n games have finished."""
+    real, calls = runner.play_game, {"n": 0}
+
+    def play_game(*a, **k):
+        if calls["n"] >= n:
+            raise KeyboardInterrupt
+        calls["n"] += 1
+        return real(*a, **k)
+
+    monkeypatch.setattr(runner, "play_game", play_game)
+
+
+def notebook(cells=None) -> dict:
+    """A notebook's JSON: `cells`, or a markdown cell and one code cell tagged "solution"."""
+    cells = cells if cells is not None else [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Lesson"]},
+        {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x = 1", "outputs": [], "execution_count": 1},
+    ]
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
+"""Mark a test that reads child processes from /proc (Linux only)."""
+
+
+def children(pid: int) -> set[int]:
+    """The process ids of `pid`'s children (every thread's)."""
+    kids = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids |= {int(k) for k in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return kids
+
+
+def alive(pid: int) -> bool:
+    """True while `pid` runs: a zombie has ended (only its exit status waits to be read)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def cpu_ticks(pid: int) -> int:
+    """`pid`'s CPU time so far in clock ticks (user + system); 0 once it has gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # utime + stime
+
+
+def wait_for(condition, seconds: float, what: str):
+    """`condition()`'s first true value, looked at every 0.05 s; AssertionError naming `what`
+    after `seconds` (a generous bound: the test waits on the condition, not on a clock)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"not within {seconds} s: {what}")
