@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import fields as dataclass_fields
 from fractions import Fraction
 from itertools import combinations, product
 
@@ -1072,3 +1073,51 @@ def test_check_state_catches_a_core_whose_bitmask_lies():
     c.discard.append(c.hands[0][0])  # a card in two places
     with pytest.raises(AssertionError, match="cards not conserved"):
         bk.check_state(c)
+
+
+def _public(s) -> list:
+    return [getattr(s, f.name) for f in dataclass_fields(s) if f.compare]
+
+
+@pytest.mark.parametrize("preset", sorted(Config.presets()))
+def test_apply_and_step_give_the_move_played_on_a_new_core_of_the_state(preset):
+    """apply/step play on the core the State was written from when they can (game.py's kept cores):
+    each move's State must be the one a core built afresh from the State gives, whether the move
+    continues a line of play (the core reused), branches from a State already moved from (a second
+    action from the same State, as a lookahead or the Stepper's undo does: a new core), or follows a
+    State whose fields were replaced by hand (a new core); and the State moved from never changes."""
+    config = Config.presets()[preset]
+    rng = random.Random(preset)
+    for g in range(4):
+        s = bk.new_game(config, g)
+        while not s.is_over:
+            legal = bk.legal_actions(s)
+            before = _public(s)
+            fresh = bk.game.core_of(s)
+            a = legal[rng.randrange(len(legal))]
+            bk.core.act(fresh, a)
+            if len(legal) > 1 and rng.random() < 0.3:  # a branch first: the kept core goes to it
+                b = legal[(legal.index(a) + 1) % len(legal)]
+                fresh_b = bk.game.core_of(s)
+                bk.core.act(fresh_b, b)
+                assert _public(bk.apply(s, b)) == _public(bk.game.state_of(fresh_b)), (preset, g)
+            nxt = bk.apply(s, a)
+            assert _public(nxt) == _public(bk.game.state_of(fresh)), (preset, g)
+            assert _public(s) == before, "apply changed the State it moved from"
+            bk.check_state(nxt)
+            s = nxt
+        assert s.events[-1].startswith("Game over")
+
+
+def test_a_state_changed_by_hand_is_played_as_it_now_is():
+    """A State's fields replaced after a move (tests and tables build positions so) are what the next
+    move reads, not the core the State was written from."""
+    s = bk.new_game(Config(), 3)
+    while s.phase != bk.FOLLOW:
+        s = bk.apply(s, bk.legal_actions(s)[0])
+    s.draw = s.draw[::-1]  # the next card drawn is another one
+    fresh = bk.game.core_of(s)
+    a = next(x for x in bk.legal_actions(s) if type(x) is bk.PlayCards)
+    bk.core.act(fresh, a)
+    bk.step(s, a)
+    assert _public(s) == _public(bk.game.state_of(fresh))

@@ -1,7 +1,8 @@
 """Bucket King 3D's public protocol: the immutable `State` (a view of the game core, core.py),
 `new_game`, `legal_actions`, `apply` (checked) and `step` (in place), the events, the observation,
 `determinize` and `check_state`. The rules themselves live once, in core.py: `step` builds a Core
-from a State, plays the move there and writes the State's tuples back (`core_of`, `sync`).
+from a State (or takes the one the State was written from), plays the move there and writes the State's
+tuples back (`core_of`, `_core_for`, `sync`).
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     state = state_of(c, turn_end)
     state._events = [] if events else None
     _log.say(state, deals_text, cfg.hand_size, len(state.draw), cfg.rows)
+    _keep(c, state)
     return state
 
 
@@ -180,34 +182,95 @@ def sync(c: Core, s: State) -> None:
 
 
 def core_of(s: State) -> Core:
-    """A core for playing the next move of State s, writing its events to s and ending its turns with
-    s brought up to date first (what the State's turn_end is shown). A move changes only its mover's
-    hand, front and pyramid among the seats' own things, so those are copied into lists; the other
-    seats' are shared with s as tuples (the rules only read them, or replace them whole), and only
-    the builder's colour masks are made. Not a core to go on playing from: `state_of` of it is."""
+    """A core of State s to play on from: every seat's hand, front and pyramid copied into lists, the
+    standing and colour bitmasks worked out; it shares nothing that the rules change in place with s.
+    No event log and no turn hook (`step` sets them for the State it writes into)."""
     c = Core()
-    p = s.current_player
     cfg = s.config
     c.config, c.fx, c.chance = cfg, FIXED.get(id(cfg)) or fixed(cfg), s.chance
-    c.phase, c.round, c.start_player, c.current_player = s.phase, s.round, s.start_player, p
+    c.phase, c.round, c.start_player, c.current_player = s.phase, s.round, s.start_player, s.current_player
     c.direction = s.direction
-    c.hands, c.fronts, c.pyramids = list(s.hands), list(s.fronts), list(s.pyramids)
-    if p is not None:
-        c.hands[p], c.fronts[p], c.pyramids[p] = list(s.hands[p]), list(s.fronts[p]), list(s.pyramids[p])
+    c.hands, c.fronts, c.pyramids = list(map(list, s.hands)), list(map(list, s.fronts)), list(map(list, s.pyramids))
     c.draw, c.discard = list(s.draw), list(s.discard)
     c.colour, c.to_beat, c.attacker = s.colour, s.to_beat, s.attacker
     c.standing = [standing_of(x) for x in s.pyramids]
-    # a move reads no seat's colour masks and writes only the builder's (set-up): no other is made
-    c.colour_masks = [None] * cfg.players
-    if s.phase == ARRANGE:
-        c.colour_masks[p] = dict(zip(cfg.colours, colour_masks_of(s.pyramids[p], cfg.colours)))
+    colours = cfg.colours
+    c.colour_masks = [dict(zip(colours, colour_masks_of(x, colours))) for x in s.pyramids]
     c.buckets, c.out, c.parts, c.lost_now = list(s.buckets), list(s.out), s.parts, s.lost_now
     c.history, c.falls, c.is_over = list(s.history), list(s.falls), s.is_over
     c.supply = s._supply
+    c.say = c.turn_end = None
+    return c
+
+
+# The core each of the last few States was written from, so that the next move from that State plays
+# on it instead of building a new one (`core_of`): id(State) -> (State, Core, the State's fields when
+# written). A move takes its State's entry out (a second move from the same State, a lookahead trying
+# another action, builds a core anew), and an entry is used only while every field of the State is
+# still the very object it was written (a State's fields replaced by hand make a new core).
+_CORES: dict[int, tuple] = {}
+_KEPT = 32
+_fields = attrgetter(*(f.name for f in fields(State) if f.name not in ("_events", "_n_events", "_turn_end")))
+
+
+def _core_for(s: State) -> Core:
+    """The core s was last written from if it is still s (taken: nobody else will play on it), else a new one."""
+    kept = _CORES.pop(id(s), None)
+    if kept is not None and kept[0] is s and kept[2] == _fields(s):  # each field the same object: no deep compare
+        return kept[1]
+    return core_of(s)
+
+
+def _keep(c: Core, s: State) -> None:
+    """Remember core c as State s's (written into s just now)."""
+    c.say = c.turn_end = None
+    if len(_CORES) >= _KEPT:
+        del _CORES[next(iter(_CORES))]  # the oldest
+    _CORES[id(s)] = (s, c, _fields(s))
+
+
+def _move(c: Core, s: State, action) -> None:
+    """Play `action` on core c (a core of s's game as it is now), writing its events to s and ending its
+    turns with s brought up to date first (what the State's turn hook is shown); then write c into s.
+
+    Only what the move can have changed is written: a move changes only its mover's hand and pyramid
+    among the seats' own things (a player who goes out is the mover: they lost the round), the fronts
+    when the mover's grew or a round began (the core then has new lists), the piles and the rounds'
+    history when their lists are new or their lengths moved (the draw pile is only popped, the discard
+    pile and the history only grow, each until replaced); a bucket placed in the set-up that is not a
+    builder's last changes only the pyramid and the supply (and the events)."""
     c.say = s if s._events is not None else None
     hook = s._turn_end
     c.turn_end = None if hook is None else (lambda core: (sync(core, s), hook(s)))
-    return c
+    p = c.current_player
+    phase = c.phase
+    fronts, front, size = c.fronts, c.fronts[p], len(c.fronts[p])
+    draw, n_draw, discard, n_discard, n_history = c.draw, len(c.draw), c.discard, len(c.discard), len(c.history)
+    act(c, action)
+    pyramids = s.pyramids
+    s.pyramids = (*pyramids[:p], tuple(c.pyramids[p]), *pyramids[p + 1 :])
+    s._supply = c.supply
+    if phase == ARRANGE and c.phase == ARRANGE and c.current_player == p:  # a bucket placed, more to come
+        s.chance = c.chance  # (the set-up draws nothing: the same Chance; written for the record)
+        return _keep(c, s)
+    s.chance, s.phase, s.round, s.start_player = c.chance, c.phase, c.round, c.start_player
+    s.current_player, s.direction = c.current_player, c.direction
+    hands = s.hands
+    s.hands = (*hands[:p], tuple(c.hands[p]), *hands[p + 1 :])
+    if c.fronts is not fronts:
+        s.fronts = tuple(map(tuple, c.fronts))
+    elif front is not c.fronts[p] or len(front) != size:
+        s.fronts = (*s.fronts[:p], tuple(c.fronts[p]), *s.fronts[p + 1 :])
+    if c.draw is not draw or len(draw) != n_draw:  # the draw pile is only popped, or shuffled anew
+        s.draw = tuple(c.draw)
+    if c.discard is not discard or len(discard) != n_discard:  # the discard pile only grows, or is emptied anew
+        s.discard = tuple(c.discard)
+    s.colour, s.to_beat, s.attacker = c.colour, c.to_beat, c.attacker
+    s.buckets, s.out, s.parts, s.lost_now = tuple(c.buckets), tuple(c.out), c.parts, c.lost_now
+    if len(c.history) != n_history:  # one entry more when a round ends
+        s.history, s.falls = tuple(c.history), tuple(c.falls)
+    s.is_over = c.is_over
+    _keep(c, s)
 
 
 # --- legal actions ----------------------------------------------------------
@@ -350,8 +413,9 @@ def apply(state: State, action) -> State:
             raise _illegal(state, action, why)
     else:
         raise _illegal(state, action)
+    c = _core_for(state)
     s = state._copy()
-    step(s, action)
+    _move(c, s, action)
     return s
 
 
@@ -359,11 +423,9 @@ def apply(state: State, action) -> State:
 
 def step(s: State, action) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
-    without checking the action. The move is played by the core (core.act) on a
-    core of `s`, then written back into `s`."""
-    c = core_of(s)
-    act(c, action)
-    sync(c, s)
+    without checking the action. The move is played by the core (core.act) on the
+    core `s` was written from (or a new core of `s`), then written back into `s`."""
+    _move(_core_for(s), s, action)
 
 
 def observation(state: State, player: int) -> Observation:

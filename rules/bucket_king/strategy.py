@@ -13,9 +13,9 @@ from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
     ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
 )
-from .core import FIXED, Fixed, fixed, new_core, offer, seat_lose_mask
+from .core import FIXED, Core, Fixed, fixed, new_core, offer, seat_lose_mask, supply_of
 from .core import act as _act
-from .game import Observation, State, apply, determinize, legal_actions, observation, state_of
+from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
 
 
@@ -207,6 +207,29 @@ def _cheapest_beating(same: tuple[Card, ...], most: int, need_more: int, draws: 
     return _cheapest(plays, draws) if plays else None
 
 
+def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
+    """heuristic_bot's choice for seat p (to move) of core c, read from the core: no observation built,
+    and no list of legal moves where the heuristic does not need one (the set-up reads the offer as it is,
+    a lead is one card, a plain follow reads the cached plays of its colour). The same choice and the same
+    draws from `rng` as heuristic_bot(observation(state, p), legal_actions(state), rng)."""
+    phase = c.phase
+    if phase == ARRANGE:
+        supply = c.supply or supply_of(fx, c.pyramids[p])
+        return _arrange_point_keep(c, p, c.hands[p], fx.offers.get(supply) or offer(fx, supply), rng)
+    if phase == LEAD and c.hands[p]:
+        return _lead(c.hands[p], rng)
+    if phase == FOLLOW and fx.plain:
+        same = tuple(of_colour(c.hands[p], c.colour))
+        need_more = c.to_beat - sum(map(card_value, c.fronts[p]))
+        cheapest = _cheapest_beating(same, fx.most, need_more, fx.config.draw_per_turn)
+        return _defend(fx, c.pyramids[p], c.standing[p], seat_lose_mask(c, p), c.buckets[p],
+                       cheapest and cheapest[0], cheapest, rng)
+    legal = legal_actions(c)
+    if phase == LEAD or phase == FOLLOW:
+        return heuristic_bot(observation(state_of(c), p), legal, rng)
+    return _arrange_point_keep(c, p, c.hands[p], legal, rng)
+
+
 def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
     bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
@@ -232,34 +255,17 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
     c = new_core(cfg, Chance(check_seed(game_seed)))
     c.turn_end = turn_end
     fx = FIXED.get(id(cfg)) or fixed(cfg)
-    plain, most, draws = fx.plain, fx.most, cfg.draw_per_turn
     actions = 0
     while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
         p = c.current_player
-        phase = c.phase
-        if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
-            legal = fx.offers.get(c.supply) or offer(fx, c.supply)
-            action = _arrange_point_keep(c, p, c.hands[p], legal, rngs[p]) if kinds[p] else \
-                random_bot(None, legal, rngs[p])
-        elif not kinds[p]:
-            action = random_bot(None, legal_actions(c), rngs[p])
-        elif phase == LEAD and c.hands[p]:
-            action = _lead(c.hands[p], rngs[p])
-        elif phase == FOLLOW and plain:
-            hand = c.hands[p]
-            same = tuple(of_colour(hand, c.colour))
-            need_more = c.to_beat - sum(map(card_value, c.fronts[p]))
-            cheapest = _cheapest_beating(same, most, need_more, draws)
-            action = _defend(fx, c.pyramids[p], c.standing[p], seat_lose_mask(c, p), c.buckets[p],
-                             cheapest and cheapest[0], cheapest, rngs[p])
+        if kinds[p]:
+            action = _heuristic_move(c, fx, p, rngs[p])
+        elif c.phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
+            action = random_bot(None, fx.offers.get(c.supply) or offer(fx, c.supply), rngs[p])
         else:
-            legal = legal_actions(c)
-            if phase == LEAD or phase == FOLLOW:
-                action = heuristic_bot(observation(state_of(c), p), legal, rngs[p])
-            else:
-                action = _arrange_point_keep(c, p, c.hands[p], legal, rngs[p])
+            action = random_bot(None, legal_actions(c), rngs[p])
         _act(c, action)
         actions += 1
     return state_of(c), leaders, actions
@@ -288,7 +294,7 @@ def _candidates(obs: Observation, legal: list, width: int) -> list:
     return out
 
 
-def _evaluate(state: State, me: int) -> float:
+def _evaluate(state: State | Core, me: int) -> float:
     """Bucket lead over the best other player, plus a little for the cards in hand."""
     b = state.buckets
     best_other = max(v for i, v in enumerate(b) if i != me)
@@ -313,17 +319,18 @@ def make_lookahead(samples: int = 12, width: int = 4, rounds: int = 1, name: str
             return cands[0]
         totals = [0.0] * len(cands)
         me = obs.player
+        fx = FIXED.get(id(obs.config)) or fixed(obs.config)
         for _ in range(samples):
             world = determinize(obs, rng)
             roll_seed = rng.getrandbits(63)
-            for i, a in enumerate(cands):
-                s = apply(world, a)
+            stop = world.round + rounds  # from the round before the trial move: a move that ends it is judged there too
+            for i, a in enumerate(cands):  # each rollout on its own core of the world (core.py), heuristic bots
+                c = core_of(world)
+                _act(c, a)
                 r = random.Random(roll_seed)
-                stop = world.round + rounds  # from the round before the trial move: a move that ends it is judged there too
-                while not s.is_over and s.round < stop:
-                    p = s.current_player
-                    s = apply(s, heuristic_bot(observation(s, p), legal_actions(s), r))
-                totals[i] += _evaluate(s, me)
+                while not c.is_over and c.round < stop:
+                    _act(c, _heuristic_move(c, fx, c.current_player, r))
+                totals[i] += _evaluate(c, me)
         return cands[totals.index(max(totals))]
 
     bot.__name__ = name

@@ -426,7 +426,7 @@ def memory_per_game(game: str = "duck-duck-bruce", keep: str = "games") -> tuple
     return peaks[0], peaks[1], (peaks[1] - peaks[0]) / 6000
 
 
-def _then(rev: str):
+def then_package(rev: str):
     """meeple.rules as it was at git revision `rev`, imported as the package `meeple_then` (its modules
     import one another relatively), so that the engine then and now run side by side in this process."""
     import importlib
@@ -445,7 +445,7 @@ def _then(rev: str):
 def versus(rev: str, games: tuple[str, ...], seconds: float, rounds: int = 5) -> str:
     """Games/s (CPU) of simulate(..., workers=1) now and at `rev`, and of the lean reference, in
     alternating rounds in this process (the best round of each counts), per game and bot."""
-    then = _then(rev)
+    then = then_package(rev)
     load = os.getloadavg()[0]
     lines = [
         f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, {os.cpu_count()} CPUs, Python "
@@ -595,7 +595,7 @@ def main(argv=None) -> int:
         load0 = os.getloadavg()[0]
         e = explorer_cold()
         text = explorer_cold_text(e, (load0, os.getloadavg()[0]))
-        return _write(args.update, text, r"(<!-- explorer21:start -->\n).*?(\n<!-- explorer21:end -->)", text,
+        return write_section(args.update, text, r"(<!-- explorer21:start -->\n).*?(\n<!-- explorer21:end -->)", text,
                       "<!-- explorer21:start --> ... <!-- explorer21:end --> markers", whole=True)
     if args.rss is not None:
         sizes = args.rss or [1_000, 100_000]
@@ -604,12 +604,12 @@ def main(argv=None) -> int:
         load0 = os.getloadavg()[0]
         rows = peak_rss(args.rss_game, sizes)
         text = peak_rss_text(rows, args.rss_game, (load0, os.getloadavg()[0]))
-        return _write(args.update, text, r"(<!-- rss:start -->\n).*?(\n<!-- rss:end -->)", text,
+        return write_section(args.update, text, r"(<!-- rss:start -->\n).*?(\n<!-- rss:end -->)", text,
                       "<!-- rss:start --> ... <!-- rss:end --> markers", whole=True)
     if args.versus:
         text = versus(args.versus, tuple(args.only or GAMES), args.seconds)
         name = re.escape(args.section)
-        return _write(args.update, text, rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", text,
+        return write_section(args.update, text, rf"(<!-- {name}:start -->\n).*?(\n<!-- {name}:end -->)", text,
                       f"<!-- {args.section}:start --> ... <!-- {args.section}:end --> markers", whole=True)
     if (args.game or args.bots) and not args.agree:
         ap.error("--game and --bots choose what --agree checks; add --agree")
@@ -621,15 +621,15 @@ def main(argv=None) -> int:
         return 1 if agree(args.games, args.game, args.bots) else 0
     if args.memory:
         text = memory_text()
-        return _write(args.update, text, _paragraph("Memory, only the summary wanted"), text + "\n",
+        return write_section(args.update, text, _paragraph("Memory, only the summary wanted"), text + "\n",
                       "a 'Memory, only the summary wanted' paragraph between <!-- engine:start/end -->")
     if args.explorer:
         text = f"{explorer_text(explorer_move())} (Measured {time.strftime('%Y-%m-%d %H:%M')}, load average " \
                f"{os.getloadavg()[0]:.1f} after.)"
-        return _write(args.update, text, _paragraph("Explorer \\("), text + "\n",
+        return write_section(args.update, text, _paragraph("Explorer \\("), text + "\n",
                       "an 'Explorer (' paragraph between <!-- engine:start/end -->")
     text = measure(args.seconds)
-    return _write(args.update, text, r"(<!-- engine:start -->\n).*?(\n<!-- engine:end -->)", text,
+    return write_section(args.update, text, r"(<!-- engine:start -->\n).*?(\n<!-- engine:end -->)", text,
                   "<!-- engine:start --> ... <!-- engine:end --> markers", whole=True)
 
 
@@ -638,7 +638,7 @@ def _paragraph(start: str) -> str:
     return r"(<!-- engine:start -->\n(?:.*?\n)?)" + start + r".*?\n(?=\n|<!-- engine:end -->)"
 
 
-def _write(update: str | None, text: str, pattern: str, replacement: str, what: str, whole: bool = False) -> int:
+def write_section(update: str | None, text: str, pattern: str, replacement: str, what: str, whole: bool = False) -> int:
     """Print `text`; with --update, replace what `pattern` finds in that file (atomically). 2 if it finds nothing."""
     if update:
         path = Path(update)
