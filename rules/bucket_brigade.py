@@ -11,16 +11,15 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from itertools import chain
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .protocol import MAX_STEPS, check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "bucket-brigade"
 TITLE = "Bucket Brigade"
@@ -220,6 +219,7 @@ def _box(config: Config) -> _Box:
     return box
 
 
+@protocol_state("events")
 @dataclass(slots=True)
 class State:
     """The whole game at one moment, hidden hands included."""
@@ -250,18 +250,6 @@ class State:
     _plays: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
-
-    def _copy(self) -> "State":
-        return State(*_state_fields(self))
-
-    def __eq__(self, other):
-        if other.__class__ is not State:
-            return NotImplemented
-        return _compared(self) == _compared(other) and self.events == other.events
-
-
-_state_fields = attrgetter(*(f.name for f in fields(State)))  # every field, in __init__ order
-_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 @dataclass(frozen=True)

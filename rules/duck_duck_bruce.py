@@ -13,10 +13,9 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NamedTuple
 
@@ -24,7 +23,7 @@ from . import bots as _bots
 from . import log as _log
 from .chance import Chance, below_at, check_seed, stream_key
 from .config import Alias, RuleConfig, need, need_range
-from .protocol import MAX_STEPS, check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "duck-duck-bruce"
 TITLE = "Duck, Duck, Bruce"
@@ -199,6 +198,7 @@ def _deck_counts(suits, numbers, bruce_cards) -> Counter:
     return Counter(_deck(suits, numbers, bruce_cards))
 
 
+@protocol_state("pile", "facts", "events")
 @dataclass(slots=True)
 class State:
     """The whole game at one moment, the draw pile's order included."""
@@ -256,42 +256,8 @@ class State:
         self._facts = list(value)
         self._n_facts = len(self._facts)
 
-    def __eq__(self, other):
-        if other.__class__ is not State:
-            return NotImplemented
-        return (
-            _compared(self) == _compared(other) and self.pile == other.pile
-            and self.facts == other.facts and self.events == other.events
-        )
-
-    def _copy(self) -> "State":
-        new = _new_state(State)
-        new.config = self.config
-        new.chance = self.chance
-        new.round = self.round
-        new.start_player = self.start_player
-        new.current_player = self.current_player
-        new.phase = self.phase
-        new._dealt = self._dealt
-        new._left = self._left
-        new.row = self.row
-        new.discard = self.discard
-        new.nests = self.nests
-        new.totals = self.totals
-        new.history = self.history
-        new.taken = self.taken
-        new.is_over = self.is_over
-        new._events = self._events
-        new._n_events = self._n_events
-        new._facts = self._facts
-        new._n_facts = self._n_facts
-        new._turn_end = self._turn_end
-        new._unseen = self._unseen
-        return new
-
 
 _new_state = object.__new__
-_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 # State.facts notes, for statistics, each (seat, fact, cards): what tallies() counts from it.
@@ -1026,7 +992,9 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
         p = c.current_player
         legal = _TURN_CHOICES if c.phase is DECIDE else _steals(players, low, high, may_decline, p)
         d = decide[p]
-        if d is None:  # random_bot's draw, written out (the same getrandbits calls)
+        if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
+            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
+            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
             n = len(legal)
             k = n.bit_length()
             rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)

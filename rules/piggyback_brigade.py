@@ -18,14 +18,13 @@ import random
 import sys
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
 from .chance import Chance, below_at, check_seed, stream_key
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
-from .protocol import MAX_STEPS, check_seat, resolve_config
+from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "piggyback-brigade"
 TITLE = "The Piggyback Brigade"
@@ -208,6 +207,7 @@ PARAMETERS = {
 }
 
 
+@protocol_state("events")
 @dataclass(slots=True)
 class State:
     """The whole race at one moment (nothing is hidden but the future rolls)."""
@@ -241,40 +241,6 @@ class State:
     _setup: Any = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
-
-    def __eq__(self, other):
-        if other.__class__ is not State:
-            return NotImplemented
-        return _compared(self) == _compared(other) and self.events == other.events
-
-    def _copy(self) -> "State":
-        new = State.__new__(State)
-        new.config = self.config
-        new.chance = self.chance
-        new.current_player = self.current_player
-        new.phase = self.phase
-        new.face = self.face
-        new.piglet = self.piglet
-        new.rerolls = self.rerolls
-        new.pending = self.pending
-        new.order = self.order
-        new.stacks = self.stacks
-        new.where = self.where
-        new.extensions_left = self.extensions_left
-        new.won = self.won
-        new.round = self.round
-        new.is_over = self.is_over
-        new._events = self._events
-        new._n_events = self._n_events
-        new.rerolls_taken = self.rerolls_taken
-        new.rerolls_declined = self.rerolls_declined
-        new.finish_group = self.finish_group
-        new._turn_end = self._turn_end
-        new._setup = self._setup
-        return new
-
-
-_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 @dataclass(frozen=True, slots=True)
@@ -745,7 +711,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
         legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
             tuple([MOVES[q] for q in c.pending])
         kind = how[p]
-        if kind == 1:  # random_bot's draw, written out (the same getrandbits calls)
+        if kind == 1:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
+            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
+            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
             n = len(legal)
             k = n.bit_length()
             rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)

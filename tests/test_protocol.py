@@ -62,3 +62,40 @@ def test_api_refusals_are_value_errors_that_say_what_is_allowed():
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
             call()
 
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_states_copy_holds_every_field_and_equality_reads_the_compared_ones_and_the_log(name):
+    """protocol_state gives each game's State its `==` and `_copy` (written once, rules/protocol.py)."""
+    import dataclasses
+
+    mod = GAMES[name]
+    state = mod.new_game(None, 3)
+    cls = type(state)
+    copy = state._copy()
+    assert copy == state and copy is not state and type(copy) is cls
+    assert all(getattr(copy, f.name) is getattr(state, f.name) for f in dataclasses.fields(cls))
+    assert cls.__hash__ is None  # unhashable, as a dataclass with its own == is
+    assert dataclasses.replace(state, is_over=not state.is_over) != state  # a compared field
+    assert state.events  # a new game has dealt: its log says so
+    copy._n_events -= 1  # the same fields compared, one event fewer in the log
+    assert copy != state and state.__eq__(object()) is NotImplemented
+
+
+def test_protocol_state_compares_what_it_is_told_to_and_writes_a_copy_per_class():
+    import dataclasses
+
+    from meeple.rules.protocol import protocol_state
+
+    @protocol_state("shown")
+    @dataclasses.dataclass(slots=True)
+    class Thing:
+        a: int
+        hidden: int = dataclasses.field(default=0, compare=False)
+
+        @property
+        def shown(self):
+            return self.hidden % 2
+
+    assert Thing(1, 2) == Thing(1, 4) and Thing(1, 2) != Thing(1, 3) and Thing(1) != Thing(2)
+    copy = Thing(5, 7)._copy()
+    assert (copy.a, copy.hidden) == (5, 7) and Thing._copy.__qualname__.endswith("Thing._copy")

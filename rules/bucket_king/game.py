@@ -10,15 +10,14 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from math import inf
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import bots as _bots
 from .. import log as _log
 from ..chance import Chance, check_seed
-from ..protocol import check_seat, resolve_config
+from ..protocol import check_seat, protocol_state, resolve_config
 from .cards import (
     ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, RIGHT, Card, Config, Direction,
     KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour, plain_only, plays_in,
@@ -32,6 +31,7 @@ from .pyramid import split_parts, standing_of
 
 # --- state ------------------------------------------------------------------
 
+@protocol_state("events")
 @dataclass(slots=True)
 class State:
     """The whole game at one moment, hidden hands and the draw pile's order included."""
@@ -69,45 +69,6 @@ class State:
     _supply: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
     events = _log.events_property()
-
-    def __eq__(self, other):
-        if other.__class__ is not State:
-            return NotImplemented
-        return _compared(self) == _compared(other) and self.events == other.events
-
-    def _copy(self) -> "State":
-        """A shallow copy (every field is immutable); spelled out because it is the hot path."""
-        new = State.__new__(State)
-        new.config = self.config
-        new.chance = self.chance
-        new.phase = self.phase
-        new.round = self.round
-        new.start_player = self.start_player
-        new.current_player = self.current_player
-        new.direction = self.direction
-        new.hands = self.hands
-        new.draw = self.draw
-        new.discard = self.discard
-        new.fronts = self.fronts
-        new.colour = self.colour
-        new.to_beat = self.to_beat
-        new.attacker = self.attacker
-        new.pyramids = self.pyramids
-        new.buckets = self.buckets
-        new.out = self.out
-        new.parts = self.parts
-        new.lost_now = self.lost_now
-        new.history = self.history
-        new.falls = self.falls
-        new.is_over = self.is_over
-        new._events = self._events
-        new._n_events = self._n_events
-        new._turn_end = self._turn_end
-        new._supply = self._supply
-        return new
-
-
-_compared = attrgetter(*(f.name for f in fields(State) if f.compare))
 
 
 class Observation(NamedTuple):

@@ -55,6 +55,8 @@ def _bits(mask: int) -> tuple:
     return out
 
 
+# BK-12's parts again (meeple.rules.bucket_king.pyramid.split_parts has the same bitmask walk), on purpose:
+# a lean reference is written from the rules, never from meeple's code, so it can disagree with it.
 def _parts(standing: int) -> list:
     """BK-12: the parts of what stands (touching: side by side in a row, or one on the other)."""
     parts = []

@@ -34,6 +34,8 @@ def nest_score(nest) -> int:
     return sum(best.values())
 
 
+# The heuristic's removal loss again, on its own card encoding, on purpose: a lean reference is
+# written from the rules, never from meeple's code, so it can disagree with it (tests/test_lean_references.py).
 def _removal_loss(nest) -> float:
     top = {}
     for c in nest:
