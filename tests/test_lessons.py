@@ -627,8 +627,9 @@ SECOND_STUDENT = "Alan Turing"
 # lessons 8, 10 and 14-21's per-student exercises are checked over thirty ids through their checkers)
 STUDENT_LESSONS = ["01_first_interval", "02_one_die", "03_rerolls", "04_markov_race", "05_how_many_games",
                    "06_catch_up", "09_risk", "11_cascades", "12_design_to_a_target", "13_timing"]
-# lesson 8's nest (exercise 2) is the student's too: its solution cell works it out from their numbers
-STUDENT_LESSONS += ["08_push_your_luck"]
+# lesson 8's nest (exercise 2) and lesson 14's die D are the student's too: their solution cells work them
+# out from the student's numbers
+STUDENT_LESSONS += ["08_push_your_luck", "14_skill_luck_intransitivity"]
 
 
 def _key_forms(value) -> "list[list[str]]":

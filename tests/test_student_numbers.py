@@ -403,3 +403,23 @@ def test_21_tuned_every_search_a_student_gets_and_each_student_searches_their_ow
         ex.student(sid)
         ok, said = _quiet("21.tuned", other)
         assert not ok and "other rules" in said, said
+
+
+def test_14_die_d_every_die_ties_with_a_and_has_its_own_chance(no_student):
+    """14.die_d for every die D a student can get: D shares a face with A (a tie counts half a win,
+    the exercise's trap), the key's chance is the 36 pairs counted here by hand, each die has its
+    own, and thirty ids meet every die."""
+    a = (2, 2, 4, 4, 9, 9)  # lesson 14's die A
+    chances = {}
+    for d in ex.NUMBERS["14"]["die_d"]:
+        assert set(d) & set(a), d
+        pairs = [(x, y) for x in d for y in a]
+        chances[d] = sum(Fraction(1) if x > y else Fraction(1, 2) if x == y else Fraction(0) for x, y in pairs) / len(pairs)
+    assert len(set(chances.values())) == len(chances), chances
+    for sid in IDS:
+        assert ex.answer("14.die_d", sid) == chances[ex.exercise_numbers("14", sid)["die_d"]], sid
+    assert {ex.exercise_numbers("14", s)["die_d"] for s in IDS} == set(chances)
+
+
+def test_14_die_d_each_student_passes_with_their_own_answer_and_not_a_classmates(no_student):
+    _each_passes_and_a_classmates_fails(["14.die_d"])

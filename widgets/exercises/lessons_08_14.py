@@ -398,20 +398,30 @@ def _luck_alone(answer):
     return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
 
 
-DIE_D = (0, 3, 4, 4, 4, 4)
+DIE_A = (2, 2, 4, 4, 9, 9)  # lesson 14's die A (section 2)
+
+
+def die_d() -> tuple:
+    """The faces of this student's die D in 14.die_d."""
+    return exercise_numbers("14")["die_d"]
 
 
 @exercise("14.die_d", "the chance as an exact Fraction")
 def _die_d(answer):
-    d, a_die = exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9))
+    faces = die_d()
+    d, a_die = exact.die(faces), exact.die(DIE_A)
     right = expected("14.die_d")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right}: {'D beats A' if right > Fraction(1, 2) else 'A still beats D'}."
+    tie = sorted(set(faces) & set(DIE_A))
     strict = sum((p * q for x, p in d.items() for y, q in a_die.items() if x > y), Fraction(0))
-    if a == strict:
-        return False, "a 4 against a 4 is a tie: count ties as half a win (beat_chance does)."
-    return False, "list the 36 pairs of faces (or use exact.beat_chance(exact.die(D), exact.die(A)))."
+    if a == strict and tie:
+        return False, f"a {tie[0]} against a {tie[0]} is a tie: count ties as half a win (beat_chance does)."
+    if a == 1 - right:
+        return False, "that is the chance that A beats D: the question is D against A."
+    return False, (f"list the {len(faces) * len(DIE_A)} pairs of faces of your D {faces} and A "
+                   "(or use exact.beat_chance(exact.die(D), exact.die(A))).")
 
 
 CYCLE_GAMES = 150
@@ -669,7 +679,7 @@ def _luck_answer():
 
 @answer_of("14.die_d")
 def _die_d_answer():
-    return exact.beat_chance(exact.die(DIE_D), exact.die((2, 2, 4, 4, 9, 9)))
+    return exact.beat_chance(exact.die(die_d()), exact.die(DIE_A))
 
 
 @answer_of("14.cycle")
