@@ -482,7 +482,7 @@ def answer_forms(key: str) -> list[str]:
     to 3 significant digits (and to 2 decimals), a chance as a percentage to 3 digits, a whole
     number from 13 up (smaller ones are everywhere), and for a choice the sentences in _SAID."""
     if key in _OWN_ANSWER:
-        return []
+        return own_interval_forms(key)
     a = ex.answer(key)
     out = list(_SAID.get(key, []))
     values = a if isinstance(a, tuple) and all(isinstance(v, (int, float, Fraction)) for v in a) else (a,)
@@ -497,6 +497,20 @@ def answer_forms(key: str) -> list[str]:
         elif abs(int(v)) >= 13:
             out.append(str(int(v)))
     return list(dict.fromkeys(out))
+
+
+# sampled exercises whose key is the interval the solution's own games give (the student's own
+# numbers): a lesson that ran that very question on those seeds before asking would show it
+_OWN_INTERVAL = {"17.rounds", "20.wait"}
+
+
+def own_interval_forms(key: str) -> list[str]:
+    """For a key in _OWN_INTERVAL, the key's interval as the lessons write one ("1.69 to 1.83", to
+    2 and 3 decimals); nothing for the other sampled exercises (their answer is the student's)."""
+    if key not in _OWN_INTERVAL:
+        return []
+    low, high = ex.answer(key)
+    return [f"{low:.2f} to {high:.2f}", f"{low:.3f} to {high:.3f}"]
 
 
 def _shown(cell: dict) -> str:
@@ -540,6 +554,10 @@ def test_answers_shown_early_are_found():
     assert answers_shown_early([code("x", f"{float(third):.3g}", "solution"), code('check("07.third", x)')]) == []
     assert answers_shown_early([code('check("07.third", x)'), md(f"it was {third}")]) == []
     assert answer_forms("07.third") == ["1/4", "0.25", "25%"]
+    low, high = ex.answer("17.rounds")  # a sampled key: the solution's own interval, as a sentence would say it
+    said = code("runs = simulate(...)", f"races last 1.78 rounds ({low:.2f} to {high:.2f})")
+    assert answers_shown_early([said, code('check("17.rounds", (x, y))')]) == [
+        f"17.rounds: '{low:.2f} to {high:.2f}' in cell 0"]
 
 
 def _executed(path: Path, nbval_cells: "dict | None" = None, student: "str | None" = None,

@@ -281,8 +281,8 @@ def _tuned(answer):
                        "pick the length whose estimate is nearest zero.")
     value, lo, hi = measured[length]
     tied = undecided(measured, length, 0.0)
-    verdict = "its interval holds 0: at this many games the first seat's edge is gone" if lo <= 0 <= hi else \
-        "its interval still excludes 0"
+    verdict = ("its interval holds 0: at this many games its edge cannot be told from none (which is not "
+               "the same as no edge: lesson 5)") if lo <= 0 <= hi else "its interval still excludes 0"
     return True, (f"{field} = {length}: seat 1's advantage {value:+.1%} ({lo:+.1%} to {hi:+.1%}), your games replayed "
                   f"from their seeds; {verdict}"
                   + (f"; the data cannot rule out {' or '.join(map(str, tied))}." if tied else "."))
