@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from math import inf
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from .. import bots as _bots
