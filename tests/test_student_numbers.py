@@ -349,3 +349,31 @@ def test_14_cycle_each_student_passes_with_their_own_round_robin_and_not_a_class
         ok, said = _quiet("14.cycle", (robin, key))
         assert not ok and "does not replay" in said, said
     ex.student(None)
+
+
+def test_11_none_colour_every_table_puts_them_at_the_top_and_a_classmates_other_shape_fails(no_student):
+    """11.none_colour at every player count a student gets (BK-3): the key's placement (the top
+    ones) costs only the buckets given up and passes, the bottom row's costs more and fails, and a
+    classmate's placement for the other pyramid (2-4 players against 5-6) is refused. Its answer is
+    a rule, so within one shape many placements pass (numbers.py says so)."""
+    from meeple.rules import bucket_king as bk
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    shapes = {}
+    for players in set(ex.NUMBERS["11"]["none_players"]):
+        config = bk.Config(players=players)
+        need = config.buckets_per_colour[players - 2]
+        sid = next(s for s in IDS if ex.exercise_numbers("11", s)["none_players"] == players)
+        ex.student(sid)
+        key = ex.answer("11.none_colour")
+        assert len(key) == need and l8._cost_of_losing(config.rows, key) == need, (players, key)
+        assert _quiet("11.none_colour", key)[0], players
+        bottom = [(0, i) for i in range(need)]
+        assert l8._cost_of_losing(config.rows, bottom) > need and not _quiet("11.none_colour", bottom)[0]
+        shapes[config.rows] = (sid, key)
+    assert len(shapes) == 2, shapes  # the two pyramids of the rulebook
+    (a, key_a), (b, key_b) = shapes.values()
+    for sid, other in ((a, key_b), (b, key_a)):
+        ex.student(sid)
+        assert not _quiet("11.none_colour", other)[0], (sid, other)
+    ex.student(None)

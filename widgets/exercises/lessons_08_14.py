@@ -256,9 +256,14 @@ def _cost_of_losing(rows, places) -> int:
     return best
 
 
-@exercise("11.none_colour", "three positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+def none_colour_table():
+    """The Bucket King rules of this student's 11.none_colour: their number of players (BK-3)."""
+    return bk.Config(players=exercise_numbers("11")["none_players"])
+
+
+@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
 def _none_colour(answer):
-    config = bk.Config()
+    config = none_colour_table()
     rows = config.rows
     need = config.buckets_per_colour[config.players - 2]
     try:
@@ -640,9 +645,9 @@ def _led_five_answer():
 
 @answer_of("11.none_colour")
 def _none_colour_answer():
-    rows = bk.Config().rows
-    top = len(rows) - 1
-    return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
+    config = none_colour_table()
+    rows, need = config.rows, config.buckets_per_colour[config.players - 2]
+    return [(r, i) for r in reversed(range(len(rows))) for i in range(rows[r])][:need]  # one of several: the top ones
 
 
 @answer_of("11.second_row")
