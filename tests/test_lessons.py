@@ -483,6 +483,8 @@ def answer_forms(key: str) -> list[str]:
     number from 13 up (smaller ones are everywhere), and for a choice the sentences in _SAID."""
     if key in _OWN_ANSWER:
         return own_interval_forms(key)
+    if key in _SAID:  # a choice: its sentences (working the answer out, e.g. 14.cycle's round-robin, adds no form)
+        return list(_SAID[key])
     a = ex.answer(key)
     out = list(_SAID.get(key, []))
     values = a if isinstance(a, tuple) and all(isinstance(v, (int, float, Fraction)) for v in a) else (a,)

@@ -423,3 +423,73 @@ def test_14_die_d_every_die_ties_with_a_and_has_its_own_chance(no_student):
 
 def test_14_die_d_each_student_passes_with_their_own_answer_and_not_a_classmates(no_student):
     _each_passes_and_a_classmates_fails(["14.die_d"])
+
+
+def _round_robin(sid):
+    """Lesson 14's round-robin (section 3: every pair of thresholds, 150 games, seed 1, seats rotated)
+    with student `sid`'s deck, as the site's solution plays it (Evidence.play: the same games as simulate)."""
+    from itertools import combinations
+
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    with ex.as_student(sid):
+        rules = l8.cycle_rules()
+    ts = [f"threshold-{k}" for k in range(1, 6)]
+    return [ex.Evidence.play("duck-duck-bruce", rules, [a, b], games=l8.CYCLE_GAMES, seed=1, rotate=True)
+            for a, b in combinations(ts, 2)]
+
+
+def test_14_cycle_each_student_passes_with_their_own_round_robin_and_not_a_classmates(no_student):
+    """14.cycle asks about the round-robin of the student's own deck (section 3): thirty ids meet
+    every deck; for two students with different decks, each passes with their own games and the
+    key's answer, and is refused a classmate's games (other rules), a guessed cycle, a cycle
+    with no games, and their own games with one pairing's winners forged."""
+    decks = {sid: ex.exercise_numbers("14", sid)["cycle_bruces"] for sid in IDS}
+    assert set(decks.values()) == set(ex.NUMBERS["14"]["cycle_bruces"])
+    two = [IDS[0], next(s for s in IDS if decks[s] != decks[IDS[0]])]
+    robins = {sid: _round_robin(sid) for sid in two}
+    for sid, classmate in (two, two[::-1]):
+        ex.student(sid)
+        key = ex.answer("14.cycle")
+        ok, said = _quiet("14.cycle", (robins[sid], key))
+        assert ok, (sid, said)
+        ok, said = _quiet("14.cycle", (robins[classmate], key))
+        assert not ok and "other rules" in said, said
+        guess = next(c for c in (["threshold-1", "threshold-2", "threshold-3"], ["threshold-3", "threshold-4", "threshold-5"])
+                     if c != key)
+        assert not _quiet("14.cycle", (robins[sid], guess))[0], (sid, guess)
+        assert not _quiet("14.cycle", key)[0], sid  # the answer alone, no games
+        first = robins[sid][0]  # threshold-1 against threshold-2: give threshold-1 every game
+        forged = [g._replace(winners=(g.bots.index("threshold-1"),)) for g in first.records]
+        robin = [ex.Evidence(first.game, first.config, first.bots, first.seed, first.rotate, forged), *robins[sid][1:]]
+        ok, said = _quiet("14.cycle", (robin, key))
+        assert not ok and "does not replay" in said, said
+    ex.student(None)
+
+
+def test_11_none_colour_every_table_puts_them_at_the_top_and_a_classmates_other_shape_fails(no_student):
+    """11.none_colour at every player count a student gets (BK-3): the key's placement (the top
+    ones) costs only the buckets given up and passes, the bottom row's costs more and fails, and a
+    classmate's placement for the other pyramid (2-4 players against 5-6) is refused. Its answer is
+    a rule, so within one shape many placements pass (numbers.py says so)."""
+    from meeple.rules import bucket_king as bk
+    from meeple.widgets.exercises import lessons_08_14 as l8
+
+    shapes = {}
+    for players in set(ex.NUMBERS["11"]["none_players"]):
+        config = bk.Config(players=players)
+        need = config.buckets_per_colour[players - 2]
+        sid = next(s for s in IDS if ex.exercise_numbers("11", s)["none_players"] == players)
+        ex.student(sid)
+        key = ex.answer("11.none_colour")
+        assert len(key) == need and l8._cost_of_losing(config.rows, key) == need, (players, key)
+        assert _quiet("11.none_colour", key)[0], players
+        bottom = [(0, i) for i in range(need)]
+        assert l8._cost_of_losing(config.rows, bottom) > need and not _quiet("11.none_colour", bottom)[0]
+        shapes[config.rows] = (sid, key)
+    assert len(shapes) == 2, shapes  # the two pyramids of the rulebook
+    (a, key_a), (b, key_b) = shapes.values()
+    for sid, other in ((a, key_b), (b, key_a)):
+        ex.student(sid)
+        assert not _quiet("11.none_colour", other)[0], (sid, other)
+    ex.student(None)

@@ -256,9 +256,14 @@ def _cost_of_losing(rows, places) -> int:
     return best
 
 
-@exercise("11.none_colour", "three positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+def none_colour_table():
+    """The Bucket King rules of this student's 11.none_colour: their number of players (BK-3)."""
+    return bk.Config(players=exercise_numbers("11")["none_players"])
+
+
+@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
 def _none_colour(answer):
-    config = bk.Config()
+    config = none_colour_table()
     rows = config.rows
     need = config.buckets_per_colour[config.players - 2]
     try:
@@ -424,7 +429,13 @@ def _die_d(answer):
                    "(or use exact.beat_chance(exact.die(D), exact.die(A))).")
 
 
-CYCLE_GAMES = 150
+CYCLE_GAMES = 150  # games per pairing in lesson 14's round-robin (section 3)
+
+
+def cycle_rules():
+    """The rules of this student's round-robin in lesson 14 (section 3, and so 14.cycle): two
+    players, one round, and the student's number of Bruces in the deck."""
+    return ddb.Config(players=2, rounds=1, bruce_cards=exercise_numbers("14")["cycle_bruces"])
 
 
 @exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
@@ -445,7 +456,7 @@ def _cycle(answer):
     bots = sorted({b for e in evs for b in e.bots})
     if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(bots, 2)}:
         raise Refused("runs should hold one run per pair of bots, every pair once (a round-robin).")
-    rules = ddb.Config(players=2, rounds=1)
+    rules = cycle_rules()
     share = -(-90 // len(evs))  # about 90 games replayed in all
     sure = set()
     for e in evs:
@@ -634,9 +645,9 @@ def _led_five_answer():
 
 @answer_of("11.none_colour")
 def _none_colour_answer():
-    rows = bk.Config().rows
-    top = len(rows) - 1
-    return [(top, 0), (top - 1, 0), (top - 1, 1)]  # one answer of several: the top three
+    config = none_colour_table()
+    rows, need = config.rows, config.buckets_per_colour[config.players - 2]
+    return [(r, i) for r in reversed(range(len(rows))) for i in range(rows[r])][:need]  # one of several: the top ones
 
 
 @answer_of("11.second_row")
@@ -684,10 +695,16 @@ def _die_d_answer():
 
 @answer_of("14.cycle")
 def _cycle_answer():
+    return list(_robin_cycle(cycle_rules()))
+
+
+@lru_cache(maxsize=8)  # a round-robin is 1,500 games: once per deck (a class shares a few decks)
+def _robin_cycle(rules) -> list:
+    """The cycle lesson 14's round-robin (seed 1) shows at these rules, or []."""
     ts = [f"threshold-{k}" for k in range(1, 6)]
     sure = set()
     for a, b in combinations(ts, 2):
-        res = simulate("duck-duck-bruce", ddb.Config(players=2, rounds=1), [a, b], games=CYCLE_GAMES, seed=1,
+        res = simulate("duck-duck-bruce", rules, [a, b], games=CYCLE_GAMES, seed=1,
                        rotate=True, progress=False, workers=1)
         for x, y in ((a, b), (b, a)):
             shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in res.records]

@@ -43,7 +43,11 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
                             (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
     "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
-    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4))},
+    # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
+    # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
+    # pyramid of the same shape passes too; one for the other shape does not
+    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4)),
+           "none_players": (4, 5, 3, 6)},
     # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
     # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
     "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},
@@ -52,8 +56,11 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "13": {"position": (6, 31, 71, 37, 65, 79)},
     # wins not 58: its chance rounds to a figure the lesson shows. die_d: exercise 2's die D, each with a face it
     # shares with A (a tie, half a win) and its own chance against A, none a figure the lesson shows before
+    # cycle_bruces: the Bruces in the deck of section 3's round-robin (and so 14.cycle's evidence), from the
+    # base six; each deck decides some pairings and leaves others open (with ten even the point estimates cycle)
     "14": {"wins": (60, 59, 61, 62, 63),
-           "die_d": ((0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4))},
+           "die_d": ((0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4)),
+           "cycle_bruces": (6, 4, 5, 7, 8, 10)},
     # lessons 15-18 (exercises_15_18.PARAMS reads these; none is a number the lesson shows before asking)
     "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
            "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
@@ -83,7 +90,7 @@ VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat"
           "06.boost", "06.catchup", "09.claim3_variance", "11.second_row", "12.p_five", "12.ender_bonus"}
 VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
           "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
-VARIED |= {"08.nest_bust", "08.nest_gain", "14.die_d"}
+VARIED |= {"08.nest_bust", "08.nest_gain", "11.none_colour", "14.die_d", "14.cycle"}
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"17.rounds", "20.wait", "21.tuned"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
