@@ -3,6 +3,7 @@
     .venv/bin/python tests/bench/bench_agreement.py --update BENCHMARKS.md        # run by `make bench`
     .venv/bin/python tests/bench/bench_agreement.py --games 2000 --game bucket-king   # one game, fewer games
     .venv/bin/python tests/bench/bench_agreement.py --sanity                         # the check can fail
+    nice -n 10 .venv/bin/python tests/bench/bench_agreement.py --games 400 --workers 8   # cases in 8 processes
 
 For every game, preset and bot line-up (random, heuristic, heuristic against random, seats
 rotated), N games (default 20,000) are played twice through simulate's `play_game`: once with the
@@ -31,6 +32,8 @@ import re
 import sys
 import time
 import types
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 from meeple.rules.core import resolve_bots
@@ -105,7 +108,17 @@ def compare(core, proto) -> list[tuple[str, float, float, float]]:
     return rows
 
 
-def run(games: int, seed: int, only: list[str] | None, sanity: bool) -> tuple[str, bool]:
+def one_case(job) -> tuple:
+    """(game, preset, line-up, identical games, compare's rows, CPU seconds) of one case."""
+    game, preset, lineup, games, seed, other = job
+    t = time.process_time()
+    core, proto = play_both(game, preset, lineup, games, seed, other)
+    same = sum(a == b for a, b in zip(core, proto))
+    print(f"{game} {preset} {lineup}: {same}/{games} games identical", file=sys.stderr, flush=True)
+    return game, preset, lineup, same, compare(core, proto), time.process_time() - t
+
+
+def run(games: int, seed: int, only: list[str] | None, sanity: bool, workers: int = 1) -> tuple[str, bool]:
     cases = []
     if sanity:
         cases.append(("bucket-king", "base", "random", "poke"))
@@ -116,21 +129,24 @@ def run(games: int, seed: int, only: list[str] | None, sanity: bool) -> tuple[st
             for preset in mod.Config.presets():
                 for lineup in LINEUPS:
                     cases.append((game, preset, lineup, None))
-    results = []
-    t0 = time.process_time()
-    for game, preset, lineup, other in cases:
-        core, proto = play_both(game, preset, lineup, games, seed, other)
-        same = sum(a == b for a, b in zip(core, proto))
-        results.append((game, preset, lineup, same, compare(core, proto)))
-        print(f"{game} {preset} {lineup}: {same}/{games} games identical", file=sys.stderr, flush=True)
+    t0, w0 = time.process_time(), time.time()
+    jobs = [(game, preset, lineup, games, seed, other) for game, preset, lineup, other in cases]
+    if workers > 1:  # the cases in worker processes (same niceness as this one); the results in case order
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            results = list(pool.map(one_case, jobs))
+    else:
+        results = [one_case(job) for job in jobs]
+    cpu = time.process_time() - t0 + sum(r[5] for r in results if workers > 1)
+    results = [r[:5] for r in results]
     raw = [r[3] for *_, rows in results for r in rows]
     adjusted = iter(holm(raw))
     failed = 0
     lines = [
         f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, Python {platform.python_version()}: "
         f"{games:,} games per game, preset and line-up on each path, seed {seed}; {len(raw):,} comparisons, "
-        f"Holm-corrected together, family-wise alpha {ALPHA}; {time.process_time() - t0:,.0f} s CPU; "
-        f"load average {os.getloadavg()[0]:.1f} at the end.",
+        f"Holm-corrected together, family-wise alpha {ALPHA}; {cpu:,.0f} s CPU ({time.time() - w0:,.0f} s wall, "
+        f"{workers} process{'es' if workers > 1 else ''}, niceness {os.nice(0)}); load average "
+        f"{os.getloadavg()[0]:.1f} at the end.",
         "",
         "| game | preset | bots | identical games | comparisons | smallest Holm p | largest difference / core mean | verdict |",
         "|---|---|---|---:|---:|---:|---:|---|",
@@ -153,11 +169,15 @@ def main(argv=None) -> int:
     ap.add_argument("--game", nargs="+", choices=sorted(GAMES), help="these games only (default: all four)")
     ap.add_argument("--sanity", action="store_true",
                     help="compare Bucket King's base core with its poke protocol: must be rejected (exit 1)")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="play the cases in this many processes (default %(default)s); Holm over all of them together")
     ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- agreement:start/end -->")
     args = ap.parse_args(argv)
     if args.games < 2:
         ap.error(f"--games={args.games} is not allowed: at least 2 games (a variance needs two)")
-    text, ok = run(args.games, args.seed, args.game, args.sanity)
+    if args.workers < 1:
+        ap.error(f"--workers={args.workers} is not allowed: at least 1 process")
+    text, ok = run(args.games, args.seed, args.game, args.sanity, args.workers)
     print(text)
     if args.update and not args.sanity:
         path = Path(args.update)
