@@ -154,3 +154,38 @@ def test_a_shrunk_deck_is_named_as_the_cause_of_a_hand_too_big(capsys, argv):
     with pytest.raises(ValueError) as e:
         Config(colours=("red",))
     assert says in str(e.value) and "a hand for 4 players is 1 to 5 cards, not 13" in str(e.value), e.value
+
+
+ROTATED = "Bots rotated (the default when the seats hold different bots; --no-rotate keeps each bot in its seat)"
+KEPT = "Bots kept in their seats (--no-rotate)"
+
+
+def _first_seat_row(text: str) -> str:
+    return next(line for line in text.splitlines() if "Player 1 " in line)
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "bucket-brigade", "--games", "9"],
+    ["sweep", "bucket-brigade", "--vary", "bonus=0,6", "--games", "6"],
+    ["tune", "bucket-brigade", "--field", "bonus", "--values", "0..2", "--target", "0.3", "--games", "6"],
+])
+def test_different_bots_are_rotated_by_default_as_compare_does_and_the_output_says_so(capsys, command):
+    """`simulate`, `sweep` and `tune` kept a heuristic bot in seat 1 unless --rotate was spelled out:
+    their seat figures (and tune's seat measures) were the bot's skill, while `compare` rotated by
+    default. Now all four rotate different bots by default, say so, and --no-rotate keeps the seats."""
+    argv = command + ["--bots", "heuristic,random,random", "--workers", "1"]
+    code, default, _ = run(capsys, *argv)
+    assert code == 0 and ROTATED in default and KEPT not in default
+    code, rotated, _ = run(capsys, *argv, "--rotate")
+    assert code == 0 and "Bots rotated (--rotate)" in rotated
+    code, kept, _ = run(capsys, *argv, "--no-rotate")
+    assert code == 0 and KEPT in kept and "Bots rotated" not in kept
+    # the default's figures are the rotated run's, not the seated one's
+    strip = lambda text: "\n".join(line for line in text.splitlines() if not line.startswith("Bots "))  # noqa: E731 (one use)
+    assert strip(default) == strip(rotated) != strip(kept)
+    if command[0] != "tune":
+        assert _first_seat_row(default) != _first_seat_row(kept)
+        assert "heuristic,random" in _first_seat_row(default) or "random,heuristic" in _first_seat_row(default)
+    # one bot everywhere: nothing to rotate, nothing said
+    code, same, _ = run(capsys, *command, "--bots", "random", "--workers", "1")
+    assert code == 0 and "Bots rotated" not in same and KEPT not in same
