@@ -198,3 +198,48 @@ def test_a_sweep_grid_of_many_bad_values_is_named_in_one_short_line(capsys):
     one_line_error(code, out, err, "sweep points are invalid")
     assert "1901 of 2001 sweep points are invalid" in err and "bonus=100 is not allowed: 0 to 99" in err
     assert "and 1,895 more like these" in err and len(err) < 1000
+
+
+VARIANT_JSON = '{"format": "meeple-variant/1", "game": "bucket-brigade", "name": "x", "set": {"bonus": 6%s}}'
+
+
+@pytest.mark.parametrize("command", [["variant", "show"], ["simulate", "bucket-brigade", "--games", "1", "--config"]])
+def test_a_json_variant_file_naming_a_number_twice_is_refused(tmp_path, capsys, command):
+    """{"bonus": 6, "bonus": 7} ran with bonus=7 and no word (json keeps the last key); the same
+    file in TOML is refused. A key given twice is a mistake to name, as --set refuses bonus twice."""
+    path = tmp_path / "twice.json"
+    path.write_text(VARIANT_JSON % ', "bonus": 7')
+    code, out, err = run(capsys, *command, path)
+    one_line_error(code, out, err, "twice.json: 'bonus' is given twice in one object: give each key once")
+
+
+def test_a_record_naming_a_key_twice_is_refused(tmp_path, capsys):
+    text = play("bucket-brigade", None, "random", 1).to_json()
+    path = tmp_path / "twice.json"
+    path.write_text(text.replace('{', '{"game": "bucket-king", ', 1))
+    code, out, err = run(capsys, "replay", path)
+    one_line_error(code, out, err, "not a meeple record: 'game' is given twice in one object")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_variant_file_or_record_saved_with_a_byte_order_mark_is_read(tmp_path, capsys, suffix):
+    """Windows Notepad saves UTF-8 with a byte-order mark: the file was refused as 'not valid TOML
+    (Invalid statement (at line 1, column 1))' or with 'decode using utf-8-sig', for a file that looks right."""
+    path = tmp_path / f"notepad{suffix}"
+    text = VARIANT_JSON % "" if suffix == ".json" else \
+        'format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = "x"\n[set]\nbonus = 6\n'
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    code, out, err = run(capsys, "variant", "show", path)
+    assert (code, err) == (0, "") and "bonus=6" in out
+    record = tmp_path / "record.json"
+    record.write_bytes(b"\xef\xbb\xbf" + play("bucket-brigade", None, "random", 1).to_json().encode())
+    code, out, err = run(capsys, "replay", record)
+    assert (code, err) == (0, "") and "Winner" in out
+
+
+def test_a_variant_file_with_an_empty_name_says_the_name_is_empty(tmp_path, capsys):
+    """name = "" said 'name must be text, got ''': it is text."""
+    path = tmp_path / "empty.toml"
+    path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = ""\n[set]\n')
+    code, out, err = run(capsys, "variant", "show", path)
+    one_line_error(code, out, err, "name must be text that is not empty, got ''")
