@@ -243,3 +243,23 @@ def test_a_variant_file_with_an_empty_name_says_the_name_is_empty(tmp_path, caps
     path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = ""\n[set]\n')
     code, out, err = run(capsys, "variant", "show", path)
     one_line_error(code, out, err, "name must be text that is not empty, got ''")
+
+
+@pytest.mark.parametrize("argv", [
+    ["variant", "save", "Rüssel", "--game", "bucket-brigade"],
+    ["compare", "bucket-brigade", "--variant", "a:", "--variant", "Rüssel:bonus=6", "--games", "1"],
+])
+def test_a_variant_name_outside_ascii_is_refused_naming_what_a_name_may_hold(tmp_path, monkeypatch, capsys, argv):
+    """'Rüssel' was refused with 'use letters, digits, ...' (ü is a letter), and compare's --variant
+    'Rüssel:bonus=6' only said it 'is not NAME:field=value,...'."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    one_line_error(code, out, err, "'Rüssel' is not allowed: use ASCII letters (A-Z, a-z), digits")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_names_the_variant_whose_player_count_the_bots_do_not_fit(capsys):
+    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'."""
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "five:players=5",
+                         "--bots", "heuristic,random,random,random", "--games", "1")
+    one_line_error(code, out, err, "variant 'five' has 5 players: need 5 bots (one per player), got 4")

@@ -28,6 +28,7 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
+NAME_RULE = "use ASCII letters (A-Z, a-z), digits, '.', '_', '-', '+' and spaces, starting with a letter or digit"
 
 
 def _settings(text: str) -> list[str]:
@@ -58,8 +59,10 @@ def parse_variants(items: list[str], mod, base) -> dict:
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
-            if not sep or not _NAME.fullmatch(name):
+            if not sep:
                 raise CliError(f"--variant {item!r} is not NAME:field=value,... or a .json/.toml variant file")
+            if not _NAME.fullmatch(name):
+                raise CliError(f"--variant {item!r}: the name {name!r} is not allowed: {NAME_RULE}")
             try:
                 config = base.with_text(_settings(text)) if text.strip() else base
             except ValueError as e:
@@ -214,7 +217,7 @@ def cmd_tune(args) -> int:
 def cmd_variant_save(args) -> int:
     name = args.name.strip()
     if not _NAME.fullmatch(name):
-        raise CliError(f"variant name {args.name!r}: use letters, digits, '.', '_', '-', '+' and spaces")
+        raise CliError(f"variant name {args.name!r} is not allowed: {NAME_RULE}")
     if args.game is None:
         if args.config is None:
             raise CliError("name the game: --game GAME (or start from a variant file with --config FILE)")
