@@ -202,7 +202,12 @@ def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None
     if by not in ("seat", "bot"):
         raise ValueError(f"by={by!r} is not allowed: 'seat' or 'bot'")
     chosen = _compare_measures(mod, measures)
-    refs = {name: lineup(mod, bots, cfg.players) for name, cfg in configs.items()}  # all checked first
+    refs = {}
+    for name, cfg in configs.items():  # all checked first
+        try:
+            refs[name] = lineup(mod, bots, cfg.players)
+        except ValueError as e:  # 'need 5 bots, got 4' named no variant
+            raise ValueError(f"variant {name!r} has {cfg.players} players: {e}") from None
     jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
     out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)

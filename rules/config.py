@@ -586,6 +586,27 @@ def too_many_digits(e: ValueError) -> str:
     return "holds a number of more than 4,300 digits" if "integer string conversion" in str(e) else ""
 
 
+class DuplicateKey(ValueError):
+    """A JSON object names one key twice (json.loads would keep the last silently)."""
+
+
+def unique_keys(pairs):
+    """json.loads's object_pairs_hook for files a person edits: a key given twice is refused
+    (TOML refuses it itself), not settled silently in favour of the last."""
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(f"{key!r} is given twice in one object: give each key once")
+        out[key] = value
+    return out
+
+
+def without_bom(text):
+    """`text` without the byte-order mark some editors (Windows Notepad) put at the start of a
+    UTF-8 file: JSON and TOML readers refuse it ('Invalid statement at line 1, column 1')."""
+    return text[1:] if isinstance(text, str) and text.startswith("\ufeff") else text
+
+
 def read_variant(path) -> tuple[str, str, dict]:
     """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
     path = _variant_path(path)
@@ -593,9 +614,11 @@ def read_variant(path) -> tuple[str, str, dict]:
     kind = path.suffix.lower()
     if kind not in VARIANT_SUFFIXES:
         raise ValueError(f"{shown}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
-    text = read_capped(path, MAX_VARIANT_BYTES, "variant file")
+    text = without_bom(read_capped(path, MAX_VARIANT_BYTES, "variant file"))
     try:
-        data = json.loads(text) if kind == ".json" else tomllib.loads(text)
+        data = json.loads(text, object_pairs_hook=unique_keys) if kind == ".json" else tomllib.loads(text)
+    except DuplicateKey as e:
+        raise ValueError(f"{shown}: {e}") from None
     except RecursionError:
         raise ValueError(f"{shown}: nested too deeply to be a variant file") from None
     except json.JSONDecodeError as e:
@@ -618,7 +641,7 @@ def read_variant(path) -> tuple[str, str, dict]:
         raise ValueError(f"{shown}: name the game, e.g. game = \"bucket-brigade\"")
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{shown}: name must be text, got {name!r}")
+        raise ValueError(f"{shown}: name must be text that is not empty, got {name!r}")
     settings = data.get("set", {})
     if not isinstance(settings, dict):
         raise ValueError(f"{shown}: 'set' must map parameter names to values, got {type(settings).__name__}")

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import check_seed
-from .config import too_many_digits
+from .config import DuplicateKey, too_many_digits, unique_keys, without_bom
 from .extras import OPTIONAL_BOTS, missing
 from .protocol import bot_rng, resolve_config
 from .protocol import MAX_STEPS
@@ -189,7 +189,9 @@ def replay(json_text: str) -> Record:
 
 def _replay(json_text) -> Record:
     try:
-        data = json.loads(json_text)
+        data = json.loads(without_bom(json_text), object_pairs_hook=unique_keys)
+    except DuplicateKey as e:
+        raise ValueError(f"not a meeple record: {e}") from None
     except (json.JSONDecodeError, UnicodeDecodeError, TypeError) as e:
         raise ValueError(f"not a meeple record: malformed JSON ({e})") from None
     except ValueError as e:

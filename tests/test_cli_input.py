@@ -200,3 +200,112 @@ def test_one_rule_and_one_line_for_odd_command_input(capsys, tmp_path, monkeypat
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err, (code, out, err)
     if "looked in" in message:
         assert f"(looked in {tmp_path})" in err
+
+
+ROTATED = "Bots rotated (the default when the seats hold different bots; --no-rotate keeps each bot in its seat)"
+KEPT = "Bots kept in their seats (--no-rotate)"
+
+
+def _first_seat_row(text: str) -> str:
+    return next(line for line in text.splitlines() if "Player 1 " in line)
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "bucket-brigade", "--games", "9"],
+    ["sweep", "bucket-brigade", "--vary", "bonus=0,6", "--games", "6"],
+    ["tune", "bucket-brigade", "--field", "bonus", "--values", "0..2", "--target", "0.3", "--games", "6"],
+])
+def test_different_bots_are_rotated_by_default_as_compare_does_and_the_output_says_so(capsys, command):
+    """`simulate`, `sweep` and `tune` kept a heuristic bot in seat 1 unless --rotate was spelled out:
+    their seat figures (and tune's seat measures) were the bot's skill, while `compare` rotated by
+    default. Now all four rotate different bots by default, say so, and --no-rotate keeps the seats."""
+    argv = command + ["--bots", "heuristic,random,random", "--workers", "1"]
+    code, default, _ = run(capsys, *argv)
+    assert code == 0 and ROTATED in default and KEPT not in default
+    code, rotated, _ = run(capsys, *argv, "--rotate")
+    assert code == 0 and "Bots rotated (--rotate)" in rotated
+    code, kept, _ = run(capsys, *argv, "--no-rotate")
+    assert code == 0 and KEPT in kept and "Bots rotated" not in kept
+    # the default's figures are the rotated run's, not the seated one's
+    strip = lambda text: "\n".join(line for line in text.splitlines() if not line.startswith("Bots "))  # noqa: E731 (one use)
+    assert strip(default) == strip(rotated) != strip(kept)
+    if command[0] != "tune":
+        assert _first_seat_row(default) != _first_seat_row(kept)
+        assert "heuristic,random" in _first_seat_row(default) or "random,heuristic" in _first_seat_row(default)
+    # one bot everywhere: nothing to rotate, nothing said
+    code, same, _ = run(capsys, *command, "--bots", "random", "--workers", "1")
+    assert code == 0 and "Bots rotated" not in same and KEPT not in same
+
+
+def test_a_sweep_grid_of_many_bad_values_is_named_in_one_short_line(capsys):
+    """`--vary bonus=0,1,...,2000` listed every one of the 1,901 bad points: a 104,709-character line."""
+    values = ",".join(str(v) for v in range(2001))
+    code, out, err = run(capsys, "sweep", "bucket-brigade", "--vary", f"bonus={values}", "--games", "1")
+    one_line_error(code, out, err, "sweep points are invalid")
+    assert "1901 of 2001 sweep points are invalid" in err and "bonus=100 is not allowed: 0 to 99" in err
+    assert "and 1,895 more like these" in err and len(err) < 1000
+
+
+VARIANT_JSON = '{"format": "meeple-variant/1", "game": "bucket-brigade", "name": "x", "set": {"bonus": 6%s}}'
+
+
+@pytest.mark.parametrize("command", [["variant", "show"], ["simulate", "bucket-brigade", "--games", "1", "--config"]])
+def test_a_json_variant_file_naming_a_number_twice_is_refused(tmp_path, capsys, command):
+    """{"bonus": 6, "bonus": 7} ran with bonus=7 and no word (json keeps the last key); the same
+    file in TOML is refused. A key given twice is a mistake to name, as --set refuses bonus twice."""
+    path = tmp_path / "twice.json"
+    path.write_text(VARIANT_JSON % ', "bonus": 7')
+    code, out, err = run(capsys, *command, path)
+    one_line_error(code, out, err, "twice.json: 'bonus' is given twice in one object: give each key once")
+
+
+def test_a_record_naming_a_key_twice_is_refused(tmp_path, capsys):
+    text = play("bucket-brigade", None, "random", 1).to_json()
+    path = tmp_path / "twice.json"
+    path.write_text(text.replace('{', '{"game": "bucket-king", ', 1))
+    code, out, err = run(capsys, "replay", path)
+    one_line_error(code, out, err, "not a meeple record: 'game' is given twice in one object")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_a_variant_file_or_record_saved_with_a_byte_order_mark_is_read(tmp_path, capsys, suffix):
+    """Windows Notepad saves UTF-8 with a byte-order mark: the file was refused as 'not valid TOML
+    (Invalid statement (at line 1, column 1))' or with 'decode using utf-8-sig', for a file that looks right."""
+    path = tmp_path / f"notepad{suffix}"
+    text = VARIANT_JSON % "" if suffix == ".json" else \
+        'format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = "x"\n[set]\nbonus = 6\n'
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    code, out, err = run(capsys, "variant", "show", path)
+    assert (code, err) == (0, "") and "bonus=6" in out
+    record = tmp_path / "record.json"
+    record.write_bytes(b"\xef\xbb\xbf" + play("bucket-brigade", None, "random", 1).to_json().encode())
+    code, out, err = run(capsys, "replay", record)
+    assert (code, err) == (0, "") and "Winner" in out
+
+
+def test_a_variant_file_with_an_empty_name_says_the_name_is_empty(tmp_path, capsys):
+    """name = "" said 'name must be text, got ''': it is text."""
+    path = tmp_path / "empty.toml"
+    path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = ""\n[set]\n')
+    code, out, err = run(capsys, "variant", "show", path)
+    one_line_error(code, out, err, "name must be text that is not empty, got ''")
+
+
+@pytest.mark.parametrize("argv", [
+    ["variant", "save", "Rüssel", "--game", "bucket-brigade"],
+    ["compare", "bucket-brigade", "--variant", "a:", "--variant", "Rüssel:bonus=6", "--games", "1"],
+])
+def test_a_variant_name_outside_ascii_is_refused_naming_what_a_name_may_hold(tmp_path, monkeypatch, capsys, argv):
+    """'Rüssel' was refused with 'use letters, digits, ...' (ü is a letter), and compare's --variant
+    'Rüssel:bonus=6' only said it 'is not NAME:field=value,...'."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *argv)
+    one_line_error(code, out, err, "'Rüssel' is not allowed: use ASCII letters (A-Z, a-z), digits")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_names_the_variant_whose_player_count_the_bots_do_not_fit(capsys):
+    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'."""
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "five:players=5",
+                         "--bots", "heuristic,random,random,random", "--games", "1")
+    one_line_error(code, out, err, "variant 'five' has 5 players: need 5 bots (one per player), got 4")

@@ -29,7 +29,8 @@ def test_simulate_prints_rates_with_intervals_and_saves_each_format(capsys, tmp_
     for suffix in (".csv", ".parquet", ".json"):
         path = tmp_path / f"runs{suffix}"
         code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "12", "--seed", "3",
-                             "--bots", "heuristic,random,random", "--set", "bonus=6", "--workers", "1", "--out", str(path))
+                             "--bots", "heuristic,random,random", "--set", "bonus=6", "--workers", "1", "--out", str(path),
+                             "--no-rotate")
         assert code == 0 and err == ""
         assert "Bucket Brigade, 12 games, seed 3, bots heuristic, random, random, rules: players=3, bonus=6" in out
         assert "95% CI" in out and "Player 1  heuristic" in out

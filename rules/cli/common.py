@@ -251,6 +251,33 @@ def run_setup(args, formats) -> RunArgs:
                 workers_option(args), checked_out(args.out, formats))
 
 
+ROTATE_HELP = ("seat the bots in turn so each holds each seat equally often. The default when the seats hold different "
+               "bots (else seat figures mix skill and seat); --no-rotate keeps each bot in its seat (e.g. to measure "
+               "one bot in seat 1 against the others)")
+
+
+def rotate_option(p) -> None:
+    """--rotate / --no-rotate, as compare has it: rotate by default when the seats hold different bots."""
+    p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=None, help=ROTATE_HELP)
+
+
+def rotation(args, bots) -> tuple[bool, str | None]:
+    """(rotate, the line that says which was done) for --rotate/--no-rotate and the bot names.
+    Different bots in the seats rotate unless --no-rotate; one bot everywhere has nothing to rotate
+    and nothing to say."""
+    mixed = len({b.strip() for b in bots}) > 1
+    rotate = mixed if args.rotate is None else bool(args.rotate)
+    if not mixed:
+        return rotate, None
+    if not rotate:
+        return False, ("Bots kept in their seats (--no-rotate): each seat's figures mix the bot's skill with the "
+                       "seat's; --rotate (the default) seats them in turn.")
+    why = "the default when the seats hold different bots; --no-rotate keeps each bot in its seat" \
+        if args.rotate is None else "--rotate"
+    return True, (f"Bots rotated ({why}): each holds each seat equally often, so seat figures measure the seat "
+                  "(averaged over the bots).")
+
+
 def chosen_measures(args, mod) -> list[str] | None:
     """The --measure names, each checked (and given its measures() name) before any game."""
     if not args.measure:
@@ -262,11 +289,6 @@ def chosen_measures(args, mod) -> list[str] | None:
         bad = next(m for m in args.measure if m.strip() not in known and f"mean_{m.strip()}" not in known)
         names = ", ".join(m.removeprefix("mean_") for m in known)
         raise CliError(f"unknown measure {bad!r} for {mod.NAME}; known: {names}") from None
-
-
-def rotate_option(p) -> None:
-    """--rotate: seat the bots in turn (simulate, sweep, tune; compare has its own, on by default)."""
-    p.add_argument("--rotate", action="store_true", help="seat the bots in turn so each holds each seat equally often")
 
 
 def measure_option(p) -> None:

@@ -24,16 +24,18 @@ from ..config import split_optional
 from ..sim import balance_report, simulate, sweep
 from ..sim.results import measure_columns
 from ..sim.text import ci_pct, fmt_table, num, pct
-from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, rotate_option, run_options,
-                     run_setup, chosen_measures, save_table, show_progress, show_then_save, table_data)
+from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, rotate_option,
+                     rotation, run_options, run_setup, chosen_measures, save_table, show_progress, show_then_save,
+                     table_data)
 
 
 def cmd_simulate(args) -> int:
     mod, config, names, seed, games, workers, out = run_setup(args, TABLE_FORMATS)
     chosen = chosen_measures(args, mod)
-    res = simulate(mod, config, names, games, seed, progress=show_progress(), workers=workers, rotate=args.rotate)
+    rotate, said = rotation(args, names)
+    res = simulate(mod, config, names, games, seed, progress=show_progress(), workers=workers, rotate=rotate)
     note = partial_note(res.completed, games) if res.partial else None
-    show_then_save(res.summary(chosen), lambda: save_table(
+    show_then_save(str(res.summary(chosen)) + (f"\n{said}" if said else ""), lambda: save_table(
         out, lambda p: table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
         f"Table of {len(res.table)} rows (one per game and seat)"))
     return interrupted(res.completed, games, out) if res.partial else 0
@@ -73,8 +75,9 @@ def cmd_sweep(args) -> int:
     grid = parse_vary(args.vary, mod)
     chosen = chosen_measures(args, mod) or []
     bots = [b.strip() for b in args.bots.split(",")]  # one name fits every player count a sweep may try
+    rotate, said = rotation(args, bots)
     try:
-        table = sweep(mod, config, grid, bots, games, seed, progress=show_progress(), workers=workers, rotate=args.rotate)
+        table = sweep(mod, config, grid, bots, games, seed, progress=show_progress(), workers=workers, rotate=rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
     fields = list(grid)
@@ -120,7 +123,7 @@ def cmd_sweep(args) -> int:
                            "games": games, "completed": done, "partial": partial,
                            "rows": json.loads(table.to_json(orient="records"))}, indent=1)
 
-    show_then_save(fmt_table(fields + ["seat", "bot", "games", *heads], rows), lambda: save_table(
+    show_then_save(fmt_table(fields + ["seat", "bot", "games", *heads], rows) + (f"\n{said}" if said else ""), lambda: save_table(
         out, lambda p: table_data(table, p, sweep_json, note), done, asked, partial,
         f"Table of {len(table)} rows (one per point and seat)"))
     return interrupted(done, asked, out) if partial else 0

@@ -14,7 +14,6 @@ any game is played, with one line and exit code 2.
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
@@ -24,11 +23,12 @@ from ..registry import load_variant
 from ..sim.runner import MAX_GAMES
 from ..workbench import compare_run, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
-                     game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, run_options, save_table,
-                     show_progress, table_data, whole, workers_option)
+                     game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, rotation,
+                     run_options, save_table, show_progress, table_data, whole, workers_option)
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
+NAME_RULE = "use ASCII letters (A-Z, a-z), digits, '.', '_', '-', '+' and spaces, starting with a letter or digit"
 
 
 def _settings(text: str) -> list[str]:
@@ -59,8 +59,10 @@ def parse_variants(items: list[str], mod, base) -> dict:
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
-            if not sep or not _NAME.fullmatch(name):
+            if not sep:
                 raise CliError(f"--variant {item!r} is not NAME:field=value,... or a .json/.toml variant file")
+            if not _NAME.fullmatch(name):
+                raise CliError(f"--variant {item!r}: the name {name!r} is not allowed: {NAME_RULE}")
             try:
                 config = base.with_text(_settings(text)) if text.strip() else base
             except ValueError as e:
@@ -188,21 +190,24 @@ def cmd_tune(args) -> int:
     if len(fields) == 2 and args.bisect:
         raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
     parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
+    rotate, said = rotation(args, names)
     try:
         if len(fields) == 1:
             result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=show_progress(),
                           values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
-                          bot=args.bot, workers=workers, rotate=args.rotate)
+                          bot=args.bot, workers=workers, rotate=rotate)
         else:
             result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=show_progress(),
                           values=None if parsed == [None, None] else tuple(parsed),
                           method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
-                          rotate=args.rotate)
+                          rotate=rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
     print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
     print(result)
     print(result.table_text())
+    if said:
+        print(said)
     if out is not None:
         write_atomic(out, result.table.to_csv(index=False))
         print(f"Table saved to {out}")
@@ -212,7 +217,7 @@ def cmd_tune(args) -> int:
 def cmd_variant_save(args) -> int:
     name = args.name.strip()
     if not _NAME.fullmatch(name):
-        raise CliError(f"variant name {args.name!r}: use letters, digits, '.', '_', '-', '+' and spaces")
+        raise CliError(f"variant name {args.name!r} is not allowed: {NAME_RULE}")
     if args.game is None:
         if args.config is None:
             raise CliError("name the game: --game GAME (or start from a variant file with --config FILE)")
@@ -309,10 +314,7 @@ def _compare_parser(sub, command: str) -> None:
     else:
         run_options(p, (".html",), games="500", partial=False)
         p.set_defaults(report_only=True)
-    p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=None,
-                   help="seat the bots in turn so each holds each seat equally often. The default when the seats "
-                        "hold different bots (else seat figures mix skill and seat); --no-rotate keeps each bot in "
-                        "its seat (e.g. to measure one bot in seat 1 against the others)")
+    rotate_option(p)
     p.add_argument("--by", choices=("seat", "bot"), default="seat", help="one row per seat (default) or per bot")
     measure_option(p)
     p.set_defaults(func=cmd_compare)

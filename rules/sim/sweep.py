@@ -68,6 +68,9 @@ def simulate(
     return Results(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
 
 
+SHOWN_PROBLEMS = 6  # a bad grid's message names this many of its problems, then counts the rest
+
+
 def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[dict, Any, tuple]]:
     """Every combination of the grid's values as (point, config, bots), all
     checked first: one ValueError names every bad field, value and point."""
@@ -107,7 +110,9 @@ def _grid_points(mod, base, grid: Mapping[str, Sequence], bots) -> list[tuple[di
         head = f"{bad} of {len(points)} sweep points are invalid" if bad else "bad sweep grid"
         if bad and bad < len(problems):
             head = "bad sweep grid; " + head
-        raise ValueError(head + ": " + "; ".join(problems))
+        more = len(problems) - SHOWN_PROBLEMS  # a grid of 2,000 bad values made a 100 kB "line"
+        raise ValueError(head + ": " + "; ".join(problems[:SHOWN_PROBLEMS])
+                         + (f"; and {more:,} more like these" if more > 0 else ""))
     return built
 
 
