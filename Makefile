@@ -64,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --explorer-cold --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md
+	$(BIN)/python tests/bench/bench_protocol.py --versus 5a00d56 --games 40 --spots 10 --rounds 5 --section protocol-5a --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_agreement.py --update BENCHMARKS.md
 	@$(BIN)/python tests/machine.py chromium npm
 	$(BIN)/python lessons/build_site.py --lessons 01_first_interval --out build/bench-site
