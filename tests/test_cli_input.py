@@ -263,3 +263,12 @@ def test_compare_names_the_variant_whose_player_count_the_bots_do_not_fit(capsys
     code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "five:players=5",
                          "--bots", "heuristic,random,random,random", "--games", "1")
     one_line_error(code, out, err, "variant 'five' has 5 players: need 5 bots (one per player), got 4")
+
+
+@pytest.mark.parametrize("bots", ["heuristic,", ",heuristic,random", "heuristic,,random"])
+def test_an_empty_bot_name_in_bots_is_named_not_counted_as_a_player(capsys, bots):
+    """`--bots heuristic,` said '--bots names 2 bots, one per player, so players=2 is not allowed':
+    the stray comma was counted as a second player."""
+    code, out, err = run(capsys, "play", "bucket-brigade", "--bots", bots)
+    one_line_error(code, out, err, f"--bots {bots!r} has an empty name (a comma at an end or two in a row)")
+    assert "known bots: random, heuristic, lookahead" in err and "players=" not in err
