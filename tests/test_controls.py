@@ -256,3 +256,20 @@ def test_new_game_deals_the_next_seed_and_replay_deals_this_one_again():
     s.handle({"do": "restart"})  # "Replay this deal"
     assert s.seed == 12 and s.view == StepperSession("bucket-brigade", seed=12, bots="random", seat=0).view
 
+
+
+def test_hand_deal_takes_the_games_own_name_and_names_what_it_allows():
+    """HandDeal('bucket-brigade') was refused with "game='bucket-brigade' is not allowed: Bucket
+    Brigade or Bucket King": the name every other call takes, refused by a message that seemed to allow it."""
+    assert C.HandDeal("bucket-brigade", deals=100).view() == C.HandDeal("Bucket Brigade", deals=100).view()
+    assert C.HandDeal("bucket-king", deals=100).game == "Bucket King"
+    for bad in ("chess", None, ["bucket-king"]):
+        with pytest.raises(ValueError, match=r"is not allowed: 'Bucket Brigade' \('bucket-brigade'\) or 'Bucket King'"):
+            C.HandDeal(bad, deals=100)
+
+
+@pytest.mark.parametrize("rerolls", [-1, 99, "yes", 2.5])
+def test_reroll_rule_of_a_number_or_text_names_what_it_takes(rerolls):
+    """RerollRule(-1) raised TypeError: 'int' object is not iterable."""
+    with pytest.raises(ValueError, match=r"is not allowed: one of yes/no/if-last for each of the 6 faces"):
+        C.RerollRule(rerolls)

@@ -289,6 +289,9 @@ class RerollRule(Control):
 
     def __init__(self, rerolls=None, gap: int = 4):
         super().__init__()
+        if rerolls is not None and (isinstance(rerolls, (str, bytes)) or not hasattr(rerolls, "__iter__")):
+            raise ValueError(f"rerolls={rerolls!r} is not allowed: one of yes/no/if-last for each of the "
+                             f"{len(pb.Config().faces)} faces, e.g. {pb.Config().rerolls}")  # -1 was a TypeError
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)  # the rules check the rule's shape and names
         self.gap = check_seed(gap, "gap")
@@ -567,8 +570,11 @@ class HandDeal(Control):
     def __init__(self, game: str = "Bucket Brigade", size: int | None = None, deals: int = 1000, seed: int = 0,
                  colour: str = "red"):
         super().__init__()
-        if game not in self.GAMES:
-            raise ValueError(f"game={game!r} is not allowed: {' or '.join(self.GAMES)}")
+        if isinstance(game, str):  # 'bucket-brigade', as every other call names the game, was refused
+            game = {name: title for title, name in self.GAMES.items()}.get(game, game)
+        if not isinstance(game, str) or game not in self.GAMES:
+            raise ValueError(f"game={game!r} is not allowed: "
+                             + " or ".join(f"{title!r} ({name!r})" for title, name in self.GAMES.items()))
         self.game, self.seed, self.colour = game, check_seed(seed), colour
         self.size = self._config(game, None).hand_size if size is None else size
         if self.size not in self.SIZES or isinstance(self.size, bool):

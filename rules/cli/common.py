@@ -97,6 +97,10 @@ def game_setup(args):
         config = presets[args.preset or "base"] if getattr(args, "config", None) is None else variant_file(mod, args)
         settings = list(args.settings)
         bots = [b.strip() for b in args.bots.split(",")]
+        if len(bots) > 1 and not all(bots):  # 'heuristic,' was read as two bots: '2 bots, so players=2'
+            raise CliError(f"--bots {shown_path(repr(args.bots))} has an empty name (a comma at an end or two in a "
+                           f"row): name one bot per seat, e.g. --bots heuristic,random,random; known bots: "
+                           f"{', '.join(mod.BOTS)}")
         implied = len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings)
         if implied:
             settings.insert(0, f"players={len(bots)}")  # three bots named: a three-player game
