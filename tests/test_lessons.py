@@ -866,3 +866,12 @@ def test_12_the_ender_wins_more_as_the_bonus_grows():
 
     rates = [m[0] for _, m in sorted(l8._ender_key_runs().items())]
     assert all(a < b for a, b in zip(rates, rates[1:])), rates
+
+
+def test_say_prints_plain_text_where_markdown_is_not_drawn(capsys):
+    """Outside IPython (a terminal, the course site's browser cells) a computed sentence reads as
+    text: no **, no code marks, no TeX dollars (the site showed `**(-1, 1, ...)**` and `$95\\%$`)."""
+    ex.say(r"**(-1, 1, 2, 3)** passes `01.wilson`: a $95\%$ interval, $b^\ast = 1.99$, $1/\sqrt{n}$, "
+           r"$\sqrt{\operatorname{Var}}$, $p \approx 0.4$, 2 * 3")
+    out = capsys.readouterr().out
+    assert out == "(-1, 1, 2, 3) passes 01.wilson: a 95% interval, b* = 1.99, 1/√n, √Var, p ≈ 0.4, 2 * 3\n", out

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 import sys
 from fractions import Fraction
 from typing import Any, Callable
@@ -58,7 +59,27 @@ def say(text: str) -> None:
         shown = sys.modules["IPython"].display  # IPython loads its display module with itself
         shown.display(shown.Markdown(text))
     else:
-        print(text)
+        print(plain(text))
+
+
+# TeX the lessons' sentences use, as a reader writes it in plain text
+_TEX = {r"\%": "%", r"\ast": "*", r"\approx": "≈", r"\le": "≤", r"\leq": "≤", r"\ge": "≥", r"\geq": "≥",
+        r"\times": "×", r"\cdot": "·", r"\pm": "±", r"\ne": "≠", r"\neq": "≠", r"\infty": "∞"}
+
+
+def _plain_math(m: re.Match) -> str:
+    tex = re.sub(r"\\operatorname\{(\{)?([A-Za-z]+)\}(?(1)\})", r"\2", m[1])  # {Var} or f-string {{Var}}
+    tex = re.sub(r"\\sqrt\{([^{}]*)\}", lambda r: "√" + (r[1] if r[1].isalnum() else f"({r[1]})"), tex)
+    tex = re.sub(r"\\[A-Za-z]+|\\%", lambda t: _TEX.get(t[0], t[0][1:]), tex)
+    return tex.replace("^*", "*").replace("{", "").replace("}", "")
+
+
+def plain(text: str) -> str:
+    """A `say` sentence as plain text, for where Markdown is not drawn (a terminal, the course
+    site's browser cells): bold, code marks and TeX's dollars go; `$95\\%$` reads 95%, `$b^\\ast$` b*."""
+    text = re.sub(r"\$([^$\n]+)\$", _plain_math, text)
+    text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
+    return re.sub(r"`([^`\n]*)`", r"\1", text)
 
 
 # --- registering and running checkers ----------------------------------------------
