@@ -6,11 +6,14 @@
 - `MEEPLE`: the command line that starts `meeple` in a process of its own;
 - `notebook`: a small lesson notebook, for the scrub and file-mode tests;
 - `needs_proc`, `children`, `alive`, `cpu_ticks`, `wait_for`: child processes read from
-  Linux /proc, for the tests that end a run and check that its worker processes end too.
+  Linux /proc, for the tests that end a run and check that its worker processes end too;
+- `run_without_jupyter`: a Python snippet run in a fresh process where altair, pandas, numpy
+  and the Jupyter packages cannot be imported (as in Pyodide, which has none of them).
 """
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,6 +25,19 @@ from meeple.rules.sim import runner
 
 MEEPLE = [sys.executable, "-m", "meeple.rules.cli"]
 """`meeple` as a process of its own (the console script's module, on this interpreter)."""
+
+
+NOT_IN_PYODIDE = ("altair", "pandas", "numpy", "ipywidgets", "anywidget", "traitlets", "IPython")
+"""Packages the site's Pyodide worker does not have: what plays there must import without them."""
+
+
+def run_without_jupyter(code: str, timeout: float = 120) -> str:
+    """stdout of `code` run by this interpreter in a fresh process where every NOT_IN_PYODIDE
+    import fails; the process must exit 0 (else the assertion shows its stderr)."""
+    block = f"import sys\nfor name in {NOT_IN_PYODIDE!r}:\n    sys.modules[name] = None  # any import of it now fails\n"
+    done = subprocess.run([sys.executable, "-c", block + code], capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def run(capsys, *argv):

@@ -40,6 +40,7 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
     assert again == out.replace(f"Record saved to {path}\n", "")
 
 
+# Same shape as test_sim_cli's bad-input table on purpose: each file lists its own commands' messages.
 @pytest.mark.parametrize(
     "argv, message",
     [

@@ -102,7 +102,7 @@ def test_the_probe_decides_without_dividing_by_zero_at_any_speed(monkeypatch, st
     monkeypatch.setattr(runner.time, "perf_counter", clock)
     job = _job(40)
     out, start = {0: []}, {0: 0}
-    assert runner._short_run([job], out, start, runner.NoBar(), 40) is here
+    assert runner.short_run([job], out, start, runner.NoBar(), 40) is here
     assert start[0] == len(out[0]) == played
 
 
@@ -147,7 +147,7 @@ def test_the_parent_watch_ends_a_worker_by_the_parent_id_not_by_time(tmp_path):
         "    return parent if looks[0] < 50 else 1\n"  # the parent 'goes' at the 50th look
         "SIM.os.getppid = ppid\n"
         "SIM.time.sleep = lambda s: None\n"
-        "SIM._worker_init(parent, False)\n"
+        "SIM.worker_init(parent, False)\n"
         "while True: threading.Event().wait(0.01)\n"  # the watch thread must end the process
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
@@ -235,6 +235,6 @@ def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
     pool = runner.shared_pool(2)
     pool.submit(int, "1").result()
     runner.drop_pool(wait=False, kill=True)
-    assert runner._POOL[0] is None
+    assert runner.current_pool() is None
     res = SIM.simulate(BB, None, "random", games=8, seed=2, workers=2, progress=False)
-    assert res.completed == 8 and runner._POOL[0] is not pool
+    assert res.completed == 8 and runner.current_pool() is not pool

@@ -78,6 +78,7 @@ def test_balance_prints_the_report_and_saves_json(capsys, tmp_path):
     assert data["games"] == 30 and data["skill"]["strong"] == "heuristic"
 
 
+# Same shape as test_cli's bad-input table on purpose: each file lists its own commands' messages.
 @pytest.mark.parametrize(
     "argv, message",
     [

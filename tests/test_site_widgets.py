@@ -4,11 +4,10 @@ Web Worker calls, and the Explorer's no-Python chart (issue 12; issue 15 item 7)
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from harness import run_without_jupyter
 from meeple.rules import bucket_brigade as bb
 from meeple.rules import replay
 from meeple.rules.simulate import sweep
@@ -19,9 +18,6 @@ from meeple.widgets.session import StepperSession
 def test_the_session_and_the_worker_api_import_without_jupyter_altair_pandas_or_numpy():
     """Pyodide in the browser has none of them: importing them must not be needed to play."""
     code = (
-        "import sys\n"
-        "for name in ('altair', 'pandas', 'numpy', 'ipywidgets', 'anywidget', 'traitlets', 'IPython'):\n"
-        "    sys.modules[name] = None  # any import of these now fails\n"
         "import json\n"
         "from meeple.widgets import live\n"
         "from meeple.widgets.session import StepperSession\n"
@@ -30,9 +26,7 @@ def test_the_session_and_the_worker_api_import_without_jupyter_altair_pandas_or_
         "first = json.loads(live.stepper_new(json.dumps(s.setup())))\n"
         "print(s.view['step'], first['view']['step'])\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    steps = done.stdout.split()
+    steps = run_without_jupyter(code, timeout=60).split()
     assert int(steps[0]) > 0 and steps[1] == "0"
 
 

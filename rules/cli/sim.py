@@ -146,13 +146,18 @@ def cmd_balance(args) -> int:
     return interrupted(report.games, games, out) if report.partial else 0
 
 
+def _table_options(p) -> None:
+    """The options simulate and sweep share: run options with a table format, --rotate and --measure."""
+    run_options(p, TABLE_FORMATS)
+    rotate_option(p)
+    measure_option(p)
+
+
 def register(sub) -> None:
     """Add simulate, sweep and balance to the `meeple` command's subparsers."""
     p = sub.add_parser("simulate", help="play many games and print win rates and scores with 95%% CIs")
     add_game_options(p)
-    run_options(p, TABLE_FORMATS)
-    rotate_option(p)
-    measure_option(p)
+    _table_options(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("sweep", help="simulate a grid of rule values and print one table")
@@ -161,9 +166,7 @@ def register(sub) -> None:
         "--vary", action="append", default=[], metavar="FIELD=V1,V2,...",
         help="values to try for one parameter; repeatable. Tuple parameters: separate values with ';'",
     )
-    run_options(p, TABLE_FORMATS)
-    rotate_option(p)
-    measure_option(p)
+    _table_options(p)
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("balance", help="seat advantage, length, decisiveness, point sources, skill vs luck")

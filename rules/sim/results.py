@@ -85,11 +85,15 @@ class Results(RunInfo):
         self.records = records
         self._frames = None  # (table, games), made on first use: without pandas (the site's Python) the records still serve
 
-    @property
-    def table(self):
+    def _made_frames(self):
+        """(table, games), made from the records on first use."""
         if self._frames is None:
             self._frames = make_tables(self.config.players, self.records)
-        return self._frames[0]
+        return self._frames
+
+    @property
+    def table(self):
+        return self._made_frames()[0]
 
     @table.setter
     def table(self, value):  # a reader may replace the table (a checker then sees it disagree with the games)
@@ -97,9 +101,7 @@ class Results(RunInfo):
 
     @property
     def games(self):
-        if self._frames is None:
-            self._frames = make_tables(self.config.players, self.records)
-        return self._frames[1]
+        return self._made_frames()[1]
 
     @games.setter
     def games(self, value):

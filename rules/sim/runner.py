@@ -137,7 +137,7 @@ def executor_slots(executor: Executor) -> int:
     return max(1, int(slots))
 
 
-def _worker_init(parent: int, same_thread: bool) -> None:
+def worker_init(parent: int, same_thread: bool) -> None:
     """Set up a worker process: it leaves Ctrl-C to the main process (which keeps
     what is done) and dies with it, however the main process ends (SIGTERM,
     SIGHUP, SIGKILL: nothing of ours can run then, so the worker must notice).
@@ -167,7 +167,7 @@ def _worker_init(parent: int, same_thread: bool) -> None:
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """A local process pool whose workers ignore Ctrl-C and die with this process."""
     return ProcessPoolExecutor(
-        workers, initializer=_worker_init,
+        workers, initializer=worker_init,
         initargs=(os.getpid(), threading.current_thread() is threading.main_thread()),
     )
 
@@ -209,6 +209,12 @@ def shared_pool(workers: int) -> ProcessPoolExecutor:
             atexit.register(drop_pool)
             _AT_EXIT.append(True)
         _POOL[:] = [worker_pool(workers), workers]
+    return _POOL[0]
+
+
+def current_pool() -> ProcessPoolExecutor | None:
+    """The shared local pool as it stands (None before the first run and after drop_pool);
+    it neither makes nor replaces one (benchmarks read its workers, tests check it was dropped)."""
     return _POOL[0]
 
 
@@ -275,7 +281,7 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
     try:
         if executor is None and (workers == 1 or total <= 1):
             _play_here(jobs, out, start, bar)
-        elif executor is None and not chosen and _short_run(jobs, out, start, bar, total):
+        elif executor is None and not chosen and short_run(jobs, out, start, bar, total):
             pass  # played in this process: a pool would not have paid
         else:
             own = executor is None
@@ -320,7 +326,7 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
     return out, interrupted
 
 
-def _short_run(jobs: list[Job], out: dict, start: dict, bar, total: int) -> bool:
+def short_run(jobs: list[Job], out: dict, start: dict, bar, total: int) -> bool:
     """Play here for up to _PROBE seconds; if the rest would take under _POOL_PAYS
     seconds at that pace, play it here too (True); else leave it for a pool (False).
 
@@ -388,6 +394,6 @@ def progress_bar(total: int, desc: str, show: bool):
     return tqdm(total=total, desc=desc, unit="game", smoothing=0.1)
 
 
-__all__ = ["MAX_GAMES", "MAX_WORKERS", "MAX_CHUNK", "Job", "run", "chunks", "play_chunk", "load_game", "executor_slots",
-           "default_workers", "worker_pool", "shared_pool", "drop_pool", "stop_pool", "progress_bar", "NoBar",
-           "check_games", "check_workers", "setup", "bot_refs"]
+__all__ = ["MAX_GAMES", "MAX_WORKERS", "MAX_CHUNK", "Job", "run", "short_run", "chunks", "play_chunk", "load_game",
+           "executor_slots", "default_workers", "worker_pool", "worker_init", "shared_pool", "current_pool",
+           "drop_pool", "stop_pool", "progress_bar", "NoBar", "check_games", "check_workers", "setup", "bot_refs"]

@@ -64,7 +64,7 @@ def _children_cpu() -> float:
     child that has ended."""
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     total = ru.ru_utime + ru.ru_stime
-    pool = _sim_module._POOL[0]
+    pool = _sim_module.current_pool()
     tick = os.sysconf("SC_CLK_TCK")
     for pid in list(getattr(pool, "_processes", None) or ()):
         try:
