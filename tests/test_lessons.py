@@ -875,3 +875,19 @@ def test_say_prints_plain_text_where_markdown_is_not_drawn(capsys):
            r"$\sqrt{\operatorname{Var}}$, $p \approx 0.4$, 2 * 3")
     out = capsys.readouterr().out
     assert out == "(-1, 1, 2, 3) passes 01.wilson: a 95% interval, b* = 1.99, 1/√n, √Var, p ≈ 0.4, 2 * 3\n", out
+
+
+def test_21_the_model_moves_the_first_seat_as_the_lesson_says():
+    """Lesson 21, section 2-3: in the independent-race model the reroll cap makes ties in turns commoner
+    and Player 1's chance larger; the longer first section makes both smaller (exact Fractions), and
+    the model has no extensions (changing the four-player entry leaves it as it is)."""
+    four = pb.Config(players=4)
+
+    def model(config):
+        trial = exact.time_trial_turns(config)
+        return exact.race_seat_chances(trial, 4)[0], sum(p * p for p in trial.values())
+
+    base, cap = model(four), model(four.with_values({"max_rerolls": 1}))
+    longer = model(four.with_values({"sections[0]": 6}))
+    assert cap[0] > base[0] > longer[0] and cap[1] > base[1] > longer[1], (cap, base, longer)
+    assert model(four.with_values({"extensions_per_player": 0})) == base
