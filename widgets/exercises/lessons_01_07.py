@@ -317,6 +317,7 @@ def need_games(answer) -> int:
     return n
 
 
+# Shaped like 05.power on purpose: one question, its own tolerance and its own wrong-turn hint.
 @exercise("05.games", expects="a whole number of games")
 def _games_for_edge(answer):
     n = need_games(answer)
@@ -332,6 +333,7 @@ def _games_for_edge(answer):
                    f"solve z·√(p(1−p)/n) = {half:g} for n.")
 
 
+# Shaped like 05.games on purpose: one question, its own tolerance and its own wrong-turn hint.
 @exercise("05.power", expects="a whole number of games")
 def _games_for_power(answer):
     n = need_games(answer)
