@@ -204,6 +204,7 @@ def test_empty_hands_end_the_round_without_a_bonus():
     assert "no one gets the bonus" in " ".join(s.events)
 
 
+# Written like test_piggyback_brigade's on purpose: the same rule (a bad value names itself), each game's own fields.
 @pytest.mark.parametrize(
     "changes, field, allowed",
     [

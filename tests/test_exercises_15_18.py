@@ -142,6 +142,8 @@ IDS = [f"student {i}" for i in range(30)]
 VARIED_15_18 = ["15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"]
 
 
+# Shaped like test_student_numbers' test of the same name on purpose: that one covers lessons 1-13's exact
+# answers (course engineers' file), this one lessons 15-18's varied ones; one loop, two lists of keys.
 def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(monkeypatch):
     """Over 30 ids: every varied exercise of lessons 15-18 takes the student's own key answer; and
     for each exercise some pair of students has different answers, where the neighbour's fails."""

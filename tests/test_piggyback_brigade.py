@@ -373,6 +373,7 @@ def test_published_die_rerolls_on_a_one_and_on_a_black_three_when_last():
 
 # --- configuration -----------------------------------------------------------
 
+# Written like test_bucket_brigade's on purpose: the same rule (a bad value names itself), each game's own fields.
 @pytest.mark.parametrize(
     "changes, shown, allowed",
     [

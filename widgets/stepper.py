@@ -65,6 +65,7 @@ class Stepper(anywidget.AnyWidget):
     def waiting_for_you(self) -> bool:
         return self._session.waiting_for_you()
 
+    # Like Tally's add/reset on purpose: each widget method asks its plain session, then redraws (_sync).
     def act(self, text: str) -> None:
         """Play the legal action whose text is `text` for the reader."""
         self._session.act(text)

@@ -17,6 +17,7 @@ class Tally(Panel):
     def __init__(self, question: str = "Did it happen?", yes: str = "yes", no: str = "no", **kwargs):
         super().__init__(TallyCount(question, yes, no), **kwargs)
 
+    # The counts are read from the control, each property written out so help(Tally) lists it.
     @property
     def yes_count(self) -> int:
         return self.control.yes_count
@@ -33,6 +34,7 @@ class Tally(Panel):
     def text(self) -> str:
         return self.control.text
 
+    # Like Stepper's act/step on purpose: each widget method asks its plain control, then redraws (_sync).
     def add(self, happened: bool) -> None:
         """Count one more game (True: it happened)."""
         self.control.add(happened)

@@ -125,10 +125,9 @@ def page_bytes(browser, url: str, pages: list[str]) -> list[dict]:
     return rows
 
 
-def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
-    context = browser.new_context()
-    count = Counter(context)
-    page = context.new_page()
+def start_live(page, count: Counter, url: str, lesson: str) -> tuple[float, int]:
+    """Open `lesson`, press its first Play live and wait for the live Stepper:
+    (seconds from the press, bytes fetched from the press)."""
     page.goto(f"{url}/{lesson}.html")
     page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
     page.wait_for_load_state("networkidle")
@@ -136,20 +135,18 @@ def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
     t0 = time.perf_counter()
     page.locator(".meeple-play-live").first.click()
     page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
-    cold = time.perf_counter() - t0
+    return time.perf_counter() - t0, count.total(before)
+
+
+def play_live(browser, url: str, lesson: str, other: str | None) -> dict:
+    context = browser.new_context()
+    count = Counter(context)
+    page = context.new_page()
+    cold, python_bytes = start_live(page, count, url, lesson)
     info = page.evaluate("globalThis.meepleLive.started")
-    python_bytes = count.total(before)
     warm = warm_bytes = None
     if other:  # the next page of the visit: the same context, Pyodide from the browser's cache
-        page.goto(f"{url}/{other}.html")
-        page.locator(".meeple-play-live").first.wait_for(timeout=60_000)
-        page.wait_for_load_state("networkidle")
-        before = len(count.requests)
-        t0 = time.perf_counter()
-        page.locator(".meeple-play-live").first.click()
-        page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
-        warm = time.perf_counter() - t0
-        warm_bytes = count.total(before)
+        warm, warm_bytes = start_live(page, count, url, other)
     result = {"cold": cold, "warm": warm, "python_bytes": python_bytes, "warm_bytes": warm_bytes, "worker": info}
     result["browser_games"] = {}
     for game, n in GAMES.items():

@@ -309,11 +309,18 @@ def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
     return math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
 
 
-@exercise("05.games", expects="a whole number of games")
-def _games_for_edge(answer):
+def need_games(answer) -> int:
+    """The reader's answer as a number of games: a whole number, at least 1 (else WrongKind saying so)."""
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
+    return n
+
+
+# Shaped like 05.power on purpose: one question, its own tolerance and its own wrong-turn hint.
+@exercise("05.games", expects="a whole number of games")
+def _games_for_edge(answer):
+    n = need_games(answer)
     _, p, half = edge_question()
     want = expected("05.games")
     if abs(n - want) <= 0.02 * want:
@@ -326,11 +333,10 @@ def _games_for_edge(answer):
                    f"solve z·√(p(1−p)/n) = {half:g} for n.")
 
 
+# Shaped like 05.games on purpose: one question, its own tolerance and its own wrong-turn hint.
 @exercise("05.power", expects="a whole number of games")
 def _games_for_power(answer):
-    n = need_whole(answer, "a whole number of games")
-    if n < 1:
-        raise WrongKind(f"expected a positive number of games, got {n}")
+    n = need_games(answer)
     fair, p, _ = edge_question()
     want = expected("05.power")
     if abs(n - want) <= 0.05 * want:

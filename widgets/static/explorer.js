@@ -47,6 +47,7 @@ async function embed(box, spec, isVega, darkMode) {
   return view;
 }
 
+// Each front end writes its own small h(): anywidget loads one self-contained ES module a widget (no shared import).
 function h(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

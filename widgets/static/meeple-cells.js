@@ -24,6 +24,7 @@
   let queue = Promise.resolve();  // one cell at a time: one Python, one namespace
   const cells = [];  // {root, index (in data.cells), original, view?, bar, out, status}
 
+  // Each site script writes its own small el(): the pages load each script on its own, with no module to share.
   function el(tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;

@@ -83,6 +83,7 @@
     else whenReady.push(f);
   }
 
+  // Each site script writes its own small el(): the pages load each script on its own, with no module to share.
   function el(tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;

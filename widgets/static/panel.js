@@ -11,6 +11,7 @@
 // Control kinds (view.kind): tally, die-editor, reroll-rule, track-length, catch-up-rule,
 // flip-simulator, steal-die, hand-deal, knock-chance. Input kinds: select, toggle, range, button.
 
+// Each front end writes its own small h(): anywidget loads one self-contained ES module a widget (no shared import).
 function h(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

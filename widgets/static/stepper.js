@@ -4,6 +4,7 @@
 // meeple.widgets.Stepper; on the course site, meeple-live.js hands this same
 // `render` a model fed by Python running in a Web Worker (StepperSession).
 
+// Each front end writes its own small h(): anywidget loads one self-contained ES module a widget (no shared import).
 function h(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

@@ -43,6 +43,7 @@ if part=="l20":
     five=bk.Config(players=5)
     res=simulate("bucket-king",five,"heuristic",games=200,seed=20,progress=False)
     fo,wt=[],[]
+    # The knock-out count is also in engine2.py on purpose: each reviewer script is kept as it ran (issue 27 evidence, README).
     for g in res.records:
         s=play("bucket-king",five,list(g.bots),g.seed).state
         left=[10]*5; outs=[]
