@@ -678,6 +678,7 @@ USAGE = {
 }
 
 
+# Same shape in every game module (the registry's contract, rules/protocol.py): each game's own rule numbers and counts.
 def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
     stats, rounds = game.stats, game.rounds
@@ -732,6 +733,7 @@ _set = object.__setattr__
 _new_observation = object.__new__
 
 
+# Same shape in every game module (the lookahead's contract): each game rebuilds its own State's fields from what a seat sees.
 def determinize(obs: Observation, rng: random.Random) -> State:
     """A full state consistent with `obs`: unseen cards dealt at random to the
     other hands and the set-aside pile; future deals reseeded from `rng`."""

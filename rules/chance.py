@@ -103,6 +103,19 @@ _np = None
 _STEPS: dict[range, tuple] = {}  # bounds -> numpy arrays made once per size (see _below_each)
 
 
+
+def roll_in_place(c, n: int) -> int:
+    """below(n) for a game core `c`, drawn in place: from its seeded stream (`c.key`, `c.counter`,
+    which moves on by one) when `c.chance` is None, else from `c.chance` (any Chance lookalike,
+    which `c.chance` is then moved on to). Duck's and Piggyback's cores roll their dice with it."""
+    ch = c.chance
+    if ch is None:
+        counter = c.counter
+        c.counter = counter + 1
+        return below_at(c.key, counter, n)
+    i, c.chance = ch.below(n)
+    return i
+
 def _numpy():
     global _np
     if _np is None:

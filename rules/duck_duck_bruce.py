@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, below_at, check_seed, stream_key
+from .chance import Chance, check_seed, roll_in_place, stream_key
 from .config import Alias, RuleConfig, need, need_range
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -632,15 +632,7 @@ def _drawn(c: Core, nxt) -> None:
         c.chance = nxt
 
 
-def _roll(c: Core, n: int) -> int:
-    """below(n) of the game's chance, drawn in place (the die, DDB-7)."""
-    ch = c.chance
-    if ch is None:
-        counter = c.counter
-        c.counter = counter + 1
-        return below_at(c.key, counter, n)
-    i, c.chance = ch.below(n)
-    return i
+_roll = roll_in_place  # the die, DDB-7: below(n) of the game's chance, drawn in place (one function for both cores)
 
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
@@ -1121,6 +1113,7 @@ USAGE = {
 }
 
 
+# Same shape in every game module (the registry's contract, rules/protocol.py): each game's own rule numbers and counts.
 def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
     stats, rounds = game.stats, game.rounds
@@ -1180,6 +1173,7 @@ def observation(state: State, player: int) -> Observation:
 _new_observation = object.__new__
 
 
+# Same shape in every game module (the lookahead's contract): each game rebuilds its own State's fields from what a seat sees.
 def determinize(obs: Observation, rng: random.Random) -> State:
     """A state consistent with `obs`: the unseen cards in a random pile order,
     future chance reseeded from `rng`. Nothing else is hidden (DDB-13)."""

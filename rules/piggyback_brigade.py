@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, below_at, check_seed, stream_key
+from .chance import Chance, below_at, check_seed, roll_in_place, stream_key
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -493,15 +493,7 @@ def _put(c: Core, s: State) -> State:
     return s
 
 
-def _roll(c: Core, n: int) -> int:
-    """PB-4: the die, below(n) of the race's chance, drawn in place."""
-    ch = c.chance
-    if ch is None:
-        counter = c.counter
-        c.counter = counter + 1
-        return below_at(c.key, counter, n)
-    face, c.chance = ch.below(n)
-    return face
+_roll = roll_in_place  # PB-4: the die: below(n) of the game's chance, drawn in place (one function for both cores)
 
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
@@ -935,6 +927,7 @@ USAGE = {
 }
 
 
+# Same shape in every game module (the registry's contract, rules/protocol.py): each game's own rule numbers and counts.
 def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
     stats, here = game.stats, config.players - MIN_PLAYERS
@@ -981,6 +974,7 @@ def _observer():
     if len(put) != 14:
         raise AssertionError("Observation gained a field that _observer does not set")
 
+    # each field set by its own line on purpose: written out, a view costs a third of dataclasses.replace's
     def observe(s: State, seat: int) -> Observation:
         obs = new(Observation)
         player(obs, seat)
@@ -1005,6 +999,7 @@ def _observer():
 _observe = _observer()
 
 
+# Same shape in every game module (the lookahead's contract): each game rebuilds its own State's fields from what a seat sees.
 def determinize(obs: Observation, rng: random.Random) -> State:
     """The table as seen, with the future rolls reseeded from `rng`."""
     return State(

@@ -403,6 +403,7 @@ def observation(state: State, player: int) -> Observation:
 _new_tuple = tuple.__new__  # what Observation(...) calls, without its keyword handling
 
 
+# Same shape in every game module (the lookahead's contract): each game rebuilds its own State's fields from what a seat sees.
 def determinize(obs: Observation, rng: random.Random) -> State:
     """A full state consistent with `obs`: the unseen cards dealt at random to
     the other hands and the draw pile; future chance reseeded from `rng`."""

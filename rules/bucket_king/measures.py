@@ -108,6 +108,7 @@ USAGE = {
 }
 
 
+# Same shape in every game module (the registry's contract, rules/protocol.py): each game's own rule numbers and counts.
 def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (`game.stats`, `game.turns`, `game.rounds`): how often each USAGE number could matter."""
     here, turns = config.players - MIN_PLAYERS, game.turns
