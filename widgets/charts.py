@@ -118,7 +118,8 @@ def compare_chart(table: pd.DataFrame, title: str | None = None) -> alt.HConcatC
         base = alt.Chart(data).encode(y=alt.Y("variant:N", title=None, sort=None), yOffset="who:N",
                                       color=alt.Color("who:N", legend=LEGEND))
         bars = base.mark_errorbar(ticks=True).encode(
-            x=alt.X(f"{lo}:Q", title=heading, axis=alt.Axis(labelExpr=axis_format)), x2=f"{hi}:Q")
+            x=alt.X(f"{lo}:Q", title=heading, axis=alt.Axis(labelExpr=axis_format),
+                    scale=alt.Scale(padding=12)), x2=f"{hi}:Q")  # an end cap never sits on the plot's edge
         dots = base.mark_point(filled=True, size=50).encode(
             x=f"{diff}:Q", tooltip=["variant:N", alt.Tooltip("who:N", title="seat"), alt.Tooltip(f"{diff}:Q", format=fmt),
                                     alt.Tooltip(f"{lo}:Q", format=fmt, title="95% CI from"),
