@@ -409,6 +409,7 @@ def _catch_up_rule(answer):
     return False, said + ". Give the piglets behind more help (or the leader less)."
 
 
+# Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
 @exercise("06.boost", expects="an exact Fraction (spaces)")
 def _catch_up_boost(answer):
     want = expected("06.boost")

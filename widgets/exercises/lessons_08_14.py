@@ -75,6 +75,7 @@ def _five_ducks(answer):
                  "suits in the row) over the cards still face down.")
 
 
+# Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
 @exercise("08.nest_bust", "the exact bust chance as a Fraction")
 def _nest_bust(answer):
     ddb, row, left, nest = _ddb_nest_position()
@@ -88,6 +89,7 @@ def _nest_bust(answer):
                  "ducks of the row's suits among them.")
 
 
+# Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
 @exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
 def _nest_gain(answer):
     ddb, row, left, nest = _ddb_nest_position()
