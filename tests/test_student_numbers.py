@@ -41,6 +41,7 @@ def no_student(monkeypatch):
 
 
 def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(no_student):
+    # the same loop as test_exercises_15_18.py's, on purpose: each file checks its own lessons' keys
     answers = {}
     for sid in IDS:
         ex.student(sid)
