@@ -162,6 +162,12 @@ IN_A_THREAD = (
 )
 
 
+def _signals_default() -> None:
+    """In the child, before exec: SIGHUP and SIGTERM do what they do by default (end the process)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @needs_proc
 @pytest.mark.parametrize(
     "sig, argv",
@@ -172,7 +178,9 @@ def test_property_workers_never_outlive_the_main_process(sig, argv):
     """However the main process ends (what a kernel restart or a closed terminal does),
     its worker processes end too, within a couple of seconds."""
     cmd = MEEPLE + ["simulate", BB, "--games", "1000000", "--workers", "2"] if argv is None else [sys.executable, "-c", argv]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # the signal's default action, as a terminal's shell gives it: a run under nohup (or a CI runner
+    # that ignores SIGHUP) hands its ignored SIGHUP down, and `meeple` then rightly keeps going
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_signals_default)
     workers: set[int] = set()
     try:
         workers = wait_for(lambda: len(children(proc.pid)) >= 2 and children(proc.pid), 60, "two workers start")
