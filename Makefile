@@ -53,9 +53,14 @@ git-filter: $(STAMP)
 	@git config filter.nbstripout.extrakeys 'metadata.language_info cell.metadata.jp-MarkdownHeadingCollapsed'
 	@git config diff.ipynb.textconv '$(STRIP) -t'
 
+# pytest's temporary folder is this clone's build/pytest (emptied at the start of each run): not
+# /tmp/pytest-of-<user>, which every clone on the machine shares (its `pytest-current` link and
+# its clean-up of old runs). The two course-site builds run in the background while the other
+# tests do (tests/conftest.py), and the tests that read them run last.
 test: $(STAMP)
 	@$(BIN)/python tests/machine.py chromium npm
-	$(BIN)/python -m pytest --nbval-lax -q --durations=20
+	@mkdir -p build
+	$(BIN)/python -m pytest --nbval-lax -q --durations=20 --basetemp=build/pytest
 
 # Long measurements live here, never in `make test`: games/s per game and bot, written into BENCHMARKS.md.
 bench: $(STAMP)

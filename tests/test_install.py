@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import tomllib
 import zipfile
 from pathlib import Path
@@ -57,10 +59,20 @@ def _pip(py: Path, *args: str, what: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def outside():
+    """A folder outside the clone, as a reader's machine is (pytest's own folder is inside it
+    under `make test`: build/pytest), removed after the module."""
+    path = Path(tempfile.mkdtemp(prefix="meeple-install-test-")).resolve()
+    assert not path.is_relative_to(ROOT), f"TMPDIR is inside the clone: {path}"
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def built(outside):
     """(wheel, sdist, the build's output) built from this tree into a folder outside it."""
-    dist = tmp_path_factory.mktemp("dist")
-    assert not dist.is_relative_to(ROOT)
+    dist = outside / "dist"
+    dist.mkdir()
     proc = _run([sys.executable, "-m", "build", "--outdir", dist, ROOT], ROOT, "python -m build", timeout=1200)
     wheels, sdists = sorted(dist.glob("meeple-*.whl")), sorted(dist.glob("meeple-*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1, sorted(p.name for p in dist.iterdir())
@@ -68,10 +80,10 @@ def built(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def venv(built, tmp_path_factory):
+def venv(built, outside):
     """A fresh venv (no system site-packages) outside the clone with the wheel, no extras."""
-    home = tmp_path_factory.mktemp("reader")
-    assert not home.is_relative_to(ROOT)
+    home = outside / "reader"
+    home.mkdir()
     _run([sys.executable, "-m", "venv", home / "venv"], home, "python -m venv")
     py = home / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python"
     _pip(py, str(built[0]), what=f"{built[0].name} and its dependencies")

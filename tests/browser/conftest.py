@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -37,10 +39,38 @@ CHROMIUM_ARGS = [
 ]
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
-            item.add_marker(pytest.mark.browser)
+@functools.cache
+def _find_chromium() -> str | None:
+    return MACHINE.find_chromium()
+
+
+def _setup_command() -> str:
+    """The command that finds or installs what the browser tests need, as a reader would type it here."""
+    root = Path(__file__).resolve().parents[2]
+    venv = Path(sys.prefix).resolve()
+    py = ".venv/bin/python" if venv == root / ".venv" and Path.cwd().resolve() == root else sys.executable
+    return f"{py} tests/machine.py chromium npm"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test here is marked `browser`. When any is selected and this machine lacks what it
+    needs (a Chromium; npm for the course site's build: `pytest` run straight after cloning,
+    where `make test` would have installed them), the run stops before its first test with one
+    line naming the command that installs them: a browser test never skips (`make test` must
+    run them all), and one line says more than the same error under every test."""
+    chosen = [item for item in items if "tests/browser/" in str(item.fspath).replace(os.sep, "/")]
+    for item in chosen:
+        item.add_marker(pytest.mark.browser)
+    missing = []
+    if chosen and _find_chromium() is None:
+        missing.append(f"a Chromium (MEEPLE_CHROMIUM={os.environ['MEEPLE_CHROMIUM']} does not run)"
+                       if os.environ.get("MEEPLE_CHROMIUM") else "a Chromium")
+    if any(Path(str(item.fspath)).name.startswith("test_site") for item in chosen) and MACHINE.find_npm() is None:
+        missing.append("npm (the course site's build)")
+    if missing:
+        pytest.exit(f"the browser tests ({len(chosen)} selected) need {' and '.join(missing)}: run "
+                    f"`{_setup_command()}` (it installs what is missing), or leave them out with -m 'not browser'",
+                    returncode=1)
 
 
 @contextmanager
@@ -101,9 +131,9 @@ def free_port():
 @pytest.fixture(scope="session")
 def chromium() -> str:
     """The Chromium to drive (`make test` installs one first where it can: tests/machine.py)."""
-    path = MACHINE.find_chromium()
+    path = _find_chromium()
     if path is None:
-        pytest.fail(MACHINE.advice("chromium"), pytrace=False)
+        pytest.fail(f"no Chromium: run `{_setup_command()}`", pytrace=False)
     return path
 
 
@@ -116,6 +146,21 @@ def browser(chromium):
         b = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def cached_browser(browser, chromium, tmp_path_factory):
+    """A browser context with its profile on disk, for a module whose pages all start Python: as a
+    reader's browser, it keeps what the site lets it cache, so the pages after the first load
+    Pyodide compiled from the cache (measured at load 23: 23 s to load it in a fresh context, 10 s
+    from this cache). Playwright's own contexts keep their cache in memory, where an entry as
+    large as pyodide.asm.wasm is never stored (test_site_cache.py). Each test site is served on
+    its own port: its own origin, its own storage."""
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path_factory.mktemp("profile")), executable_path=chromium, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900})
+    yield context
+    context.close()
 
 
 @pytest.fixture
@@ -147,24 +192,10 @@ def page_for(browser, shots):
     return open_page
 
 
-@pytest.fixture(scope="session")
-def site_tree(tmp_path_factory):
-    """The session's one course site (site_build.py): built the first time a test asks for it,
-    then read by every site test module. A failed build fails each of them with its log."""
-    from site_build import build
-
-    try:
-        return build(tmp_path_factory.getbasetemp())
-    except RuntimeError as e:
-        pytest.fail(str(e), pytrace=False)
-
-
 @pytest.fixture(scope="module")
 def site(site_tree, tmp_path_factory, free_port, server):
-    """The session's course site (`site_tree`), served by http.server in its own process group
-    on its own port for one test module."""
-    import sys
-
+    """The session's course site (`site_tree`, tests/conftest.py), served by http.server in its own
+    process group on its own port for one test module."""
     from site_build import Site
 
     port = free_port()

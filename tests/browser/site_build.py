@@ -21,8 +21,10 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -89,8 +91,55 @@ def executed_lessons() -> list[str]:
     return [n for n in names if n in chosen]
 
 
-def build(base: Path) -> Tree:
-    """Build the session's one site (once per `base`): every lesson a page, executed_lessons() run."""
+class Build:
+    """One `lessons/build_site.py` run in the background, in its own process group: `make test`
+    starts the session's builds as soon as the tests are collected (tests/conftest.py), so they
+    run while the tests that do not need them do; a fixture `wait()`s for its build."""
+
+    DEADLINE = 3600  # s: an outer deadline only (ten lessons run: 8-10 min on two busy cores)
+
+    def __init__(self, args: list[str], log: Path):
+        self.log, self.started = log, time.monotonic()
+        self.fh = open(log, "w")
+        self.proc = subprocess.Popen([sys.executable, str(ROOT / "lessons" / "build_site.py"), *args],
+                                     stdout=self.fh, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def wait(self) -> None:
+        """Until the build ends; RuntimeError with its log's tail if it failed or ran past DEADLINE."""
+        try:
+            code = self.proc.wait(timeout=max(1.0, self.DEADLINE - (time.monotonic() - self.started)))
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise RuntimeError(f"the site build ran past {self.DEADLINE} s:\n" + self.log.read_text()[-4000:]) from None
+        finally:
+            self.fh.close()
+        if code:
+            raise RuntimeError("the site did not build:\n" + self.log.read_text()[-4000:])
+
+    def stop(self) -> None:
+        """End the build if it still runs (the session ended first: -x, Ctrl-C, a deselected test)."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.fh.close()
+
+
+def start(base: Path) -> "Build | None":
+    """Start the session's one site build into `base` (every lesson a page, executed_lessons()
+    run), unless MEEPLE_TEST_SITE names a built one; `tree(base)` then reads it."""
+    if os.environ.get("MEEPLE_TEST_SITE"):
+        return None
+    out = base / "site"
+    out.mkdir(parents=True, exist_ok=True)
+    return Build(["--out", str(out), "--execute", *executed_lessons()], base / "site-build.log")
+
+
+def tree(base: Path) -> Tree:
+    """The built site (after `start(base)`'s build has ended)."""
     chosen, pages = site_lessons(), list(lesson_sources())
     if os.environ.get("MEEPLE_TEST_SITE"):
         out = Path(os.environ["MEEPLE_TEST_SITE"]).resolve()
@@ -99,18 +148,24 @@ def build(base: Path) -> Tree:
             raise RuntimeError(f"MEEPLE_TEST_SITE={out}: no html/index.html or site-build.log there")
         built = [n for n in pages if (html / f"{n}.html").exists()]
         return Tree(html, [n for n in chosen if n in built], log, built, built)
-    out = base / "site"
-    html, log = out / "html", base / "site-build.log"
-    run = executed_lessons()
-    if not (html / "index.html").exists():
-        out.mkdir(parents=True, exist_ok=True)
-        with open(log, "w") as fh:
-            # an outer deadline only (ten lessons run: 8-10 min on two busy cores)
-            done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out),
-                                   "--execute", *run], stdout=fh, stderr=subprocess.STDOUT, timeout=3600)
-        if done.returncode:
-            raise RuntimeError("the site did not build:\n" + log.read_text()[-4000:])
-    return Tree(html, chosen, log, pages, run)
+    return Tree(base / "site" / "html", chosen, base / "site-build.log", pages, executed_lessons())
+
+
+# The graded site (`make site SOLUTIONS=no ROSTER=...`) that tests/test_site_graded.py searches for
+# answers and tests/browser/test_site_graded_browser.py has a student use: one build for both.
+GRADED_LESSON = "07_without_replacement"  # three sealed exercises
+GRADED_ROSTER = ["Ada Lovelace", "Alan Turing"]
+
+
+def start_graded(base: Path) -> Build:
+    """Start the session's graded build into `base`/graded: one lesson, not run, solutions left
+    out, sealed for GRADED_ROSTER; its site is `base`/graded/site/html."""
+    out = base / "graded"
+    out.mkdir(parents=True, exist_ok=True)
+    roster = out / "class.csv"
+    roster.write_text("name\n" + "\n".join(GRADED_ROSTER) + "\n")
+    return Build(["--out", str(out / "site"), "--no-solutions", "--roster", str(roster), "--no-execute",
+                  "--lessons", GRADED_LESSON], out / "build.log")
 
 
 def local(url: str) -> bool:

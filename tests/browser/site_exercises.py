@@ -89,3 +89,17 @@ def exercises(lesson: str) -> list[Exercise]:
 
 def lessons_with_exercises() -> list[str]:
     return [p.stem for p in sorted((ROOT / "lessons").glob("*.ipynb")) if exercises(p.stem)]
+
+
+def type_code(page, cell, code: str) -> None:
+    """Replace the code of a site exercise `cell` with `code`, typed into its editor as text input
+    (the editor opens first if it is not open), and mark the cell "static", so that the next
+    data-meeple-cell="done" is the next run's. The caller presses Run."""
+    if cell.locator(".cm-content").count() == 0:
+        cell.locator(".meeple-cell-edit").click()
+        cell.locator(".cm-content").wait_for()
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(code)
+    cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")

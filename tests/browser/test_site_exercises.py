@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from site_build import local
-from site_exercises import CANNOT, exercises, lessons_with_exercises
+from site_exercises import CANNOT, exercises, lessons_with_exercises, type_code
 
 LESSONS = lessons_with_exercises()
 
@@ -40,14 +40,7 @@ PARALLEL = 4  # lesson pages driven at once (each has its own worker): the test'
 
 def _start(page, cell, code: str) -> None:
     """Replace the cell's code in its editor with `code` (typed as text input) and press Run."""
-    if cell.locator(".cm-content").count() == 0:
-        cell.locator(".meeple-cell-edit").click()
-        cell.locator(".cm-content").wait_for()
-    cell.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
-    cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")  # the next "done" is this run's
+    type_code(page, cell, code)
     # This site is not run (--no-execute), so the cell has no output from the build: put one where a
     # run build writes it (a child of the cell), for the run to hide (it is of the lesson's code).
     cell.evaluate("""c => { if (!c.querySelector(':scope > .cell_output')) c.insertAdjacentHTML('beforeend',
@@ -68,9 +61,9 @@ def _verdict(ex, step: str, said: str) -> str | None:
 class _Lesson:
     """One lesson page worked through: each exercise's wrong answer, then its answer, in order."""
 
-    def __init__(self, browser, url: str, lesson: str):
+    def __init__(self, context, url: str, lesson: str):
         self.lesson = lesson
-        self.page = browser.new_page(viewport={"width": 1280, "height": 900})
+        self.page = context.new_page()
         self.page.set_default_timeout(600_000)
         self.requests, self.errors = [], []
         self.page.on("request", lambda r: self.requests.append(r.url))
@@ -121,13 +114,15 @@ def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
     assert (html / "_static" / "cells" / f"{LESSONS[0]}.json").exists()
 
 
-def test_every_exercise_cell_is_edited_and_run_in_the_browser(exercise_site, browser, shots):
-    """Every lesson page, PARALLEL at a time; every problem of every exercise is listed at the end."""
+def test_every_exercise_cell_is_edited_and_run_in_the_browser(exercise_site, cached_browser, shots):
+    """Every lesson page, PARALLEL at a time, in one browser profile (conftest.py's `cached_browser`:
+    Pyodide compiled once, as a reader's browser keeps it); every problem of every exercise is
+    listed at the end."""
     url, _, _ = exercise_site
     waiting, active, problems = list(LESSONS), [], []
     while waiting or active:
         while waiting and len(active) < PARALLEL:
-            active.append(_Lesson(browser, url, waiting.pop(0)))
+            active.append(_Lesson(cached_browser, url, waiting.pop(0)))
         for lesson in list(active):
             problems += lesson.advance()
             if lesson.finished:

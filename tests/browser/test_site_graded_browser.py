@@ -2,7 +2,8 @@
 student's exact answers against the sealed hashes in the page's own Python.
 
 The site: one lesson (07, three sealed exercises), not run (--no-execute), graded with a roster of
-two students, built into this module's folder and served on its own port. A student edits an
+two students: the session's graded build (tests/conftest.py's `graded_tree`, which
+tests/test_site_graded.py searches too), served on its own port. A student edits an
 exercise cell on the page and runs it: their own answer says "✓ Right", a wrong one and their
 neighbour's answer say "✗", and the page has no solution cell and no "Show solution". Every wait
 is on a condition (the cell's data-meeple-cell="done"), bounded only by the suite's outer deadline.
@@ -10,40 +11,29 @@ is on a condition (the cell's data-meeple-cell="done"), bounded only by the suit
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from site_build import local
+from site_exercises import type_code
 
 from meeple.widgets import exercises as ex
 
-ROOT = Path(__file__).resolve().parents[2]
 LESSON = "07_without_replacement"
 ROSTER = ["Ada Lovelace", "Alan Turing"]
 ME, NEIGHBOUR = ROSTER
 
 
 @pytest.fixture(scope="module")
-def graded_site(tmp_path_factory, free_port, server):
-    out = tmp_path_factory.mktemp("graded-site")
-    roster = out / "class.csv"
-    roster.write_text("name\n" + "\n".join(ROSTER) + "\n")
-    log = out / "build.log"
-    with open(log, "w") as fh:
-        done = subprocess.run([sys.executable, str(ROOT / "lessons" / "build_site.py"), "--out", str(out / "site"),
-                               "--no-solutions", "--roster", str(roster), "--no-execute", "--lessons", LESSON],
-                              stdout=fh, stderr=subprocess.STDOUT, timeout=1500)
-    if done.returncode:
-        pytest.fail("the graded site did not build:\n" + log.read_text()[-4000:], pytrace=False)
-    html = out / "site" / "html"
+def graded_site(graded_tree, free_port, server, tmp_path_factory):
+    """The session's graded build (tests/conftest.py's `graded_tree`), served on its own port."""
+    assert graded_tree.lesson == LESSON and graded_tree.roster == ROSTER, graded_tree
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(html)]
-    with server(cmd, url + "/index.html", out / "http.log", "http.server", 10):
-        yield url, html
+    cmd = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(graded_tree.html)]
+    with server(cmd, url + "/index.html", tmp_path_factory.getbasetemp() / f"http-{port}.log", "http.server", 10):
+        yield url, graded_tree.html
 
 
 def _key() -> str:
@@ -57,14 +47,7 @@ def _key() -> str:
 
 def _run(page, cell, code: str) -> str:
     """Type `code` into the cell's editor, run it in the page's Python, and return what it printed."""
-    if cell.locator(".cm-content").count() == 0:
-        cell.locator(".meeple-cell-edit").click()
-        cell.locator(".cm-content").wait_for()
-    cell.locator(".cm-content").click()
-    page.keyboard.press("Control+a")
-    page.keyboard.press("Delete")
-    page.keyboard.insert_text(code)
-    cell.evaluate("c => { c.dataset.meepleCell = 'static'; }")  # the next "done" is this run's
+    type_code(page, cell, code)
     cell.locator(".meeple-cell-run").click()
     page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=cell.element_handle())
     return cell.locator(".meeple-cell-output").inner_text()

@@ -1,0 +1,108 @@
+"""The session's two course-site builds, started in the background as soon as the tests are collected.
+
+Building a site runs `lessons/build_site.py` (npm, a wheel, Jupyter Book; the test site also
+runs ten lessons: minutes on two busy cores), and while it runs the test process only waits.
+So when the selected tests include one that reads a build, the build starts right after
+collection, in its own process group, and those tests are moved to the end of the run (each
+module whole, in its order): the build then runs beside every test that does not need it,
+and the fixture that needs it waits for it only if it has not finished yet.
+
+- `site_tree`: the course site every site browser test serves (tests/browser/site_build.py:
+  every lesson a page, the lessons with controls or the pages tests' widgets executed);
+  MEEPLE_TEST_SITE=DIR reads a site built before instead.
+- `graded_tree`: the graded site (`make site SOLUTIONS=no ROSTER=...`: one lesson, not run, a
+  two-student roster), which tests/test_site_graded.py searches for answers and
+  tests/browser/test_site_graded_browser.py has a student use.
+
+A build that fails fails each test that reads it, with the end of its log. A build still
+running when the session ends (-x, Ctrl-C) is stopped with its process group. (Under
+pytest-xdist each worker would start its own builds: `make test` does not use it.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+import site_build  # noqa: E402  (tests/browser/site_build.py: what the builds are)
+
+_BUILDS = pytest.StashKey[dict]()
+
+
+@dataclass
+class Graded:
+    html: Path
+    log: Path
+    lesson: str
+    roster: list[str]
+
+
+def _needs(item) -> set[str]:
+    """Which builds a test reads: "site" and/or "graded" (through its fixtures)."""
+    names = set(getattr(item, "fixturenames", ()))  # a lesson cell (nbval) has none
+    site = "site_tree" in names or ("controls_site" in names and not os.environ.get("MEEPLE_CONTROLS_SITE"))
+    return ({"site"} if site else set()) | ({"graded"} if "graded_tree" in names else set())
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Start the builds the selected tests read; move those tests' modules to the end, in order."""
+    needs = {item.nodeid: _needs(item) for item in items}
+    wanted = set().union(*needs.values()) if needs else set()
+    builds = config.stash.setdefault(_BUILDS, {})
+    if not wanted or config.option.collectonly:
+        return
+    # the session folder the tmp_path_factory fixture gives (pytest keeps its factory on the config)
+    base = config._tmp_path_factory.getbasetemp()
+    if "site" in wanted and "site" not in builds:
+        builds["site"] = site_build.start(base)
+    if "graded" in wanted and "graded" not in builds:
+        builds["graded"] = site_build.start_graded(base)
+    later = {item.path for item in items if needs[item.nodeid]}
+    items[:] = [i for i in items if i.path not in later] + [i for i in items if i.path in later]
+
+
+def pytest_sessionfinish(session):
+    for build in session.config.stash.get(_BUILDS, {}).values():
+        if build is not None:
+            build.stop()
+
+
+def _wait(config, name: str) -> None:
+    build = config.stash.get(_BUILDS, {}).get(name)
+    if build is not None:
+        try:
+            build.wait()
+        except RuntimeError as e:
+            pytest.fail(str(e), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def site_tree(request, tmp_path_factory):
+    """The session's one course site (site_build.py), once its background build has ended."""
+    base = tmp_path_factory.getbasetemp()
+    builds = request.config.stash.setdefault(_BUILDS, {})
+    if "site" not in builds:  # asked for by a test the collection hook did not see (getfixturevalue)
+        builds["site"] = site_build.start(base)
+    _wait(request.config, "site")
+    try:
+        return site_build.tree(base)
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def graded_tree(request, tmp_path_factory):
+    """The session's graded site (site_build.start_graded), once its background build has ended."""
+    base = tmp_path_factory.getbasetemp()
+    builds = request.config.stash.setdefault(_BUILDS, {})
+    if "graded" not in builds:
+        builds["graded"] = site_build.start_graded(base)
+    _wait(request.config, "graded")
+    out = base / "graded"
+    return Graded(out / "site" / "html", out / "build.log", site_build.GRADED_LESSON, site_build.GRADED_ROSTER)
