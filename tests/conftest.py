@@ -82,14 +82,21 @@ def _wait(config, name: str) -> None:
             pytest.fail(str(e), pytrace=False)
 
 
+def _built(request, tmp_path_factory, name: str, start) -> Path:
+    """The session's base folder, once build `name` has ended (started now if the collection hook
+    did not see a test that asks for it, e.g. through getfixturevalue)."""
+    base = tmp_path_factory.getbasetemp()
+    builds = request.config.stash.setdefault(_BUILDS, {})
+    if name not in builds:
+        builds[name] = start(base)
+    _wait(request.config, name)
+    return base
+
+
 @pytest.fixture(scope="session")
 def site_tree(request, tmp_path_factory):
     """The session's one course site (site_build.py), once its background build has ended."""
-    base = tmp_path_factory.getbasetemp()
-    builds = request.config.stash.setdefault(_BUILDS, {})
-    if "site" not in builds:  # asked for by a test the collection hook did not see (getfixturevalue)
-        builds["site"] = site_build.start(base)
-    _wait(request.config, "site")
+    base = _built(request, tmp_path_factory, "site", site_build.start)
     try:
         return site_build.tree(base)
     except RuntimeError as e:
@@ -99,10 +106,5 @@ def site_tree(request, tmp_path_factory):
 @pytest.fixture(scope="session")
 def graded_tree(request, tmp_path_factory):
     """The session's graded site (site_build.start_graded), once its background build has ended."""
-    base = tmp_path_factory.getbasetemp()
-    builds = request.config.stash.setdefault(_BUILDS, {})
-    if "graded" not in builds:
-        builds["graded"] = site_build.start_graded(base)
-    _wait(request.config, "graded")
-    out = base / "graded"
+    out = _built(request, tmp_path_factory, "graded", site_build.start_graded) / "graded"
     return Graded(out / "site" / "html", out / "build.log", site_build.GRADED_LESSON, site_build.GRADED_ROSTER)
