@@ -40,15 +40,15 @@ def no_student(monkeypatch):
     ex.student(None)
 
 
-def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(no_student):
-    # the same loop as test_exercises_15_18.py's, on purpose: each file checks its own lessons' keys
-    answers = {}
+def _each_passes_and_a_classmates_fails(keys):
+    """For thirty ids: each key's answer passes for its own student, the ids get more than two
+    answers, and for two of them every classmate's answer that differs from theirs fails."""
+    answers = {(sid, key): ex.answer(key, sid) for sid in IDS for key in keys}
     for sid in IDS:
         ex.student(sid)
-        for key in EXACT:
-            answers[sid, key] = ex.answer(key)
+        for key in keys:
             assert _quiet(key, answers[sid, key])[0], (sid, key)
-    for key in EXACT:
+    for key in keys:
         assert key in ex.VARIED
         assert len({repr(answers[s, key]) for s in IDS}) > 2, f"{key}: thirty ids, too few answers"
         for sid in IDS[:2]:  # every other student's answer, where it differs, fails for these two
@@ -57,6 +57,11 @@ def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(no_stud
                 if answers[other, key] != answers[sid, key]:
                     assert not _quiet(key, answers[other, key])[0], (key, sid, other, answers[other, key])
     ex.student(None)
+
+
+def test_each_student_passes_with_their_own_numbers_and_not_a_neighbours(no_student):
+    # the same loop as test_exercises_15_18.py's, on purpose: each file checks its own lessons' keys
+    _each_passes_and_a_classmates_fails(EXACT)
     assert ex.exercise_numbers("01") == {"won_of": (7, 10), "bonus": 6}  # no id: the lesson's own numbers
 
 
@@ -279,22 +284,6 @@ def test_17_rounds_every_race_is_shorter_than_the_model_and_each_student_races_t
 
 
 # --- lessons 8, 11 and 14: the last exercises that were the same for everyone --------------------
-
-def _each_passes_and_a_classmates_fails(keys):
-    """For thirty ids: each key's answer passes for its student, the ids get more than two
-    answers, and for two of them every classmate's answer that differs from theirs fails."""
-    answers = {(sid, key): ex.answer(key, sid) for sid in IDS for key in keys}
-    for key in keys:
-        assert key in ex.VARIED
-        assert len({repr(answers[s, key]) for s in IDS}) > 2, f"{key}: thirty ids, too few answers"
-        for sid in IDS[:2]:
-            ex.student(sid)
-            assert _quiet(key, answers[sid, key])[0], (sid, key)
-            for other in IDS:
-                if answers[other, key] != answers[sid, key]:
-                    assert not _quiet(key, answers[other, key])[0], (key, sid, other, answers[other, key])
-    ex.student(None)
-
 
 def _nest_cards(choice):
     """08's exercise 2 as the lesson builds it: (row, nest, unseen cards)."""
