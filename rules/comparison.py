@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 from .chance import check_seed
 from .protocol import resolve_config
 from .registry import game_module
+from .sim.design import wanted
 from .sim.results import Results, load_pandas, measure_name, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
 from .sim.text import ci_pct, fmt_table, num, pct
@@ -208,7 +209,8 @@ def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None
             refs[name] = lineup(mod, bots, cfg.players)
         except ValueError as e:  # 'need 5 bots, got 4' named no variant
             raise ValueError(f"variant {name!r} has {cfg.players} players: {e}") from None
-    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
+    design = wanted(chosen)  # a design measure: played only when asked for (rules/sim/design.py)
+    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate, "games", design) for name, cfg in configs.items()]
     out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}

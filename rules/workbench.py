@@ -25,6 +25,7 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
+from .sim.design import wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import show_value
@@ -343,6 +344,7 @@ def tune(
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
+    design = isinstance(measure, str) and wanted([measure])  # played only when it is the measure
     if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
         raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
                          "(0.5 is one half)")
@@ -363,7 +365,7 @@ def tune(
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
     if two:
         return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
-                         float(target), bots, games, seed, executor, progress, workers, rotate, method)
+                         float(target), bots, games, seed, executor, progress, workers, rotate, method, design)
     seen: dict[Any, tuple[float, float, float]] = {}
 
     def measure_at(todo) -> None:
@@ -371,7 +373,8 @@ def tune(
         if not todo:
             return
         cfgs = {v: config.with_values({field: v}) for v in todo}
-        jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate) for v, c in cfgs.items()]
+        jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate, "games", design)
+                for v, c in cfgs.items()]
         out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
         if interrupted:
             raise KeyboardInterrupt
@@ -555,7 +558,7 @@ def _measured(fn, per_game, res):
 
 
 def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
-              workers, rotate, method) -> GridTuning:
+              workers, rotate, method, design=False) -> GridTuning:
     """Every allowed setting of two numbers (or successive halving over them), then the set of
     settings the data cannot tell apart from the nearest one."""
     settings, configs, skipped = [], {}, 0
@@ -574,7 +577,8 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     seen: dict = {}  # setting -> (value, low, high, series, games)
 
     def measure_at(todo, n) -> None:
-        jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
+        jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate, "games", design)
+                for s in todo]
         out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
         if interrupted:
             raise KeyboardInterrupt
