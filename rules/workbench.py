@@ -31,7 +31,8 @@ from .sim.runner import Job, bot_refs, check_games, check_workers, default_worke
 from .sim.text import show_value
 from .stats import mean_ci, wilson
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
-                         comparison, format_comparison, lineup, paired_difference, rule_usage, usage_lines)
+                         comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
+                         usage_lines)
 
 __all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names",
            "compare_run", "comparison", "format_comparison", "usage_lines", "lineup", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
@@ -190,6 +191,14 @@ class Tuning(_ShownAsMessage):
     monotone: bool = True  # the measured values move one way as the number grows
     rivals: list = dataclasses.field(default_factory=list)  # other values whose interval comes as near the target
     tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
+    paired: bool = False  # neighbours and rivals judged by their paired difference from the answer (the reference)
+    same: dict = dataclasses.field(default_factory=dict)  # value -> the first value whose games are identical to its own
+
+    @property
+    def twins(self) -> set:
+        """The values whose games are the answer's own (the answer too)."""
+        root = self.same.get(self.answer, self.answer)
+        return {self.answer} | {v for v, first in self.same.items() if first == root} | {root}
 
     @property
     def message(self) -> str:
@@ -208,20 +217,37 @@ class Tuning(_ShownAsMessage):
                 f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
                 f"{self.seed}, {self.method})."
             ]
+        groups: dict = {}
+        for v, first in self.same.items():
+            groups.setdefault(first, []).append(v)
+        for first, vs in groups.items():
+            lines.append("  " + same_line(" and ".join(f"{self.field} = {show_value(v)}" for v in vs),
+                                          f"{self.field} = {show_value(first)}", len(vs) > 1)
+                         + " Their rows are one result, not several.")
+        if self.paired:
+            lines.append(f"  Paired: each value's difference from the answer {self.field} = {show_value(self.answer)} "
+                         "(the reference), game by game on the same seeds (diff, diff_low, diff_high in the table).")
         for r in self.table.to_dict(orient="records"):
-            if r[self.field] in self.neighbours:
+            if r[self.field] in self.neighbours and r[self.field] in self.twins:
+                lines.append(f"  neighbour {self.field} = {r[self.field]}: the answer's own games")
+            elif r[self.field] in self.neighbours:
+                d = (f"; vs the answer {fmt(r['diff'])} (95% CI {fmt(r['diff_low'])} to {fmt(r['diff_high'])})"
+                     if self.paired else "")
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
-                             f"(95% CI {fmt(r['low'])} to {fmt(r['high'])})")
+                             f"(95% CI {fmt(r['low'])} to {fmt(r['high'])}{d})")
         if self.tied:
             lines.append(
                 f"  The data cannot rule out that {self.field} = "
-                f"{' or '.join(str(show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
-                f"near the target as the answer's own interval reaches from it. Play more games at these values "
-                "to decide."
+                f"{' or '.join(str(show_value(v)) for v in self.tied)} is nearer the target: "
+                + ("its paired difference from the answer reaches the differences that would bring it as near the "
+                   "target as the answer may lie. " if self.paired else "its interval comes as "
+                   "near the target as the answer's own interval reaches from it. ")
+                + "Play more games at these values to decide."
             )
-        elif self.neighbours:
-            lines.append("  Neither neighbour's interval comes as near the target as the answer's own interval "
-                         "reaches from it: at this many games the answer stands.")
+        elif any(v not in self.twins for v in self.neighbours):
+            lines.append("  Neither neighbour " + ("differs from the answer, game by game, by less than would bring "
+                         "it as near the target" if self.paired else "'s interval comes as near the target as the "
+                         "answer's own interval reaches from it") + ": at this many games the answer stands.")
         if not self.monotone:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
@@ -241,7 +267,8 @@ class Tuning(_ShownAsMessage):
 
     def table_text(self) -> str:
         """The table of every value measured, rounded as the message is (3 significant digits)."""
-        return _rounded_table(self.table, ("value", "low", "high", "distance"), (self.field,))
+        return _rounded_table(self.table, ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"),
+                              (self.field,))
 
 
 def _far(low: float, high: float, target: float) -> float:
@@ -367,6 +394,9 @@ def tune(
         return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
                          float(target), bots, games, seed, executor, progress, workers, rotate, method, design)
     seen: dict[Any, tuple[float, float, float]] = {}
+    per_game = _per_game_fn(mod, measure, seat, bot)
+    series: dict = {}  # value -> the measure game by game (None: the measure has none)
+    prints: dict = {}  # value -> games_print of its games (identical play)
 
     def measure_at(todo) -> None:
         todo = [v for v in dict.fromkeys(todo) if v not in seen]
@@ -380,7 +410,9 @@ def tune(
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
-            seen[job.key] = tuple(float(x) for x in fn(res))
+            *got, series[job.key] = _measured(fn, per_game, res)
+            seen[job.key] = tuple(got)
+            prints[job.key] = games_print(res.records)
             if not math.isfinite(seen[job.key][0]):
                 raise ValueError(f"{label} has no value at {field} = {show_value(job.key)} (nothing to measure in "
                                  f"{games} games); try more games or other values")
@@ -389,7 +421,8 @@ def tune(
     if executor is None and workers != 1 and method == "bisect":  # one pool for every step, not one each
         own = executor = worker_pool(workers or default_workers())
     try:
-        return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method)
+        return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series,
+                       prints)
     except KeyboardInterrupt:
         if own is not None:
             stop_pool(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
@@ -400,8 +433,10 @@ def tune(
             own.shutdown(cancel_futures=True)
 
 
-def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method) -> Tuning:
-    """Grid or bisection over `candidates`, then the answer's neighbours."""
+def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series=None,
+            prints=None) -> Tuning:
+    """Grid or bisection over `candidates`, then the answer's neighbours; every value paired with
+    the answer (the reference) game by game where the measure has per-game values."""
     if method == "grid":
         measure_at(candidates)
     else:
@@ -426,8 +461,21 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     neighbours = [candidates[j] for j in (k - 1, k + 1) if 0 <= j < len(candidates)]
     measure_at(neighbours)  # the answer may have moved to a value whose neighbour is new
     value, low, high = seen[best]
+    measured = [v for v in candidates if v in seen]
+    prints = prints or {}
+    same = {}  # value -> the first value (in order) whose games are identical to its own
+    for v in measured:
+        first = next(u for u in measured if prints.get(u, v) == prints.get(v, u))
+        if first != v and v in prints:
+            same[v] = first
+    twin = {v for v in measured if same.get(v, v) == same.get(best, best)}  # the answer's identical values
+    series = series or {}
+    paired = all(series.get(v) is not None for v in measured)
+    reach = (min(0.0, -2 * (high - target)), max(0.0, -2 * (low - target)))  # differences that bring a value nearer
+    diffs = {v: paired_difference(series[v], series[best]) if paired else (math.nan,) * 3 for v in measured}
     rows = [{field: v, "value": seen[v][0], "low": seen[v][1], "high": seen[v][2],
-             "distance": abs(seen[v][0] - target)} for v in candidates if v in seen]
+             "distance": abs(seen[v][0] - target), "diff": diffs[v][0], "diff_low": diffs[v][1],
+             "diff_high": diffs[v][2], "same_as": show_value(same[v]) if v in same else ""} for v in measured]
     table = pd.DataFrame(rows)
     steps = [b - a for a, b in zip(table["value"], table["value"][1:])]
     monotone = all(d >= 0 for d in steps) or all(d <= 0 for d in steps)
@@ -436,14 +484,22 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
         _, lo, hi = seen[v]
         return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
-    tie = [v for v in candidates if v in seen and v != best  # equal up to rounding: 0.45 and 0.55 around 0.5
+    tie = [v for v in measured if v not in twin  # equal up to rounding: 0.45 and 0.55 around 0.5
            and math.isclose(abs(seen[v][0] - target), abs(value - target), rel_tol=1e-9, abs_tol=1e-12)]
     far = _far(low, high, target)  # the answer's interval: its distance may be this large
-    tied = [v for v in neighbours if gap(v) <= far]
-    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= far]
+
+    def open_(v) -> bool:  # the data cannot rule out that v is at least as near the target
+        if v in twin:
+            return False  # the answer's own games: not a rival, the same result
+        if paired:  # its paired difference from the answer reaches the differences that bring it nearer
+            return diffs[v][1] <= reach[1] and diffs[v][2] >= reach[0]
+        return gap(v) <= far
+
+    tied = [v for v in neighbours if open_(v)]
+    rivals = [v for v in measured if v != best and v not in neighbours and open_(v)]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals, tie)
+                  rivals, tie, paired, same)
 
 
 

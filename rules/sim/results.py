@@ -158,6 +158,8 @@ def make_tables(n: int, records: list[GameResult]):
     for k in stat_keys:
         extra[k] = [v[s] if isinstance(v, (list, tuple)) else v
                     for v in (g.stats.get(k) for g in records) for s in seats]
+        if k in DESIGN:  # numbers, or no value (NaN): a number column even when no game has a value
+            extra[k] = [math.nan if v is None else v for v in extra[k]]
     points = {f"points_{k}": [g.sources[s].get(k, 0) if g.sources else None for g in records for s in seats]
               for k in source_keys}
     table = pd.DataFrame({**cols, **extra, **points})
