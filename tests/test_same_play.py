@@ -71,3 +71,33 @@ def test_tune_pairs_every_value_with_its_answer():
     assert "the reference" in t.message
     base = t.table[t.table["faces[3]"] == 1].iloc[0]
     assert (base["diff"], base["diff_low"], base["diff_high"]) == pytest.approx((0, 0, 0))
+
+
+def test_the_explorer_says_identical_play_and_pairs_every_value_with_the_current_rules():
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    s = ExplorerSession("duck-duck-bruce", "best_face", bots="heuristic", games=20, seed=1, measure="turns")
+    s.move(5)  # the reference (best_face = 3, the current rules) is played with it
+    assert s.warnings()[0].startswith("best_face = 5 plays the same games as best_face = 3")
+    shown = s.numbers()
+    assert "paired against the reference best_face = 3" in shown["heading"]
+    assert shown["rows"][0][-1] == "+0.00 (+0.00 to +0.00)"
+    s.move(3)
+    assert s.numbers()["rows"][0][-1] == "the reference" and s.warnings() == []
+
+
+def test_the_explorer_plays_design_measures_only_once_one_is_shown():
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    s = ExplorerSession("piggyback-brigade", "faces[3]", bots="heuristic", games=30, seed=1, measure="turns")
+    s.play_current()
+    assert not s.design and "drama" not in s.records[s.cell][0].stats  # the cold move pays for no trail
+    paired_turns = s.paired((2,), 0)
+    assert paired_turns is None  # not played yet
+    s.move(2)
+    d = s.paired((2,), 0)
+    assert d[1] <= d[0] <= d[2] and d[0] > 0  # a lower face: longer races, game by game
+    s.set_measure("mean_drama")
+    assert s.design and not s.points  # played again, with the trail
+    s.move(2)
+    assert "drama" in s.records[(2,)][0].stats and s.numbers()["columns"][5] == "mean_drama"

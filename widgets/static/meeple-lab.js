@@ -116,8 +116,9 @@
     const cmd = el("p", "meeple-lab-command");
     cmd.append("The same figures from the command line (", el("code", "", "--report report.html"),
       " writes the same report): ", el("code", "", r.command));
-    const chart = el("div", "meeple-lab-chart");
+    const chart = el("figure", "meeple-lab-chart");
     chart.innerHTML = r.chart;  // the report's own SVG (widgets/report.py escapes every label)
+    chart.prepend(el("figcaption", "", "Each seat against base, paired game by game (95% CI):"));
     out.replaceChildren(share, cmd, chart, text);
     warn.textContent = [warn.textContent, ...r.same.map((w) => "⚠ " + w)].filter(Boolean).join("\n");
     out.dataset.rows = JSON.stringify(r.rows);  // compare's table, exactly (tests read it)
