@@ -30,6 +30,7 @@ from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import show_value
 from .stats import mean_ci, wilson
+from .ntbea import tune_many
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
                          comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
                          usage_lines)
@@ -281,11 +282,28 @@ def _fmt3(x) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
 
 
+def coupled(field: str) -> list[str]:
+    """The numbers one tuned `field` moves: "best_face+max_steal" moves both, each set to the value tried
+    (coupled numbers, such as the die's best face and the largest claim it allows); else [field]."""
+    parts = [p.strip() for p in field.split("+")] if isinstance(field, str) else [field]
+    if len(parts) > 1 and (not all(parts) or len(set(parts)) != len(parts)):
+        raise ValueError(f"field={field!r} is not allowed: numbers joined by '+', each once (e.g. best_face+max_steal)")
+    return parts
+
+
+def with_value(config, field: str, value):
+    """`config` with the tuned `field` (or each of its coupled numbers) set to `value`."""
+    return config.with_values({f: value for f in coupled(field)})
+
+
 def _candidates(config, field: str, values) -> list:
     """The values tune may try, each a valid config, in increasing order."""
-    kind = config.kind(field)
-    if kind is not int:
-        raise ValueError(f"tune moves one whole number; {field} is {describe_kind(kind)}")
+    group = coupled(field)
+    for f in group:
+        kind = config.kind(f)
+        if kind is not int:
+            raise ValueError(f"tune moves one whole number; {f} is {describe_kind(kind)}")
+    field = group[0]  # values are read as the first number's; each is set on every one
     explicit = values is not None
     if explicit and (isinstance(values, (str, bytes)) or not hasattr(values, "__iter__")):
         raise ValueError(f"values={values!r} is not allowed: a list or range of whole numbers, e.g. range(0, 9)")
@@ -295,10 +313,14 @@ def _candidates(config, field: str, values) -> list:
     out = []
     for v in values:
         try:
-            config.with_values({field: v})
+            config.with_values({f: v for f in group})
         except ValueError as e:
             if explicit:  # the reader asked for it: say why it cannot be tried
-                raise ValueError(f"values: {e}") from None
+                other = [n for n in config.parameters(numbers_only=True) if n not in group and f"{n}=" in str(e)
+                         and not any(g.startswith(n + "[") for g in group)]  # another number it must move with
+                hint = (f" (numbers that must move together are tuned as one: --field {'+'.join(group)}+{other[0]}, "
+                        f"field='{'+'.join(group)}+{other[0]}')") if other else ""
+                raise ValueError(f"values: {e}{hint}") from None
             continue
         out.append(config.value_for(field, v))
     out = sorted(set(out))
@@ -327,7 +349,8 @@ def tune(
     rotate: bool = False,
 ) -> Tuning:
     """The value of one whole number (`field`: a field, `field[i]` or alias)
-    whose `measure` comes closest to `target`.
+    whose `measure` comes closest to `target`. Coupled numbers move together:
+    `field="best_face+max_steal"` sets both to each value tried.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
     `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
@@ -342,6 +365,12 @@ def tune(
     interval comes as near the target as the answer's own interval reaches from
     it (the nearest a neighbour may be against the farthest the answer may be),
     the report says the data cannot rule it out.
+
+    Three or more numbers: `field=("a", "b", "c")` (values: one list each, or
+    None): NTBEA (rules/ntbea.py; Lucas et al. 2018) spends a budget of
+    small batches on fresh seeds, then plays its best setting and the
+    starting one on the same `games` seeds: a ManyTuning with their paired
+    difference and how many settings it tried.
 
     Two numbers at once: `field=("bonus", "hand_size")`, `values=(list, list)`
     or None, `method="grid"` (every allowed setting at `games`) or "halving"
@@ -359,13 +388,20 @@ def tune(
     config = resolve_config(mod, config, "config must be", files=True)
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
-    two = isinstance(field, (tuple, list))
+    many = isinstance(field, (tuple, list)) and len(field) >= 3  # a budgeted search (rules/ntbea.py)
+    two = isinstance(field, (tuple, list)) and not many
     if two and len(field) != 2:
-        raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
-    if two and all(isinstance(f, str) for f in field) and config.path(field[0]) == config.path(field[1]):
+        raise ValueError(f"field={field!r} is not allowed: one name, two to tune together, or three or more "
+                         "(a budgeted search)")
+    if many:
+        if method not in ("grid", "ntbea"):
+            raise ValueError(f"method={method!r} is not allowed for three or more numbers: 'ntbea'")
+        method = "ntbea"
+    if two and all(isinstance(f, str) and "+" not in f for f in field) and \
+            config.path(field[0]) == config.path(field[1]):
         raise ValueError(f"tune moves two different numbers; {field[0]} and {field[1]} are the same number twice "
                          f"({config.path(field[0])})")
-    if method not in (("grid", "halving") if two else ("grid", "bisect")):
+    if not many and method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
@@ -378,9 +414,9 @@ def tune(
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
-    if two:
-        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != 2):
-            raise ValueError(f"values={values!r} is not allowed: two lists, one per field, or None")
+    if two or many:
+        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != len(field)):
+            raise ValueError(f"values={values!r} is not allowed: {len(field)} lists, one per field, or None")
         spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
     else:
         candidates = _candidates(config, field, values)
@@ -390,6 +426,9 @@ def tune(
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
+    if many:
+        return tune_many(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+                         float(target), bots, games, seed, executor, progress, workers, rotate, design, coupled)
     if two:
         return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
                          float(target), bots, games, seed, executor, progress, workers, rotate, method, design)
@@ -402,7 +441,7 @@ def tune(
         todo = [v for v in dict.fromkeys(todo) if v not in seen]
         if not todo:
             return
-        cfgs = {v: config.with_values({field: v}) for v in todo}
+        cfgs = {v: with_value(config, field, v) for v in todo}
         jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate, "games", design)
                 for v, c in cfgs.items()]
         out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
@@ -620,7 +659,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     settings, configs, skipped = [], {}, 0
     for a, b in itertools.product(*spans):
         try:
-            configs[(a, b)] = config.with_values({fields[0]: a, fields[1]: b})
+            configs[(a, b)] = config.with_values({**{f: a for f in coupled(fields[0])}, **{f: b for f in coupled(fields[1])}})
         except ValueError:
             skipped += 1
             continue

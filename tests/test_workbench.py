@@ -672,8 +672,10 @@ def test_two_number_tune_keeps_what_its_stated_procedure_cannot_tell_apart():
 
 
 def test_two_number_tune_refuses_what_it_cannot_do(capsys):
-    with pytest.raises(ValueError, match="one name, or two names"):
-        tune("bucket-brigade", None, ("bonus", "rounds", "hand_size"), "turns", 1, "random", 5, 1, progress=False)
+    # three or more numbers are a budgeted search (issue 36: tests/test_ntbea.py), never a bisection
+    with pytest.raises(ValueError, match="not allowed for three or more numbers: 'ntbea'"):
+        tune("bucket-brigade", None, ("bonus", "rounds", "hand_size"), "turns", 1, "random", 5, 1, progress=False,
+             method="bisect")
     with pytest.raises(ValueError, match="'grid' or 'halving' for two numbers"):
         tune("bucket-brigade", None, ("bonus", "hand_size"), "turns", 1, "random", 5, 1, method="bisect")
     code, _, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--halving")
