@@ -101,6 +101,8 @@ def decode(data: Any, depth: int = 0) -> Any:
     if not (isinstance(data, dict) and len(data) == 1):
         raise Unreadable(f"not a saved answer: {data!r:.60}")
     (tag, value), = data.items()
+    if tag == "ellipsis":
+        return ...  # a part the student left as `...`: the checker says what is missing
     if tag == "fraction":
         return _fraction(value)
     if tag == "float":

@@ -13,7 +13,7 @@ one of each exercise and checks it again itself. The verdict text is never read.
 cells were never run, or whose outputs were cleared, has no answers.
 
 The answer as data (`encode`): JSON, tagged where JSON has no type of its own. Numbers, text,
-True/False/None and lists are themselves; {"fraction": "n/d"}, {"float": "repr"}, {"tuple": [...]},
+True/False/None and lists are themselves; {"fraction": "n/d"}, {"float": "repr"}, {"tuple": [...]}, {"ellipsis": null} (a part left as `...`),
 {"dict": [[k, v], ...]}; a game's rules {"config": {"game": NAME, "fields": {...}}}; a run of games
 (what `simulate` returns, or an Evidence) by what replays it, not by its games:
 {"run": {"game", "config", "bots", "seed", "rotate", "games", "partial"}}: the grader plays the run

@@ -292,6 +292,8 @@ def test_14_luck_die_and_cycle(capsys):
     assert not ok and "right kind" in out
     ok, out = _run("14.cycle", (runs[:-1], []), capsys)
     assert not ok and "every pair once" in out
+    ok, out = _run("14.cycle", (runs[:1], []), capsys)  # one pairing and no cycle: not the round-robin (issue 37)
+    assert not ok and "every pair once" in out
 
 
 def _robin_runs(games=150):
