@@ -217,3 +217,26 @@ def test_a_class_graded_end_to_end(a_class, tmp_path):
     assert [by[ABSENT][k] for k in columns] == ["missing"] * 6 and by[ABSENT]["Total"] == "0"
     feedback = (tmp_path / "grades-feedback" / "Student_28.md").read_text(encoding="utf-8")
     assert feedback.startswith("# Student 28: 0 of 6 exercises") and "**14.cycle** (fail)" in feedback
+
+
+def test_lesson_6_page_carries_neither_3_chase_nor_6_boost():
+    """Issue 37: lesson 6's chart of each rule's chase (page data on the site) held 03.chase's answer
+    (10150/729 as its float) for every gap a student gets, and the two floats whose difference is
+    06.boost's: now to 2 decimals, none of them is an answer to the 9 digits a sealed check takes."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from meeple.widgets.exercises import graded
+
+    book = next(LESSONS.glob("06_*.ipynb"))
+    cells = [c for c in json.loads(book.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
+    upto = next(i for i, c in enumerate(cells) if c["id"] == "bbc79b95")
+    shell = InteractiveShell.instance()
+    shell.reset()
+    for c in cells[:upto + 1]:
+        if "solution" not in c.get("metadata", {}).get("tags", []):
+            assert not shell.run_cell("".join(c["source"]), store_history=False).error_in_exec
+    spaces = [r["spaces"] for r in shell.user_ns["rows"]]
+    answers = {graded.decimal(ex.answer(k, who)) for k in ("03.chase", "06.boost") for who in (None, *[f"s{i}" for i in range(60)])}
+    assert len(answers) >= 8
+    shown = {graded.decimal(x) for x in spaces} | {graded.decimal(a - b) for a in spaces for b in spaces}
+    assert not shown & answers
