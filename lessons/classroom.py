@@ -89,15 +89,16 @@ def read_key(path: Path) -> ClassKey:
 
 
 def read_roster(text: str) -> list[str]:
-    """Student ids from a class roster CSV: the column headed `id`, else `name` (case ignored),
-    one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
+    """Student ids from a class roster CSV: the column headed `code` (the codes.csv that `meeple
+    class new` writes: a graded site seals each code's answers), else `id`, else `name` (case
+    ignored), one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
-        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id'")
+        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id' (or 'code')")
     head = [h.strip().casefold() for h in rows[0]]
-    col = head.index("id") if "id" in head else head.index("name") if "name" in head else None
+    col = next((head.index(c) for c in ("code", "id", "name") if c in head), None)
     if col is None:
-        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id'")
+        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id' (or 'code')")
     names, seen = [], {}
     for n, row in enumerate(rows[1:], start=2):
         if not any(cell.strip() for cell in row):

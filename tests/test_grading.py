@@ -240,3 +240,12 @@ def test_lesson_6_page_carries_neither_3_chase_nor_6_boost():
     assert len(answers) >= 8
     shown = {graded.decimal(x) for x in spaces} | {graded.decimal(a - b) for a in spaces for b in spaces}
     assert not shown & answers
+
+
+def test_the_guide_counts_the_exercises_the_code_registers():
+    import re
+
+    guide = (LESSONS / "teachers_guide.md").read_text(encoding="utf-8")
+    assert re.findall(r"All (\d+) exercises", guide) == [str(len(ex.keys()))]
+    assert "the two sampled ones are the same for everyone" not in guide  # 20.wait and 21.tuned are each student's
+    assert "meeple answers --key" in guide and "meeple grade submissions --key" in guide
