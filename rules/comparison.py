@@ -7,10 +7,10 @@ the games). `meeple.rules.workbench` re-exports all of it next to `tune`.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 import warnings
 from concurrent.futures import Executor
-import hashlib
 from typing import Any, Mapping, Sequence
 
 from .chance import check_seed
