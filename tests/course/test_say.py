@@ -11,8 +11,8 @@ from fractions import Fraction
 import pytest
 
 from meeple.rules import stats
-from meeple.widgets.exercises import say
-from meeple.widgets.exercises.checking import SHORT_DIGITS, readable_fractions
+from meeple.course.exercises import say
+from meeple.course.exercises.checking import SHORT_DIGITS, readable_fractions
 
 
 def _coverage(n: int) -> Fraction:
