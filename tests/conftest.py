@@ -30,9 +30,24 @@ import pytest
 
 # tests/ itself (harness.py, machine.py) and tests/browser (site_build.py, widget_cases.py) for every tier's files
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "browser")]
+import rule_ids  # noqa: E402  (tests/rule_ids.py: `pytest -m BB_9` runs rule BB-9's tests)
 import site_build  # noqa: E402  (tests/browser/site_build.py: what the builds are)
 
 _BUILDS = pytest.StashKey[dict]()
+_RULES = rule_ids.rule_ids()
+
+
+def pytest_configure(config):
+    """Every rule id of seeds/*.md is a registered marker (BB-9 -> BB_9): no unknown-mark warning."""
+    for rid, seeds in _RULES.items():
+        config.addinivalue_line("markers", f"{rule_ids.marker(rid)}: the tests of rule {rid} (seeds/{seeds})")
+
+
+def pytest_itemcollected(item):
+    """A test is marked with each rule id its source names, and has the id as a keyword (-k BB-9)."""
+    for rid in rule_ids.named_in(item, _RULES):
+        item.add_marker(rule_ids.marker(rid))
+        item.extra_keyword_matches.add(rid)
 
 
 @dataclass

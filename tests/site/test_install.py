@@ -151,6 +151,7 @@ def test_every_module_of_the_wheel_imports_in_the_lean_install(built, venv):
     names = zipfile.ZipFile(built[0]).namelist()
     modules = sorted(n[:-3].replace("/", ".").removesuffix(".__init__") for n in names
                      if n.startswith("meeple/") and n.endswith(".py") and not n.endswith("__main__.py"))
+    modules.remove("meeple.rules.openspiel")  # the openspiel extra itself: it says so in one line (the test below)
     assert "meeple.course.site.build" in modules and "meeple.course.site.runtime.live" in modules, modules
     code = "import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)\nprint(len(sys.argv) - 1)\n"
     out = _run([py, "-c", code, *modules], home, "import every module of the wheel").stdout
