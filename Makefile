@@ -67,7 +67,8 @@ git-filter: $(STAMP)
 # The loop to run while working: the fast tier (tests/rules, tests/widgets, tests/course and the
 # house checks: no lesson executed, no site built, no browser), under 3 minutes on two cores.
 # The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
-FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py
+FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py \
+        tests/test_rule_ids.py
 check: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python -m pytest -q --basetemp=build/pytest-check $(FAST)
