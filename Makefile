@@ -17,7 +17,7 @@ LAB_ARGS ?=
 # The git filter `make lab-edit` installs: outputs, counts and per-machine metadata never reach git.
 STRIP := "$(abspath $(BIN))/python" -m nbstripout --keep-id
 
-.PHONY: lab lab-edit git-filter test bench site clean
+.PHONY: lab lab-edit git-filter check test bench site clean
 
 # Two stamps, two installs. `make lab` installs what a lab needs: the package and its [lab] extra
 # (JupyterLab). `make test` installs every extra (the tests write Parquet, run OpenSpiel, build the
@@ -64,6 +64,15 @@ git-filter: $(STAMP)
 	@git config filter.nbstripout.extrakeys 'metadata.language_info cell.metadata.jp-MarkdownHeadingCollapsed'
 	@git config diff.ipynb.textconv '$(STRIP) -t'
 
+# The loop to run while working: the fast tier (tests/rules, tests/widgets, tests/course and the
+# house checks: no lesson executed, no site built, no browser), under 3 minutes on two cores.
+# The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
+FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py \
+        tests/test_rule_ids.py
+check: $(STAMP)
+	@mkdir -p build
+	$(BIN)/python -m pytest -q --basetemp=build/pytest-check $(FAST)
+
 # pytest's temporary folder is this clone's build/pytest (emptied at the start of each run): not
 # /tmp/pytest-of-<user>, which every clone on the machine shares (its `pytest-current` link and
 # its clean-up of old runs). The two course-site builds run in the background while the other
@@ -84,7 +93,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_agreement.py --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_sealed.py --update BENCHMARKS.md
 	@$(BIN)/python tests/machine.py chromium npm
-	$(BIN)/python lessons/build_site.py --lessons 01_first_interval --out build/bench-site
+	$(BIN)/python -m meeple.course.site.build --lessons 01_first_interval --out build/bench-site
 	$(BIN)/python tests/bench/bench_site.py --games-only --site build/bench-site/html --update BENCHMARKS.md
 
 # The course as a static HTML site (Jupyter Book 1; runs every lesson; widget JS and Pyodide from npm,
@@ -93,7 +102,7 @@ bench: $(STAMP)
 SOLUTIONS ?= yes
 site: $(STAMP)
 	@$(BIN)/python tests/machine.py npm
-	$(BIN)/python lessons/build_site.py $(if $(filter no,$(SOLUTIONS)),--no-solutions,) $(if $(ROSTER),--roster $(ROSTER),)
+	$(BIN)/python -m meeple.course.site.build $(if $(filter no,$(SOLUTIONS)),--no-solutions,) $(if $(ROSTER),--roster $(ROSTER),)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache lessons/_build

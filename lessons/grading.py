@@ -30,7 +30,7 @@ from typing import Any
 
 from meeple.rules.files import write_all
 from meeple.rules.registry import game_module
-from meeple.widgets.exercises import Evidence, as_student, checking
+from meeple.course.exercises import Evidence, as_student, checking
 
 from .classroom import ClassKey, same_id
 from .submission import MIMETYPE_KEY

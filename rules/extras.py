@@ -15,6 +15,10 @@ EXTRAS = {
     "pyarrow": ("pyarrow", "parquet"),
     "pyspiel": ("OpenSpiel (open-spiel)", "openspiel"),
     "open_spiel": ("OpenSpiel (open-spiel)", "openspiel"),
+    # the course site's builder (meeple.course.site): Jupyter Book brings the Markdown parser
+    "markdown_it": ("markdown-it-py (with jupyter-book)", "site"),
+    "mdit_py_plugins": ("mdit-py-plugins (with jupyter-book)", "site"),
+    "fontTools": ("fonttools", "site"),
 }
 # bots that exist only with an extra: name -> the import they need
 OPTIONAL_BOTS = {"ismcts": "pyspiel"}

@@ -1,6 +1,6 @@
 """The session's two course-site builds, started in the background as soon as the tests are collected.
 
-Building a site runs `lessons/build_site.py` (npm, a wheel, Jupyter Book; the test site also
+Building a site runs `python -m meeple.course.site.build` (npm, a wheel, Jupyter Book; the test site also
 runs ten lessons: minutes on two busy cores), and while it runs the test process only waits.
 So when the selected tests include one that reads a build, the build starts right after
 collection, in its own process group, and those tests are moved to the end of the run (each
@@ -11,7 +11,7 @@ and the fixture that needs it waits for it only if it has not finished yet.
   every lesson a page, the lessons with controls or the pages tests' widgets executed);
   MEEPLE_TEST_SITE=DIR reads a site built before instead.
 - `graded_tree`: the graded site (`make site SOLUTIONS=no ROSTER=...`: one lesson, not run, a
-  two-student roster), which tests/test_site_graded.py searches for answers and
+  two-student roster), which tests/site/test_site_graded.py searches for answers and
   tests/browser/test_site_graded_browser.py has a student use.
 
 A build that fails fails each test that reads it, with the end of its log. A build still
@@ -28,10 +28,26 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "browser"))
+# tests/ itself (harness.py, machine.py) and tests/browser (site_build.py, widget_cases.py) for every tier's files
+sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "browser")]
+import rule_ids  # noqa: E402  (tests/rule_ids.py: `pytest -m BB_9` runs rule BB-9's tests)
 import site_build  # noqa: E402  (tests/browser/site_build.py: what the builds are)
 
 _BUILDS = pytest.StashKey[dict]()
+_RULES = rule_ids.rule_ids()
+
+
+def pytest_configure(config):
+    """Every rule id of seeds/*.md is a registered marker (BB-9 -> BB_9): no unknown-mark warning."""
+    for rid, seeds in _RULES.items():
+        config.addinivalue_line("markers", f"{rule_ids.marker(rid)}: the tests of rule {rid} (seeds/{seeds})")
+
+
+def pytest_itemcollected(item):
+    """A test is marked with each rule id its source names, and has the id as a keyword (-k BB-9)."""
+    for rid in rule_ids.named_in(item, _RULES):
+        item.add_marker(rule_ids.marker(rid))
+        item.extra_keyword_matches.add(rid)
 
 
 @dataclass

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"meeple.rules": ROOT / "rules", "meeple.widgets": ROOT / "widgets"}
+PACKAGES = {"meeple.rules": ROOT / "rules", "meeple.widgets": ROOT / "widgets", "meeple.course": ROOT / "lessons"}
 
 # Imports inside a function that stay there: (importing module, imported module) -> why.
 ALLOWED = {
@@ -32,10 +32,12 @@ ALLOWED = {
     # optional extras
     ("meeple.rules", "meeple.rules.openspiel"): "the openspiel extra, loaded on an ismcts bot's first move",
     ("meeple.rules.openspiel", "open_spiel.python.algorithms"): "the openspiel extra's search bots",
-    ("meeple.rules.cli.lessons", "meeple.widgets.exercises"): "meeple.widgets needs Jupyter's packages; "
-                                                              "only `meeple answers` reads the exercises",
-    ("meeple.rules.cli.classroom", "meeple.course.grading"): "the gradebook re-checks with meeple.widgets' "
-                                                              "exercises (Jupyter's packages); only `meeple grade` does",
+    ("meeple.rules.cli", "meeple.course.cli"): "the course's commands (lessons, answers, scrub): meeple.rules "
+                                                "never imports the course at module level",
+    ("meeple.course.cli", "meeple.course.exercises"): "the four games, exact and workbench: only `meeple answers` "
+                                                      "reads the exercises",
+    ("meeple.course.class_cli", "meeple.course.grading"): "the gradebook re-checks with the exercises (the games, "
+                                                          "exact and workbench): only `meeple grade` does",
     ("meeple.rules.cli.workbench", "meeple.widgets.report"): "meeple.widgets needs Jupyter's packages and "
                                                              "altair; only `compare --report` draws",
     ("meeple.widgets.vega", "altair.utils._importers"): "altair costs 1-5 s (python -X importtime, loaded "
@@ -44,7 +46,7 @@ ALLOWED = {
 
 # widgets/ is under the same rule as rules/ (issue 20): top-level imports, the ALLOWED list above.
 # The lessons' checkers import the engine at module top: `import meeple.widgets` stays cheap
-# (its widgets load on first use, PEP 562), and `import meeple.widgets.exercises` loads the
+# (its widgets load on first use, PEP 562), and `import meeple.course.exercises` loads the
 # four games, exact and workbench, which a checked answer needs anyway (figures: issue 20's note).
 
 
@@ -196,7 +198,7 @@ def _in(prefix: str, module: str) -> bool:
 def test_the_graph_sees_every_module():
     # a path mistake would find nothing and pass everything below
     assert "meeple.rules" in GRAPH.modules and "meeple.rules.core" in GRAPH.modules
-    assert "meeple.widgets.explorer" in GRAPH.modules
+    assert "meeple.widgets.explorer" in GRAPH.modules and "meeple.course.site.build" in GRAPH.modules
     assert any(imp.target == "meeple.rules.core" for imp in GRAPH.imports)
 
 
@@ -210,6 +212,11 @@ def test_no_circle_in_widgets():
     assert circles == [], f"import circles: {circles}"
 
 
+def test_no_circle_in_the_course():
+    circles = [c for c in GRAPH.circles() if any(_in("meeple.course", m) for m in c)]
+    assert circles == [], f"import circles: {circles}"
+
+
 def test_no_private_name_crosses_a_module_line_at_module_level():
     bad = [f"{imp.source}:{imp.line} imports {name} from {imp.target}"
            for imp in GRAPH.private() if not imp.inside
@@ -217,7 +224,7 @@ def test_no_private_name_crosses_a_module_line_at_module_level():
     assert bad == []
 
 
-@pytest.mark.parametrize("package", ["meeple.rules", "meeple.widgets"])
+@pytest.mark.parametrize("package", ["meeple.rules", "meeple.widgets", "meeple.course"])
 def test_no_import_inside_a_function(package):
     bad = [f"{imp.source}:{imp.line} imports {imp.target}" for imp in GRAPH.inside()
            if _in(package, imp.source) and (imp.source, imp.target) not in ALLOWED]
@@ -225,7 +232,7 @@ def test_no_import_inside_a_function(package):
 
 
 def test_the_allow_list_is_short_and_each_entry_is_used():
-    assert len(ALLOWED) <= 9
+    assert len(ALLOWED) <= 11
     used = {(imp.source, imp.target) for imp in GRAPH.inside()}
     assert set(ALLOWED) <= used, f"allowed but no longer there: {sorted(set(ALLOWED) - used)}"
 
@@ -244,7 +251,7 @@ def test_the_checks_catch_what_they_say(tmp_path):
 
 
 if __name__ == "__main__":
-    for prefix in ("meeple.rules", "meeple.widgets"):
+    for prefix in ("meeple.rules", "meeple.widgets", "meeple.course"):
         print(prefix, figures(GRAPH, prefix))
     for comp in GRAPH.circles():
         print("circle:", ", ".join(comp))

@@ -265,7 +265,8 @@ def _names() -> dict:
     import meeple.widgets
     from meeple.rules import bucket_brigade, simulate, workbench
     from meeple.rules.chance import Chance
-    from meeple.widgets import charts, exercises
+    from meeple.course import exercises
+    from meeple.widgets import charts
 
     return {"meeple": sys.modules["meeple"], "Config": bucket_brigade.Config, "charts": charts,
             "Explorer": meeple.widgets.Explorer, "check": exercises.check, "say": exercises.say,

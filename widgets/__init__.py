@@ -5,8 +5,8 @@ are local files in widgets/static/ (nothing loads from a CDN); Altair charts
 draw with the Vega bundled in vl-convert (offline).
 
 The widgets are imported on first use (PEP 562), so `meeple.widgets.session`,
-`explorer_session` and `transport` load without ipywidgets, altair, pandas or
-numpy: the course site runs them in the reader's browser, where they do not exist.
+`explorer_session` and `controls` (which the course site's runtime, meeple.course.site.runtime,
+runs) load without ipywidgets, altair, pandas or numpy: the reader's browser has none of them.
 """
 
 import sys

@@ -10,7 +10,7 @@ end draws (`static/panel.js`). Two transports carry it:
   the front end's messages to `handle`;
 - on the course site, the Pyodide Web Worker rebuilds the control from its
   saved `setup()` (`from_setup`) and answers the same messages
-  (`meeple.widgets.live`).
+  (`meeple.course.site.runtime.live`).
 
 Messages: {"do": "set", "name": input, "value": v} and {"do": "press", "name":
 button}. A refused message leaves the control as it was and sets `error`.

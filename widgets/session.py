@@ -7,7 +7,7 @@ transports carry it to the same front end (`static/stepper.js`):
   and passes the browser's messages to `handle`;
 - on the course site, a Web Worker running Pyodide rebuilds the session from
   its saved `setup()` (`StepperSession.from_setup`) and answers the same
-  messages (`static/meeple-worker.js`).
+  messages (`lessons/site/runtime/static/meeple-worker.js`).
 
 Only the standard library and `meeple.rules` are imported here, so the
 session runs in the browser, where altair, pandas and numpy do not exist.

@@ -1,6 +1,6 @@
 """The Explorer as the course site saves it: every value played when the site is built.
 
-When the site is built (`lessons/build_site.py` sets MEEPLE_SITE=1), each
+When the site is built (`lessons/site/build.py` sets MEEPLE_SITE=1), each
 Explorer plays every value on its slider with the lesson's own seed and games,
 and saves with the page what its one front end (`static/explorer.js`) needs
 before Python starts: the charts over every value, and each value's numbers and

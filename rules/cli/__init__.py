@@ -12,14 +12,16 @@
   check-report  does this install deal the games a report was made from?       workbench.py
   tune        the value of one or two numbers that brings a measure to a target  workbench.py
   variant     save a variant file (variant save), or show one (variant show)   workbench.py
-  scrub       student copies of the lessons, without the solution cells        scrub.py
-  lessons     the course copied out of the package into a folder               lessons.py
-  answers     the teacher's answer key for a class (needs its key, --key)     lessons.py
-  class new   a class's secret key and each student's code, from a roster     classroom.py
-  grade       submitted notebooks re-checked: a gradebook CSV and feedback    classroom.py
+  scrub       student copies of the lessons, without the solution cells        meeple.course.cli
+  lessons     the course copied out of the package into a folder               meeple.course.cli
+  answers     the teacher's answer key for a class (needs its key, --key)     meeple.course.cli
+  class new   a class's secret key and each student's code, from a roster     meeple.course.class_cli
+  grade       submitted notebooks re-checked: a gradebook CSV and feedback    meeple.course.class_cli
 
 Every command module imports `common` (the one-line CliError, game options, output
-files) and adds its commands in `register(sub)`; `build_parser` calls each. Bad input
+files) and adds its commands in `register(sub)`; `build_parser` calls each. The course's
+commands live in the course package (meeple.course.cli), which `build_parser` imports when it
+runs: meeple.rules never imports the course at module level. Bad input
 ends with one line on stderr and exit status 2, never a traceback; Ctrl-C prints what
 finished and exits with 130; files are written whole or not at all.
 """
@@ -32,16 +34,17 @@ import signal
 import sys
 import threading
 
-from ..course import version
 from ..extras import MissingExtra
 from ..files import FileError
-from . import classroom, game, lessons, scrub, sim, workbench
+from ..rulebook import version
+from . import game, sim, workbench
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CliError, Parser
 
 __all__ = ["main", "build_parser"]
 
-COMMAND_MODULES = (game, sim, workbench, scrub, lessons, classroom)
-"""The modules whose `register(sub)` adds their commands, in the order `meeple --help` lists them."""
+COMMAND_MODULES = (game, sim, workbench)
+"""The modules whose `register(sub)` adds their commands, in the order `meeple --help` lists them
+(the course's commands, meeple.course.cli, come last)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in COMMAND_MODULES:
         module.register(sub)
+    from meeple.course import cli as course_cli  # the course package: its commands (lessons, answers, scrub, ...)
+
+    course_cli.register(sub)
     return parser
 
 

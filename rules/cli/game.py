@@ -7,11 +7,10 @@ import sys
 from pathlib import Path
 
 from ..core import game_module, parameter_info, play, replay, resolve_bots
-from ..course import print_rules
 from ..files import read_capped, shown_path, write_atomic
+from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
 from ..sim.runner import MAX_GAMES
-from ..scrub import NotebookError
 from ..sim.text import value_text
 from .common import EXIT_INTERRUPTED, GAME_HELP, MAX_READ, CliError, add_game_options, check_writable, game_setup, parse_seed, whole
 
@@ -79,7 +78,7 @@ def cmd_rules(args) -> int:
         raise CliError("give --rule or --full, not both")
     try:
         print_rules(mod, args.rule, args.full)
-    except NotebookError as e:  # an unknown rule number: one line
+    except UnknownRule as e:  # an unknown rule number: one line
         raise CliError(str(e)) from None
     if args.rule is not None or args.full:
         return 0

@@ -24,7 +24,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from meeple.widgets.exercises import graded
+from meeple.course.exercises import graded
 
 CANDIDATES = 131_589  # the search: the small fractions it tried for one exercise
 

@@ -5,7 +5,7 @@
 
 `--games-only` measures only games/s in the worker beside CPython (random and heuristic
 bots, alternating rounds), on any built site with a Stepper page (one lesson is enough:
-`build_site.py --lessons 01_first_interval --out DIR`), into <!-- site-games:start/end -->.
+`python -m meeple.course.site.build --lessons 01_first_interval --out DIR`), into <!-- site-games:start/end -->.
 
 Serves a built site (default: lessons/_build/html, from `make site`) on loopback and
 measures, with a fresh browser context (empty cache) for each figure:
@@ -14,7 +14,7 @@ measures, with a fresh browser context (empty cache) for each figure:
   seconds to every widget drawn, cold; the bytes "Play live" adds (Pyodide and the wheel);
 - time from the "Play live" click to a playable Stepper (data-meeple-live=live),
   cold (empty cache) and warm (the next page of the same visit);
-- games/s of `meeple.widgets.live.simulate_point` (heuristic bots, base rules) in
+- games/s of `meeple.course.site.runtime.live.simulate_point` (heuristic bots, base rules) in
   the browser's worker and in CPython, one process, for each game.
 Not a test: the figures depend on the machine and its load.
 """
@@ -170,7 +170,7 @@ def _setup(game: str) -> dict:
 
 
 def cpython_games() -> dict:
-    from meeple.widgets import live
+    from meeple.course.site.runtime import live
 
     out = {}
     for game, n in GAMES.items():
@@ -184,7 +184,7 @@ def cpython_games() -> dict:
 def games_only(browser, url: str, lesson: str, rounds: int = 3) -> dict:
     """Games/s of simulate_point in the page's worker and in this CPython, random and heuristic bots,
     `rounds` alternating rounds (browser, then CPython, per game and bots); the best round of each."""
-    from meeple.widgets import live
+    from meeple.course.site.runtime import live
 
     context = browser.new_context()
     page = context.new_page()
@@ -243,7 +243,7 @@ def main() -> None:
     if args.games_only:
         steppers = [n for n in with_stepper if n != "intro"]
         if not steppers:
-            raise SystemExit(f"bench_site: no page with a Stepper in {html}: build one with build_site.py --lessons")
+            raise SystemExit(f"bench_site: no page with a Stepper in {html}: build one with python -m meeple.course.site.build --lessons")
         load0 = os.getloadavg()[0]
         proc, url = serve(html)
         try:

@@ -5,7 +5,7 @@ so the session builds one site, into pytest's session folder (conftest.py's `sit
 and every site test module serves that same tree on its own port: the pages tests
 (test_site*.py), the controls (test_site_controls.py), the exercise cells
 (test_site_exercises.py) and the variant lab (test_site_lab.py). Every lesson is a page;
-only these lessons are executed (`build_site.py --execute`), the rest are pages without
+only these lessons are executed (`python -m meeple.course.site.build --execute`), the rest are pages without
 outputs, which is all the exercise cells and the lab need:
 - one lesson per widget kind for the pages tests (`site_lessons`, `Site.lessons`): the first
   lesson with both a Stepper and an Explorer, else the first with each (`make test` already
@@ -13,7 +13,7 @@ outputs, which is all the exercise cells and the lab need:
 - the lessons with controls (CONTROL_LESSONS), whose saved views the controls test compares.
 MEEPLE_SITE_LESSONS="glob ..." picks other lessons for the pages tests; MEEPLE_SITE_ALL=1
 executes every lesson. MEEPLE_TEST_SITE=DIR tests a site already built with
-`build_site.py --out DIR` (its log in DIR/site-build.log) instead of building one.
+`python -m meeple.course.site.build --out DIR` (its log in DIR/site-build.log) instead of building one.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def executed_lessons() -> list[str]:
 
 
 class Build:
-    """One `lessons/build_site.py` run in the background, in its own process group: `make test`
+    """One `python -m meeple.course.site.build` run in the background, in its own process group: `make test`
     starts the session's builds as soon as the tests are collected (tests/conftest.py), so they
     run while the tests that do not need them do; a fixture `wait()`s for its build."""
 
@@ -101,7 +101,7 @@ class Build:
     def __init__(self, args: list[str], log: Path):
         self.log, self.started = log, time.monotonic()
         self.fh = open(log, "w")
-        self.proc = subprocess.Popen([sys.executable, str(ROOT / "lessons" / "build_site.py"), *args],
+        self.proc = subprocess.Popen([sys.executable, "-m", "meeple.course.site.build", *args],
                                      stdout=self.fh, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait(self) -> None:
@@ -151,7 +151,7 @@ def tree(base: Path) -> Tree:
     return Tree(base / "site" / "html", chosen, base / "site-build.log", pages, executed_lessons())
 
 
-# The graded site (`make site SOLUTIONS=no ROSTER=...`) that tests/test_site_graded.py searches for
+# The graded site (`make site SOLUTIONS=no ROSTER=...`) that tests/site/test_site_graded.py searches for
 # answers and tests/browser/test_site_graded_browser.py has a student use: one build for both.
 GRADED_LESSON = "07_without_replacement"  # three sealed exercises
 GRADED_ROSTER = ["Ada Lovelace", "Alan Turing"]

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOLUTION = "solution"
 
 BROWSER_SOLUTIONS = {
-    "01.ender": '''from meeple.widgets.exercises import Evidence
+    "01.ender": '''from meeple.course.exercises import Evidence
 
 six = Evidence.play("bucket-brigade", Config(rounds=1, bonus=6), "random", games=600, seed=1)
 enders = [r for r in six.rows() if r["rounds_ended"] == 1]
@@ -27,7 +27,7 @@ ender_interval = stats.wilson(sum(r["won"] for r in enders), len(enders))
 check("01.ender", (ender_interval, six))
 ''',
     "14.cycle": '''from meeple.rules import stats
-from meeple.widgets.exercises import Evidence
+from meeple.course.exercises import Evidence
 
 runs, sure = [], set()
 for i, a in enumerate(thresholds):

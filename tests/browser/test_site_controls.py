@@ -3,7 +3,7 @@
 The site is the session's one build (conftest.py's `site_tree`), which runs the lessons that
 hold controls (site_build.CONTROL_LESSONS: 01, 02, 03, 04, 06, 07, 09, 10, 12: the Stepper,
 the Tally and every control kind); MEEPLE_CONTROLS_SITE=DIR tests a site built with
-`build_site.py --out DIR --lessons ...` instead. In Chromium, with every request that
+`python -m meeple.course.site.build --out DIR --lessons ...` instead. In Chromium, with every request that
 would leave the loopback host refused and recorded, on each page:
 - before Python starts, every control shows the view its saved setup gives in CPython, its
   inputs and the Stepper's move buttons are disabled and each says "Start Python to use this";

@@ -3,7 +3,7 @@ student's exact answers against the sealed hashes in the page's own Python.
 
 The site: one lesson (07, three sealed exercises), not run (--no-execute), graded with a roster of
 two students: the session's graded build (tests/conftest.py's `graded_tree`, which
-tests/test_site_graded.py searches too), served on its own port. A student edits an
+tests/site/test_site_graded.py searches too), served on its own port. A student edits an
 exercise cell on the page and runs it: their own answer says "✓ Right", a wrong one and their
 neighbour's answer say "✗", and the page has no solution cell and no "Show solution". Every wait
 is on a condition (the cell's data-meeple-cell="done"), bounded only by the suite's outer deadline.
@@ -18,7 +18,7 @@ import pytest
 from site_build import local
 from site_exercises import type_code
 
-from meeple.widgets import exercises as ex
+from meeple.course import exercises as ex
 
 LESSON = "07_without_replacement"
 ROSTER = ["Ada Lovelace", "Alan Turing"]
@@ -61,7 +61,7 @@ def test_a_student_checks_their_own_answer_on_a_graded_page(graded_site, browser
     mine, theirs = Fraction(ex.answer(key, ME)), Fraction(ex.answer(key, NEIGHBOUR))
 
     def cell_code(value: Fraction) -> str:
-        return (f"from fractions import Fraction\nfrom meeple.widgets.exercises import check, student\n"
+        return (f"from fractions import Fraction\nfrom meeple.course.exercises import check, student\n"
                 f"student({ME!r})\ncheck({key!r}, Fraction({value.numerator}, {value.denominator}))\n")
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -82,7 +82,7 @@ def test_a_student_checks_their_own_answer_on_a_graded_page(graded_site, browser
         said = _run(page, cell, cell_code(theirs))
         assert "✗" in said and "✓" not in said, said  # the neighbour's answer is not mine
         # the graded Python has no answer key and no recipe to hand out
-        said = _run(page, cell, f"from meeple.widgets import exercises as ex\ntry:\n    ex.answer({key!r})\n"
+        said = _run(page, cell, f"from meeple.course import exercises as ex\ntry:\n    ex.answer({key!r})\n"
                                 "except ValueError as e:\n    print('no key:', e)\n")
         assert "no key:" in said, said
         assert page.get_by_text("Show solution").count() == 0

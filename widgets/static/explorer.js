@@ -12,7 +12,7 @@
 
 // Two ways to draw. In a kernel this file is bundled with vega-embed (vl-convert's javascript_bundle
 // resolves `vegaEmbed`: no import here). On the course site it is served as it is, next to the
-// site's one Vega (lessons/build_site.py names the folders): the page's saved charts were compiled
+// site's one Vega (lessons/site/build.py names the folders): the page's saved charts were compiled
 // to Vega at build time, so drawing them needs Vega alone; Vega-Lite (to compile what the browser's
 // Python sends after "Start Python") is loaded only then.
 const BUNDLED = typeof vegaEmbed !== "undefined" ? vegaEmbed : null;

@@ -1,0 +1,137 @@
+"""The course's commands of `meeple`: `scrub` (student copies of a folder of lessons),
+`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key), and
+`class new` / `grade` (lessons/class_cli.py).
+
+meeple.rules.cli adds them with `register(sub)` when it builds its parser (meeple.rules never
+imports the course at module level). A new course command is one more `sub.add_parser` in
+`register` below, with its `cmd_*` function here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from meeple.rules.cli.common import MAX_READ, CliError
+from meeple.rules.files import read_capped, shown_path, write_all
+from meeple.rules.rulebook import version
+
+from . import class_cli
+from .class_cli import read_class_key
+from .copying import copy_course
+from .scrub import NotebookError, scrub_notebook
+
+
+def cmd_scrub(args) -> int:
+    """Copy lessons for students: the cells tagged "solution" are left out.
+
+    Every notebook is read and checked, and every target checked, before the
+    first file is written; the copies are then renamed into place together."""
+    src, out = Path(args.lessons), Path(args.out)
+    if not src.is_dir():
+        raise CliError(f"{shown_path(src)} is not a folder of notebooks")
+    books = sorted(b for b in src.glob("*.ipynb"))
+    if not books:
+        raise CliError(f"{shown_path(src)} holds no .ipynb notebooks")
+    try:
+        same = out.resolve() == src.resolve()
+    except (OSError, RuntimeError) as e:
+        raise CliError(f"cannot use {shown_path(out)} for the copies: {e}") from None
+    if same:
+        raise CliError("the student copy must go to another folder than the lessons")
+    try:
+        scrubbed = [(b, *scrub_notebook(read_capped(b, MAX_READ, "notebook"), b.name)) for b in books]
+    except NotebookError as e:
+        raise CliError(str(e)) from None  # all checked first
+    try:
+        if out.exists() and not out.is_dir():
+            raise CliError(f"cannot write the copies to {shown_path(out)}: it is a file, not a folder")
+        for book, _, _ in scrubbed:
+            if (out / book.name).is_dir():
+                raise CliError(f"cannot write {shown_path(out / book.name)}: it is a folder")
+        made = not out.exists()
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise CliError(f"cannot make the folder {shown_path(out)}: {e.strerror or e}") from None
+    try:
+        write_all({out / book.name: text for book, text, _ in scrubbed})
+    except BaseException:
+        if made:
+            try:
+                out.rmdir()  # only if we made it and it is still empty
+            except OSError:
+                pass
+        raise
+    for book, _, removed in scrubbed:
+        print(f"{book.name}: {removed} solution cell(s) removed")
+    return 0
+
+
+def cmd_lessons(args) -> int:
+    if not args.dir.strip():
+        raise CliError("lessons needs a folder to copy the course into, got an empty name")
+    dest = Path(args.dir)
+    try:
+        status = copy_course(dest, args.student)
+    except NotebookError as e:
+        raise CliError(str(e)) from None
+    kind = ("student copy: no solutions, no outputs" if args.student
+            else "solution cells folded; --student for a class copy without them")
+    print(f"meeple {version()}: the course in {dest} ({kind})")
+    labels = {"copied": "copied", "updated": "updated (you had not changed them)", "unchanged": "already up to date",
+              "kept": "kept as you changed them",
+              "kept_new": f"kept as you left them, though meeple {version()} has another version"}
+    for key, label in labels.items():
+        names = status[key]
+        if names:
+            print(f"  {label}: {len(names)} files" if key == "unchanged" else f"  {label}: {', '.join(names)}")
+    if status["kept_new"]:
+        print("  (to get this version of a kept file, rename yours and run `meeple lessons` again)")
+    print(f"Open the folder in any notebook host, e.g. `jupyter lab {dest}` (pip install 'meeple[lab]'), "
+          "Notebook 7, VS Code or Colab.")
+    return 0
+
+
+def cmd_answers(args) -> int:
+    """The teacher's answer key: every exercise's answer, for one student of the class or all of it.
+    It needs the class key: a student's numbers come from their code, which the key makes."""
+    from . import exercises  # the four games, exact and workbench: only `meeple answers` needs them
+
+    cls = read_class_key(args.key, "answers")
+    try:
+        if args.student is None:
+            names = cls.students
+        else:
+            one = cls.who(args.student)
+            if one is None:
+                raise CliError(f"{args.student!r} is neither an id nor a code of this class's roster "
+                               f"({len(cls.students)} students)")
+            names = [one]
+        for name in names:
+            code = cls.codes[name]
+            print(f"== {name} (code {code})")
+            for key, text in exercises.answer_key(code):
+                print(f"{key}: {text}")
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    return 0
+
+
+def register(sub) -> None:
+    """Add the course's commands (scrub, lessons, answers, class new, grade) to the `meeple` command's subparsers."""
+    p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")
+    p.add_argument("lessons", help="folder of lesson notebooks")
+    p.add_argument("out", help="folder for the student copies")
+    p.set_defaults(func=cmd_scrub)
+
+    p = sub.add_parser("lessons", help="copy the course's lessons (and the teacher's guide) into a folder")
+    p.add_argument("dir", help="the folder for your copy (made if missing; lessons you changed there are kept)")
+    p.add_argument("--student", action="store_true",
+                   help="a copy for a class: without the cells tagged 'solution', outputs or the teacher's guide")
+    p.set_defaults(func=cmd_lessons)
+
+    p = sub.add_parser("answers", help="print the teacher's answer key for a class (needs its key): every exercise")
+    p.add_argument("--key", metavar="KEYFILE", help="the class key (class-key.json from `meeple class new`); required")
+    p.add_argument("--student", metavar="ID", help="one student of the roster, by id or code (default: the whole class)")
+    p.set_defaults(func=cmd_answers)
+
+    class_cli.register(sub)

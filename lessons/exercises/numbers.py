@@ -1,0 +1,170 @@
+"""Fresh numbers per student: each lesson's exercise numbers, and whose they are.
+
+`student("name or id")` (or the environment variable MEEPLE_STUDENT) makes every varied
+exercise's numbers this student's: each name in NUMBERS takes the choice a stable hash of
+(normalised id, lesson, name) picks; without an id, the first choice (the lesson's own).
+Checkers and the answer key read them through `exercise_numbers(lesson)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from contextlib import contextmanager
+from fractions import Fraction
+
+from .checking import WHOSE
+
+# Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
+# rules' own parameters. Without a student id every lesson uses the defaults (its printed
+# numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
+NUMBERS: dict[str, dict[str, tuple]] = {
+    # lessons 1-6 (the sampled 01.ender asks its own bonus, 03.seat its players, 06.catchup its players and limit)
+    "01": {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)},
+    "02": {"practice_die": ((1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4),
+                            (2, 2, 3, 3, 4, 6)),
+           "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
+    # gap not 4: the lesson's reroll toggles show the chase four spaces behind; seat_players: 03.seat's players
+    "03": {"gap": (5, 2, 3, 6, 7), "seat_players": (4, 3, 5, 6)},
+    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, about 4 turns
+    "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
+    # catchup: (players, per cent the half-time leader may win at most); the base rule fails each, a
+    # strong catch-up passes each (tests/test_student_numbers.py)
+    "06": {"gap": (4, 2, 3, 5, 6), "catchup": ((4, 35), (3, 40), (5, 30), (4, 30), (5, 25))},
+    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
+    # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
+    # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
+    # a bust chance and differ in their gain (tests/test_student_numbers.py)
+    "08": {"extra_bruces": (2, 1, 3, 4),
+           "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
+                    (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
+                    (2, (("yellow", 4),)))},
+    "09": {"trail": (4, 3, 5), "lead": (2, 1, 3),
+           # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
+           "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
+                            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
+    "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
+    # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
+    # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
+    # pyramid of the same shape passes too; one for the other shape does not
+    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4)),
+           "none_players": (4, 5, 3, 6)},
+    # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
+    # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
+    "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},
+    # the game seed of lesson 13's position: each reaches its position in that very game, with a chance q < 1
+    # that another player can end the round first, its own q and b*, and "end now" at the base bonus
+    "13": {"position": (6, 31, 71, 37, 65, 79)},
+    # wins not 58: its chance rounds to a figure the lesson shows. die_d: exercise 2's die D, each with a face it
+    # shares with A (a tie, half a win) and its own chance against A, none a figure the lesson shows before
+    # cycle_bruces: the Bruces in the deck of section 3's round-robin (and so 14.cycle's evidence), from the
+    # base six; each deck decides some pairings and leaves others open (with ten even the point estimates cycle)
+    "14": {"wins": (60, 59, 61, 62, 63),
+           "die_d": ((0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4)),
+           "cycle_bruces": (6, 4, 5, 7, 8, 10)},
+    # lessons 15-18 (lessons_15_18.PARAMS reads these; none is a number the lesson shows before asking)
+    "15": {"prior": ((2, 6), (3, 9), (2, 8), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
+           "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
+    "16": {"turns": (2, 3), "at_most": (10, 8, 9, 11, 12), "variance_turns": (3, 2, 4, 5, 6)},
+    # race_players: 17.rounds's race (not 4: section 2 plays that very race, always-reroll, no extensions); at
+    # every count the engine's races are clearly shorter than the model's (tests/test_student_numbers.py)
+    "17": {"players": (5, 3, 6, 7), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2)},
+    "18": {"lead": (-2, -3, -4)},
+    # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
+    # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
+    "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
+           "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
+    # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
+    # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
+    # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
+    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "end_rule": ("rulebook",), "min_games": (150,),
+           "wait_game": ((6, "heuristic", False), (6, "heuristic", True), (5, "random", False), (5, "random", True),
+                         (6, "random", True), (5, "heuristic", True))},
+    # players and bots: 21.tuned's search (not 4 players: section 4 tunes that game); at every player count the
+    # model's first-seat edge shrinks as the first section grows (tests/test_student_numbers.py), and the key's
+    # search is the solution's own (seed 5)
+    "21": {"model_players": (5, 3, 6), "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
+           "tune_field": ("sections[0]",), "tune_values": ((2, 9),), "tune_games": (400,)},
+    # lessons 22-25 (exercises.lessons_22_25.lesson_numbers reads these; none is a number the lesson shows first).
+    # record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,
+    # threshold, A's true rate, B's true rate): each its own answer (tests/test_exercises_22_25.py)
+    "22": {"record": (((30, 120), (41, 120)), ((22, 90), (31, 100)), ((45, 150), (52, 140)), ((12, 60), (20, 64)),
+                      ((50, 200), (63, 190))),
+           "rule": ((12, Fraction(9, 10), Fraction(1, 4), Fraction(1, 2)), (10, Fraction(19, 20), Fraction(1, 5), Fraction(1, 2)),
+                    (15, Fraction(4, 5), Fraction(1, 3), Fraction(1, 2)), (8, Fraction(9, 10), Fraction(1, 4), Fraction(3, 5)),
+                    (14, Fraction(19, 20), Fraction(1, 4), Fraction(1, 2)))},
+}
+# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
+VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat", "04.track", "04.slow", "05.games", "05.power",
+          "06.boost", "06.catchup", "09.claim3_variance", "11.second_row", "12.p_five", "12.ender_bonus"}
+VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
+          "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
+VARIED |= {"08.nest_bust", "08.nest_gain", "11.none_colour", "14.die_d", "14.cycle"}
+VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
+VARIED |= {"17.rounds", "20.wait", "21.tuned"}
+VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
+VARIED |= {"22.expected_loss", "22.power"}
+_student: "str | None" = None
+
+
+def normalise(name_or_id) -> str:
+    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter."""
+    if not isinstance(name_or_id, str) or not name_or_id.strip():
+        raise ValueError(f"a student id is a non-empty name or number as text, got {name_or_id!r}")
+    return " ".join(name_or_id.casefold().split())
+
+
+def student(name_or_id: "str | None") -> "str | None":
+    """Use this student's numbers in every exercise from now on (None: the lesson's own numbers).
+    The environment variable MEEPLE_STUDENT sets the same for a whole class's machines.
+    Returns the normalised id."""
+    global _student
+    _student = None if name_or_id is None else normalise(name_or_id)
+    return _student
+
+
+def current_student() -> "str | None":
+    """The id in use: `student(...)`'s, else MEEPLE_STUDENT's, else None."""
+    if _student is not None:
+        return _student
+    env = os.environ.get("MEEPLE_STUDENT", "").strip()
+    return normalise(env) if env else None
+
+
+@contextmanager
+def as_student(who: "str | None"):
+    """Within the block, the current student is `who` (None: the lessons' own numbers), whatever
+    `student(...)` or MEEPLE_STUDENT say; both are as they were afterwards."""
+    global _student
+    saved, env = _student, os.environ.pop("MEEPLE_STUDENT", None)
+    try:
+        _student = None if who is None else normalise(who)
+        yield _student
+    finally:
+        _student = saved
+        if env is not None:
+            os.environ["MEEPLE_STUDENT"] = env
+
+
+def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
+    """The numbers lesson `lesson` ("07") asks this student about: {name: value}. `who` (an id)
+    overrides the current student; None gives the defaults."""
+    if lesson not in NUMBERS:
+        return {}
+    sid = current_student() if who is ... else (None if who is None else normalise(who))
+    out = {}
+    for name, choices in NUMBERS[lesson].items():
+        if sid is None:
+            out[name] = choices[0]
+        else:
+            h = hashlib.sha256(f"{sid}\0{lesson}\0{name}".encode()).digest()
+            out[name] = choices[int.from_bytes(h[:8], "big") % len(choices)]
+    return out
+
+
+def _numbers_of(key: str) -> dict:
+    return exercise_numbers(key.split(".", 1)[0])
+
+
+WHOSE.append(current_student)  # a notebook's check() output says whose numbers its answer was worked with

@@ -1,0 +1,255 @@
+// meeple on the course site: every exercise cell is editable and runs in the reader's browser.
+// Loaded by meeple-cells-boot.js when a reader first clicks "Edit and run" (or has saved edits).
+//
+// The build tags each exercise cell (class tag_meeple-exercise) and writes the lesson's code
+// cells to _static/cells/<page>.json (lessons/site/cells.py). Here each exercise gets a bar:
+//  - "Edit": a code editor (CodeMirror 6, bundled from npm at build time, loaded on first use);
+//  - "Run" (or Shift+Enter in the editor): Python (Pyodide, the page's one worker from
+//    meeple-live.js) runs what the cell needs of the lesson's cells above it, once
+//    (meeple.course.site.runtime.cells.Page.prepare; what cannot run in the browser is skipped and said
+//    when it matters), then the reader's cell, so
+//    check() answers here as in JupyterLab ("✓ Right: ..." / "✗ ...");
+//  - "Reset" puts the lesson's code back; "Download notebook" gives the lesson with the
+//    reader's cells in it. Edits are kept in this browser (localStorage) across reloads.
+// No rule and no checker lives here: Python decides, this file only carries text.
+// Each exercise cell carries data-meeple-cell = static | starting | running | done.
+(function () {
+  "use strict";
+  const here = document.currentScript.src.replace(/[^/]*$/, "");
+  const EDITOR = here + "__EDITOR_DIR__/meeple-editor.js";  // the folder is written by the build
+  const pageName = decodeURIComponent(location.pathname.split("/").pop() || "index.html").replace(/\.html$/, "");
+  const storeKey = (k) => `meeple-cells:${pageName}:${k}`;
+  let data = null;  // the lesson's cells file
+  let editorReady = null;
+  let queue = Promise.resolve();  // one cell at a time: one Python, one namespace
+  const cells = [];  // {root, index (in data.cells), original, view?, bar, out, status}
+
+  // Each site script writes its own small el(): the pages load each script on its own, with no module to share.
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function style() {
+    const s = document.createElement("style");
+    s.textContent = `
+.meeple-cell-bar{display:flex;flex-wrap:wrap;gap:.4em;align-items:center;margin:.3em 0;font-size:.9em}
+.meeple-cell-bar button{font:inherit;padding:.15em .7em;border:1px solid #888;border-radius:4px;background:#f6f6f6;cursor:pointer}
+.meeple-cell-bar button:disabled{opacity:.5;cursor:default}
+.meeple-cell-bar .meeple-cell-run{background:#2a6ebb;border-color:#2a6ebb;color:#fff}
+.meeple-cell-status{color:#555;flex:1 1 100%;min-width:0}
+.meeple-cell-editor{border:1px solid #bbb;border-radius:4px;max-width:100%;overflow:hidden}
+.meeple-cell-editor .cm-editor{max-height:32em}
+.meeple-cell-editor .cm-scroller{font-family:SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
+.meeple-cell-output{margin:.3em 0 1em;padding:.4em .6em;border-left:3px solid #bbb;background:#fafafa;
+  white-space:pre-wrap;overflow-wrap:anywhere;font-family:SFMono-Regular,Menlo,Consolas,monospace;font-size:.85em}
+.meeple-cell-output[data-result=right]{border-color:#2e8b57}
+.meeple-cell-output[data-result=wrong],.meeple-cell-output[data-result=error]{border-color:#c0392b}
+.meeple-cell-output .meeple-cell-error{color:#c0392b}
+.cell>.cell_output[hidden]{display:none!important}`;
+    document.head.appendChild(s);
+  }
+
+  function loadEditor() {
+    if (!editorReady) {
+      editorReady = new Promise((resolve, reject) => {
+        const s = document.createElement("script");
+        s.src = EDITOR;
+        s.onload = () => resolve(globalThis.MeepleEditor);
+        s.onerror = () => { editorReady = null; reject(new Error("the editor (" + EDITOR + ") did not load")); };
+        document.head.appendChild(s);
+      });
+    }
+    return editorReady;
+  }
+
+  function loadData() {
+    if (!data) {
+      data = fetch(here + "cells/" + encodeURIComponent(pageName) + ".json").then((r) => {
+        if (!r.ok) throw new Error(`this page's cells (_static/cells/${pageName}.json) are missing: ${r.status}`);
+        return r.json();
+      });
+    }
+    return data;
+  }
+
+  const code = (c) => (c.view ? c.view.state.doc.toString() : (localStorage.getItem(storeKey(c.k)) ?? c.original));
+
+  async function edit(c) {
+    if (c.view) { c.view.focus(); return; }
+    c.status.textContent = "Loading the editor";
+    let E;
+    try {
+      E = await loadEditor();
+    } catch (err) {
+      c.status.textContent = "Could not edit: " + err.message;
+      return;
+    }
+    const host = el("div", "meeple-cell-editor");
+    const input = c.root.querySelector(".cell_input");
+    const runKey = E.Prec.highest(E.keymap.of([{ key: "Shift-Enter", run: () => { run(c); return true; } }]));
+    c.view = new E.EditorView({
+      doc: code(c),
+      extensions: [E.basicSetup, E.python(), E.keymap.of([E.indentWithTab]), runKey,
+        E.EditorView.lineWrapping,
+        E.EditorView.updateListener.of((u) => {
+          if (!u.docChanged) return;
+          const text = u.state.doc.toString();
+          if (text === c.original) localStorage.removeItem(storeKey(c.k));
+          else localStorage.setItem(storeKey(c.k), text);
+          c.reset.disabled = text === c.original;
+        })],
+    });
+    host.appendChild(c.view.dom);
+    input.replaceWith(host);
+    c.input = host;
+    c.editBtn.remove();
+    c.status.textContent = "Editing: Shift+Enter or Run runs the cell in your browser. Your edits are kept in this browser.";
+    c.view.focus();
+  }
+
+  function startStatus(c) {
+    const t0 = performance.now();
+    let stage = "Starting Python in your browser";
+    const show = () => { c.status.textContent = `${stage} (${((performance.now() - t0) / 1000).toFixed(0)} s)`; };
+    show();
+    const timer = setInterval(show, 500);
+    return { set: (s) => { stage = s; show(); }, stop: () => clearInterval(timer) };
+  }
+
+  function run(c) {
+    if (location.protocol === "file:") return;
+    c.runBtn.disabled = true;
+    c.root.dataset.meepleCell = "starting";
+    const job = queue.then(async () => {
+      const tick = startStatus(c);
+      try {
+        await globalThis.meepleLive.startPython((s) => tick.set(s));
+        const d = await loadData();
+        const call = (op, text) => globalThis.meepleLive.call("cell", { op, page: pageName, code: text });
+        // what this cell needs of the lesson above (exercises above as the reader left them), once each
+        const above = d.cells.slice(0, c.index).map((x, i) => {
+          const mine = cells.find((y) => y.index === i);
+          return mine ? code(mine) : x.source;
+        });
+        tick.set("Running what your cell needs of the lesson above");
+        const prep = JSON.parse(await call("prepare", JSON.stringify({ above, code: code(c) })));
+        const skipped = prep.skipped.length;
+        tick.set("Running your cell");
+        c.root.dataset.meepleCell = "running";
+        const r = JSON.parse(await call("run", code(c)));
+        tick.stop();
+        show(c, r);
+        const py = globalThis.meepleLive.started;
+        c.status.textContent = `Ran in your browser (Python ${py && py.version ? py.version : ""}).` +
+          (skipped && r.error ? ` ${skipped} statement(s) of the lesson above need pandas, altair or widgets and did not run here.` : "");
+      } catch (err) {
+        tick.stop();
+        show(c, { out: "", error: "Could not run: " + err.message });
+        c.status.textContent = "Could not run.";
+      } finally {
+        c.root.dataset.meepleCell = "done";
+        c.runBtn.disabled = false;
+      }
+    });
+    queue = job.catch(() => {});
+    return job;
+  }
+
+  function show(c, r) {
+    c.out.replaceChildren();
+    if (r.out) c.out.appendChild(document.createTextNode(r.out));
+    if (r.error) c.out.appendChild(el("span", "meeple-cell-error", r.error));
+    const text = (r.out || "") + (r.error || "");
+    c.out.dataset.result = r.error ? "error" : /✗/.test(text) ? "wrong" : /✓/.test(text) ? "right" : "ran";
+    c.out.hidden = !text;
+    builtOutput(c).forEach((o) => { o.hidden = true; });  // the build's output is of the lesson's code, not this run's
+  }
+
+  // The output the site's build wrote under this cell (of the lesson's own code): hidden once the cell
+  // has run here, shown again by Reset (the code is the lesson's again).
+  const builtOutput = (c) => c.root.querySelectorAll(":scope > .cell_output");
+
+  function reset(c) {
+    localStorage.removeItem(storeKey(c.k));
+    if (c.view) c.view.dispatch({ changes: { from: 0, to: c.view.state.doc.length, insert: c.original } });
+    c.reset.disabled = true;
+    c.out.hidden = true;
+    builtOutput(c).forEach((o) => { o.hidden = false; });
+  }
+
+  // The notebook as the download button offers it (_sources/), with the reader's cells in place.
+  async function download() {
+    const r = await fetch(`_sources/${encodeURIComponent(pageName)}.ipynb`);
+    if (!r.ok) throw new Error(`the notebook (_sources/${pageName}.ipynb) is missing: ${r.status}`);
+    const nb = await r.json();
+    let k = 0;
+    nb.cells.forEach((cell) => {
+      const src = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
+      const tags = (cell.metadata && cell.metadata.tags) || [];
+      if (cell.cell_type !== "code" || !src.includes("check(") || tags.includes("solution")) return;
+      const c = cells[k++];
+      if (c) cell.source = code(c);
+    });
+    const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"], { type: "application/x-ipynb+json" });
+    const a = el("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${pageName}.ipynb`;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+  }
+
+  async function setUp() {
+    const roots = [...document.querySelectorAll(".cell.tag_meeple-exercise")];
+    if (!roots.length) return;
+    document.querySelectorAll(".meeple-cell-boot").forEach((b) => b.remove());  // meeple-cells-boot.js's
+    style();
+    let d;
+    try {
+      d = await loadData();
+    } catch (err) {
+      roots.forEach((root) => root.prepend(el("div", "meeple-cell-bar", "This cell cannot run here: " + err.message)));
+      return;
+    }
+    const exercises = d.cells.map((x, i) => [x, i]).filter(([x]) => x.kind === "exercise");
+    roots.forEach((root, k) => {
+      const [entry, index] = exercises[k] || [null, -1];
+      if (!entry) return;
+      const bar = el("div", "meeple-cell-bar");
+      const c = { root, k, index, original: entry.source, bar };
+      c.editBtn = el("button", "meeple-cell-edit", "✎ Edit");
+      c.runBtn = el("button", "meeple-cell-run", "▶ Run");
+      c.reset = el("button", "meeple-cell-reset", "↺ Reset");
+      const dl = el("button", "meeple-cell-download", "⤓ Notebook with your edits");
+      c.status = el("span", "meeple-cell-status",
+        "Exercise: edit this cell and run it here; Python runs in your browser (the first start downloads about 13 MB).");
+      c.out = el("div", "meeple-cell-output");
+      c.out.hidden = true;
+      c.reset.disabled = localStorage.getItem(storeKey(k)) === null;
+      root.dataset.meepleCell = "static";
+      bar.append(c.editBtn, c.runBtn, c.reset, dl, c.status);
+      root.prepend(bar);
+      const input = root.querySelector(".cell_input");
+      (input || bar).after(c.out);
+      c.editBtn.addEventListener("click", () => edit(c));
+      c.runBtn.addEventListener("click", () => run(c));
+      c.reset.addEventListener("click", () => reset(c));
+      dl.addEventListener("click", () => download().catch((err) => { c.status.textContent = "Could not download: " + err.message; }));
+      if (location.protocol === "file:") {
+        c.runBtn.disabled = true;
+        c.status.textContent = "Running a cell needs the site served by a web server (browsers start no Python " +
+          "worker from a file:// page): python -m http.server --directory <the site folder>, then open http://localhost:8000.";
+      }
+      cells.push(c);
+      // the reader's edit, back after a reload; and the cell whose "Edit and run" loaded this file
+      if (localStorage.getItem(storeKey(k)) !== null || globalThis.meepleCellsOpen === k) edit(c);
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
+  globalThis.meepleCells = { cells, run: (k) => run(cells[k]) };
+})();

@@ -1,0 +1,83 @@
+// meeple's Web Worker on the course site: Python (Pyodide) off the page's thread.
+//
+// Started by meeple-live.js on the first "Start Python to use this" or "Simulate in your browser".
+// Everything it loads comes from this site: Pyodide's files (vendored from npm at
+// build time, hashes checked) and the meeple wheel built with the site, installed
+// with pyodide.loadPackage(url) (micropip would resolve dependencies on other hosts).
+// Messages: {call, what, args} in; {call, kind: "result"|"error"|"progress", ...} out,
+// and {kind: "status", text} while Python starts.
+// Any widget kind (meeple.course.site.runtime.transport: the Stepper, the Explorer, ...) is opened with
+// {what: "open", args: {kind, setup}} and driven with {what: "send", args: {id, message}}:
+// JSON text both ways, answered with the session's new view.
+
+let py = null;
+let live = null;  // the Python module meeple.course.site.runtime.live
+let transport = null;  // the Python module meeple.course.site.runtime.transport
+
+const status = (text) => postMessage({ kind: "status", text });
+
+async function start({ pyodide, wheel }) {
+  if (live) return { ready: true };
+  const t0 = performance.now();
+  status("Loading Python (Pyodide, about 13 MB the first time; then from the browser's cache)");
+  const { loadPyodide } = await import(pyodide + "pyodide.mjs");  // the folder is named by its version
+  py = await loadPyodide({ indexURL: pyodide, fullStdLib: false });
+  const tPython = performance.now();
+  status("Installing meeple");
+  await py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => status(m) });
+  status("Importing the rules");
+  live = py.pyimport("meeple.course.site.runtime.live");
+  transport = py.pyimport("meeple.course.site.runtime.transport");
+  const tReady = performance.now();
+  return {
+    ready: true,
+    python_seconds: (tPython - t0) / 1000,
+    meeple_seconds: (tReady - tPython) / 1000,
+    version: py.runPython("import sys; sys.version.split()[0]"),
+  };
+}
+
+const handlers = {
+  start,
+  open: ({ kind, setup }) => transport.open_json(kind, setup),
+  send: ({ id, message }) => transport.send_json(id, message),
+  close: ({ id }) => transport.close(id),
+  stepper_new: ({ setup }) => live.stepper_new(setup),
+  stepper_do: ({ id, message }) => live.stepper_do(id, message),
+  control_new: ({ setup }) => live.control_new(setup),
+  control_do: ({ id, message }) => live.control_do(id, message),
+  simulate_point: ({ setup, value, games }, call) =>
+    live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
+  // A lesson's code cells (meeple-cells.js): meeple.course.site.runtime.cells, one namespace per page.
+  cell: ({ op, page, code }) => {
+    if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
+    return cells()[op](page, code);
+  },
+};
+// The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
+const LAB_OPS = ["lab_games", "lab_start", "lab_step", "lab_result", "lab_call"];
+handlers.lab = ({ op, request }) => {
+  if (!LAB_OPS.includes(op)) throw new Error(`unknown lab request ${op}: ${LAB_OPS.join(", ")}`);
+  labModule = labModule || py.pyimport("meeple.widgets.lab");
+  return labModule[op](request || "");
+};
+let labModule = null;
+let cellsModule = null;
+const cells = () => (cellsModule = cellsModule || py.pyimport("meeple.course.site.runtime.cells"));
+
+// One call at a time, in order: Python here is single-threaded and a session's moves must not interleave.
+let queue = Promise.resolve();
+onmessage = (e) => {
+  const { call, what, args } = e.data;
+  queue = queue.then(async () => {
+    try {
+      const handler = handlers[what];
+      if (!handler) throw new Error(`unknown request ${what}`);
+      if (what !== "start" && !live) throw new Error("Python has not started");
+      const result = await handler(args, call);
+      postMessage({ call, kind: "result", result });
+    } catch (err) {
+      postMessage({ call, kind: "error", error: String(err && err.message ? err.message : err) });
+    }
+  });
+};

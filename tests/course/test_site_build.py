@@ -1,0 +1,226 @@
+"""lessons/site/build.py without building a site: solutions, pinned Pyodide, its messages."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _build_site():
+    return importlib.import_module("meeple.course.site.build")
+
+
+bs = _build_site()
+
+
+def _notebook(tmp_path: Path) -> Path:
+    cells = [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# A lesson\n"]},
+        {"cell_type": "code", "metadata": {}, "source": ["x = 1\n"], "outputs": [], "execution_count": None},
+        {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": ["answer = 42\n"], "outputs": [],
+         "execution_count": None},
+        {"cell_type": "markdown", "metadata": {"tags": ["solution"]},
+         "source": ["Because:\n", ":::{note}\nnested\n:::\n"]},
+    ]
+    nb = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "01_lesson.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def test_solutions_are_folded_behind_show_solution(tmp_path):
+    src = _notebook(tmp_path)
+    out = tmp_path / "staged.ipynb"
+    assert bs.stage_notebook(src, out, solutions=True) == 2
+    cells = json.loads(out.read_text())["cells"]
+    code, text = cells[2], cells[3]
+    assert "hide-cell" in code["metadata"]["tags"] and code["metadata"]["mystnb"]["code_prompt_show"] == "Show solution"
+    # the dropdown's fence is longer than any fence inside the answer, so the answer stays whole
+    assert text["source"].startswith("::::{dropdown} Show solution\n") and text["source"].rstrip().endswith("\n::::")
+    assert ":::{note}\nnested\n:::" in text["source"]
+    assert cells[:2] == json.loads(src.read_text())["cells"][:2]  # other cells untouched
+
+
+def test_no_solutions_leaves_them_out(tmp_path):
+    src = _notebook(tmp_path)
+    out = tmp_path / "staged.ipynb"
+    assert bs.stage_notebook(src, out, solutions=False) == 2
+    cells = json.loads(out.read_text())["cells"]
+    assert len(cells) == 2 and not any("answer" in "".join(c["source"]) for c in cells)
+
+
+def test_the_pinned_pyodide_is_checked_file_by_file(tmp_path, capsys):
+    folder = tmp_path / "node_modules" / "pyodide"
+    folder.mkdir(parents=True)
+    (folder / "package.json").write_text(json.dumps({"version": bs.site_vendor.PYODIDE_VERSION}))
+    for name in bs.site_vendor.PYODIDE_FILES:
+        (folder / name).write_bytes(b"not the real file")
+    with pytest.raises(SystemExit) as e:
+        bs.site_vendor.check_pyodide(folder)
+    assert "do not match their pinned SHA-256" in str(e.value) and "pyodide.asm.wasm" in str(e.value)
+    (folder / "package.json").write_text(json.dumps({"version": "0.0.1"}))
+    with pytest.raises(SystemExit) as e:
+        bs.site_vendor.check_pyodide(folder)
+    assert f"the site pins {bs.site_vendor.PYODIDE_VERSION}" in str(e.value)
+
+
+def test_the_build_does_not_repeat_messages_naming_its_temporary_folder(capsys):
+    """Issue 15 item 7: Sphinx's and Jupyter Book's closing lines name a folder that is deleted."""
+    script = ("print('reading sources'); print(); print('\\x1b[92m' + '=' * 20 + '\\x1b[0m'); print();"
+              "print('Finished generating HTML for book.'); print('Your book\\'s HTML pages are here:');"
+              "print('    /tmp/work/_build/html/'); print('=' * 20);"
+              "print('The HTML pages are in ../work/_build/html.')")
+    bs.run_book([sys.executable, "-c", script], env=None)
+    out = capsys.readouterr().out
+    echoed = out[out.index("\nreading sources") + 1:]  # after the command line itself
+    assert echoed.startswith("reading sources")
+    assert "_build/html" not in echoed and "Finished generating" not in echoed and "=" not in echoed
+
+
+def test_a_lesson_subset_must_match_something():
+    assert bs.lessons(["*"]) == bs.lessons()
+    with pytest.raises(SystemExit) as e:
+        bs.lessons(["no_such_lesson"])
+    assert "no lesson matches no_such_lesson" in str(e.value)
+
+
+def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
+    """nbclient keeps every widget a lesson made (closed ones too), ~0.9 MB per chart: only
+    the models a view reaches, directly or through IPY_MODEL_ references, stay."""
+    ids = {k: k * 32 for k in "abcde"}
+    state = {"version_major": 2, "version_minor": 0, "state": {
+        ids["a"]: {"model_name": "VBoxModel", "state": {"children": [f"IPY_MODEL_{ids['b']}", f"IPY_MODEL_{ids['d']}"]}},
+        ids["d"]: {"model_name": "OutputModel", "state": {"outputs": [{"output_type": "display_data", "data": {
+            "application/vnd.jupyter.widget-view+json": {"model_id": ids["e"]}}}]}},
+        ids["e"]: {"model_name": "HTMLModel", "state": {"value": "shown only inside the Output"}},
+        ids["b"]: {"model_name": "HTMLModel", "state": {"value": "</b>kept</b>"}},
+        ids["c"]: {"model_name": "AnyModel", "state": {"_esm": "x" * 1000}},
+    }}
+    view = json.dumps({"version_major": 2, "version_minor": 0, "model_id": ids["a"]})
+    page = tmp_path / "p.html"
+    page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>'
+                    f'<p>text</p><script type="application/vnd.jupyter.widget-view+json">{view}</script>')
+    assert bs.site_pages.prune_widget_state(page) == 1
+    text = page.read_text()
+    body = text[text.index(">") + 1:text.index("</script>")]
+    kept = json.loads(body)["state"]
+    assert set(kept) == {ids["a"], ids["b"], ids["d"], ids["e"]} and kept[ids["b"]]["state"]["value"] == "</b>kept</b>"
+    assert "<p>text</p>" in text and bs.site_pages.prune_widget_state(page) == 0
+
+
+def test_a_check_cells_bare_true_or_false_is_left_out_but_nothing_else():
+    """Issue 24 item 5: the stray "False" under every exercise hint."""
+    result = ('<div class="output text_plain highlight-myst-ansi notranslate"><div class="highlight"><pre><span></span>'
+              'False\n</pre></div>\n</div>\n')
+    check = ('<div class="cell docutils container">\n<div class="cell_input"><pre><span class="n">check</span>'
+             '<span class="p">(</span>"01.x", ...)</pre></div>\n<div class="cell_output"><p>✗ No answer yet</p>\n'
+             + result + '</div></div>\n')
+    other = '<div class="cell docutils container">\n<div class="cell_input"><pre>x == 2</pre></div>\n' + result + '</div>\n'
+    page = "<main>" + check + other + "</main>"
+    out = bs.site_pages.drop_check_results(page)
+    assert out.count("False\n</pre>") == 1 and "No answer yet" in out  # the other cell's False stays
+    assert out.index("x == 2") < out.index("False\n</pre>")
+
+
+def test_an_answer_in_several_cells_is_one_show_solution_fold():
+    """Issue 24 item 5: code then words of one answer, two "Show solution" bars; now one."""
+    code = ('<div class="cell tag_solution tag_hide-cell docutils container">\n<details class="admonition hide">\n'
+            '<summary><p>Show solution</p></summary>\n<div class="cell_input"><div>answer = 42</div></div>\n'
+            '</details>\n</div>')
+    words = ('<details class="sd-sphinx-override sd-dropdown meeple-solution">\n<summary><span>Show solution</span>'
+             '</summary><div class="sd-summary-content"><p>Because <details><summary>x</summary>y</details></p></div>\n'
+             '</details>')
+    page = f"<p>before</p>{code}\n{words}<p>after</p>{code}"
+    out = bs.site_pages.merge_solution_folds(page)
+    assert out.count("Show solution") == 2  # the pair became one fold; the lone one after stays
+    first = out[: out.index("<p>after</p>")]
+    assert first.count("<details") == 2 and first.count("</details>") == 2  # the answer's own fold inside
+    assert first.index("answer = 42") < first.index("Because") < first.rindex("</details>")
+    assert out.endswith(code) and out.startswith("<p>before</p>")
+
+
+def test_anywidget_modules_leave_the_page_for_one_shared_file(tmp_path):
+    """Issue 24 item 2: a chart's module is written once, named by its content, and the page
+    keeps its path (which the site's loader resolves next to itself)."""
+    big = "export default {render(){}};" + "//" + "v" * 2000
+    models = {k * 32: {"model_name": "AnyModel", "state": {"_esm": big, "_css": "small {}"}} for k in "ab"}
+    static = tmp_path / "_static"
+    static.mkdir()
+    pages = []
+    for n in (1, 2):
+        page = tmp_path / f"p{n}.html"
+        page.write_text('<script type="application/vnd.jupyter.widget-state+json">'
+                        + json.dumps({"state": models}) + "</script>")
+        pages.append(page)
+        assert bs.site_pages.externalize_modules(page, static) == 2 * len(big)
+    files = list((static / bs.site_vendor.MODULES).iterdir())
+    assert len(files) == 1 and files[0].read_text() == big and files[0].name.endswith(".js")
+    for page in pages:
+        state = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
+        assert {m["state"]["_esm"] for m in state.values()} == {f"./{bs.site_vendor.MODULES}/{files[0].name}"}
+        assert {m["state"]["_css"] for m in state.values()} == {"small {}"}  # short ones stay inline
+
+
+def test_only_the_font_awesome_icons_the_site_names_are_kept(tmp_path):
+    fa = tmp_path / "_static" / "scripts" / "fontawesome.js"
+    fa.parent.mkdir(parents=True)
+    fa.write_text('var a={bars:[448,512,["navicon"],"f0c9","M0 96C0"],"arrow-up":[384,512,[],"f062","M214 41"],'
+                  'unused:[1,2,[],"f000","M1 1"]};')
+    (tmp_path / "page.html").write_text('<i class="fa-solid fa-bars"></i>')
+    (tmp_path / "_static" / "theme.js").write_text('x.className = "fa-solid fa-arrow-up"')
+    assert bs.site_pages.trim_fontawesome(tmp_path) == 2
+    text = fa.read_text()
+    assert '"bars":[448,512,"M0 96C0"]' in text and '"arrow-up"' in text and "unused" not in text
+
+
+def test_empty_ipywidget_traits_leave_the_page_but_anywidgets_keep_theirs(tmp_path):
+    state = {"state": {
+        "a" * 32: {"model_name": "LayoutModel", "model_module": "@jupyter-widgets/base",
+                   "state": {"_model_name": "LayoutModel", "width": "50%", "height": None, "border": "", "grid_area": None}},
+        "b" * 32: {"model_name": "AnyModel", "model_module": "anywidget",
+                   "state": {"_vl_selections": {}, "spec": None, "_esm": "./widgets/x.js"}},
+    }}
+    page = tmp_path / "p.html"
+    page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>')
+    assert bs.site_pages.slim_widget_state(page) > 0
+    kept = json.loads(page.read_text().split(">", 1)[1].rsplit("<", 1)[0])["state"]
+    assert kept["a" * 32]["state"] == {"width": "50%"}
+    assert kept["b" * 32]["state"] == state["state"]["b" * 32]["state"]
+
+
+def test_the_cache_headers_keep_only_versioned_or_hashed_folders_for_good(tmp_path):
+    bs.site_vendor.write_cache_headers(tmp_path)
+    headers = (tmp_path / "_headers").read_text()
+    folders = [line for line in headers.splitlines() if line.startswith("/")]
+    sv = bs.site_vendor
+    assert sorted(folders) == sorted(f"/_static/{d}/*" for d in (sv.MODULES, sv.PYODIDE_DIR, sv.VEGA_DIR, sv.VEGA_LITE_DIR,
+                                                                 sv.KATEX_DIR, bs.site_cells.EDITOR_DIR))
+    assert bs.site_cells.EDITOR_VERSION in bs.site_cells.EDITOR_DIR
+    assert bs.site_vendor.PYODIDE_VERSION in bs.site_vendor.PYODIDE_DIR and headers.count("immutable") == len(folders)
+    ht = (tmp_path / ".htaccess").read_text()
+    assert "AddType application/wasm .wasm" in ht and ht.count("immutable") == len(folders)
+
+
+def test_exercise_cells_are_tagged_and_listed_without_their_answers(tmp_path):
+    """Issue 24 item 3: the page's exercise cells get the tag meeple-cells.js looks for, and the
+    cells file holds the lesson's code in order, each context or exercise, and no answer."""
+    src = _notebook(tmp_path)
+    nb = json.loads(src.read_text())
+    nb["cells"].insert(2, {"cell_type": "code", "metadata": {}, "source": ["answer = ...\n", "check('01.x', answer)\n"],
+                           "outputs": [], "execution_count": None})
+    src.write_text(json.dumps(nb))
+    vendor = tmp_path / "_vendor"
+    vendor.mkdir()
+    assert bs.site_cells.stage(src, vendor) == 1
+    cells = json.loads(src.read_text())["cells"]
+    assert [bs.site_cells.EXERCISE_TAG in c["metadata"].get("tags", []) for c in cells] == [False, False, True, False, False]
+    listed = json.loads((vendor / "cells" / "01_lesson.json").read_text())
+    assert listed == {"page": "01_lesson", "cells": [{"kind": "context", "source": "x = 1\n"},
+                                                     {"kind": "exercise", "source": "answer = ...\ncheck('01.x', answer)\n"}]}
+    assert "answer = 42" not in json.dumps(listed)  # the solution cell is left out

@@ -1,8 +1,0 @@
-"""The old import path of `meeple.widgets.exercises.lessons_08_14` (lessons and older notebooks use it):
-the very same module, not a copy, so every name (and every monkeypatch) is shared."""
-
-import sys
-
-from .exercises import lessons_08_14
-
-sys.modules[__name__] = lessons_08_14
