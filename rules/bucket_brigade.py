@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed
+from .chance import Chance, check_seed, start
 from .config import Alias, RuleConfig, need, need_range, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -454,7 +454,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     config = resolve_config(Config, config)
     state = State(
         config=config,
-        chance=Chance(check_seed(seed)) if chance is None else chance,
+        chance=start(check_seed(seed)) if chance is None else chance,
         round=0,
         start_player=0,
         current_player=0,
@@ -824,7 +824,7 @@ def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Rando
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
-def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: simulate.play_game): the game on a core, for seats of the
     random and the heuristic bot (the heuristic reads its seat's counts and the spaces only, the random
     bot nothing); None for any other bot."""
@@ -835,7 +835,7 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
             return None
         kinds.append(f is heuristic)
     config = resolve_config(Config, config)
-    c = _new_core(config, Chance(check_seed(game_seed)), counts=any(kinds))
+    c = _new_core(config, chance, counts=any(kinds))
     _deal_core(c, 0)
     leaders = []
     note = leaders.append
