@@ -1,6 +1,6 @@
 """Bucket Brigade's lookahead (issue 35): today's against the core lookahead with racing.
 
-    .venv/bin/python tests/bench/bench_lookahead.py --games 300 --update BENCHMARKS.md   # run by `make bench`
+    .venv/bin/python tests/bench/bench_lookahead.py --games 600 --update BENCHMARKS.md   # run by `make bench`
 
 Speed: games per CPU-second of three lookahead bots at 3 players, each bot alone at the table,
 the two measured in alternating rounds (`--rounds`, 2 games a bot each), seeds 0, 1, 2, ...
