@@ -14,7 +14,7 @@ PROTOCOL (names every game module exposes)
                             -> {name: Config}, "base" first; Config.aliases()
                             -> {name: config.Alias}, names for derived numbers
                             (Bucket Brigade's hand_size), set like fields.
-  new_game(config, seed)    -> State (chance comes from chance.Chance(seed))
+  new_game(config, seed)    -> State (chance comes from chance.start(seed): version 2)
   legal_actions(state)      -> list of actions: small immutable values
                             (NamedTuples), str(action) readable and unique
                             among the legal actions (records store the text)

@@ -9,7 +9,6 @@ Rules are numbered as in seeds/bucket_brigade.md (BB-1, ...).
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
@@ -17,7 +16,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed
+from .chance import Chance, check_seed, start
 from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -285,10 +284,12 @@ class _Core:
     `ones`/`twos`: each seat's one- and two-step cards per colour, kept up to date for the heuristic
     (None when no seat reads them); `plays`: each seat's legal plays (_hand_plays of its hand), kept
     up to date (None: not kept). `say`: the State whose event log the rules write to, or None.
-    `turn_end(core)`: called at the end of every turn, or None."""
+    `turn_end(core)`: called at the end of every turn, or None. `last_round`: the game ends when
+    the round being played is scored (a lookahead's rollout: no next deal to shuffle)."""
 
     __slots__ = ("config", "box", "chance", "round", "start_player", "current_player", "hands", "positions",
-                 "played", "removed", "totals", "history", "enders", "is_over", "ones", "twos", "plays", "say", "turn_end")
+                 "played", "removed", "totals", "history", "enders", "is_over", "ones", "twos", "plays", "say", "turn_end",
+                 "last_round")
 
 
 def _deal_core(c: _Core, round_: int) -> None:
@@ -364,7 +365,7 @@ def _score_core(c: _Core, ender: int | None) -> None:
         _log.say(c.say, _said_scores, c.round, points)
     if c.turn_end is not None:  # the round's last turn ends with its scoring
         c.turn_end(c)
-    if len(c.history) >= cfg.total_rounds:
+    if len(c.history) >= cfg.total_rounds or c.last_round:
         c.is_over = True
         c.current_player = None
         if c.say is not None:
@@ -384,6 +385,7 @@ def _new_core(config: Config, chance: Chance, counts: bool = False) -> _Core:
     c.ones = c.twos = [] if counts else None
     c.plays = []
     c.say = c.turn_end = None
+    c.last_round = False
     return c
 
 
@@ -404,6 +406,7 @@ def _core_of(s: State, mover: int | None = None) -> _Core:
     memo = s._plays  # each seat's plays, if they were listed from these very hands (then in order)
     c.plays = list(memo[2]) if memo is not None and memo[0] is s.hands and memo[1] is s.config else None
     c.say = s if s._events is not None else None
+    c.last_round = False
     hook = s._turn_end
     c.turn_end = None if hook is None else (lambda core: (_sync(core, s), hook(s)))
     return c
@@ -457,7 +460,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     config = resolve_config(Config, config)
     state = State(
         config=config,
-        chance=Chance(check_seed(seed)) if chance is None else chance,
+        chance=start(check_seed(seed)) if chance is None else chance,
         round=0,
         start_player=0,
         current_player=0,
@@ -830,7 +833,7 @@ def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Rando
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
-def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: simulate.play_game): the game on a core, for seats of the
     random and the heuristic bot (the heuristic reads its seat's counts and the spaces only, the random
     bot nothing); None for any other bot."""
@@ -841,7 +844,7 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
             return None
         kinds.append(f is heuristic)
     config = resolve_config(Config, config)
-    c = _new_core(config, Chance(check_seed(game_seed)), counts=any(kinds))
+    c = _new_core(config, chance, counts=any(kinds))
     _deal_core(c, 0)
     leaders = []
     note = leaders.append
@@ -869,8 +872,85 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
     return _state_of(c), leaders, actions
 
 
+# --- the lookahead on the core ----------------------------------------------------------
+
+def _rollout_value(base: _Core, me: int, action: Play, rng: random.Random) -> int:
+    """bots.rollout(apply(world, action), to="round") on a copy of the world's core: `action` for
+    me, then the random bot for everyone (legal[rng.randrange(n)] of the same legal lists in
+    the same order: the same draws) until the round is scored; my total minus the best other."""
+    c = _Core()
+    c.config, c.box, c.chance = base.config, base.box, base.chance
+    c.round, c.start_player, c.current_player = base.round, base.start_player, base.current_player
+    c.hands = [list(h) for h in base.hands]
+    c.positions, c.played, c.removed = list(base.positions), list(base.played), base.removed
+    c.totals, c.history, c.enders = base.totals, base.history, base.enders
+    c.is_over, c.ones, c.twos, c.plays = False, None, None, list(base.plays)
+    c.say = c.turn_end = None
+    c.last_round = True  # the rollout stops when this round is scored: no next deal
+    _play_core(c, me, action)
+    bits = rng.getrandbits
+    plays = c.plays
+    while not c.is_over:
+        p = c.current_player
+        legal = plays[p]
+        n = len(legal)
+        k = n.bit_length()  # rng.randrange(n) written out, as random_bot does
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        _play_core(c, p, legal[r])
+        plays = c.plays
+    totals = c.totals
+    return totals[me] - max(t for i, t in enumerate(totals) if i != me)
+
+
+def lookahead_on_core(samples: int = 8, race_from: int = 3, z: float = 2.0, name: str = "lookahead"):
+    """The lookahead (bots.lookahead: determinised Monte Carlo, the round as horizon, the random bot
+    playing on) with its rollouts on the core, and racing: every candidate move is played out in the
+    same sampled world with the same rollout stream (common random numbers), and from sample
+    `race_from` on a candidate is dropped once it is clearly behind the best: the mean of its
+    paired differences from the best, plus `z` standard errors, is below zero. Up to `samples`
+    worlds; stops early when one candidate is left. The best mean wins (first on a tie)."""
+
+    def bot(observation, legal, rng: random.Random):
+        n = len(legal)
+        if n == 1:
+            return legal[0]
+        me = observation.player
+        alive = list(range(n))
+        values = [[] for _ in range(n)]
+        for k in range(1, samples + 1):
+            world = determinize(observation, rng)
+            roll_seed = rng.getrandbits(63)
+            base = _core_of(world)
+            base.plays = list(_list_plays(world)[2])
+            for i in alive:
+                values[i].append(_rollout_value(base, me, legal[i], random.Random(roll_seed)))
+            if k >= race_from and len(alive) > 1:
+                sums = {i: sum(values[i]) for i in alive}
+                lead = max(alive, key=sums.__getitem__)
+                lv = values[lead]
+                keep = []
+                for i in alive:
+                    if i != lead:
+                        d = [a - b for a, b in zip(values[i], lv)]
+                        mean = sum(d) / k
+                        var = sum((x - mean) ** 2 for x in d) / (k - 1)
+                        if mean + z * (var / k) ** 0.5 < 0:
+                            continue
+                    keep.append(i)
+                alive = keep
+                if len(alive) == 1:
+                    break
+        best = max(alive, key=lambda i: (sum(values[i]) / len(values[i]), -i))
+        return legal[best]
+
+    bot.__name__ = name
+    return bot
+
+
 BOTS = {
     "random": _bots.random_bot,
     "heuristic": heuristic_bot,
-    "lookahead": _bots.lookahead(sys.modules[__name__], samples=8, name="lookahead"),
+    "lookahead": lookahead_on_core(),
 }

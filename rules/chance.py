@@ -11,11 +11,57 @@ game, however many states or processes were made along the way.
 from __future__ import annotations
 
 import hashlib
+import random
 from dataclasses import dataclass
 from typing import Sequence, TypeVar
 
 T = TypeVar("T")
 _MASK = (1 << 64) - 1
+
+# The chance version new games are dealt from. Version 1: `Chance` (SplitMix64 of (seed, counter),
+# game i of a run seeded by blake2b of its labels). Version 2: `Chance2` (one Mersenne Twister per
+# game and purpose, seeded by integer arithmetic; see below): the deal (every shuffle), the dice
+# (every other draw) and each seat's bot, so two variants on the same seeds share deals and rolls
+# wherever their rules draw the same. A record carries its version and
+# replays on it, so every record written before version 2 existed still replays as version 1.
+CHANCE = 2
+VERSIONS = (1, 2)
+_INDEX_BITS = 32  # game i of a run, v2: seed * 2**32 + i (runs are far shorter: sim.MAX_GAMES)
+DEAL, DICE, SEAT = 0, 1, 2  # v2 purposes: the deal (shuffles), the dice (every other draw), seat k's bot: SEAT + k
+_PURPOSES = 256  # a purpose is below this (seats: far fewer than 254)
+
+
+def check_version(version: object, what: str = "chance version") -> int:
+    """`version` if it is a chance version this meeple can deal from, else a ValueError saying which are."""
+    if type(version) is int and version in VERSIONS:
+        return version
+    raise ValueError(f"{what} must be one of {', '.join(map(str, VERSIONS))}, got {version!r}")
+
+
+def game_seed(seed: int, index: int, version: int = CHANCE) -> int:
+    """The seed of game `index` of a run with `seed`: version 1 `derive(seed, "game", index)`,
+    version 2 `seed * 2**32 + index` (integer arithmetic, no hashing; injective below 2**32 games)."""
+    if version == 1:
+        return derive(seed, "game", index)
+    if not 0 <= index < 1 << _INDEX_BITS:
+        raise ValueError(f"game index must be from 0 to {(1 << _INDEX_BITS) - 1}, got {index!r}")
+    return (seed << _INDEX_BITS) | index
+
+
+def stream(seed: int, purpose: int) -> random.Random:
+    """Version 2's stream for one purpose (DEAL, DICE, SEAT + k) of the game with `seed`: a
+    Mersenne Twister seeded with seed * 256 + purpose (its init_by_array takes every bit of it)."""
+    return random.Random(seed * _PURPOSES + purpose)
+
+
+def start(seed: int, version: int = CHANCE):
+    """The chance a game with `seed` is dealt from: Chance(seed) (version 1) or Chance2.of(seed)."""
+    return Chance(seed) if version == 1 else Chance2.of(seed)
+
+
+def version_of(chance) -> int | None:
+    """1 for a Chance, 2 for a Chance2, None for anything else (a determinized or scripted stream)."""
+    return 1 if type(chance) is Chance else 2 if type(chance) is Chance2 else None
 
 
 def check_seed(seed: object, what: str = "seed") -> int:
@@ -250,3 +296,133 @@ class Chance:
 _new = object.__new__
 _set_seed = Chance.__dict__["seed"].__set__
 _set_counter = Chance.__dict__["counter"].__set__
+
+
+# --- chance version 2 ----------------------------------------------------------------
+
+class _Streams:
+    """One game's version-2 draws: the deal's and the dice's 64-bit values so far (append-only,
+    so every state of the game shares them: a state at position p reads value p, drawing more
+    from its Mersenne Twister, seeded on first use, when p is past the end)."""
+
+    __slots__ = ("seed", "deal", "dice", "_deal_rng", "_dice_rng")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.deal: list[int] = []
+        self.dice: list[int] = []
+        self._deal_rng = self._dice_rng = None
+
+    def more_deal(self, upto: int) -> None:
+        """Draw deal values until there are upto + 1."""
+        if self._deal_rng is None:
+            self._deal_rng = stream(self.seed, DEAL)
+        bits, vals = self._deal_rng.getrandbits, self.deal
+        while len(vals) <= upto:
+            vals.append(bits(64))
+
+    def more_dice(self, upto: int) -> int:
+        """Draw dice values until there are upto + 1; return value `upto`."""
+        if self._dice_rng is None:
+            self._dice_rng = stream(self.seed, DICE)
+        bits, vals = self._dice_rng.getrandbits, self.dice
+        while len(vals) <= upto:
+            vals.append(bits(64))
+        return vals[upto]
+
+
+class Chance2:
+    """Version 2 of `Chance`: the same methods and values' meaning (below(n) is (x * n) >> 64 of a
+    64-bit draw x; a shuffle is Fisher-Yates as Chance's), immutable, but two streams per game:
+    shuffles and samples (the deal) from one, every other draw (the dice, a fall) from the other,
+    so a variant that rolls differently still deals the same cards from a seed, and one that deals
+    differently still rolls the same dice. `deal` and `dice` are the positions in each. Only
+    `shuffled` draws from the deal stream; `sample` (a pick during play) draws from the dice."""
+
+    __slots__ = ("streams", "deal", "dice")
+
+    def __init__(self, streams: _Streams, deal: int = 0, dice: int = 0):
+        self.streams, self.deal, self.dice = streams, deal, dice
+
+    @classmethod
+    def of(cls, seed: int) -> "Chance2":
+        """The start of the game with `seed`."""
+        return cls(_Streams(check_seed(seed)))
+
+    @property
+    def seed(self) -> int:
+        return self.streams.seed
+
+    def __eq__(self, other):
+        if other.__class__ is not Chance2:
+            return NotImplemented
+        return (self.streams.seed, self.deal, self.dice) == (other.streams.seed, other.deal, other.dice)
+
+    def __hash__(self):
+        return hash((Chance2, self.streams.seed, self.deal, self.dice))
+
+    def __repr__(self):
+        return f"Chance2(seed={self.streams.seed}, deal={self.deal}, dice={self.dice})"
+
+    def __reduce__(self):  # a pickle holds the positions; the values are drawn again from the seed
+        return _chance2, (self.streams.seed, self.deal, self.dice)
+
+    def _next_dice(self) -> tuple[int, "Chance2"]:
+        s, p = self.streams, self.dice
+        vals = s.dice
+        x = vals[p] if p < len(vals) else s.more_dice(p)
+        nxt = _new(Chance2)
+        nxt.streams, nxt.deal, nxt.dice = s, self.deal, p + 1
+        return x, nxt
+
+    def bits(self) -> tuple[int, "Chance2"]:
+        """64 random bits (the dice stream) and the next Chance2."""
+        return self._next_dice()
+
+    def below(self, n: int) -> tuple[int, "Chance2"]:
+        """A uniform int in [0, n) from the dice stream."""
+        if n <= 0:
+            raise ValueError(f"below() needs n >= 1, got {n}")
+        x, nxt = self._next_dice()
+        return (x * n) >> 64, nxt
+
+    def happens(self, p: float) -> tuple[bool, "Chance2"]:
+        """True with probability p (the dice stream), as Chance.happens."""
+        x, nxt = self._next_dice()
+        return x < int(p * 2**64), nxt
+
+    def choice(self, items: Sequence[T]) -> tuple[T, "Chance2"]:
+        i, nxt = self.below(len(items))
+        return items[i], nxt
+
+    def _deal_values(self, bounds: range) -> list[int]:
+        s, p = self.streams, self.deal
+        end = p + len(bounds)
+        if end > len(s.deal):
+            s.more_deal(end - 1)
+        return [(x * b) >> 64 for x, b in zip(s.deal[p:end], bounds)]
+
+    def shuffled(self, items: Sequence[T]) -> tuple[list[T], "Chance2"]:
+        """A uniformly shuffled copy (Fisher-Yates, as Chance.shuffled) from the deal stream."""
+        out = list(items)
+        n = len(out)
+        for i, j in zip(range(n - 1, 0, -1), self._deal_values(range(n, 1, -1))):
+            out[i], out[j] = out[j], out[i]
+        return out, Chance2(self.streams, self.deal + max(0, n - 1), self.dice)
+
+    def sample(self, items: Sequence[T], k: int) -> tuple[list[T], "Chance2"]:
+        """k distinct items drawn without replacement, in draw order, as k calls of below() (the
+        dice stream: a pick during play, such as Duck's steal from a nest, leaves the deal alone)."""
+        pool = list(items)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"cannot draw {k} from {len(pool)} items")
+        n = len(pool)
+        ch = self
+        for i in range(k):
+            j, ch = ch.below(n - i)
+            pool[i], pool[i + j] = pool[i + j], pool[i]
+        return pool[:k], ch
+
+
+def _chance2(seed: int, deal: int, dice: int) -> Chance2:
+    return Chance2(_Streams(seed), deal, dice)

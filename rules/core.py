@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .chance import check_seed
+from .chance import CHANCE, check_seed, check_version, start, version_of
 from .config import DuplicateKey, too_many_digits, unique_keys, without_bom
 from .extras import OPTIONAL_BOTS, missing
 from .protocol import bot_rng, resolve_config
@@ -23,7 +23,7 @@ from .protocol import MAX_STEPS
 from .registry import game_module
 
 RECORD_FORMAT = "meeple-record/1"
-RECORD_KEYS = ("format", "game", "config", "seed", "bots", "actions", "round_scores", "scores", "winners")  # Record.to_dict
+RECORD_KEYS = ("format", "game", "config", "seed", "chance", "bots", "actions", "round_scores", "scores", "winners")  # Record.to_dict
 
 Bot = Callable[[Any, list, random.Random], Any]
 
@@ -88,6 +88,7 @@ class Record:
     round_scores: tuple[tuple[int, ...], ...]
     scores: tuple[int, ...]
     winners: tuple[int, ...]
+    chance: int = CHANCE  # the chance version the game was dealt from (a record without one: 1)
     state: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -104,6 +105,8 @@ class Record:
             "game": self.game,
             "config": self.config.to_dict(),
             "seed": self.seed,
+            # version 1's records never named it: written as they always were
+            **({"chance": self.chance} if self.chance != 1 else {}),
             "bots": list(self.bots),
             "actions": list(self.actions),
             "round_scores": [list(r) for r in self.round_scores],
@@ -115,10 +118,14 @@ class Record:
         return json.dumps(self.to_dict(), indent=indent)
 
 
-def make_record(mod, config, seed, names, actions, state) -> Record:
+def make_record(mod, config, seed, names, actions, state, chance: int | None = None) -> Record:
     """The Record of a game played to `state` by the seated `names` with `actions` (the replay file
-    `meeple play --record` writes and the Stepper saves)."""
+    `meeple play --record` writes and the Stepper saves). `chance`: its chance version (by default
+    the version of the state's own stream)."""
+    if chance is None:
+        chance = version_of(getattr(state, "chance", None)) or CHANCE
     return Record(
+        chance=chance,
         game=mod.NAME,
         config=config,
         seed=seed,
@@ -132,8 +139,8 @@ def make_record(mod, config, seed, names, actions, state) -> Record:
 
 
 def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: int = 0,
-         on_move: Callable[[Any], None] | None = None) -> Record:
-    """Play one whole game with bots and return its Record.
+         on_move: Callable[[Any], None] | None = None, chance: int = CHANCE) -> Record:
+    """Play one whole game with bots and return its Record (`chance`: the chance version, 1 or 2).
 
     `on_move(state)` is called after every action (the CLI counts moves with it:
     a game of lookahead bots can take a while)."""
@@ -141,8 +148,9 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
     config = resolve_config(mod, config, "config must be")
     check_seed(seed)
     names, funcs = resolve_bots(mod, bots, config.players)
-    rngs = [bot_rng(seed, seat) for seat in range(config.players)]
-    state = mod.new_game(config, seed)
+    check_version(chance)
+    rngs = [bot_rng(seed, seat, chance) for seat in range(config.players)]
+    state = mod.new_game(config, seed, chance=start(seed, chance))
     actions: list[str] = []
     while not state.is_over:
         if len(actions) >= MAX_STEPS:
@@ -156,7 +164,7 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
         state = mod.apply(state, action)
         if on_move is not None:
             on_move(state)
-    return make_record(mod, config, seed, names, actions, state)
+    return make_record(mod, config, seed, names, actions, state, chance)
 
 
 def apply_text(mod, state, text: str):
@@ -219,9 +227,11 @@ def _replay(json_text) -> Record:
     if len(bots) != config.players or not all(isinstance(b, str) and b for b in bots):
         raise ValueError(f"record field 'bots' must name one bot per player ({config.players}), got {bots!r}")
     seed = check_seed(data["seed"], "record seed")
+    # a record without "chance" was written before version 2 existed: version 1 replays it
+    version = check_version(data.get("chance", 1), "record field 'chance'")
     if len(data["actions"]) > MAX_STEPS:  # play() stops there too: no record of ours is longer
         raise ValueError(f"record has {len(data['actions']):,} actions; a game ends within {MAX_STEPS:,}")
-    state = mod.new_game(config, seed)
+    state = mod.new_game(config, seed, chance=start(seed, version))
     for i, text in enumerate(data["actions"]):
         if not isinstance(text, str):
             raise ValueError(f"record action {i} must be text, got {text!r}")
@@ -229,7 +239,7 @@ def _replay(json_text) -> Record:
             state = apply_text(mod, state, text)
         except ValueError as e:
             raise ValueError(f"record action {i}: {e}") from None
-    rec = make_record(mod, config, seed, bots, data["actions"], state)
+    rec = make_record(mod, config, seed, bots, data["actions"], state, version)
     for key in ("round_scores", "scores", "winners"):
         if key in data and data[key] != rec.to_dict()[key]:
             raise ValueError(

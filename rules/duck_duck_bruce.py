@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed, roll_in_place, stream_key
+from .chance import Chance, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -643,7 +643,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     """A new game; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
     config = resolve_config(Config, config)
-    c = _start(config, Chance(check_seed(seed)) if chance is None else chance)
+    c = _start(config, start(check_seed(seed)) if chance is None else chance)
     state = _new_state(State)
     state.config, state._events, state._n_events, state._turn_end = config, [] if events else None, 0, turn_end
     if events:
@@ -947,7 +947,7 @@ def _resolve_steal(c: Core | State, p: int, action: Steal, face: int) -> None:
         _log.say(c.sink, _said_steal, p, t, d, face, what, tuple(cards))
 
 
-def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's fast loop (play_game's `play_core` hook): the whole game on one Core.
 
     Returns (the final Core, `leader(totals)` at each turn's end, decisions), exactly what
@@ -966,7 +966,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
             if d is None:
                 return None
             decide.append(d)
-    c = _start(config, Chance(game_seed))
+    c = _start(config, chance)
     leaders = []
     note = leaders.append
     seen = [None, None]  # the totals last seen (progress is the totals: a round's scoring changes them) and their leader

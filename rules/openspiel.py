@@ -12,7 +12,9 @@ draw's outcomes and probabilities, and once the outcome is chosen the same
 engine step is run again with the longer script. A shuffle of n cards is n-1
 chance nodes (Fisher-Yates: step i picks one of i+1 places), exactly the draws
 `Chance.shuffled` makes, so a meeple seed maps to one chance outcome per node
-(`seeded_outcome`) and the two engines play the same game.
+(`seeded_outcome`) and the two engines play the same game: the game of chance version 1
+(`play(..., chance=1)`, one stream for every draw). Version 2 deals shuffles and the other
+draws from two streams, which a node's position alone does not tell apart.
 
 Judgement calls (README "Design decisions"):
 - An action's id is its index in the game's `legal_actions` list. The list
@@ -128,7 +130,7 @@ class ScriptedChance:
 
 
 def seeded_outcome(seed: int, position: int, kind: tuple) -> int:
-    """The outcome a meeple game with this seed draws at chance node `position`."""
+    """The outcome a meeple game with this seed draws at chance node `position` (chance version 1)."""
     ch = Chance(seed, position)
     if kind[0] == "below":
         return ch.below(kind[1])[0]

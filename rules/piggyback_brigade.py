@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, below_at, check_seed, roll_in_place, stream_key
+from .chance import Chance, below_at, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -504,7 +504,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     """A new race; `events=False` keeps no event text (simulate's own states, never shown).
     `turn_end(state)` is called at the end of every turn, decision or not (PB-3, see _turn_over)."""
     config = resolve_config(Config, config)
-    c = _start(config, Chance(check_seed(seed)) if chance is None else chance)
+    c = _start(config, start(check_seed(seed)) if chance is None else chance)
     state = _new(State)
     state.config, state._events, state._n_events, state._turn_end = config, [] if events else None, 0, turn_end
     _put(c, state)
@@ -820,7 +820,7 @@ def _note_leader(c: Core) -> None:
         c.leaders.append(seats.pop() if len(seats) == 1 else None)
 
 
-def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's fast loop (play_game's `play_core` hook): the whole race on one Core.
 
     Returns (the final Core, the sole leader at each turn's end, decisions), exactly what
@@ -840,7 +840,7 @@ def play_core(config: Config, game_seed: int, seat_funcs, rngs, checked, seat_na
             fast.append(3)
         else:
             return None
-    c = _start(config, Chance(game_seed))
+    c = _start(config, chance)
     c.turn_end = _note_leader
     c.leaders = leaders = []
     actions = _run(c, None, True, (fast, rngs, seat_funcs, checked, seat_names))

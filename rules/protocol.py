@@ -25,7 +25,7 @@ import sys
 from dataclasses import fields
 from typing import Any
 
-from .chance import derive
+from .chance import CHANCE, SEAT, derive, stream
 
 MAX_STEPS = 100_000  # far beyond any real game; stops a rules bug from hanging a run
 
@@ -81,9 +81,12 @@ def check_whole(value: Any, what: str, low: int, high: int | None = None) -> int
 
 # --- each seat's bot stream ---------------------------------------------------------
 
-def bot_rng(seed: int, seat: int) -> random.Random:
-    """Each seat's bot gets its own stream, derived from the game seed."""
-    return random.Random(derive(seed, "bot", seat))
+def bot_rng(seed: int, seat: int, chance: int = CHANCE) -> random.Random:
+    """Each seat's bot gets its own stream, from the game seed: chance version 1 derives its seed
+    (blake2b of the labels), version 2 is `chance.stream(seed, SEAT + seat)`."""
+    if chance == 1:
+        return random.Random(derive(seed, "bot", seat))
+    return stream(seed, SEAT + seat)
 
 
 class SeatRandom(random.Random):
@@ -91,22 +94,22 @@ class SeatRandom(random.Random):
 
 
 class LazySeatRandom(random.Random):
-    """bot_rng(seed, seat), seeded on first use (simulate gives one to every seat of every game).
+    """bot_rng(seed, seat, chance), seeded on first use (simulate gives one to every seat of every game).
 
     Seeding a Mersenne Twister and deriving its seed cost about 8 µs per seat per game
     (a tenth of a short race), and a rule-of-thumb bot that never breaks a tie never
     draws. The first call of any Random method seeds it and turns it into a
     SeatRandom in place, so every value it gives is bot_rng(seed, seat)'s."""
 
-    def __init__(self, seed: int, seat: int):  # not seeded yet: see _wake
-        self._pending = (seed, seat)
+    def __init__(self, seed: int, seat: int, chance: int = CHANCE):  # not seeded yet: see _wake
+        self._pending = (seed, seat, chance)
 
     def _wake(self) -> None:
-        seed, seat = self.__dict__.pop("_pending")
+        seed, seat, chance = self.__dict__.pop("_pending")
         self.__class__ = SeatRandom
         # random.Random(x).__init__ for an int x, without its two Python-level calls: the C seed
         # and gauss_next, exactly what Random.seed(x) does for an int (the same stream)
-        _seed_mt(self, derive(seed, "bot", seat))
+        _seed_mt(self, derive(seed, "bot", seat) if chance == 1 else seed * _PURPOSES + SEAT + seat)
         self.gauss_next = None
 
     def __reduce__(self):  # a copy or a pickle is of the seeded stream
@@ -115,6 +118,7 @@ class LazySeatRandom(random.Random):
 
 
 _seed_mt = _random.Random.seed
+_PURPOSES = 256  # chance.stream's seed: game seed * 256 + purpose (tests/test_chance2.py: the same stream)
 
 
 def _waking(name: str):

@@ -2,9 +2,9 @@
 the chance stream's fingerprint, and the warnings when they differ from this install's.
 Standard library only; `config` (reading a variant file) and `reproduce` use it.
 
-There is no chance version constant: `chance_fingerprint()` hashes the stream itself (game
-seeds, a die roll, a 55-card shuffle), so two installs with the same fingerprint deal the
-same games from a seed, whatever their package versions say.
+`chance_fingerprint()` hashes the stream of the chance version new games are dealt from
+(`chance.CHANCE`: game seeds, a die roll, a 55-card shuffle), so two installs with the same
+fingerprint deal the same games from a seed, whatever their package versions say.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from importlib import metadata
 
-from .chance import Chance, derive
+from .chance import CHANCE, game_seed, start
 
 __all__ = ["package_version", "chance_fingerprint", "StampWarning", "stamp_warnings"]
 
@@ -27,11 +27,12 @@ def package_version() -> str:
 def chance_fingerprint() -> str:
     """A short hash of the chance stream every game is dealt from (game seeds, a die roll, a
     55-card shuffle): two installs with the same fingerprint deal the same games from a seed."""
-    parts = [derive(seed, "game", i) for seed in (0, 1) for i in range(4)]
-    deck, nxt = Chance(1).shuffled(range(55))
+    parts = [game_seed(seed, i) for seed in (0, 1) for i in range(4)]
+    deck, nxt = start(1).shuffled(range(55))
     roll, _ = nxt.below(6)
     text = ",".join(map(str, parts + deck + [roll]))
-    return "splitmix64-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    name = "splitmix64-" if CHANCE == 1 else f"chance{CHANCE}-mt19937-"  # version 1's name as it was
+    return name + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class StampWarning(UserWarning):

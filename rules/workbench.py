@@ -5,7 +5,7 @@ and one or two numbers tuned to a target (`tune`, here).
     tune("bucket-brigade", None, "bonus", "ender_win_rate", 0.5, "heuristic", 400, 1, values=range(0, 13))
 
 Both play every variant (every value) on the same game seeds: game i of each
-variant is dealt from `derive(seed, "game", i)` and its bots draw from the
+variant is dealt from `chance.game_seed(seed, i)` and its bots draw from the
 same streams (common random numbers). A difference between two variants is
 then measured game by game, and its interval is much narrower than the
 difference of two independent runs would give. pandas is imported only when

@@ -13,7 +13,7 @@
 
 The rule numbers are named as `--set` names them (fields, `hand_sizes[1]`, aliases such as
 `hand_size`) and parsed by Config.with_text. The games are played on compare's seeds (game i
-from `derive(seed, "game", i)` for every variant) and the figures are workbench.comparison's:
+from `game_seed(seed, i)` for every variant) and the figures are workbench.comparison's:
 no second copy of compare's logic. Standard library only: the course site runs this class in
 the reader's browser (`lab_*` below are what its worker calls, JSON text in and out), the
 HTML report included (widgets/report.py draws its charts with the standard library).

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from meeple.rules.chance import derive
+from meeple.rules.chance import game_seed
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim.results import make_tables as _tables
 from meeple.rules.simulate import play_game
@@ -36,7 +36,7 @@ class Evidence:
     process; works where pandas does not, e.g. the site's Pyodide), or pass what
     `simulate(..., keep="games")` returns (a Results: `Evidence.of` reads it). Attributes:
     `game` (the module's NAME), `config`, `bots` (one name per seat, before rotation), `seed`,
-    `rotate`, `records` (the GameResults, game i played with seed `derive(seed, "game", i)`),
+    `rotate`, `records` (the GameResults, game i played with seed `chance.game_seed(seed, i)`),
     `partial`. `rows()` gives one dict per game x seat (game, seat, bot, score, won, win_share
     and the game's own per-seat columns), the same rows as Results.table.
 
@@ -143,7 +143,7 @@ def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool |
     if sorted(g.index for g in ev.records) != list(range(len(ev.records))):
         raise Refused("your games are not games 0, 1, 2, ... of one run: keep every game the run played, "
                       "not a choice of them.")
-    wrong = next((g.index for g in ev.records if g.seed != derive(ev.seed, "game", g.index)), None)
+    wrong = next((g.index for g in ev.records if g.seed != game_seed(ev.seed, g.index)), None)
     if wrong is not None:
         raise Refused(f"game {wrong} does not carry the seed that run seed {ev.seed} gives it.")
     by_index = {g.index: g for g in ev.records}

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from .. import bots as _bots
 from .. import log as _log
-from ..chance import Chance, check_seed
+from ..chance import Chance, check_seed, start
 from ..protocol import check_seat, protocol_state, resolve_config
 from .cards import (
     ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, RIGHT, Card, Config, Direction,
@@ -112,7 +112,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     keeps no event text (simulate's own states, never shown). `turn_end(state)` is
     called at the end of every turn (core.py's _turn_over)."""
     cfg = resolve_config(Config, config)
-    c = new_core(cfg, Chance(check_seed(seed)) if chance is None else chance)
+    c = new_core(cfg, start(check_seed(seed)) if chance is None else chance)
     state = state_of(c, turn_end)
     state._events = [] if events else None
     _log.say(state, deals_text, cfg.hand_size, len(state.draw), cfg.rows)

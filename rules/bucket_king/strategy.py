@@ -8,7 +8,6 @@ import random
 from functools import lru_cache
 
 from .. import bots as _bots
-from ..chance import Chance, check_seed
 from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
     ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
@@ -230,7 +229,7 @@ def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
     return _arrange_point_keep(c, p, c.hands[p], legal, rng)
 
 
-def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, leader):
+def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
     bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
     no list of legal moves where the heuristic does not need one (its lead; a plain follow reads the
@@ -252,7 +251,7 @@ def play_core(config, game_seed: int, seat_funcs, rngs, checked, seat_names, lea
         note(shown[1])
 
     cfg = resolve_config(Config, config)
-    c = new_core(cfg, Chance(check_seed(game_seed)))
+    c = new_core(cfg, chance)
     c.turn_end = turn_end
     fx = FIXED.get(id(cfg)) or fixed(cfg)
     actions = 0

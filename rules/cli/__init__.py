@@ -34,6 +34,7 @@ import signal
 import sys
 import threading
 
+from ..chance import CHANCE
 from ..extras import MissingExtra
 from ..files import FileError
 from ..rulebook import version
@@ -50,7 +51,7 @@ COMMAND_MODULES = (game, sim, workbench)
 def build_parser() -> argparse.ArgumentParser:
     """The `meeple` parser with every command of COMMAND_MODULES."""
     parser = Parser(prog="meeple", description="Play, replay and study four small tabletop games.")
-    parser.add_argument("--version", action="version", version=f"meeple {version()}")
+    parser.add_argument("--version", action="version", version=f"meeple {version()} (chance {CHANCE}: the records it writes carry it)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in COMMAND_MODULES:
         module.register(sub)

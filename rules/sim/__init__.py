@@ -16,7 +16,7 @@ The modules, in the order a run goes through them:
   balance.py  `balance_report` and the one bot-against-the-field measurement (`head_to_head`)
   text.py     number formatting for every printed summary
 
-Game i of a run is played with seed `chance.derive(seed, "game", i)` and its bots get
+Game i of a run is played with seed `chance.game_seed(seed, i)` and its bots get
 `protocol.bot_rng(that seed, seat)`, so the table is the same whether one process, a pool
 or a dask cluster played it. `meeple.rules.simulate` is another name for this package
 (the module path older notebooks and the README use: `from meeple.rules.simulate import

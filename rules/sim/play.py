@@ -1,8 +1,9 @@
 """One simulated game: `play_game` plays game `index` of a run and keeps what a table needs.
 
-Game i of a run is played with seed `chance.derive(seed, "game", i)` and its bots get
-`protocol.bot_rng(that seed, seat)`'s streams, exactly as `core.play` does, so game i of
-any run can be replayed alone with `play(game, config, bots, derive(seed, "game", i))`.
+Game i of a run is played with seed `chance.game_seed(seed, i)` (chance version 2: seed * 2**32 + i;
+version 1: `derive(seed, "game", i)`) and its bots get `protocol.bot_rng(that seed, seat)`'s
+streams, exactly as `core.play` does, so game i of any run can be replayed alone with
+`play(game, config, bots, game_seed(seed, i))`.
 Besides the scores and winners, it reads who leads at the end of every turn (the game's
 `turn_end` hook and `progress(state)`, see `meeple.rules.PROTOCOL`): lead changes, the
 leader after each round and after 25/50/75% of the turns. A `GameResult` is small and
@@ -16,7 +17,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from .. import bots as _bots
-from ..chance import derive
+from ..chance import CHANCE, game_seed as _game_seed, start
 from ..core import MAX_STEPS
 from ..protocol import LazySeatRandom
 from .design import game_measures
@@ -74,16 +75,30 @@ def _reports_turns(mod: ModuleType) -> bool:
     return known
 
 
+_TAKES_CHANCE: dict[Any, bool] = {}  # new_game function -> whether it takes `chance`
+
+
+def _takes_chance(mod: ModuleType) -> bool:
+    """Whether the module's new_game takes a `chance` (the package's games do; a user's module
+    written to the protocol may take the seed alone, and deals its own chance from it)."""
+    known = _TAKES_CHANCE.get(mod.new_game)
+    if known is None:
+        known = _TAKES_CHANCE[mod.new_game] = "chance" in inspect.signature(mod.new_game).parameters
+    return known
+
+
 def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False,
-              design: bool = False) -> GameResult:
+              design: bool = False, chance: int = CHANCE) -> GameResult:
     """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
-    derive(seed, "game", index))`, plus turn-by-turn leader tracking.
+    game_seed(seed, index, chance), chance=chance)`, plus turn-by-turn leader tracking.
+    `chance` is the chance version (1 replays the tables made before version 2).
 
     With `rotate`, game i seats the bots shifted by i (bot k in seat
     (k + i) mod players), so each bot sits in each seat equally often.
 
-    The engine hook: a game module may define `play_core(config, game_seed, seat_funcs, rngs,
-    checked, seat_names, leader)`, its own loop on its mutable core. It plays the game with
+    The engine hook: a game module may define `play_core(config, chance, seat_funcs, rngs,
+    checked, seat_names, leader)`, its own loop on its mutable core, from `chance` (the game's start,
+    `chance.start(game seed, version)`). It plays the game with
     `seat_funcs[p]` choosing for seat p and drawing from `rngs[p]` exactly as a call
     `seat_funcs[p](observation, legal, rngs[p])` would (same draws, same order), and raises
     ValueError naming `seat_names[p]` for a move outside the legal actions where `checked[p]`.
@@ -109,8 +124,8 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     # the stored records); a bot of the user's is checked on every move.
     own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
     checked = [all(f is not b for b in own) for f in seat_funcs]
-    game_seed = derive(seed, "game", index)
-    rngs = [LazySeatRandom(game_seed, s) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    game_seed = _game_seed(seed, index, chance)
+    rngs = [LazySeatRandom(game_seed, s, chance) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
     legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
     progress = getattr(mod, "progress", mod.scores)
     leaders: list[int | None] = []  # the sole leader at the end of each turn
@@ -133,9 +148,10 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     # no event text (nobody reads it): the same moves as apply, without a copy per move.
     step = getattr(mod, "step", None)
     hooked = _reports_turns(mod)  # the game calls turn_end itself, at every turn's end
-    kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {})
+    kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {}) \
+        | ({"chance": start(game_seed, chance)} if _takes_chance(mod) else {})
     # A game's own loop on its mutable core (the engine hook: see the docstring), or None.
-    played = mod.play_core(config, game_seed, seat_funcs, rngs, checked, seat_names, _leader) \
+    played = mod.play_core(config, start(game_seed, chance), seat_funcs, rngs, checked, seat_names, _leader) \
         if hasattr(mod, "play_core") and not design else None
     if played is not None:
         state, leaders, actions = played  # over: the loop below does nothing

@@ -1,6 +1,7 @@
 """Issue 21's distribution-agreement check: every game's core path against its protocol path.
 
-    .venv/bin/python tests/bench/bench_agreement.py --update BENCHMARKS.md        # run by `make bench`
+    .venv/bin/python tests/bench/bench_agreement.py --games 1000 --update BENCHMARKS.md   # run by `make bench`
+    .venv/bin/python tests/bench/bench_agreement.py --chance --games 5000 --update BENCHMARKS.md  # and this
     .venv/bin/python tests/bench/bench_agreement.py --games 2000 --game bucket-king   # one game, fewer games
     .venv/bin/python tests/bench/bench_agreement.py --sanity                         # the check can fail
     nice -n 10 .venv/bin/python tests/bench/bench_agreement.py --games 400 --workers 8   # cases in 8 processes
@@ -19,6 +20,10 @@ the draws are identical and every game is the same game: the run also counts gam
 GameResult differs (`identical` column). The distribution test does not rely on that: it can
 fail, as `--sanity` shows (the core path of one preset against the protocol path of another,
 Bucket King's base rules against the poke fall model; it must be rejected).
+With --chance it compares chance version 1 with version 2 instead (issue 35), both on simulate's
+path (play_game with chance=1 and chance=2): the same cases and measures, other games, so only
+the distributions can agree. tests/test_chance2.py runs that check on every game's base rules at
+a modest size (300 games a version).
 Not a test: pytest does not collect this folder. Exit status 1 when any comparison fails.
 """
 
@@ -93,6 +98,16 @@ def play_both(game: str, preset: str, lineup: str, games: int, seed: int, protoc
     return core, proto
 
 
+def play_versions(game: str, preset: str, lineup: str, games: int, seed: int):
+    """(chance version 1 results, version 2 results) of `games` games of one case, on simulate's path."""
+    mod = GAMES[game]
+    config = mod.Config.presets()[preset]
+    names, funcs = resolve_bots(mod, ",".join((lineup.split(",") * config.players)[: config.players]), config.players)
+    rotate = "," in lineup
+    return tuple([play_game(mod, config, names, funcs, seed, i, rotate=rotate, chance=v) for i in range(games)]
+                 for v in (1, 2))
+
+
 def compare(core, proto) -> list[tuple[str, float, float, float]]:
     """(measure, core mean, protocol mean, raw p-value) for each seat's score and win rate, and the length."""
     n = len(core[0].scores)
@@ -112,13 +127,17 @@ def one_case(job) -> tuple:
     """(game, preset, line-up, identical games, compare's rows, CPU seconds) of one case."""
     game, preset, lineup, games, seed, other = job
     t = time.process_time()
-    core, proto = play_both(game, preset, lineup, games, seed, other)
+    if other == "chance":  # version 1 against version 2 (the "core" and "protocol" columns)
+        core, proto = play_versions(game, preset, lineup, games, seed)
+    else:
+        core, proto = play_both(game, preset, lineup, games, seed, other)
     same = sum(a == b for a, b in zip(core, proto))
     print(f"{game} {preset} {lineup}: {same}/{games} games identical", file=sys.stderr, flush=True)
     return game, preset, lineup, same, compare(core, proto), time.process_time() - t
 
 
-def run(games: int, seed: int, only: list[str] | None, sanity: bool, workers: int = 1) -> tuple[str, bool]:
+def run(games: int, seed: int, only: list[str] | None, sanity: bool, workers: int = 1,
+        chance: bool = False) -> tuple[str, bool]:
     cases = []
     if sanity:
         cases.append(("bucket-king", "base", "random", "poke"))
@@ -128,7 +147,7 @@ def run(games: int, seed: int, only: list[str] | None, sanity: bool, workers: in
                 continue
             for preset in mod.Config.presets():
                 for lineup in LINEUPS:
-                    cases.append((game, preset, lineup, None))
+                    cases.append((game, preset, lineup, "chance" if chance else None))
     t0, w0 = time.process_time(), time.time()
     jobs = [(game, preset, lineup, games, seed, other) for game, preset, lineup, other in cases]
     if workers > 1:  # the cases in worker processes (same niceness as this one); the results in case order
@@ -143,12 +162,14 @@ def run(games: int, seed: int, only: list[str] | None, sanity: bool, workers: in
     failed = 0
     lines = [
         f"Measured {time.strftime('%Y-%m-%d %H:%M')} on {platform.machine()}, Python {platform.python_version()}: "
-        f"{games:,} games per game, preset and line-up on each path, seed {seed}; {len(raw):,} comparisons, "
+        f"{games:,} games per game, preset and line-up on each "
+        f"{'chance version (1 against 2)' if chance else 'path'}, seed {seed}; {len(raw):,} comparisons, "
         f"Holm-corrected together, family-wise alpha {ALPHA}; {cpu:,.0f} s CPU ({time.time() - w0:,.0f} s wall, "
         f"{workers} process{'es' if workers > 1 else ''}, niceness {os.nice(0)}); load average "
         f"{os.getloadavg()[0]:.1f} at the end.",
         "",
-        "| game | preset | bots | identical games | comparisons | smallest Holm p | largest difference / core mean | verdict |",
+        f"| game | preset | bots | identical games | comparisons | smallest Holm p | largest difference / "
+        f"{'version 1' if chance else 'core'} mean | verdict |",
         "|---|---|---|---:|---:|---:|---:|---|",
     ]
     for game, preset, lineup, same, rows in results:
@@ -171,20 +192,24 @@ def main(argv=None) -> int:
                     help="compare Bucket King's base core with its poke protocol: must be rejected (exit 1)")
     ap.add_argument("--workers", type=int, default=1,
                     help="play the cases in this many processes (default %(default)s); Holm over all of them together")
-    ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- agreement:start/end -->")
+    ap.add_argument("--chance", action="store_true",
+                    help="compare chance version 1 with version 2 on simulate's path (not the core with the protocol)")
+    ap.add_argument("--update", metavar="FILE.md", help="replace the text between <!-- agreement:start/end --> "
+                    "(with --chance: <!-- chance-agreement:start/end -->)")
     args = ap.parse_args(argv)
     if args.games < 2:
         ap.error(f"--games={args.games} is not allowed: at least 2 games (a variance needs two)")
     if args.workers < 1:
         ap.error(f"--workers={args.workers} is not allowed: at least 1 process")
-    text, ok = run(args.games, args.seed, args.game, args.sanity, args.workers)
+    text, ok = run(args.games, args.seed, args.game, args.sanity, args.workers, args.chance)
     print(text)
     if args.update and not args.sanity:
         path = Path(args.update)
         md = path.read_text(encoding="utf-8")
-        pat = re.compile(r"(<!-- agreement:start -->\n).*?(<!-- agreement:end -->)", re.S)
+        tag = "chance-agreement" if args.chance else "agreement"
+        pat = re.compile(rf"(<!-- {tag}:start -->\n).*?(<!-- {tag}:end -->)", re.S)
         if not pat.search(md):
-            raise SystemExit(f"{path} has no <!-- agreement:start --> ... <!-- agreement:end --> section")
+            raise SystemExit(f"{path} has no <!-- {tag}:start --> ... <!-- {tag}:end --> section")
         path.write_text(pat.sub(lambda m: m.group(1) + text + "\n" + m.group(2), md), encoding="utf-8")
     return 0 if ok else 1
 

@@ -260,10 +260,16 @@ def test_rules_full_is_the_whole_shipped_text(capsys):
 
 
 def test_version_is_the_package_version(capsys):
+    """The package's version, and the chance version the records it writes carry (issue 35)."""
+    from meeple.rules.chance import CHANCE
+    from meeple.rules.core import play
+
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out == f"meeple {PYPROJECT['project']['version']}\n"
+    assert capsys.readouterr().out == (f"meeple {PYPROJECT['project']['version']} "
+                                       f"(chance {CHANCE}: the records it writes carry it)\n")
+    assert play("piggyback-brigade").to_dict()["chance"] == CHANCE
 
 
 # --- issue 19.6: a missing optional package is one line naming the extra -----------------

@@ -234,14 +234,16 @@ def test_12_ender_bonus_reads_the_runs_of_a_search(capsys, monkeypatch):
     bare number, games of other bots, rules or too few games do not (issue 23: values=[9, 10]
     answered 9, where the ender wins 84%)."""
     monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
-    runs = _ender_runs()
+    runs = _ender_runs(range(3, 7))
     best = _ender_pick(runs)
+    assert 3 < best < 5, best  # both neighbours measured, and one beyond the upper one
     ok, out = _run("12.ender_bonus", (best, runs), capsys)
     assert ok and f"bonus of {best}" in out and "replayed" in out, out
     other = next(b for b in runs if b != best)
     ok, out = _run("12.ender_bonus", (other, runs), capsys)
     assert not ok and f"a bonus of {best} comes closer" in out, out
-    ok, out = _run("12.ender_bonus", (best, {b: r for b, r in runs.items() if b <= best}), capsys)
+    # the upper neighbour left out, the target still reached from both sides (by the bonus beyond it)
+    ok, out = _run("12.ender_bonus", (best, {b: r for b, r in runs.items() if b != best + 1}), capsys)
     assert not ok and "neighbours" in out, out
     ok, out = _run("12.ender_bonus", (9, _ender_runs(range(9, 11))), capsys)
     assert not ok and "outside the bonuses you tried" in out, out

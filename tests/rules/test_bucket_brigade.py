@@ -261,6 +261,52 @@ def test_lookahead_plays_legal_cards_from_its_own_view_only():
     assert choice in legal
 
 
+def test_the_core_lookahead_without_racing_chooses_as_the_lookahead_on_states():
+    """Issue 35: the lookahead's rollouts on the core are bots.lookahead's rollouts on States (the same
+    sampled worlds, the same rollout draws, the same legal lists in the same order): with racing off it
+    makes the same choice on every position of a few random games, at 3 and 4 players."""
+    import random
+
+    from meeple.rules import bots
+
+    on_states = bots.lookahead(bb, samples=3)
+    on_core = bb.lookahead_on_core(samples=3, race_from=99)
+    asked = 0
+    for players in (3, 4):
+        cfg = Config(players=players)
+        move = random.Random(players)
+        for g in range(2):
+            s = bb.new_game(cfg, g)
+            while not s.is_over:
+                p, legal = s.current_player, bb.legal_actions(s)
+                if len(legal) > 1:
+                    obs = bb.observation(s, p)
+                    assert on_core(obs, legal, random.Random(asked)) == on_states(obs, legal, random.Random(asked))
+                    asked += 1
+                s = bb.apply(s, legal[move.randrange(len(legal))])
+    assert asked > 100
+
+
+def test_the_lookahead_races_its_candidates_and_still_finds_the_ending_play():
+    """Racing drops candidates that are clearly behind, never the best: with the bonus far above every
+    card's worth, the play that ends the round (and takes the bonus) is the lookahead's choice."""
+    import random
+
+    cfg = Config(players=3, bonus=40)
+    s = bb.new_game(cfg, 3)
+    mover = random.Random(0)
+    while not s.is_over:
+        p, legal = s.current_player, bb.legal_actions(s)
+        ending = [a for a in legal
+                  if s.positions[cfg.colours.index(a.colour)] + a.card.steps >= len(cfg.track) - 1]
+        if ending and len(ending) < len(legal):
+            choice = bb.BOTS["lookahead"](bb.observation(s, p), legal, random.Random(1))
+            assert choice in ending, (choice, ending)
+            return
+        s = bb.apply(s, legal[mover.randrange(len(legal))])
+    raise AssertionError("no position with a play that ends the round")
+
+
 def _plays_afresh(s):
     """BB-6, BB-7 read off the hand: one play per distinct card in hand order, a joker once per colour."""
     hand = s.hands[s.current_player]

@@ -16,7 +16,7 @@ from meeple.rules.sim import head_to_head
 from meeple.rules.bucket_king import (
     Card, Config, Direction, KeepPart, LoseBucket, PlayCards, Place, can_beat, fall_distribution, falling_buckets,
 )
-from meeple.rules.chance import Chance, derive
+from meeple.rules.chance import Chance, game_seed, start
 from meeple.rules.core import resolve_bots
 from meeple.rules.protocol import LazySeatRandom
 from meeple.rules.sim.play import _leader
@@ -1032,9 +1032,9 @@ def test_play_core_plays_the_games_of_the_apply_loop(preset):
     for g, lineup in enumerate(("random", "heuristic", "heuristic,random", "random,heuristic") * 2):
         names, funcs = resolve_bots(bk, ",".join((lineup.split(",") * n)[g % n : g % n + n] if "," in lineup
                                                  else [lineup] * n), n)
-        seed = derive(5, "game", g)
+        seed = game_seed(5, g)
         rngs = [LazySeatRandom(seed, s) for s in range(n)]
-        core, leaders, actions = bk.play_core(config, seed, funcs, rngs, [False] * n, names, _leader)
+        core, leaders, actions = bk.play_core(config, start(seed), funcs, rngs, [False] * n, names, _leader)
         state, want_leaders, want_actions = _apply_loop(config, funcs, seed)
         assert (leaders, actions) == (want_leaders, want_actions), (preset, g)
         state._events = None  # the apply loop keeps events; the core's final State has none
@@ -1049,7 +1049,7 @@ def test_the_core_conserves_everything_after_every_decision(preset):
     config = Config.presets()[preset]
     rng = random.Random(preset)
     for g in range(6):
-        c = bk.core.new_core(config, Chance(g))
+        c = bk.core.new_core(config, start(g))
         s = bk.new_game(config, g, events=False)
         while not c.is_over:
             legal = bk.legal_actions(c)

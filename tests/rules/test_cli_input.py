@@ -138,7 +138,7 @@ def test_a_record_with_an_unknown_key_names_the_allowed_keys(tmp_path, capsys):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(_record(sede=3)))
     one_line_error(*run(capsys, "replay", path),
-                   "unknown key(s) 'sede'; allowed: format, game, config, seed, bots, actions, round_scores, scores, winners")
+                   "unknown key(s) 'sede'; allowed: format, game, config, seed, chance, bots, actions, round_scores, scores, winners")
 
 
 @pytest.mark.parametrize("argv", [["simulate", "bucket-brigade", "--set", "colours=red", "--games", "2"]])

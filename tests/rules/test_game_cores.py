@@ -17,7 +17,7 @@ import pytest
 
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
-from meeple.rules.chance import derive
+from meeple.rules.chance import game_seed, start
 from meeple.rules.core import resolve_bots
 from meeple.rules.protocol import LazySeatRandom as _LazySeatRandom
 from meeple.rules.sim.play import _leader, play_game
@@ -67,9 +67,9 @@ def test_play_core_plays_the_protocol_loops_games(mod, config, bots):
     names, funcs = resolve_bots(mod, lineup, config.players)
     plain = _without_core(mod)
     for i in range(GAMES):
-        seed = derive(3, "game", i)
+        seed = game_seed(3, i)
         rngs = [_LazySeatRandom(seed, s) for s in range(config.players)]
-        core, leaders, actions = mod.play_core(config, seed, funcs, rngs, [False] * config.players, names, _leader)
+        core, leaders, actions = mod.play_core(config, start(seed), funcs, rngs, [False] * config.players, names, _leader)
         state, want_leaders, want_actions = _protocol_loop(mod, config, funcs, seed)
         assert (leaders, actions) == (want_leaders, want_actions), f"game {i}"
         for read in (mod.scores, mod.winners, mod.round_scores, mod.game_stats, mod.score_sources):
@@ -86,7 +86,7 @@ def test_play_core_leaves_a_bot_it_does_not_know_to_the_protocol_loop():
         config = mod.Config()
         rngs = [_LazySeatRandom(1, s) for s in range(config.players)]
         funcs = [mod.BOTS["random"]] * (config.players - 1) + [mine]
-        assert mod.play_core(config, 1, funcs, rngs, [True] * config.players, ("x",) * config.players, _leader) is None
+        assert mod.play_core(config, start(1), funcs, rngs, [True] * config.players, ("x",) * config.players, _leader) is None
         assert all("_pending" in r.__dict__ for r in rngs), "a stream was drawn from before play_core declined"
         names, funcs = resolve_bots(mod, ["random", "heuristic", "random", mine], 4)
         assert play_game(mod, config, names, funcs, 5, 0) == play_game(_without_core(mod), config, names, funcs, 5, 0)

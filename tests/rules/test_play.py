@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from meeple.rules import GAMES, play
-from meeple.rules.chance import derive
+from meeple.rules.chance import game_seed
 from meeple.rules.core import apply_text
 from meeple.rules import simulate
 from meeple.rules.sim.play import CHECKPOINTS, _lead_changes, _leader
@@ -83,7 +83,7 @@ def test_simulate_counts_every_turn_the_events_show(name, preset, config, bots):
     res = simulate(name, config, bots, GAMES_PER_SET, SEED, workers=1, progress=False)
     counted = res.games.set_index("game")["turns"]
     for i in range(GAMES_PER_SET):
-        rec = play(name, config, bots, derive(SEED, "game", i))
+        rec = play(name, config, bots, game_seed(SEED, i))
         assert counted[i] == len(TURNS_FROM_EVENTS[name](rec.events)), f"game {i}"
 
 
@@ -92,7 +92,7 @@ def _silent_turns(name, config, bots, games):
     mod = GAMES[name]
     found = []
     for i in range(games):
-        rec = play(name, config, bots, derive(SEED, "game", i))
+        rec = play(name, config, bots, game_seed(SEED, i))
         ends = []
         state = mod.new_game(config, rec.seed, turn_end=lambda s: ends.append(s.current_player))  # noqa: B023 - this game only
         decided = 0
@@ -115,7 +115,7 @@ def test_turns_without_a_decision_happen_and_are_counted(name):
     res = simulate(name, config, "heuristic", 40, SEED, workers=1, progress=False)
     counted = res.games.set_index("game")["turns"]
     for i in seeds:
-        rec = play(name, config, "heuristic", derive(SEED, "game", i))
+        rec = play(name, config, "heuristic", game_seed(SEED, i))
         assert counted[i] == len(TURNS_FROM_EVENTS[name](rec.events))
 
 
@@ -127,7 +127,7 @@ def test_turn_end_is_called_once_per_turn_with_the_player_whose_turn_it_was(name
     mod = GAMES[name]
     config = mod.Config()
     for i in range(6):
-        rec = play(name, config, "heuristic", derive(SEED, "game", i))
+        rec = play(name, config, "heuristic", game_seed(SEED, i))
         seats = []
         state = mod.new_game(config, rec.seed, turn_end=lambda s: seats.append(s.current_player))  # noqa: B023 - this game only
         for text in rec.actions:
@@ -145,7 +145,7 @@ def test_leaders_are_read_at_the_end_of_each_turn(name):
     progress = getattr(mod, "progress", mod.scores)
     res = simulate(name, config, "heuristic", 8, SEED, workers=1, progress=False)
     for row in res.games.itertuples():
-        rec = play(name, config, "heuristic", derive(SEED, "game", row.game))
+        rec = play(name, config, "heuristic", game_seed(SEED, row.game))
         leaders = []
         state = mod.new_game(config, rec.seed, turn_end=lambda s: leaders.append(_leader(progress(s))))  # noqa: B023 - this game only
         for text in rec.actions:

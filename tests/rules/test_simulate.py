@@ -20,7 +20,7 @@ import pytest
 from meeple.rules import GAMES, play
 from meeple.rules import bucket_brigade as bb
 from meeple.rules.bots import random_bot
-from meeple.rules.chance import Chance, derive
+from meeple.rules.chance import Chance, game_seed, start
 from meeple.rules.config import RuleConfig, need
 from meeple.rules.sim import head_to_head
 from meeple.rules.simulate import balance_report, simulate, sweep
@@ -89,12 +89,12 @@ COIN = _coin_module()
 # --- seeds and workers --------------------------------------------------------
 
 def test_game_i_is_the_game_core_play_gives_with_the_derived_seed():
-    """Game i of a run replays alone: play(game, config, lineup, derive(seed, "game", i))."""
+    """Game i of a run replays alone: play(game, config, lineup, game_seed(seed, i))."""
     cfg = bb.Config(players=3)
     res = run(BB, cfg, ["heuristic", "random", "random"], 6, 11, workers=1, rotate=True)
     for g in res.records:
-        rec = play(BB, cfg, list(g.bots), derive(11, "game", g.index))
-        assert g.seed == derive(11, "game", g.index)
+        rec = play(BB, cfg, list(g.bots), game_seed(11, g.index))
+        assert g.seed == game_seed(11, g.index) == 11 * 2**32 + g.index
         assert g.scores == rec.scores and g.winners == rec.winners
         assert g.actions == len(rec.actions)
         assert g.rounds == len(rec.round_scores)
@@ -513,14 +513,14 @@ def test_the_engine_hook_plays_a_game_modules_own_loop_and_falls_back_on_none():
     plain = sim.play_game(mod, mod.Config(), names, funcs, 7, 3)
     calls = []
 
-    def declines(config, game_seed, seat_funcs, rngs, checked, seat_names, leader):
-        calls.append(game_seed)
+    def declines(config, chance, seat_funcs, rngs, checked, seat_names, leader):
+        calls.append(chance.seed)
         return None
 
-    def own_loop(config, game_seed, seat_funcs, rngs, checked, seat_names, leader):
+    def own_loop(config, chance, seat_funcs, rngs, checked, seat_names, leader):
         # the protocol's own moves, as a core would play them, with one turn fewer seen
         leaders = []
-        state = mod.new_game(config, game_seed, turn_end=lambda st: leaders.append(leader(mod.progress(st))))
+        state = mod.new_game(config, chance.seed, chance=chance, turn_end=lambda st: leaders.append(leader(mod.progress(st))))
         actions = 0
         while not state.is_over:
             p = state.current_player
@@ -565,4 +565,4 @@ def test_a_games_core_loop_gives_exactly_the_results_of_simulates_loop(name, pre
             assert sim.play_game(mod, cfg, names, funcs, 11, i, rotate) == \
                 sim.play_game(_without_core(mod), cfg, names, funcs, 11, i, rotate), (lineup, i)
     names, funcs = resolve_bots(mod, "lookahead", n)
-    assert mod.play_core(cfg, 5, funcs, [None] * n, [False] * n, names, _leader) is None
+    assert mod.play_core(cfg, start(5), funcs, [None] * n, [False] * n, names, _leader) is None
