@@ -11,11 +11,42 @@ a FileError (a ValueError): one line naming the file and what is wrong.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable", "write_atomic", "write_all",
-           "read_capped"]
+           "read_capped", "drop_staged", "stalled", "STALL"]
+
+STALL = "MEEPLE_TEST_STALL"
+"""An environment variable for the signal tests (tests/test_signals.py) that makes moments last
+(several: comma-separated):
+"worker-start" (a pool's worker, forked and not yet set up), "send" (each worker stops half-way
+through sending its second result), "write" (a file staged, not yet renamed into place). At that
+moment `meeple-test: stalled at WHERE` goes to stderr and the process waits for a signal."""
+
+
+def stalled(where: str) -> None:
+    """Wait here for ever when the STALL variable names `where` (see STALL); a signal ends the wait."""
+    if where not in os.environ.get(STALL, "").split(","):
+        return
+    print(f"meeple-test: stalled at {where}", file=sys.stderr, flush=True)
+    while True:
+        time.sleep(60)
+
+
+_STAGED: set[str] = set()  # temp files written and not yet renamed into place or removed
+
+
+def drop_staged() -> None:
+    """Remove every temp file still staged: a second Ctrl-C ends the process at once, from a
+    signal handler, and must not leave a hidden `.meeple.*.tmp` behind."""
+    for tmp in list(_STAGED):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 class FileError(ValueError):
@@ -104,17 +135,24 @@ def _stage(path: Path, data: str | bytes) -> str:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
     except OSError as e:
         raise _cannot_write(path, e) from None
+    _STAGED.add(tmp)
     try:
         with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
             set_mode(f.fileno(), mode)
             f.write(data)
+        stalled("write")
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
+        _unstage(tmp)
         raise _cannot_write(path, e) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _unstage(tmp)
         raise
     return tmp
+
+
+def _unstage(tmp: str) -> None:
+    Path(tmp).unlink(missing_ok=True)
+    _STAGED.discard(tmp)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
@@ -135,7 +173,7 @@ def write_all(files: dict[Path, str | bytes]) -> None:
                 raise _cannot_write(path, e) from None
     finally:
         for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
+            _unstage(tmp)
 
 
 def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
