@@ -15,12 +15,12 @@ from typing import Any, Mapping, Sequence
 from .chance import check_seed
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.results import Results, load_pandas, measure_name, measures, rate_row
+from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
-from .sim.text import ci_pct, fmt_table, num, pct
+from .sim.text import ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
-__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "format_comparison", "usage_lines", "lineup",
+__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "format_comparison", "comparison_lines", "usage_lines", "lineup",
            "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
 
 
@@ -233,6 +233,12 @@ class Rows(list):
             raise ValueError("Rows.to_dict: only orient='records'")
         return [dict(r) for r in self]
 
+    def __repr__(self) -> str:  # shown as compare's table, as a DataFrame of it is
+        return format_comparison(self)
+
+    def _repr_html_(self) -> str:
+        return html_lines(comparison_lines(self))
+
     def drop_duplicates(self, column: str) -> "Rows":
         seen, out = set(), Rows()
         for r in self:
@@ -294,7 +300,7 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
                 del row["seat"]
             rows.append(row)
     try:
-        table = load_pandas().DataFrame(rows)
+        table = shown_frame(load_pandas().DataFrame(rows), "compare")
     except ImportError:
         table = Rows(rows)
     names = list(results[baseline].bots)
@@ -406,6 +412,11 @@ def _rotation_lines(a) -> list[str]:
 
 def format_comparison(table) -> str:
     """The compare table as text, one line per variant and seat (or bot)."""
+    return "\n".join(comparison_lines(table))
+
+
+def comparison_lines(table) -> list[str]:
+    """format_comparison's lines, its tables as fmt_table's (what the table's HTML shows)."""
     a = table.attrs
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
@@ -453,4 +464,7 @@ def format_comparison(table) -> str:
     lines += _rotation_lines(a)
     if a.get("partial"):
         lines.append("Interrupted: the figures cover only the games that finished.")
-    return "\n".join(lines)
+    return lines
+
+
+SHOWN_AS["compare"] = comparison_lines
