@@ -11,13 +11,14 @@ a FileError (a ValueError): one line naming the file and what is wrong.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable", "write_atomic", "write_all",
-           "read_capped", "drop_staged", "stalled", "STALL"]
+           "read_capped", "open_regular", "drop_staged", "stalled", "STALL"]
 
 STALL = "MEEPLE_TEST_STALL"
 """An environment variable for the signal tests (tests/test_signals.py) that makes moments last
@@ -176,6 +177,25 @@ def write_all(files: dict[Path, str | bytes]) -> None:
             _unstage(tmp)
 
 
+def open_regular(path, what: str):
+    """`path` opened for reading in binary, or a FileError if it is not a regular file: a FIFO, a
+    device (a link to /dev/zero) or a socket would block or never end. It is opened without
+    blocking (a FIFO with no writer would wait for one in open()) and checked before any read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a plain file")
+            raise FileError(f"{shown_path(path)} is {kind}, not a file: not a {what}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
     """A UTF-8 text file of at most `most` bytes (a `what`: "game record", "variant file"),
     or a FileError in one line. A relative name that cannot be read says which folder it
@@ -183,8 +203,8 @@ def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
     path = Path(path)
     shown = shown_path(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(most + 1)  # a link to /dev/zero must not fill the memory
+        with open_regular(path, what) as f:
+            data = f.read(most + 1)  # a 10 GB file must not fill the memory
     except OSError as e:
         where = "" if path.is_absolute() else f" (looked in {shown_path(os.getcwd())})"
         raise FileError(f"cannot read {shown}: {e.strerror or e}{where}") from None

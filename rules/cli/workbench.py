@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
-from ..files import read_capped, write_atomic
+from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..sim.runner import MAX_GAMES
 from ..workbench import compare_run, format_comparison, tune
@@ -150,6 +150,9 @@ def _report_module():
     return report
 
 
+MAX_DIGITS = 18  # every rule number fits in 18 digits (a 64-bit integer); Python reads at most 4,300
+
+
 def parse_values(text: str | None) -> list[int] | None:
     """'0..8' or '0,2,4' or '0..4,8' -> whole numbers; None when not given."""
     if text is None:
@@ -158,10 +161,14 @@ def parse_values(text: str | None) -> list[int] | None:
     for part in text.split(","):
         m = re.fullmatch(r"\s*(-?[0-9]+)\s*(?:\.\.\s*(-?[0-9]+)\s*)?", part)  # ASCII digits, as --set
         if not m:
-            raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; got {text!r}")
+            raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; "
+                           f"got {shown_path(repr(text))}")
+        longest = max(len(g.lstrip("-")) for g in m.groups() if g is not None)
+        if longest > MAX_DIGITS:  # int() of over 4,300 digits raises Python's own multi-line error
+            raise CliError(f"--values holds a number of {longest:,} digits; no rule number has more than {MAX_DIGITS}")
         a, b = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
         if b < a or b - a > 1000:
-            raise CliError(f"--values range {part.strip()!r} must go up, by at most 1,000 values")
+            raise CliError(f"--values range {shown_path(repr(part.strip()))} must go up, by at most 1,000 values")
         out.extend(range(a, b + 1))
     return out
 

@@ -1,0 +1,83 @@
+"""Odd input from issue 33 ("Sound edges 3"): numbers past Python's int-string limit, FIFOs and
+links to /dev/zero where a file is read, a manifest nested 100,000 deep. Each is one line and
+exit status 2, never a traceback or a hang."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from harness import MEEPLE, one_line_error, run
+from meeple.rules.core import play
+from meeple.rules.course import MANIFEST
+
+BB = "bucket-brigade"
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+
+
+@pytest.mark.parametrize("values", ["1.." + "9" * 4400, "9" * 4400 + ",3", "-" + "9" * 4301])
+def test_tune_values_past_pythons_int_string_limit_is_one_line(capsys, values):
+    """int() of over 4,300 digits raised Python's own error: a 17-line traceback."""
+    code, out, err = run(capsys, "tune", BB, "--field", "bonus", "--measure", "ender_win_rate", "--target", "0.5",
+                         f"--values={values}")
+    one_line_error(code, out, err, "--values holds a number of 4,")
+
+
+def _meeple(argv, cwd) -> subprocess.CompletedProcess:
+    """`meeple ARGV` in a process of its own: a reader that blocks fails by the timeout, not by hanging pytest."""
+    return subprocess.run(MEEPLE + argv, capture_output=True, text=True, cwd=cwd, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def _refused(done, says: str) -> None:
+    assert done.returncode == 2 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("meeple: error:"), done.stderr
+    assert says in done.stderr, done.stderr
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_record_and_variant_readers_refuse_a_fifo_or_a_device_without_blocking(tmp_path, kind):
+    """`replay` and `--config` opened a FIFO and waited for a writer for ever."""
+    for name in ("game.json", "v.toml"):
+        if kind == "fifo":
+            os.mkfifo(tmp_path / name)
+        else:
+            os.symlink("/dev/zero", tmp_path / name)
+    says = "a FIFO (named pipe), not a file" if kind == "fifo" else "a device, not a file"
+    _refused(_meeple(["replay", "game.json"], tmp_path), says)
+    _refused(_meeple(["simulate", BB, "--games", "5", "--config", "v.toml"], tmp_path), says)
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_meeple_lessons_refuses_a_lesson_that_is_a_fifo_or_a_device(tmp_path, kind):
+    """A lesson in the folder replaced by a FIFO or a link to /dev/zero: `meeple lessons` hung reading it."""
+    lessons = tmp_path / "course"
+    first = _meeple(["lessons", str(lessons)], tmp_path)
+    assert first.returncode == 0, first.stderr
+    lesson = sorted(lessons.glob("*.ipynb"))[0]
+    lesson.unlink()
+    os.mkfifo(lesson) if kind == "fifo" else os.symlink("/dev/zero", lesson)
+    _refused(_meeple(["lessons", str(lessons)], tmp_path), lesson.name)
+
+
+def test_a_manifest_nested_100000_deep_is_one_line(tmp_path, capsys):
+    """json.loads's RecursionError was not caught: 26 lines of traceback."""
+    lessons = tmp_path / "course"
+    lessons.mkdir()
+    (lessons / MANIFEST).write_text("[" * 100_000 + "]" * 100_000)
+    code, out, err = run(capsys, "lessons", lessons)
+    one_line_error(code, out, err, "nested too deeply")
+
+
+def test_a_record_with_a_fifo_beside_it_still_replays(tmp_path, capsys):
+    """The reader checks the file it opens, not its neighbours: a plain record still replays."""
+    path = tmp_path / "game.json"
+    path.write_text(play(BB, seed=1, bots="random").to_json())
+    code, out, err = run(capsys, "replay", path)
+    assert code == 0 and err == "", err
+
+
