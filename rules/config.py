@@ -686,10 +686,11 @@ def read_variant(path) -> tuple[str, str, dict]:
     return game, name, settings
 
 
-def variant_config(cls, path, settings: dict) -> RuleConfig:
-    """The `cls` config a variant file's settings describe; ValueError naming the file."""
+def variant_config(cls, path, settings: dict, base: RuleConfig | None = None) -> RuleConfig:
+    """The `cls` config a variant file's settings describe, set on `base` (default: the rules'
+    defaults; `meeple compare` passes what --preset/--config/--set made); ValueError naming the file."""
     try:  # a file's values are typed: "5" where a number belongs is refused, not parsed
-        return cls()._apply(settings, from_json_value)
+        return (cls() if base is None else base)._apply(settings, from_json_value)
     except (ValueError, TypeError) as e:
         raise ValueError(f"{shown_path(path)}: {' '.join(str(e).split())}") from None
 

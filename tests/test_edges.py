@@ -81,3 +81,42 @@ def test_a_record_with_a_fifo_beside_it_still_replays(tmp_path, capsys):
     assert code == 0 and err == "", err
 
 
+
+
+# --- one rule for every variant source (issue 33) ------------------------------------------
+
+def _variant_file(path, game: str, **fields) -> str:
+    lines = ['format = "meeple-variant/1"', f'game = "{game}"', 'name = "v"', "", "[set]"]
+    path.write_text("\n".join(lines + [f"{k} = {v}" for k, v in fields.items()]) + "\n")
+    return str(path)
+
+
+def _rows(out: str, name: str) -> list[str]:
+    return [" ".join(line.split()[1:]) for line in out.splitlines() if line.split()[:1] == [name]]
+
+
+def test_a_variant_file_starts_from_the_command_lines_set_as_an_inline_variant_does(tmp_path, capsys):
+    """`--set players=3` reached the baseline and the inline variant but not the file's: the same
+    rule said +8.1 turns from a file and -8.0 inline. Now both start from --set; their rows match."""
+    small4 = _variant_file(tmp_path / "small4.toml", "bucket-king", pyramid_base=4)
+    code, out, err = run(capsys, "compare", "bucket-king", "--set", "players=3", "--variant", "base:",
+                         "--variant", small4, "--variant", "inline:pyramid_base=4", "--games", "60")
+    assert code == 0, err
+    assert _rows(out, "v") == _rows(out, "inline") and len(_rows(out, "inline")) >= 3, out  # v: the name in the file
+
+
+def test_a_variant_file_whose_player_count_or_game_conflicts_with_the_command_line_is_one_line(tmp_path, capsys):
+    four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4)
+    code, out, err = run(capsys, "compare", "bucket-king", "--set", "players=3", "--variant", "base:",
+                         "--variant", four, "--games", "5")
+    one_line_error(code, out, err, "sets players=4, but the command line gives players=3")
+    other = _variant_file(tmp_path / "bb.toml", "bucket-brigade", bonus=3)
+    code, out, err = run(capsys, "report", "bucket-king", "--variant", "base:", "--variant", other, "--games", "5",
+                         "--out", tmp_path / "r.html")
+    one_line_error(code, out, err, "is a bucket-brigade variant, but the command line plays bucket-king")
+
+
+def test_a_variant_files_own_player_count_wins_when_the_command_line_gives_none(tmp_path, capsys):
+    four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4, pyramid_base=4)
+    code, out, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", four, "--games", "5")
+    assert code == 0 and sum("Player" in r for r in _rows(out, "v")) == 4, (out, err)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
+from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant, variant_config
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..sim.runner import MAX_GAMES
@@ -42,20 +42,29 @@ def _settings(text: str) -> list[str]:
     return [s for s in out if s.strip()]
 
 
-def parse_variants(items: list[str], mod, base) -> dict:
-    """{name: Config} from --variant options; CliError on the first bad one."""
+def parse_variants(items: list[str], mod, base, said_players: bool = False) -> dict:
+    """{name: Config} from --variant options; CliError on the first bad one.
+
+    One rule for every variant, inline or a file (issue 33): `base` (what --preset, --config and
+    --set made) is where each starts, and the variant's own fields win over it. A file for another
+    game, or one whose player count differs from the one the command line gave (`said_players`:
+    --set players=N, or N bots named), is refused naming both."""
     if len(items) < 2:
         raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
     out = {}
     for item in items:
         if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
+            shown = shown_path(item)
             try:
-                game, name, _ = read_variant(item)
+                game, name, settings = read_variant(item)
                 if game != mod.NAME:
-                    raise ValueError(f"{item}: the file is a {game} variant, not {mod.NAME}")
-                config = mod.Config.load(item)
+                    raise ValueError(f"--variant {shown} is a {game} variant, but the command line plays {mod.NAME}")
+                config = variant_config(mod.Config, item, settings, base)
             except ValueError as e:
                 raise CliError(str(e)) from None
+            if said_players and config.players != base.players:
+                raise CliError(f"--variant {shown} sets players={config.players}, but the command line gives "
+                               f"players={base.players}: drop one of them")
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
@@ -115,7 +124,8 @@ def cmd_compare(args) -> int:
         out, report = None, _report_path(args.out, "--out")
     else:
         out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
-    variants = parse_variants(args.variant, mod, base)
+    said_players = len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
+    variants = parse_variants(args.variant, mod, base, said_players)
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     # different bots in the seats: rotate unless told not to (a seat question is what a designer asks; the
