@@ -120,3 +120,31 @@ def test_a_variant_files_own_player_count_wins_when_the_command_line_gives_none(
     four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4, pyramid_base=4)
     code, out, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", four, "--games", "5")
     assert code == 0 and sum("Player" in r for r in _rows(out, "v")) == 4, (out, err)
+
+
+# --- "Reproduce" commands always run (issue 33) --------------------------------------------
+
+def test_the_printed_reproduce_command_runs_and_gives_the_same_table_whatever_the_names(capsys):
+    """A variant named 'Größere Pyramide' (or 'a:b,c', or with a terminal escape) made a report's
+    "Reproduce" command that the CLI refused. Each now becomes the nearest name the CLI takes."""
+    import shlex
+
+    from meeple.rules import bucket_king as bk
+    from meeple.rules.reproduce import command_for
+    from meeple.rules.workbench import compare_run, format_comparison
+
+    names = {"base": "base", "Größere Pyramide": "Groessere Pyramide", "a:b,c": "a-b-c", "\x1b[31mred": "31mred"}
+    configs = dict(zip(names, [bk.Config(), bk.Config().with_text(["pyramid_base=4"]), bk.Config(players=3), bk.Config(hand_size=4)]))
+    cmp = compare_run("bucket-king", configs, "random", games=20, seed=4, progress=False)
+    command = command_for(cmp)
+    argv = shlex.split(command)
+    assert argv[:2] == ["meeple", "compare"]
+    code, out, err = run(capsys, *argv[1:])
+    assert code == 0, (command, err)
+    mine = format_comparison(cmp.table)
+    for old, new in names.items():
+        mine = mine.replace(old, new)
+
+    def seats(text):
+        return [" ".join(line.split()) for line in text.splitlines() if "Player " in line]
+    assert seats(out) == seats(mine) and len(seats(mine)) >= 15, (out, mine)

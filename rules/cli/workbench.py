@@ -20,6 +20,7 @@ from pathlib import Path
 from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant, variant_config
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
+from ..reproduce import NAME_RULE, VARIANT_NAME
 from ..sim.runner import MAX_GAMES
 from ..workbench import compare_run, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
@@ -27,8 +28,7 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
                      run_options, save_table, show_progress, table_data, whole, workers_option)
 
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
-NAME_RULE = "use ASCII letters (A-Z, a-z), digits, '.', '_', '-', '+' and spaces, starting with a letter or digit"
+_NAME = VARIANT_NAME
 
 
 def _settings(text: str) -> list[str]:
