@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable", "write_atomic", "write_all",
-           "read_capped", "open_regular", "drop_staged", "stalled", "STALL"]
+           "read_capped", "open_regular", "shown_text", "drop_staged", "stalled", "STALL"]
 
 STALL = "MEEPLE_TEST_STALL"
 """An environment variable for the signal tests (tests/test_signals.py) that makes moments last
@@ -52,6 +52,14 @@ def drop_staged() -> None:
 
 class FileError(ValueError):
     """A file that cannot be read or written: one line naming the file and why."""
+
+
+def shown_text(value, most: int = 80) -> str:
+    """User text (a name, a value from a saved setup) for a one-line message or a terminal: its
+    repr for a non-string, control characters and terminal escapes written out (\\x1b), cut in
+    the middle past `most` characters. The one helper every echo of user text goes through."""
+    text = value if isinstance(value, str) else repr(value)[:4 * most]
+    return shown_path(text, most)
 
 
 def shown_path(path, most: int = 120) -> str:

@@ -148,3 +148,53 @@ def test_the_printed_reproduce_command_runs_and_gives_the_same_table_whatever_th
     def seats(text):
         return [" ".join(line.split()) for line in text.splitlines() if "Player " in line]
     assert seats(out) == seats(mine) and len(seats(mine)) >= 15, (out, mine)
+
+
+# --- widget logic does not trust a saved setup (issue 33) ---------------------------------
+
+def _refused_setup(kind: str, args: dict, says: str) -> None:
+    from meeple.widgets import controls as C
+
+    with pytest.raises(ValueError) as e:
+        C.Control.from_setup({"kind": kind, "args": args})
+    text = str(e.value)
+    assert "\n" not in text and len(text) < 300 and says in text, text
+
+
+@pytest.mark.parametrize("kind,args,says", [
+    # 14 rows took 130 s (the exact fall is exponential in the rows)
+    ("knock-chance", {"p": "1/2", "rows": list(range(14, 0, -1))}, "the bottom row 1 to 8 buckets"),
+    ("knock-chance", {"p": "1/2", "rows": [5, 4, 3, 2, 1], "position": [9, 9]}, "inside the pyramid"),
+    ("reroll-rule", {"gap": 1000}, "gap=1000 is not allowed: a whole number from 0 to 60"),  # a RecursionError
+    ("catch-up-rule", {"games": 10**7}, "games=10000000 is not allowed: a whole number from 1 to 4,000"),
+    ("catch-up-rule", {"bots": "x" * 10**6}, "bots=xxx"),
+    ("catch-up-rule", {"measured": [{"rule": "a", "when": 0.5, "leader_win_rate": 7, "low": 0, "high": 1}]},
+     "leader_win_rate=7 is not allowed: a share from 0 to 1"),
+])
+def test_every_control_states_its_bounds_and_refuses_beyond_them_in_one_line(kind, args, says):
+    _refused_setup(kind, args, says)
+
+
+def test_a_measured_row_with_no_games_makes_a_strict_json_view():
+    """A NaN rate (no game reached the point) went into the view: JSON.parse refuses NaN."""
+    import json
+
+    from meeple.widgets import controls as C
+
+    rows = [{"rule": "base", "when": w, "leader_win_rate": float("nan"), "low": float("nan"), "high": float("nan")}
+            for w in (0.25, 0.5, 0.75)]
+    control = C.CatchUpRule(measured=rows, games=1)
+    json.dumps(control.view(), allow_nan=False)
+    json.dumps(C.Control.from_setup(control.setup()).view(), allow_nan=False)
+
+
+def test_a_megabyte_of_user_text_is_echoed_cut_and_printable():
+    """A 1 MB value (or one holding a terminal escape) was echoed whole into the error text."""
+    from meeple.widgets import controls as C
+
+    control = C.KnockChance()
+    for value in ("\x1b[2J" + "y" * 10**6, {"a": "b" * 10**6}):
+        view = control.handle({"do": "set", "name": "p", "value": value})
+        assert view["error"] and len(view["error"]) < 500 and "\x1b" not in view["error"], view["error"][:200]
+    view = control.handle({"do": "\x1b]0;owned\x07" * 10**5, "name": "p"})
+    assert len(view["error"]) < 300 and view["error"].isprintable(), view["error"][:200]
