@@ -596,6 +596,7 @@ class RuleConfig:
 VARIANT_FORMAT = "meeple-variant/1"
 VARIANT_SUFFIXES = (".json", ".toml")
 MAX_VARIANT_BYTES = 2**20  # a variant names a few numbers; anything larger is not one
+MAX_VARIANT_NAME = 200
 
 
 def _variant_path(path) -> Path:
@@ -671,8 +672,10 @@ def read_variant(path) -> tuple[str, str, dict]:
     if not isinstance(game, str):
         raise ValueError(f"{shown}: name the game, e.g. game = \"bucket-brigade\"")
     name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{shown}: name must be text that is not empty, got {name!r}")
+    if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > MAX_VARIANT_NAME:
+        # printed in every table and warning: a terminal escape in it would act on the reader's terminal
+        raise ValueError(f"{shown}: name must be printable text of 1 to {MAX_VARIANT_NAME} characters (no control "
+                         f"characters or terminal escapes), got {shown_path(repr(name), 60)}")
     settings = data.get("set", {})
     if not isinstance(settings, dict):
         raise ValueError(f"{shown}: 'set' must map parameter names to values, got {type(settings).__name__}")

@@ -198,3 +198,19 @@ def test_a_megabyte_of_user_text_is_echoed_cut_and_printable():
         assert view["error"] and len(view["error"]) < 500 and "\x1b" not in view["error"], view["error"][:200]
     view = control.handle({"do": "\x1b]0;owned\x07" * 10**5, "name": "p"})
     assert len(view["error"]) < 300 and view["error"].isprintable(), view["error"][:200]
+
+
+def test_terminal_escapes_in_a_roster_or_a_variant_file_are_never_printed_raw(tmp_path, capsys):
+    """`meeple answers` printed a roster's names, and compare a variant file's name, escapes and all."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\n\x1b[31mRed\x1b[0m\nBob\n")
+    assert run(capsys, "class", "new", roster, tmp_path / "class")[0] == 0
+    code, out, err = run(capsys, "answers", "--key", tmp_path / "class" / "class-key.json")
+    assert code == 0 and "\x1b" not in out and "== \\x1b[31mRed\\x1b[0m (code " in out, (out[:300], err)
+    code, out, err = run(capsys, "answers", "--key", tmp_path / "class" / "class-key.json", "--student", "\x1b[2J")
+    one_line_error(code, out, err, "\\x1b[2J is neither an id nor a code")
+    esc = _variant_file(tmp_path / "esc.toml", "bucket-brigade", bonus=3)
+    (tmp_path / "esc.toml").write_text((tmp_path / "esc.toml").read_text().replace('name = "v"', 'name = "\\u001b[2Jv"'))
+    code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", esc, "--games", "5")
+    one_line_error(code, out, err, "name must be printable text")
+    assert "\x1b" not in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..course import copy_course, version
+from ..files import shown_text
 from ..scrub import NotebookError
 from .common import CliError
 
@@ -49,12 +50,12 @@ def cmd_answers(args) -> int:
         else:
             one = cls.who(args.student)
             if one is None:
-                raise CliError(f"{args.student!r} is neither an id nor a code of this class's roster "
+                raise CliError(f"{shown_text(args.student, 60)} is neither an id nor a code of this class's roster "
                                f"({len(cls.students)} students)")
             names = [one]
         for name in names:
             code = cls.codes[name]
-            print(f"== {name} (code {code})")
+            print(f"== {shown_text(name)} (code {code})")  # a roster's name may hold a terminal escape
             for key, text in exercises.answer_key(code):
                 print(f"{key}: {text}")
     except ValueError as e:
