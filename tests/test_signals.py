@@ -27,13 +27,20 @@ COMPARE = ["compare", BB, "--variant", "base:", "--variant", "big:bonus=6", "--b
            "--workers", "2"]
 
 
+def _as_a_terminal_gives() -> None:
+    """In the child, before exec: Ctrl-C and SIGTERM do what they do in a terminal's foreground job
+    (a test run as a background job, `pytest &`, would hand down an ignored Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 class Command:
     """`meeple ARGV` in its own process group (a terminal's job), stderr read line by line as it comes."""
 
     def __init__(self, argv, stall: str, cwd):
         env = {**os.environ, "MEEPLE_TEST_STALL": stall}
         self.proc = subprocess.Popen(MEEPLE + argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env=env, cwd=cwd, start_new_session=True)
+                                     env=env, cwd=cwd, start_new_session=True, preexec_fn=_as_a_terminal_gives)
         self.lines: queue.Queue = queue.Queue()
         self.err: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)

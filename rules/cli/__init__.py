@@ -61,7 +61,8 @@ def _first_signal(signum, frame):
     a Terminated, exit 143); from now on one more of either ends the process at once."""
     SIGNALLED.append(signum)
     for sig in HANDLED:
-        signal.signal(sig, _second_signal)
+        if signal.getsignal(sig) is _first_signal:
+            signal.signal(sig, _second_signal)
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
@@ -78,8 +79,11 @@ HANDLED = (signal.SIGINT, signal.SIGTERM)
 def main(argv: list[str] | None = None) -> int:
     """Run the `meeple` command with `argv` (default: sys.argv[1:]); the exit status."""
     SIGNALLED.clear()
-    mine = threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
-    old = {sig: signal.signal(sig, _first_signal) for sig in HANDLED} if mine else {}  # handled below from here on
+    # each signal a shell has not set to be ignored (a background job ignores Ctrl-C, nohup SIGHUP) is
+    # handled below from here on; signal handlers belong to the main thread
+    main_thread = threading.current_thread() is threading.main_thread()
+    old = {sig: signal.signal(sig, _first_signal) for sig in HANDLED
+           if main_thread and signal.getsignal(sig) is not signal.SIG_IGN}
     try:
         code = _main(argv)
     except KeyboardInterrupt:  # the very end of _main, after its own handlers
