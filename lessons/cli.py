@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from meeple.rules.cli.common import MAX_READ, CliError
-from meeple.rules.files import read_capped, shown_path, write_all
+from meeple.rules.files import read_capped, shown_path, shown_text, write_all
 from meeple.rules.rulebook import version
 
 from . import class_cli
@@ -103,12 +103,12 @@ def cmd_answers(args) -> int:
         else:
             one = cls.who(args.student)
             if one is None:
-                raise CliError(f"{args.student!r} is neither an id nor a code of this class's roster "
+                raise CliError(f"{shown_text(args.student, 60)} is neither an id nor a code of this class's roster "
                                f"({len(cls.students)} students)")
             names = [one]
         for name in names:
             code = cls.codes[name]
-            print(f"== {name} (code {code})")
+            print(f"== {shown_text(name)} (code {code})")  # a roster's name may hold a terminal escape
             for key, text in exercises.answer_key(code):
                 print(f"{key}: {text}")
     except ValueError as e:

@@ -15,7 +15,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from meeple.rules.files import shown_path, write_all
+from meeple.rules.files import FileError, open_regular, read_capped, shown_path, write_all
 from meeple.rules.rulebook import version
 
 from .scrub import NotebookError, scrub_notebook
@@ -72,6 +72,9 @@ def _edition_name(student: bool) -> str:
     return "student" if student else "teacher"
 
 
+MAX_MANIFEST = 2**20  # a manifest lists a few dozen files
+
+
 def read_manifest(dest: Path) -> dict:
     """The manifest `meeple lessons` left in `dest`, or an empty one; NotebookError if it is not one."""
     path = dest / MANIFEST
@@ -79,7 +82,11 @@ def read_manifest(dest: Path) -> dict:
         return {"format": MANIFEST_FORMAT, "files": {}}
     problem = None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_capped(path, MAX_MANIFEST, "manifest"))
+    except FileError as e:
+        raise NotebookError(str(e)) from None
+    except RecursionError:  # a manifest nests two levels; 100,000 is not one
+        data, problem = None, "nested too deeply"
     except (OSError, UnicodeDecodeError, ValueError) as e:
         data, problem = None, f"unreadable ({e.__class__.__name__})"
     if problem is None and not (isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT
@@ -120,7 +127,8 @@ def copy_course(dest: Path, student: bool, course: dict[str, bytes] | None = Non
                 files[path], entries[name] = data, {"sha256": sha}
                 status["copied"].append(name)
                 continue
-            current = _sha(path.read_bytes())
+            with open_regular(path, "lesson") as f:  # a FIFO or a link to /dev/zero would never end
+                current = _sha(f.read())
             if current == sha:
                 entries[name] = {"sha256": sha}
                 status["unchanged"].append(name)

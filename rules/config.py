@@ -596,6 +596,7 @@ class RuleConfig:
 VARIANT_FORMAT = "meeple-variant/1"
 VARIANT_SUFFIXES = (".json", ".toml")
 MAX_VARIANT_BYTES = 2**20  # a variant names a few numbers; anything larger is not one
+MAX_VARIANT_NAME = 200
 
 
 def _variant_path(path) -> Path:
@@ -671,8 +672,10 @@ def read_variant(path) -> tuple[str, str, dict]:
     if not isinstance(game, str):
         raise ValueError(f"{shown}: name the game, e.g. game = \"bucket-brigade\"")
     name = data.get("name", path.stem)
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"{shown}: name must be text that is not empty, got {name!r}")
+    if not isinstance(name, str) or not name.strip() or not name.isprintable() or len(name) > MAX_VARIANT_NAME:
+        # printed in every table and warning: a terminal escape in it would act on the reader's terminal
+        raise ValueError(f"{shown}: name must be printable text of 1 to {MAX_VARIANT_NAME} characters (no control "
+                         f"characters or terminal escapes), got {shown_path(repr(name), 60)}")
     settings = data.get("set", {})
     if not isinstance(settings, dict):
         raise ValueError(f"{shown}: 'set' must map parameter names to values, got {type(settings).__name__}")
@@ -686,10 +689,11 @@ def read_variant(path) -> tuple[str, str, dict]:
     return game, name, settings
 
 
-def variant_config(cls, path, settings: dict) -> RuleConfig:
-    """The `cls` config a variant file's settings describe; ValueError naming the file."""
+def variant_config(cls, path, settings: dict, base: RuleConfig | None = None) -> RuleConfig:
+    """The `cls` config a variant file's settings describe, set on `base` (default: the rules'
+    defaults; `meeple compare` passes what --preset/--config/--set made); ValueError naming the file."""
     try:  # a file's values are typed: "5" where a number belongs is refused, not parsed
-        return cls()._apply(settings, from_json_value)
+        return (cls() if base is None else base)._apply(settings, from_json_value)
     except (ValueError, TypeError) as e:
         raise ValueError(f"{shown_path(path)}: {' '.join(str(e).split())}") from None
 

@@ -11,15 +11,55 @@ a FileError (a ValueError): one line naming the file and what is wrong.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable", "write_atomic", "write_all",
-           "read_capped"]
+           "read_capped", "open_regular", "shown_text", "drop_staged", "stalled", "STALL"]
+
+STALL = "MEEPLE_TEST_STALL"
+"""An environment variable for the signal tests (tests/test_signals.py) that makes moments last
+(several: comma-separated):
+"worker-start" (a pool's worker, forked and not yet set up), "send" (each worker stops half-way
+through sending its second result), "write" (a file staged, not yet renamed into place). At that
+moment `meeple-test: stalled at WHERE` goes to stderr and the process waits for a signal."""
+
+
+def stalled(where: str) -> None:
+    """Wait here for ever when the STALL variable names `where` (see STALL); a signal ends the wait."""
+    if where not in os.environ.get(STALL, "").split(","):
+        return
+    print(f"meeple-test: stalled at {where}", file=sys.stderr, flush=True)
+    while True:
+        time.sleep(60)
+
+
+_STAGED: set[str] = set()  # temp files written and not yet renamed into place or removed
+
+
+def drop_staged() -> None:
+    """Remove every temp file still staged: a second Ctrl-C ends the process at once, from a
+    signal handler, and must not leave a hidden `.meeple.*.tmp` behind."""
+    for tmp in list(_STAGED):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 class FileError(ValueError):
     """A file that cannot be read or written: one line naming the file and why."""
+
+
+def shown_text(value, most: int = 80) -> str:
+    """User text (a name, a value from a saved setup) for a one-line message or a terminal: its
+    repr for a non-string, control characters and terminal escapes written out (\\x1b), cut in
+    the middle past `most` characters. The one helper every echo of user text goes through."""
+    text = value if isinstance(value, str) else repr(value)[:4 * most]
+    return shown_path(text, most)
 
 
 def shown_path(path, most: int = 120) -> str:
@@ -104,17 +144,24 @@ def _stage(path: Path, data: str | bytes) -> str:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".meeple.", suffix=".tmp")  # short: name limits
     except OSError as e:
         raise _cannot_write(path, e) from None
+    _STAGED.add(tmp)
     try:
         with os.fdopen(fd, "wb") if isinstance(data, bytes) else os.fdopen(fd, "w", encoding="utf-8") as f:
             set_mode(f.fileno(), mode)
             f.write(data)
+        stalled("write")
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
+        _unstage(tmp)
         raise _cannot_write(path, e) from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        _unstage(tmp)
         raise
     return tmp
+
+
+def _unstage(tmp: str) -> None:
+    Path(tmp).unlink(missing_ok=True)
+    _STAGED.discard(tmp)
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
@@ -135,7 +182,26 @@ def write_all(files: dict[Path, str | bytes]) -> None:
                 raise _cannot_write(path, e) from None
     finally:
         for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
+            _unstage(tmp)
+
+
+def open_regular(path, what: str):
+    """`path` opened for reading in binary, or a FileError if it is not a regular file: a FIFO, a
+    device (a link to /dev/zero) or a socket would block or never end. It is opened without
+    blocking (a FIFO with no writer would wait for one in open()) and checked before any read."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+                    else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a plain file")
+            raise FileError(f"{shown_path(path)} is {kind}, not a file: not a {what}")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
@@ -145,8 +211,8 @@ def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
     path = Path(path)
     shown = shown_path(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(most + 1)  # a link to /dev/zero must not fill the memory
+        with open_regular(path, what) as f:
+            data = f.read(most + 1)  # a 10 GB file must not fill the memory
     except OSError as e:
         where = "" if path.is_absolute() else f" (looked in {shown_path(os.getcwd())})"
         raise FileError(f"cannot read {shown}: {e.strerror or e}{where}") from None

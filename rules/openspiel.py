@@ -205,7 +205,9 @@ def config_from(mod: ModuleType, params: dict[str, Any]):
         if _optional_int(types_[name]) and value == NONE:
             value = None
         elif isinstance(value, str) and types_[name] is not str:
-            value = parse_text(types_[name], ",".join(value.split()), name)
+            # each "/"-part on its own: a one-value inner tuple is "1 " (see _text), and its space
+            # must not join it to the next part ("1 /5 4" is 1/5,4, not "1,/5,4")
+            value = parse_text(types_[name], "/".join(",".join(part.split()) for part in value.split("/")), name)
         changes[name] = value
     return dataclasses.replace(presets[preset], **changes)
 

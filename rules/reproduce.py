@@ -11,13 +11,38 @@ same games from a seed, whatever their package versions say.
 from __future__ import annotations
 
 import dataclasses
+import re
 import shlex
+import unicodedata
 
 from .config import show_value
 from .stamp import StampWarning, chance_fingerprint, package_version, stamp_warnings
 
-__all__ = ["settings_text", "command_for", "compare_command", "StampWarning", "chance_fingerprint",
+__all__ = ["settings_text", "command_for", "compare_command", "VARIANT_NAME", "NAME_RULE", "cli_name", "StampWarning", "chance_fingerprint",
            "package_version", "stamp_warnings"]
+
+
+VARIANT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
+"""A variant name `meeple compare --variant NAME:...` and `meeple variant save` take."""
+
+NAME_RULE = "use ASCII letters (A-Z, a-z), digits, '.', '_', '-', '+' and spaces, starting with a letter or digit"
+
+
+def cli_name(name: str, taken=()) -> str:
+    """`name` if the command line takes it (VARIANT_NAME), else the nearest name it takes, unlike
+    any in `taken`: 'Größere Pyramide' -> 'Groessere Pyramide', 'a:b' -> 'a-b'. A printed
+    command must run (issue 33); a shell-quoted name the CLI refuses would not."""
+    if isinstance(name, str) and VARIANT_NAME.fullmatch(name) and name not in taken:
+        return name
+    text = str(name).replace("ß", "ss").replace("ä", "ae").replace("ö", "oe").replace("ü", "ue")
+    text = text.replace("Ä", "Ae").replace("Ö", "Oe").replace("Ü", "Ue")
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = re.sub(r"[^A-Za-z0-9._ +-]+", "-", text).strip(" ._+-")[:60].strip(" ._+-") or "variant"
+    out, n = text, 1
+    while out in taken:
+        n += 1
+        out = f"{text}-{n}"
+    return out
 
 
 def settings_text(config) -> str:
@@ -43,10 +68,13 @@ def command_for(cmp) -> str:
 def compare_command(game: str, configs: dict, bots: tuple, games: int, seed: int, *, rotate: bool = False,
                     by: str = "seat", measures=()) -> str:
     """`meeple compare GAME --variant NAME:... ...` for {name: Config} (the baseline first) and the
-    bots of the baseline's seats (the CLI fits one name to every variant's player count)."""
+    bots of the baseline's seats (the CLI fits one name to every variant's player count). A name
+    the CLI refuses is replaced by the nearest one it takes (cli_name), so the command always runs."""
     argv = ["meeple", "compare", game]
+    taken: list[str] = []
     for name, config in configs.items():
-        argv += ["--variant", f"{name}:{settings_text(config)}"]
+        taken.append(cli_name(name, taken))
+        argv += ["--variant", f"{taken[-1]}:{settings_text(config)}"]
     argv += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
     argv += ["--games", str(games), "--seed", str(seed)]
     if len(set(bots)) > 1 and not rotate:  # compare rotates different bots unless told not to

@@ -25,6 +25,8 @@ Input kinds (what panel.js draws):
 
 from __future__ import annotations
 
+import inspect
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -32,6 +34,7 @@ from fractions import Fraction
 from meeple.rules import bucket_king as bk, duck_duck_bruce as ddb, exact, piggyback_brigade as pb
 from meeple.rules.chance import check_seed
 from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.files import shown_text
 from meeple.rules.sim import CHECKPOINTS, play_game
 from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.stats import mean_ci, wilson
@@ -52,6 +55,25 @@ def _options(values, label=str) -> list[dict]:
 
 def _pct(x: float) -> str:
     return f"{x:.0%}"
+
+
+def _whole(value, what: str, low: int, high: int) -> int:
+    """A whole number from low to high from a saved setup, or a one-line ValueError stating the bounds."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{what}={shown_text(value, 40)} is not allowed: a whole number from {low:,} to {high:,}")
+    return value
+
+
+def strict(value):
+    """`value` with every float that JSON cannot hold (NaN, infinity) as None: a view must pass
+    json.dumps(allow_nan=False), which is what a browser's JSON.parse reads."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict(v) for v in value]
+    return value
 
 
 class Control:
@@ -87,7 +109,8 @@ class Control:
             raise ValueError(f"{name} is a button: press it")
         allowed = [o["value"] for o in spec["options"]]
         if value not in allowed or isinstance(value, bool) != any(isinstance(a, bool) for a in allowed):
-            raise ValueError(f"{spec['label']}={value!r} is not allowed: one of {', '.join(map(str, allowed))}")
+            raise ValueError(f"{spec['label']}={shown_text(value, 40)} is not allowed: one of "
+                             f"{', '.join(map(str, allowed))}")
         before, moves = self.args(), self.moves
         self._assign(name, value)
         try:
@@ -116,7 +139,7 @@ class Control:
         for spec in self.inputs():
             if spec["name"] == name:
                 return spec
-        raise ValueError(f"{self.title or self.kind} has no input {name!r}; "
+        raise ValueError(f"{self.title or self.kind} has no input {shown_text(name, 40)}; "
                          f"it has {', '.join(s['name'] for s in self.inputs())}")
 
     def setup(self) -> dict:
@@ -130,11 +153,15 @@ class Control:
         kind = setup.get("kind")
         if cls is Control:
             if kind not in KINDS:
-                raise ValueError(f"unknown control kind {kind!r}; known: {', '.join(sorted(KINDS))}")
+                raise ValueError(f"unknown control kind {shown_text(kind, 40)}; known: {', '.join(sorted(KINDS))}")
             cls = KINDS[kind]
         elif kind != cls.kind:
-            raise ValueError(f"a {cls.kind} setup was expected, got {kind!r}")
-        return cls(**setup["args"])
+            raise ValueError(f"a {cls.kind} setup was expected, got {shown_text(kind, 40)}")
+        try:
+            return cls(**setup["args"])
+        except TypeError:  # an argument the control does not take
+            raise ValueError(f"a {cls.kind} setup takes {', '.join(inspect.signature(cls).parameters)}; got "
+                             f"{shown_text(', '.join(map(str, setup['args'])), 80)}") from None
 
     def handle(self, msg) -> dict:
         """One message from the front end; answers the view."""
@@ -149,7 +176,7 @@ class Control:
             elif do == "press":
                 self.press(name)
             else:
-                raise ValueError(f"unknown command {do!r}; allowed: set, press")
+                raise ValueError(f"unknown command {shown_text(do, 40)}; allowed: set, press")
             self.error = ""
         except ValueError as e:
             self.error = str(e)
@@ -157,9 +184,10 @@ class Control:
         return self.view()
 
     def view(self) -> dict:
-        return {"kind": self.kind, "title": self.title, "inputs": self.inputs(), "text": self.text,
-                "chart": self.chart, "table": self.table, "note": self.note, "error": self.error,
-                "moves": self.moves}
+        """The view the front end draws: strict JSON (no NaN: see `strict`)."""
+        return strict({"kind": self.kind, "title": self.title, "inputs": self.inputs(), "text": self.text,
+                       "chart": self.chart, "table": self.table, "note": self.note, "error": self.error,
+                       "moves": self.moves})
 
 
 # --- lesson 1: counting rounds by hand ---------------------------------------------
@@ -294,8 +322,10 @@ class RerollRule(Control):
                              f"{len(pb.Config().faces)} faces, e.g. {pb.Config().rerolls}")  # -1 was a TypeError
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)  # the rules check the rule's shape and names
-        self.gap = check_seed(gap, "gap")
+        self.gap = _whole(gap, "gap", 0, self.MAX_GAP)
         self.compute()
+
+    MAX_GAP = 60  # spaces behind: twice the longest track (TrackLength); the exact chase recurses once a space
 
     def args(self) -> dict:
         return {"rerolls": list(self.rerolls), "gap": self.gap}
@@ -372,6 +402,31 @@ def decisiveness_rows(game: str, config, bots: str, games: int, seed: int) -> li
     return out
 
 
+def _measured_row(row) -> dict:
+    """One row of CatchUpRule's measured rules, checked: a short rule name, and `when`,
+    `leader_win_rate`, `low`, `high` shares from 0 to 1 (or null where no game reached the point)."""
+    if not isinstance(row, dict):
+        raise ValueError("a measured row must be an object {rule, when, leader_win_rate, low, high}")
+    missing = {"rule", "when", "leader_win_rate", "low", "high"} - set(row)
+    if missing:
+        raise ValueError(f"a measured row lacks {', '.join(sorted(missing))}")
+    if not isinstance(row["rule"], str) or not 0 < len(row["rule"]) <= 80 or not row["rule"].isprintable():
+        raise ValueError(f"a measured row's rule {shown_text(row['rule'], 40)} is not allowed: "
+                         "printable text of 1 to 80 characters")
+    out = {"rule": row["rule"]}
+    for key in ("when", "leader_win_rate", "low", "high"):
+        v = row[key]
+        if isinstance(v, float) and math.isnan(v):  # no game reached that point (decisiveness_rows): no rate
+            v = None
+        if v is None and key != "when":
+            out[key] = None
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:  # NaN fails too
+            raise ValueError(f"a measured row's {key}={shown_text(v, 40)} is not allowed: a share from 0 to 1")
+        out[key] = v
+    return out
+
+
 @_kind
 class CatchUpRule(Control):
     """Reroll rule pickers and "Measure this rule": the rule's decisiveness (300 games)
@@ -380,17 +435,22 @@ class CatchUpRule(Control):
     kind = "catch-up-rule"
     title = "Measure a reroll rule"
     GAMES = 300
+    MAX_GAMES = 4000  # a press plays them in the browser: seconds, not hours
+    MAX_ROWS = 200  # the lesson draws a handful of rules, three points each
 
     def __init__(self, rerolls=None, measured=(), games: int = GAMES, seed: int = 1, bots: str = "heuristic"):
         super().__init__()
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)
-        self.measured = [dict(r) for r in measured]  # the lesson's rules: {"rule", "when", "leader_win_rate", "low", "high"}
-        for r in self.measured:
-            missing = {"rule", "when", "leader_win_rate", "low", "high"} - set(r)
-            if missing:
-                raise ValueError(f"a measured row lacks {', '.join(sorted(missing))}")
-        self.games, self.seed, self.bots = check_seed(games, "games"), check_seed(seed), bots
+        if isinstance(measured, (str, bytes, dict)) or not hasattr(measured, "__iter__"):
+            raise ValueError("measured must be a list of rows {rule, when, leader_win_rate, low, high}")
+        self.measured = [_measured_row(r) for r in list(measured)[:self.MAX_ROWS + 1]]
+        if len(self.measured) > self.MAX_ROWS:
+            raise ValueError(f"measured holds more than {self.MAX_ROWS} rows: not a lesson's table")
+        self.games, self.seed = _whole(games, "games", 1, self.MAX_GAMES), check_seed(seed)
+        if bots not in pb.BOTS:
+            raise ValueError(f"bots={shown_text(bots, 40)} is not allowed: one of {', '.join(pb.BOTS)}")
+        self.bots = bots
         self.picked = None  # the rule last measured
         self.note = f"Measuring plays {self.games} games (a few seconds)."
         self.compute()
@@ -407,7 +467,8 @@ class CatchUpRule(Control):
         self.rerolls = self.rerolls[:i] + (value,) + self.rerolls[i + 1:]
 
     def compute(self) -> None:
-        self.chart = specs.decisiveness(self.measured, "Decisiveness under the reroll rules", self._fair())
+        drawn = [r for r in self.measured if None not in (r["leader_win_rate"], r["low"], r["high"])]  # no games: no point
+        self.chart = specs.decisiveness(drawn, "Decisiveness under the reroll rules", self._fair())
         if self.picked is None:
             self.text = "Pick a reroll rule for each face, then press Measure this rule."
 
@@ -424,8 +485,8 @@ class CatchUpRule(Control):
             return
         name = "your rule " + ",".join(rule)
         rows = decisiveness_rows(pb.NAME, cfg, self.bots, self.games, self.seed)
-        mine = [{"rule": name, "when": int(r["checkpoint"].split("%")[0]) / 100,
-                 **{k: r[k] for k in ("leader_win_rate", "low", "high")}} for r in rows]
+        mine = [strict({"rule": name, "when": int(r["checkpoint"].split("%")[0]) / 100,  # no game there: null
+                        **{k: r[k] for k in ("leader_win_rate", "low", "high")}}) for r in rows]
         self.measured = [r for r in self.measured if r["rule"] != name] + mine
         self.picked = name
         half = next(r for r in mine if r["when"] == 0.5)
@@ -644,6 +705,20 @@ class HandDeal(Control):
 
 # --- lesson 12: the knock's chance ------------------------------------------------------
 
+def _pyramid(rows, most: int) -> tuple:
+    """A pyramid's rows, bottom first, each one bucket shorter than the row below, the bottom
+    1 to `most` buckets; else a one-line ValueError stating that."""
+    allowed = (f"rows={{}} is not allowed: a pyramid's rows, bottom first, each one bucket shorter than the row "
+               f"below, the bottom row 1 to {most} buckets")
+    if isinstance(rows, (str, bytes, dict)) or not hasattr(rows, "__iter__"):
+        raise ValueError(allowed.format(shown_text(rows, 40)))
+    rows = tuple(list(rows)[:most + 1])
+    if (not rows or len(rows) > most or not all(type(r) is int for r in rows) or not 1 <= rows[0] <= most
+            or any(b != a - 1 for a, b in zip(rows, rows[1:]))):
+        raise ValueError(allowed.format(shown_text(list(rows), 40)))
+    return rows
+
+
 @_kind
 class KnockChance(Control):
     """A slider of the fall chance p (0 to 1 in twentieths): buckets lost by one knock,
@@ -652,14 +727,19 @@ class KnockChance(Control):
     kind = "knock-chance"
     title = "Knock with fall chance p"
     STEPS = 20
+    MAX_ROWS = 8  # the exact fall grows exponentially with the rows: 8 take 0.03 s, 12 took 10 s
 
     def __init__(self, p: str = "1/2", rows=None, position=None):
         super().__init__()
-        self.rows = tuple(bk.Config().rows if rows is None else rows)
+        self.rows = _pyramid(bk.Config().rows if rows is None else rows, self.MAX_ROWS)
         self.position = tuple((0, self.rows[0] // 2) if position is None else position)  # the bottom-middle bucket
+        if (len(self.position) != 2 or not all(type(x) is int for x in self.position)
+                or not 0 <= self.position[0] < len(self.rows) or not 0 <= self.position[1] < self.rows[self.position[0]]):
+            raise ValueError(f"position={shown_text(position, 40)} is not allowed: [row, bucket] inside the pyramid, "
+                             "counted from 0 at the bottom left")
         self.options = [str(Fraction(k, self.STEPS)) for k in range(self.STEPS + 1)]
         if p not in self.options:
-            raise ValueError(f"p={p!r} is not allowed: one of {', '.join(self.options)}")
+            raise ValueError(f"p={shown_text(p, 40)} is not allowed: one of {', '.join(self.options)}")
         self.p = p
         self.compute()
 

@@ -36,10 +36,12 @@ import threading
 
 from ..chance import CHANCE
 from ..extras import MissingExtra
-from ..files import FileError
+from ..files import FileError, drop_staged
 from ..rulebook import version
+from ..sim.runner import drop_pool
 from . import game, sim, workbench
-from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CliError, Parser
+from .common import (EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, SIGNALLED, CliError, Parser,
+                     Terminated)
 
 __all__ = ["main", "build_parser"]
 
@@ -61,10 +63,64 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _first_signal(signum, frame):
+    """Ctrl-C or SIGTERM: stop the work, keep what finished (a KeyboardInterrupt; SIGTERM's is
+    a Terminated, exit 143); from now on one more of either ends the process at once."""
+    SIGNALLED.append(signum)
+    for sig in HANDLED:
+        if signal.getsignal(sig) is _first_signal:
+            signal.signal(sig, _second_signal)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _second_signal(signum, frame):
+    """A second Ctrl-C (or SIGTERM): end now, quietly; only the temp file of a file being
+    written is removed (what was saved before stays saved)."""
+    drop_staged()
+    os._exit(128 + signum)
+
+
+HANDLED = (signal.SIGINT, signal.SIGTERM)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the `meeple` command with `argv` (default: sys.argv[1:]); the exit status."""
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # from here on, Ctrl-C is handled below
+    SIGNALLED.clear()
+    # each signal a shell has not set to be ignored (a background job ignores Ctrl-C, nohup SIGHUP) is
+    # handled below from here on; signal handlers belong to the main thread
+    main_thread = threading.current_thread() is threading.main_thread()
+    old = {sig: signal.signal(sig, _first_signal) for sig in HANDLED
+           if main_thread and signal.getsignal(sig) is not signal.SIG_IGN}
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt:  # the very end of _main, after its own handlers
+        code = _signalled("")
+    finally:
+        if argv is not None:  # called from Python (a test): leave its handlers as they were
+            for sig, handler in old.items():
+                signal.signal(sig, handler)
+    if SIGNALLED and argv is None:
+        # The command line after a signal: everything finished is printed and saved, and a pool
+        # that was running is killed. Python's own exit would still wait for the threads of
+        # that pool (one stuck for ever cost a hung terminal, issue 33): end now instead.
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        drop_pool(wait=False, kill=True)
+        os._exit(code)
+    return code
+
+
+def _signalled(text: str) -> int:
+    """Say a signal stopped the command (`text` before it, if any); its exit status (130 or 143)."""
+    terminated = signal.SIGTERM in SIGNALLED
+    print(f"meeple: {'terminated (SIGTERM)' if terminated else 'interrupted'}{text}", file=sys.stderr)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
+def _main(argv) -> int:
     try:
         args = build_parser().parse_args(argv)
         code = args.func(args)
@@ -74,8 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"meeple: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("meeple: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _signalled("")
     except BrokenPipeError:
         # the reader (`| head`) has gone: stop quietly, as Unix tools do; point stdout at
         # /dev/null so Python's own flush at exit does not complain again

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import signal
 import sys
 import textwrap
 import typing
@@ -29,6 +30,16 @@ EXIT_USAGE = 2
 
 
 EXIT_INTERRUPTED = 130
+
+
+EXIT_TERMINATED = 143  # 128 + SIGTERM: a scheduler's time limit, `timeout`
+
+
+SIGNALLED: list = []  # the signals (SIGINT, SIGTERM) this command was sent (main() sets the handlers)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as a Ctrl-C is (what finished is printed and saved), with exit status 143."""
 
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what `yes | head -c 1` leaves in the shell
@@ -235,7 +246,12 @@ def interrupted(done: int, asked: int, out: Path | None = None) -> int:
         kept = f" ({out} kept as it was)" if out is not None and out.exists() else ""
         nothing = f"; nothing written{kept}" if out is not None else ""
         print(f"meeple: interrupted before any of the {asked} games finished{nothing}", file=sys.stderr)
-    return EXIT_INTERRUPTED
+    return exit_interrupted()
+
+
+def exit_interrupted() -> int:
+    """130 after a Ctrl-C, 143 after a SIGTERM."""
+    return EXIT_TERMINATED if signal.SIGTERM in SIGNALLED else EXIT_INTERRUPTED
 
 
 class RunArgs(typing.NamedTuple):

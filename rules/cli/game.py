@@ -12,7 +12,8 @@ from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
 from ..sim.runner import MAX_GAMES
 from ..sim.text import value_text
-from .common import EXIT_INTERRUPTED, GAME_HELP, MAX_READ, CliError, add_game_options, check_writable, game_setup, parse_seed, whole
+from .common import (GAME_HELP, MAX_READ, CliError, add_game_options, check_writable, exit_interrupted, game_setup, parse_seed,
+                     whole)
 
 
 def _print_record(rec, out=None) -> None:
@@ -122,7 +123,7 @@ def cmd_duel(args) -> int:
     r = head_to_head(mod, config, args.bot, args.others, games, parse_seed(args.seed), progress=sys.stderr.isatty())
     if not r["games"]:
         print(f"meeple: interrupted: no game of {games} finished", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return exit_interrupted()
     low, high = r["ci95"]
     part = f" (interrupted: {r['games']} of {games})" if r["games"] < games else ""
     print(
@@ -132,7 +133,7 @@ def cmd_duel(args) -> int:
     )
     if part:
         print(f"meeple: interrupted: results of the {r['games']} finished games of {games}", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return exit_interrupted()
     return 0
 
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant
-from ..files import read_capped, write_atomic
+from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant, variant_config
+from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
+from ..reproduce import NAME_RULE, VARIANT_NAME
 from ..sim.runner import MAX_GAMES
 from ..workbench import compare_run, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
@@ -27,8 +28,7 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
                      run_options, save_table, show_progress, table_data, whole, workers_option)
 
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._ +-]*")
-NAME_RULE = "use ASCII letters (A-Z, a-z), digits, '.', '_', '-', '+' and spaces, starting with a letter or digit"
+_NAME = VARIANT_NAME
 
 
 def _settings(text: str) -> list[str]:
@@ -42,20 +42,29 @@ def _settings(text: str) -> list[str]:
     return [s for s in out if s.strip()]
 
 
-def parse_variants(items: list[str], mod, base) -> dict:
-    """{name: Config} from --variant options; CliError on the first bad one."""
+def parse_variants(items: list[str], mod, base, said_players: bool = False) -> dict:
+    """{name: Config} from --variant options; CliError on the first bad one.
+
+    One rule for every variant, inline or a file (issue 33): `base` (what --preset, --config and
+    --set made) is where each starts, and the variant's own fields win over it. A file for another
+    game, or one whose player count differs from the one the command line gave (`said_players`:
+    --set players=N, or N bots named), is refused naming both."""
     if len(items) < 2:
         raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
     out = {}
     for item in items:
         if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
+            shown = shown_path(item)
             try:
-                game, name, _ = read_variant(item)
+                game, name, settings = read_variant(item)
                 if game != mod.NAME:
-                    raise ValueError(f"{item}: the file is a {game} variant, not {mod.NAME}")
-                config = mod.Config.load(item)
+                    raise ValueError(f"--variant {shown} is a {game} variant, but the command line plays {mod.NAME}")
+                config = variant_config(mod.Config, item, settings, base)
             except ValueError as e:
                 raise CliError(str(e)) from None
+            if said_players and config.players != base.players:
+                raise CliError(f"--variant {shown} sets players={config.players}, but the command line gives "
+                               f"players={base.players}: drop one of them")
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
@@ -115,7 +124,8 @@ def cmd_compare(args) -> int:
         out, report = None, _report_path(args.out, "--out")
     else:
         out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
-    variants = parse_variants(args.variant, mod, base)
+    said_players = len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
+    variants = parse_variants(args.variant, mod, base, said_players)
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     # different bots in the seats: rotate unless told not to (a seat question is what a designer asks; the
@@ -150,6 +160,9 @@ def _report_module():
     return report
 
 
+MAX_DIGITS = 18  # every rule number fits in 18 digits (a 64-bit integer); Python reads at most 4,300
+
+
 def parse_values(text: str | None) -> list[int] | None:
     """'0..8' or '0,2,4' or '0..4,8' -> whole numbers; None when not given."""
     if text is None:
@@ -158,10 +171,14 @@ def parse_values(text: str | None) -> list[int] | None:
     for part in text.split(","):
         m = re.fullmatch(r"\s*(-?[0-9]+)\s*(?:\.\.\s*(-?[0-9]+)\s*)?", part)  # ASCII digits, as --set
         if not m:
-            raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; got {text!r}")
+            raise CliError(f"--values must be whole numbers or ranges like 0..8, separated by commas; "
+                           f"got {shown_path(repr(text))}")
+        longest = max(len(g.lstrip("-")) for g in m.groups() if g is not None)
+        if longest > MAX_DIGITS:  # int() of over 4,300 digits raises Python's own multi-line error
+            raise CliError(f"--values holds a number of {longest:,} digits; no rule number has more than {MAX_DIGITS}")
         a, b = int(m.group(1)), int(m.group(2) if m.group(2) is not None else m.group(1))
         if b < a or b - a > 1000:
-            raise CliError(f"--values range {part.strip()!r} must go up, by at most 1,000 values")
+            raise CliError(f"--values range {shown_path(repr(part.strip()))} must go up, by at most 1,000 values")
         out.extend(range(a, b + 1))
     return out
 

@@ -44,6 +44,7 @@ from types import ModuleType
 from typing import Any, NamedTuple
 
 from ..core import check_bots_arg, resolve_bots
+from ..files import STALL, stalled
 from ..protocol import check_whole, resolve_config
 from ..registry import game_module
 from .play import GameResult, play_game
@@ -148,7 +149,10 @@ def worker_init(parent: int, same_thread: bool) -> None:
     that thread is the main thread (`same_thread`); everywhere, a watcher thread
     also polls the parent id and ends the worker within a second of an orphaning.
     """
+    stalled("worker-start")  # the signal tests' window: a worker forked, not yet set up
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the `meeple` command's handler, copied by the fork
+    _unblock(*HELD)  # blocked since the fork (_held): a Ctrl-C that came meanwhile is dropped now
     if same_thread and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -163,6 +167,57 @@ def worker_init(parent: int, same_thread: bool) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="meeple-parent-watch", daemon=True).start()
+    if "send" in os.environ.get(STALL, "").split(","):
+        _stall_sends()
+
+
+def _stall_sends() -> None:
+    """In a worker, under STALL=send: the second result is sent half-way and the worker stops
+    there, as a worker caught mid-send by a SIGKILL leaves the pipe (the reader waits for the rest)."""
+    import struct
+    from multiprocessing import connection
+
+    sent = [0]
+    plain = connection.Connection._send_bytes
+
+    def send_bytes(self, buf):
+        sent[0] += 1
+        if sent[0] < 2 or len(buf) < 64:
+            return plain(self, buf)
+        self._send(struct.pack("!i", len(buf)) + bytes(buf[:len(buf) // 2]))
+        stalled("send")
+
+    connection.Connection._send_bytes = send_bytes
+
+
+HELD = (signal.SIGINT, signal.SIGTERM)
+"""Signals blocked while this process forks workers (see _held)."""
+
+
+def _unblock(*signals) -> None:
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
+
+
+class _held:
+    """Block Ctrl-C and SIGTERM in this thread while it forks workers. A worker is born with
+    them blocked, so a Ctrl-C that reaches the whole process group before the worker's set-up
+    ignores it waits, and is dropped there (worker_init), instead of raising KeyboardInterrupt
+    inside the pool's start (a traceback on the terminal and a broken pool). And this process
+    gets its signal after the forks: a handler that raised inside the fork's own hooks (run in
+    this process too) was swallowed there ("Exception ignored in ... _releaseLock") and the
+    run went on as if no signal had come."""
+
+    def __init__(self, on: bool):
+        self.on = on and hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+
+    def __enter__(self):
+        if self.on:
+            self.old = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+
+    def __exit__(self, *exc):
+        if self.on:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
 
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
@@ -231,7 +286,9 @@ def drop_pool(wait: bool = True, kill: bool = False) -> None:
 
 def stop_pool(pool: ProcessPoolExecutor, wait: bool, kill: bool) -> None:
     """Shut a pool down; with `kill`, SIGKILL its workers and reap them (a Ctrl-C: nothing is left playing)."""
-    procs = list((getattr(pool, "_processes", None) or {}).values())  # read before shutdown clears it
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # read before shutdown clears them
+    results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False if kill else wait, cancel_futures=True)
     if kill:
         for proc in procs:
@@ -244,6 +301,17 @@ def stop_pool(pool: ProcessPoolExecutor, wait: bool, kill: bool) -> None:
                 proc.join()  # SIGKILL cannot be refused: this returns; no zombie is left
             except (OSError, ValueError, AssertionError):
                 pass
+        # A worker killed half-way through sending a result leaves the pool's reader thread
+        # waiting for the rest of the message, for ever: this process holds the pipe's other
+        # writing end, so no end-of-file ever comes, and Python's exit waits for that thread
+        # (the Ctrl-C that hung, issue 33). Every worker is gone now: closing our end gives
+        # the reader its end-of-file, and the thread ends.
+        try:
+            results._writer.close()
+        except (AttributeError, OSError):
+            pass
+        if manager is not None and manager is not threading.current_thread():
+            manager.join(timeout=2)
 
 
 def _play_here(jobs: list[Job], out: dict, start: dict, bar, until: float | None = None) -> bool:
@@ -290,17 +358,19 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
             tasks = [(job, a, b) for job in jobs for a, b in chunks(job.games, workers, start[job.key])]
             if own:
                 _check_picklable(jobs)
-                executor = shared_pool(min(workers, len(tasks)))  # never more processes than tasks
             futures = {}
             kept = set()
             try:
-                for job, a, b in tasks:
-                    # `design` only when asked: an executor that keys its cache on the call (Prefetch)
-                    # sees the very calls it saw before
-                    extra = (job.keep, True) if job.design else (job.keep,)
-                    fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate,
-                                          *extra)
-                    futures[fut] = job.key
+                if own:  # inside the try: a Ctrl-C while the pool starts kills what it started
+                    executor = shared_pool(min(workers, len(tasks)))  # never more processes than tasks
+                with _held(own):  # the pool forks its workers at the first submit
+                    for job, a, b in tasks:
+                        # `design` only when asked: an executor that keys its cache on the call (Prefetch)
+                        # sees the very calls it saw before
+                        extra = (job.keep, True) if job.design else (job.keep,)
+                        fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b,
+                                              job.rotate, *extra)
+                        futures[fut] = job.key
                 for fut in as_completed(futures):
                     done = fut.result()
                     out[futures[fut]].extend(done)
@@ -308,8 +378,10 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
                     bar.update(len(done))
             except BaseException as e:
                 interrupted = isinstance(e, KeyboardInterrupt)
-                for fut in futures:
+                for fut in futures if not (own and interrupted) else ():
                     fut.cancel()
+                # (our own pool is killed below, which fails its futures; one cancelled here as well
+                # made Python 3.11's pool thread print a traceback: set_exception on a cancelled future)
                 if not interrupted:
                     raise
                 # as_completed hands out finished chunks in no set order: keep every one that

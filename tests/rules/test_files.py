@@ -119,5 +119,9 @@ def test_replay_refuses_non_utf8_deep_json_and_endless_files_in_one_line(capsys,
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 200_000 + "]" * 200_000)
     one_line_error(*run(capsys, "replay", deep), "nested too deeply")
-    one_line_error(*run(capsys, "replay", "/dev/zero"), f"larger than {MAX_READ // 2**20} MiB")
-    one_line_error(*run(capsys, "replay", tmp_path), "cannot read")
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:  # sparse: no disk is filled
+        f.truncate(MAX_READ + 1)
+    one_line_error(*run(capsys, "replay", huge), f"larger than {MAX_READ // 2**20} MiB")
+    one_line_error(*run(capsys, "replay", "/dev/zero"), "/dev/zero is a device, not a file")  # never read (issue 33)
+    one_line_error(*run(capsys, "replay", tmp_path), "is a folder, not a file")

@@ -422,3 +422,23 @@ def test_an_openspiel_action_out_of_range_is_a_value_error():
     n = len(state.legal_actions())
     with pytest.raises(ValueError, match=f"action {n + 7} is not legal here: the legal ids are 0 to {n - 1}"):
         state.apply_action(n + 7)
+
+
+def _one_bucket_rows():
+    """Bucket King pyramids `play` accepts with a one-bucket row: first, last, in the middle, all of them."""
+    base = GAMES["bucket-king"].Config().pyramid_rows
+    yield tuple((1,) if i == 0 else r for i, r in enumerate(base))
+    yield tuple((1,) if i == len(base) - 1 else r for i, r in enumerate(base))
+    yield tuple((2, 1) if i == 2 else (1,) if i == 1 else r for i, r in enumerate(base))
+    yield tuple((1,) for _ in base)
+
+
+@pytest.mark.parametrize("rows", list(_one_bucket_rows()), ids=["first", "last", "middle", "all"])
+def test_every_pyramid_play_accepts_loads_in_openspiel_and_passes_random_sim_test(rows):
+    """A one-bucket row was written "1 " (a one-value tuple, see _text) and read back joined to
+    the next row ("1,/5,..."): OpenSpiel refused a config that `play` accepts (issue 33)."""
+    config = GAMES["bucket-king"].Config(pyramid_rows=rows)
+    play("bucket-king", config, bots="random", seed=1)  # play accepts it
+    game = mo.load("bucket-king", config)
+    assert game.config == config
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

@@ -420,8 +420,13 @@ def test_a_deep_or_endless_variant_file_is_one_line(tmp_path):
             bb.Config.load(path)
     zero = tmp_path / "zero.json"
     zero.symlink_to("/dev/zero")
-    with pytest.raises(ValueError, match="larger than"):
+    with pytest.raises(ValueError, match="is a device, not a file"):  # refused before any read (issue 33)
         bb.Config.load(zero)
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:  # sparse: no disk is filled
+        f.truncate(2**20 + 1)
+    with pytest.raises(ValueError, match="larger than"):
+        bb.Config.load(huge)
     with pytest.raises(ValueError, match="named by a path"):
         bb.Config.load(None)
 
