@@ -254,8 +254,11 @@ class Tuning(_ShownAsMessage):
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
         if self.rivals:
-            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(show_value(v)) for v in self.rivals)} "
-                         "either: its interval comes as near the target as the answer's own interval reaches from it.")
+            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(show_value(v)) for v in self.rivals)}"
+                         + (" either: its paired difference from the answer reaches the differences that would bring it "
+                            "as near the target as the answer may lie." if self.paired else
+                            " either: its interval comes as near the target as the answer's own interval reaches "
+                            "from it."))
         if not self.low <= self.target <= self.high and not self.table.empty:
             values = self.table["value"]
             if (values < self.target).any() and (values > self.target).any():
