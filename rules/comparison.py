@@ -7,6 +7,7 @@ the games). `meeple.rules.workbench` re-exports all of it next to `tune`.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 import warnings
 from concurrent.futures import Executor
@@ -16,12 +17,12 @@ from .chance import check_seed
 from .protocol import resolve_config
 from .registry import game_module
 from .sim.design import wanted
-from .sim.results import Results, load_pandas, measure_name, measures, rate_row
+from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
-from .sim.text import ci_pct, fmt_table, num, pct
+from .sim.text import ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
-__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison",
+__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
            "usage_lines", "sameness_lines", "same_games", "games_print", "lineup",
            "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
 
@@ -33,7 +34,6 @@ def games_print(records) -> str:
     decisions, the leader after each round and checkpoint, lead changes, the game's own counts
     and point sources), hashed. Two runs on the same seeds with equal prints played the same
     games as far as any figure meeple shows can tell."""
-    import hashlib  # noqa: PLC0415 - only when a print is asked for
 
     h = hashlib.blake2b(digest_size=16)
     for g in records:
@@ -265,6 +265,12 @@ class Rows(list):
             raise ValueError("Rows.to_dict: only orient='records'")
         return [dict(r) for r in self]
 
+    def __repr__(self) -> str:  # shown as compare's table, as a DataFrame of it is
+        return format_comparison(self)
+
+    def _repr_html_(self) -> str:
+        return html_lines(comparison_lines(self))
+
     def drop_duplicates(self, column: str) -> "Rows":
         seen, out = set(), Rows()
         for r in self:
@@ -326,7 +332,7 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
                 del row["seat"]
             rows.append(row)
     try:
-        table = load_pandas().DataFrame(rows)
+        table = shown_frame(load_pandas().DataFrame(rows), "compare")
     except ImportError:
         table = Rows(rows)
     names = list(results[baseline].bots)
@@ -477,6 +483,11 @@ def _rotation_lines(a) -> list[str]:
 
 def format_comparison(table) -> str:
     """The compare table as text, one line per variant and seat (or bot)."""
+    return "\n".join(comparison_lines(table))
+
+
+def comparison_lines(table) -> list[str]:
+    """format_comparison's lines, its tables as fmt_table's (what the table's HTML shows)."""
     a = table.attrs
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
@@ -525,4 +536,7 @@ def format_comparison(table) -> str:
     lines += _rotation_lines(a)
     if a.get("partial"):
         lines.append("Interrupted: the figures cover only the games that finished.")
-    return "\n".join(lines)
+    return lines
+
+
+SHOWN_AS["compare"] = comparison_lines

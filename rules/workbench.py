@@ -28,7 +28,7 @@ from .registry import game_module
 from .sim.design import wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
-from .sim.text import show_value
+from .sim.text import Shown, fmt_table, show_value
 from .stats import mean_ci, wilson
 from .ntbea import tune_many
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
@@ -159,18 +159,28 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
 
 # --- tune ---------------------------------------------------------------------
 
-class _ShownAsMessage:
-    """A result that prints as its `message`, in a console and as a notebook cell's value
-    (Tuning and GridTuning)."""
+class _ShownAsMessage(Shown):
+    """A result that shows itself as its `message` and then the table of every value measured,
+    in a console and as a notebook cell's value, as text and as HTML (Tuning and GridTuning)."""
 
-    def __str__(self) -> str:
-        return self.message
+    table: Any
+    NUMBERS: tuple = ()
 
-    def _repr_pretty_(self, p, cycle):
-        p.text(str(self))
+    def table_fields(self) -> tuple:
+        raise NotImplementedError
+
+    def lines(self) -> list[str]:
+        t = self.table
+        if t is None or not len(t):
+            return self.message.split("\n")
+        cols = [c for c in t.columns]
+        rows = [[str(show_value(r[c])) if c in self.table_fields() else _fmt3(r[c]) if c in self.NUMBERS else str(r[c])
+                 for c in cols] for r in t.to_dict(orient="records")]
+        return [*self.message.split("\n"), "Every value measured (95% CIs; distance from the target):",
+                fmt_table(cols, rows)]
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class Tuning(_ShownAsMessage):
     """What tune found: the value whose measure came closest to the target, the
     interval there and at the neighbours, and whether the data tells them apart."""
@@ -269,10 +279,14 @@ class Tuning(_ShownAsMessage):
                              "try a wider range of values.")
         return "\n".join(lines)
 
+    NUMBERS = ("value", "low", "high", "distance", "diff", "diff_low", "diff_high")
+
+    def table_fields(self) -> tuple:
+        return (self.field,)
+
     def table_text(self) -> str:
         """The table of every value measured, rounded as the message is (3 significant digits)."""
-        return _rounded_table(self.table, ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"),
-                              (self.field,))
+        return _rounded_table(self.table, self.NUMBERS, (self.field,))
 
 
 def _far(low: float, high: float, target: float) -> float:
@@ -571,7 +585,7 @@ def _per_game_fn(mod, measure, seat: int, bot: str | None) -> Callable | None:
     return None
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(repr=False)
 class GridTuning(_ShownAsMessage):
     """What tune found over two numbers: the setting whose measure came closest to the
     target, and the settings the data cannot tell apart from it (`kept`), by `procedure`."""
@@ -618,10 +632,14 @@ class GridTuning(_ShownAsMessage):
                          "allow were not played.")
         return "\n".join(lines)
 
+    NUMBERS = ("value", "low", "high", "distance", "diff", "diff_low", "diff_high")
+
+    def table_fields(self) -> tuple:
+        return tuple(self.fields)
+
     def table_text(self) -> str:
         """The table rounded as the message is (3 significant digits)."""
-        return _rounded_table(self.table, ("value", "low", "high", "distance", "diff", "diff_low", "diff_high"),
-                              self.fields)
+        return _rounded_table(self.table, self.NUMBERS, self.fields)
 
 
 

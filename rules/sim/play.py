@@ -158,7 +158,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         if not hooked and (state.current_player != p or state.round != r):  # a guess: the turn is over
             turn_end(state)
     round_pts = mod.round_scores(state)
-    totals, round_leaders = [0] * n, []
+    totals, round_leaders = list(getattr(state.config, "seat_points", ()) or [0] * n), []  # a head start counts (BB-15, DDB-14)
     for pts in round_pts[:-1]:
         totals = [t + v for t, v in zip(totals, pts)]
         round_leaders.append(_leader(totals))

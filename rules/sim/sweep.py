@@ -16,11 +16,11 @@ from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci
 from .design import wanted
-from .results import Results, load_pandas, measure_name, own_columns
+from .results import SHOWN_AS, Results, load_pandas, measure_name, own_columns, shown_frame
 from .results import measures as measure_list
 from .runner import Job, bot_refs, check_games, check_workers, run, setup
 from .tally import Totals
-from .text import show_value
+from .text import ci_pct, fmt_table, num, pct, seat_name, show_value
 
 
 # The keyword list simulate, sweep, compare and balance_report share is written out in each on
@@ -178,10 +178,32 @@ def sweep(
     for k, (point, cfg, refs) in enumerate(points):
         res = Results(mod, cfg, refs, seed, games, rotate, out[k], partial=interrupted)
         frames.append(_sweep_rows(res, point, k))
-    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    table.attrs["partial"] = interrupted
-    table.attrs["seed"] = seed
+    table = shown_frame(pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(), "sweep")
+    table.attrs.update(partial=interrupted, seed=seed, game=mod.TITLE, games=games, fields=list(grid))
     return table
+
+
+def sweep_lines(table) -> list[str]:
+    """How a sweep's table shows itself: a row per point and seat, win rate, mean score and game
+    length with their 95% intervals (every column stays in the table)."""
+    a = table.attrs
+    head = (f"{a.get('game', '')} sweep: {a.get('games')} games per point, seed {a.get('seed')}, the same game seeds "
+            "at every point (95% CIs)" + ("; interrupted: the figures cover only the games that finished" if a.get("partial") else ""))
+    if not len(table):
+        return [head, "No point was played."]
+    fields = [c for c in a.get("fields", []) if c in table.columns]
+    turns = "turns" if "turns" in table.columns else "turns_played"
+    rows = []
+    for r in table.to_dict(orient="records"):
+        length = f"{num(r[turns], 1)} ({num(r[turns + '_low'], 1)} to {num(r[turns + '_high'], 1)})" if turns in r else "n/a"
+        rows.append([*(str(r[f]) for f in fields), seat_name(int(r["seat"])), str(r["bot"]), pct(r["win_rate"]),
+                     ci_pct(r["win_low"], r["win_high"]), f"{num(r['score'])} ({num(r['score_low'])} to {num(r['score_high'])})",
+                     length])
+    return [head, fmt_table([*fields, "seat", "bot", "win rate", "95% CI", "mean score (95% CI)", "turns (95% CI)"], rows),
+            "Every figure with its interval is a column of this DataFrame (table.columns; table.to_string() shows them all)."]
+
+
+SHOWN_AS["sweep"] = sweep_lines
 
 
 def _sweep_rows(res: Results, point: dict, k: int):

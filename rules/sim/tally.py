@@ -303,6 +303,14 @@ class Totals(RunInfo):
     def completed(self) -> int:
         return self.tally.games
 
+    def seat_figures(self) -> list[tuple]:
+        t = self.tally
+        return [(s, ",".join(b for b, _ in sorted(t.seat_bots[s].items(), key=lambda kv: kv[1])),
+                 _hist_rate(t.seat_share[s]), _hist_mean_ci(t.seat_score[s])) for s in range(t.players)]
+
+    def length_figures(self) -> dict[str, tuple]:
+        return {k: _hist_mean_ci(self.tally.per_game[k]) for k in ("rounds", "turns")}
+
     def __getattr__(self, name):
         if name in ("table", "games", "records"):
             raise AttributeError(
