@@ -100,4 +100,4 @@ def test_the_explorer_plays_design_measures_only_once_one_is_shown():
     s.set_measure("mean_drama")
     assert s.design and not s.points  # played again, with the trail
     s.move(2)
-    assert "drama" in s.records[(2,)][0].stats and s.numbers()["columns"][5] == "mean_drama"
+    assert "drama" in s.records[(2,)][0].stats and s.numbers()["columns"][5] == "drama"

@@ -222,6 +222,7 @@ class ExplorerSession:
         self.prints: dict[tuple, str] = {}  # cell -> games_print of its games (identical play is said)
         self.per_game: dict[tuple, dict] = {}  # cell -> {(measure, seat): {game: value}}, made when first paired
         self.records: dict[tuple, list] = {}  # cell -> its games (the paired column reads them)
+        self.saved: dict[tuple, dict] = {}  # cell -> what a saved page carried: its paired column, its print
         self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
         self.error = ""
         self.came_from = None  # the cell shown before (which way the reader moves)
@@ -331,9 +332,15 @@ class ExplorerSession:
             out["played"] = []
             for c in self.played:
                 rows = self.rows(c)
+                # what the games themselves would give and the page does not carry: identical play, and the
+                # paired difference from the reference for the measure shown (issue 36)
+                paired = [self.paired(c, seat) for seat in range(len(self.bots))]
                 out["played"].append([list(c), {"columns": list(rows[0]) if rows else [],
                                                 "values": [[specs.clean_value(v) for v in r.values()] for r in rows]},
-                                      self.usage.get(c, {})])
+                                      self.usage.get(c, {}),
+                                      {"print": self.prints.get(c), "measure": self.measure,
+                                       "paired": [None if d is None else [specs.clean_value(x) for x in d]
+                                                  for d in paired]}])
         return out
 
     @classmethod
@@ -352,8 +359,12 @@ class ExplorerSession:
                 setup.get("measure"), runner)
         if setup.get("cell") is not None:
             s.cell = s.check_cell(setup["cell"][0] if len(fields) == 1 else setup["cell"])
-        for cell, rows, usage in setup.get("played") or ():
+        for cell, rows, usage, *kept in setup.get("played") or ():
             cell = s.check_cell(cell[0] if len(fields) == 1 else cell)
+            if kept and isinstance(kept[0], dict):
+                if kept[0].get("print"):
+                    s.prints[cell] = kept[0]["print"]
+                s.saved[cell] = kept[0]
             if isinstance(rows, dict):  # columns and values, as setup(played=True) writes them
                 rows = [dict(zip(rows["columns"], v)) for v in rows["values"]]
             s.points[cell] = [{**r, "point": 0} for r in rows]  # rows() numbers them again
@@ -454,7 +465,7 @@ class ExplorerSession:
 
     def _forget(self) -> None:
         """Drop every played value (another count of games, or design measures now wanted)."""
-        for kept in (self.points, self.usage, self.prints, self.per_game, self.records):
+        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved):
             kept.clear()
         self.version += 1
         self.runner.reset()  # the other games: none of them is wanted now
@@ -559,6 +570,10 @@ class ExplorerSession:
         cell = self.cell if cell is None else cell
         ref = self.baseline
         if cell not in self.records or ref not in self.records:
+            got = self.saved.get(cell)  # a saved page's column, for the measure it was saved with
+            if got and got.get("measure") == self.measure and seat < len(got.get("paired") or ()):
+                d = got["paired"][seat]
+                return None if d is None else tuple(math.nan if x is None else x for x in d)
             return None  # the reference is not on the sliders (or not played yet)
         return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
 
@@ -582,8 +597,9 @@ class ExplorerSession:
         extra = self.measure not in ("win_rate", "score")
         value, low, high = measure_columns(self.measure)
         ref = self.cell_text(self.baseline)
-        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else []) \
-            + [f"{self.measure} vs {ref} (paired, 95% CI)"]
+        shown = self.measure.removeprefix("mean_")  # the name every surface shows (issue 36)
+        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([shown, "95% CI"] if extra else []) \
+            + [f"{shown} vs {ref} (paired, 95% CI)"]
         rows = []
         spec_ = ".1%" if self.measure == "win_rate" else ".2f"
         for r in self.points[cell]:
@@ -655,7 +671,7 @@ class ExplorerSession:
             "baseline": self.cell_text(self.baseline),
             "sliders": sliders,
             "games": self.games, "min_games": MIN_GAMES, "max_games": MAX_GAMES, "seed": self.seed,
-            "measures": [[k, f"{k}: {v}"] for k, v in self.measures.items()],
+            "measures": [[k, f"{k.removeprefix('mean_')}: {v}"] for k, v in self.measures.items()],  # one name (issue 36)
             "measure": self.measure,
             "seats": [[s, f"Player {s + 1} ({b})"] for s, b in enumerate(self.bots)] if len(self.fields) == 2 else [],
             "seat": self.seat,
