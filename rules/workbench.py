@@ -25,7 +25,7 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.design import wanted
+from .sim.design import DESIGN, wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
@@ -154,7 +154,7 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
     def own(res):  # a game is the independent unit: its seats' mean, then the interval over games
         return mean_ci(res.table.groupby("game")[column].mean().dropna().tolist())
 
-    return f"{column} (mean per seat and game)", own
+    return f"{column} ({'per game' if column in DESIGN else 'mean per seat and game'})", own
 
 
 # --- tune ---------------------------------------------------------------------
