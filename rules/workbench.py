@@ -25,7 +25,7 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.design import DESIGN, wanted
+from .sim.design import DESIGN, duration_spread, wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
@@ -149,6 +149,8 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
         return f"{bot}'s win rate", bot_rate
     if measure in ("turns", "rounds", "lead_changes"):
         return f"mean {measure} per game", lambda res: mean_ci(res.games[measure].tolist())
+    if measure == "duration_spread":  # a figure of the run: its interval, never paired
+        return "the spread of game lengths (sd of turns)", lambda res: duration_spread(res.games["turns"].tolist())
     column = measure[len("mean_"):]
 
     def own(res):  # a game is the independent unit: its seats' mean, then the interval over games

@@ -37,6 +37,7 @@ from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.sim.text import show_value as _show_value
 from meeple.rules.stats import mean_ci
 from meeple.rules.comparison import games_print, paired_difference, same_line
+from meeple.rules.sim.design import duration_spread
 from meeple.rules.sim.design import wanted as _design_wanted
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 
@@ -123,6 +124,9 @@ def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
         got = mean_ci([getattr(g, col) for g in records])
         for row in rows:
             row |= {name: got[0], f"{name}_low": got[1], f"{name}_high": got[2]}
+    spread = duration_spread([g.turns for g in records])  # as sweep: the run's spread of game lengths
+    for row in rows:
+        row |= {"duration_spread": spread[0], "duration_spread_low": spread[1], "duration_spread_high": spread[2]}
     columns: dict[str, list[list]] = {}  # the game's own columns, per seat (a results table's, by seat)
     for key in dict.fromkeys(k for g in records for k in g.stats):
         columns[key] = [[(v[s] if isinstance(v, (list, tuple)) else v) for v in (g.stats.get(key) for g in records)]
@@ -554,6 +558,8 @@ class ExplorerSession:
                     v = g.scores[seat]
                 elif m in ("turns", "rounds", "lead_changes"):
                     v = getattr(g, m)
+                elif m == "duration_spread":
+                    v = None  # a figure of the run: no game-by-game value to pair
                 else:
                     col = m.removeprefix("mean_")
                     v = g.stats.get(col) if not col.startswith("points_") else (

@@ -17,7 +17,7 @@ from ..core import resolve_bots
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci, wilson
-from .design import DESIGN
+from .design import DESIGN, RUN_LEVEL, duration_spread
 from .play import CHECKPOINTS, GameResult, play_game
 from .text import Shown, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
 
@@ -395,6 +395,7 @@ def measures(game, config=None) -> dict[str, str]:
         "turns": "turns per game",
         "rounds": "rounds per game",
         "lead_changes": "lead changes per game (turn by turn)",
+        **RUN_LEVEL,  # duration_spread: a figure of the run (rules/sim/design.py), not paired
     }
     names, funcs = resolve_bots(mod, "random", config.players)
     one = play_game(mod, config, names, funcs, 0, 0)  # one quick game names the game's own columns
@@ -449,7 +450,7 @@ def measure_name(known: Sequence[str], name: str) -> str:
 
 def _table_measures(table) -> list[str]:
     """What measures() would list, read from a results table (no game played)."""
-    return ["win_rate", "score", *PER_GAME, *(f"mean_{c}" for c in own_columns(table))]
+    return ["win_rate", "score", *PER_GAME, *RUN_LEVEL, *(f"mean_{c}" for c in own_columns(table))]
 
 
 def _chosen_measures(res: Results, seats, names: list[str]):
@@ -464,6 +465,8 @@ def _chosen_measures(res: Results, seats, names: list[str]):
             rows += [[name, int(r["seat"]), r[name], r[low], r[high]] for _, r in seats.iterrows()]
         elif name in PER_GAME:
             rows.append([name, None, *mean_ci(g[name].tolist())])
+        elif name in RUN_LEVEL:  # the run's spread of game lengths (its interval: design.duration_spread)
+            rows.append([name, None, *duration_spread(g["turns"].tolist())])
         else:
             col = name[len("mean_"):]
             per_seat = col.startswith("points_") or any(
