@@ -342,7 +342,7 @@ class ExplorerSession:
                 out["played"].append([list(c), {"columns": list(rows[0]) if rows else [],
                                                 "values": [[specs.clean_value(v) for v in r.values()] for r in rows]},
                                       self.usage.get(c, {}),
-                                      {"print": self.prints.get(c), "measure": self.measure,
+                                      {"print": self._print(c), "measure": self.measure,
                                        "paired": [None if d is None else [specs.clean_value(x) for x in d]
                                                   for d in paired]}])
         return out
@@ -417,7 +417,7 @@ class ExplorerSession:
         config, _refs = self.config_at(cell)
         self.points[cell] = cell_rows(dict(zip(self.fields, cell)), config.players, records)
         self.usage[cell] = rule_usage(self.mod, SimpleNamespace(config=config, records=records))
-        self.prints[cell] = games_print(records)
+        self.prints.pop(cell, None)  # made when first asked (_print): a cold move pays only for what it shows
         self.records[cell] = records
         self.per_game.pop(cell, None)
         self.version += 1
@@ -541,9 +541,15 @@ class ExplorerSession:
                  "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
                  "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
         lines = usage_lines(SimpleNamespace(attrs=attrs))
-        same = [same_line(name, self.cell_text(self.baseline))] if self.prints.get(cell) == self.prints.get(
-            self.baseline) else []
+        ref = self._print(self.baseline)
+        same = [same_line(name, self.cell_text(self.baseline))] if ref is not None and self._print(cell) == ref else []
         return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+
+    def _print(self, cell) -> str | None:
+        """games_print of a cell's games (None: not played), made once."""
+        if cell not in self.prints and cell in self.records:
+            self.prints[cell] = games_print(self.records[cell])
+        return self.prints.get(cell)
 
     def _game_values(self, cell, seat: int) -> dict:
         """{game: the measure in that game} at `cell` for `seat` (per-game measures: the game's value)."""
