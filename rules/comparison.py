@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 from .chance import check_seed
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.design import wanted
+from .sim.design import duration_spread, wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
 from .sim.text import ci_pct, fmt_table, html_lines, num, pct
@@ -130,8 +130,8 @@ def _game_figures(res: Results, chosen: list[str]) -> dict:
         out["lead_changes"][g.index] = float(g.lead_changes)
         out["first_seat_adv"][g.index] = (1.0 / len(g.winners) if 0 in g.winners else 0.0) - 1 / n
         for m in chosen:
-            if m in ("turns", "rounds", "lead_changes"):
-                continue  # filled above
+            if m in ("turns", "rounds", "lead_changes", *RUN_FIGURES):
+                continue  # filled above (a run's figure: in comparison)
             v = g.stats.get(m[len("mean_"):])
             if v is None:
                 continue  # not a figure of this game: left out (as a missing value)
@@ -165,6 +165,9 @@ def _compare_measures(mod, measures_) -> list[str]:
         raise ValueError(f"measures={measures_!r} is not allowed: a list of names, e.g. ['turns', 'steals_tried']")
     names = [measure_name(list(measures(mod)), m) for m in measures_]
     return list(dict.fromkeys(m for m in names if m not in ("win_rate", "score")))  # those two: every row has them
+
+
+RUN_FIGURES = ("duration_spread",)  # a figure of a run, not of a game: shown per variant, never paired
 
 
 # The keyword list simulate, sweep, compare and balance_report share is written out in each on
@@ -300,7 +303,11 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
             continue
         fig = figures[name]
         per_variant = {}
-        for col in ["turns", "rounds", *chosen]:
+        for col in (c for c in chosen if c in RUN_FIGURES):
+            v = duration_spread([g.turns for g in res.records])
+            per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2], f"diff_{col}": math.nan,
+                            f"diff_{col}_low": math.nan, f"diff_{col}_high": math.nan}
+        for col in ["turns", "rounds", *(c for c in chosen if c not in RUN_FIGURES)]:
             v = mean_ci([fig[col][i] for i in sorted(fig[col])])
             d = paired_difference(fig[col], base_fig[col]) if base_fig is not None else nan3
             per_variant |= {col: v[0], f"{col}_low": v[1], f"{col}_high": v[2],
@@ -496,6 +503,8 @@ def comparison_lines(table) -> list[str]:
     def diff(r, col, lo, hi, scale, digits, unit=""):
         if r["baseline"]:
             return "baseline"
+        if col.removeprefix("diff_") in RUN_FIGURES:
+            return "a figure of the run: not paired"
         if math.isnan(r[col]):
             return "n/a (not in the baseline)"
         return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
@@ -528,7 +537,8 @@ def comparison_lines(table) -> list[str]:
          for r in per],
     ))
     for m in a.get("measures", []):
-        lines.append(f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
+        lines.append(f"{m} (a figure of the run: the sd of turns per game, 95% CI; not paired):" if m in RUN_FIGURES
+                     else f"{m.removeprefix('mean_')} (per game; mean with 95% CI, paired difference from the baseline):")
         lines.append(fmt_table(["variant", "mean", "vs baseline"],
                                 [[r["variant"], interval(r, m), diff(r, f"diff_{m}", f"diff_{m}_low", f"diff_{m}_high", 1, 2)]
                                  for r in per]))

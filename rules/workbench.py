@@ -25,7 +25,7 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.design import wanted
+from .sim.design import DESIGN, duration_spread, wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
@@ -149,12 +149,14 @@ def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable
         return f"{bot}'s win rate", bot_rate
     if measure in ("turns", "rounds", "lead_changes"):
         return f"mean {measure} per game", lambda res: mean_ci(res.games[measure].tolist())
+    if measure == "duration_spread":  # a figure of the run: its interval, never paired
+        return "the spread of game lengths (sd of turns)", lambda res: duration_spread(res.games["turns"].tolist())
     column = measure[len("mean_"):]
 
     def own(res):  # a game is the independent unit: its seats' mean, then the interval over games
         return mean_ci(res.table.groupby("game")[column].mean().dropna().tolist())
 
-    return f"{column} (mean per seat and game)", own
+    return f"{column} ({'per game' if column in DESIGN else 'mean per seat and game'})", own
 
 
 # --- tune ---------------------------------------------------------------------
@@ -264,8 +266,11 @@ class Tuning(_ShownAsMessage):
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
                             if self.method.startswith("bisection") else " (see the table)."))
         if self.rivals:
-            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(show_value(v)) for v in self.rivals)} "
-                         "either: its interval comes as near the target as the answer's own interval reaches from it.")
+            lines.append(f"  The data cannot rule out {self.field} = {' or '.join(str(show_value(v)) for v in self.rivals)}"
+                         + (" either: its paired difference from the answer reaches the differences that would bring it "
+                            "as near the target as the answer may lie." if self.paired else
+                            " either: its interval comes as near the target as the answer's own interval reaches "
+                            "from it."))
         if not self.low <= self.target <= self.high and not self.table.empty:
             values = self.table["value"]
             if (values < self.target).any() and (values > self.target).any():
@@ -445,7 +450,8 @@ def tune(
                          float(target), bots, games, seed, executor, progress, workers, rotate, design, coupled)
     if two:
         return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
-                         float(target), bots, games, seed, executor, progress, workers, rotate, method, design)
+                         float(target), bots, games, seed, executor, progress, workers, rotate, method, design,
+                         not callable(measure))
     seen: dict[Any, tuple[float, float, float]] = {}
     per_game = _per_game_fn(mod, measure, seat, bot)
     series: dict = {}  # value -> the measure game by game (None: the measure has none)
@@ -474,8 +480,9 @@ def tune(
     if executor is None and workers != 1 and method == "bisect":  # one pool for every step, not one each
         own = executor = worker_pool(workers or default_workers())
     try:
+        # a function of the Results may read the rules as well as the games: identical games say nothing then
         return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series,
-                       prints)
+                       None if callable(measure) else prints)
     except KeyboardInterrupt:
         if own is not None:
             stop_pool(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
@@ -603,6 +610,7 @@ class GridTuning(_ShownAsMessage):
     procedure: str
     skipped: int = 0  # settings of the grid the rules do not allow
     tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
+    same: dict = dataclasses.field(default_factory=dict)  # setting -> the first setting with identical games
 
     def _setting(self, s) -> str:
         return ", ".join(f"{f} = {show_value(v)}" for f, v in zip(self.fields, s))
@@ -616,6 +624,12 @@ class GridTuning(_ShownAsMessage):
         if self.tie:
             lines.append("  Tie: " + "; ".join(self._setting(s) for s in self.tie) + " come exactly as close "
                          f"({fmt(self.value)}); the first in the grid is named the answer, the data does not prefer it.")
+        groups: dict = {}
+        for s, first in self.same.items():
+            groups.setdefault(first, []).append(s)
+        for first, ss in groups.items():
+            lines.append("  " + same_line("; ".join(self._setting(s) for s in ss), self._setting(first), len(ss) > 1)
+                         + " Their rows are one result, not several.")
         others = [s for s in self.kept if s != self.answer]
         if others:
             lines.append(f"  The data cannot tell {len(others)} other setting{'s' if len(others) > 1 else ''} apart "
@@ -671,7 +685,7 @@ def _measured(fn, per_game, res):
 
 
 def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
-              workers, rotate, method, design=False) -> GridTuning:
+              workers, rotate, method, design=False, from_games=True) -> GridTuning:
     """Every allowed setting of two numbers (or successive halving over them), then the set of
     settings the data cannot tell apart from the nearest one."""
     settings, configs, skipped = [], {}, 0
@@ -688,6 +702,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     if executor is None and workers != 1 and method == "halving":
         own = executor = worker_pool(workers or default_workers())
     seen: dict = {}  # setting -> (value, low, high, series, games)
+    prints: dict = {}  # setting -> (games, games_print): identical play is one result, not several
 
     def measure_at(todo, n) -> None:
         jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate, "games", design)
@@ -702,6 +717,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
                 raise ValueError(f"{label} has no value at {fields[0]} = {show_value(job.key[0])}, {fields[1]} = "
                                  f"{show_value(job.key[1])} (nothing to measure in {n} games)")
             seen[job.key] = (*got, n)
+            prints[job.key] = (n, games_print(res.records))
 
     def distance(s):
         return (round(abs(seen[s][0] - target), 12), settings.index(s))
@@ -732,6 +748,12 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     value, low, high, base, n_best = seen[best]
     paired = base is not None and all(seen[s][3] is not None for s in final)
     reach = (min(0.0, -2 * (high - target)), max(0.0, -2 * (low - target)))  # differences that bring a setting nearer
+    same = {}  # setting -> the first setting (in grid order) whose games are identical to its own
+    for s in settings if from_games else ():  # a measure function may read the rules too: then games alone say nothing
+        first = next((u for u in settings if u in prints and prints[u] == prints.get(s)), s)
+        if first != s:
+            same[s] = first
+    twins = {s for s in seen if same.get(s, s) == same.get(best, best)}
     rows, kept = [], [best]
     for s in settings:
         if s not in seen:
@@ -739,22 +761,25 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
         v, lo, hi, series, n = seen[s]
         d = (math.nan,) * 3
         keep = False
-        if s in final and s != best:
+        if s in twins and s != best:
+            d = (0.0, 0.0, 0.0)  # the answer's own games: the same result, not a rival
+        elif s in final and s != best:
             if paired:
                 d = paired_difference(series, base)
                 keep = d[1] <= reach[1] and d[2] >= reach[0]
             else:
                 keep = (0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))) <= \
                     _far(low, high, target)
-            if keep:
+            if keep and s not in same:  # a twin of a kept setting is that setting's result, not another
                 kept.append(s)
         elif s == best:
             d = (0.0, 0.0, 0.0)
         rows.append({fields[0]: s[0], fields[1]: s[1], "value": v, "low": lo, "high": hi,
                      "distance": abs(v - target), "games": n, "diff": d[0], "diff_low": d[1], "diff_high": d[2],
-                     "kept": s == best or keep})
+                     "kept": s == best or keep,
+                     "same_as": ", ".join(str(show_value(v)) for v in same[s]) if s in same else ""})
     kept = [best] + sorted((s for s in kept if s != best), key=distance)
-    tie = [s for s in final if s != best and math.isclose(abs(seen[s][0] - target), abs(value - target),
-                                                          rel_tol=1e-9, abs_tol=1e-12)]
+    tie = [s for s in final if s not in twins and math.isclose(abs(seen[s][0] - target), abs(value - target),
+                                                               rel_tol=1e-9, abs_tol=1e-12)]
     return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
-                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie)
+                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same)

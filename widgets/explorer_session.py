@@ -37,6 +37,7 @@ from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.sim.text import show_value as _show_value
 from meeple.rules.stats import mean_ci
 from meeple.rules.comparison import games_print, paired_difference, same_line
+from meeple.rules.sim.design import duration_spread
 from meeple.rules.sim.design import wanted as _design_wanted
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 
@@ -123,6 +124,9 @@ def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
         got = mean_ci([getattr(g, col) for g in records])
         for row in rows:
             row |= {name: got[0], f"{name}_low": got[1], f"{name}_high": got[2]}
+    spread = duration_spread([g.turns for g in records])  # as sweep: the run's spread of game lengths
+    for row in rows:
+        row |= {"duration_spread": spread[0], "duration_spread_low": spread[1], "duration_spread_high": spread[2]}
     columns: dict[str, list[list]] = {}  # the game's own columns, per seat (a results table's, by seat)
     for key in dict.fromkeys(k for g in records for k in g.stats):
         columns[key] = [[(v[s] if isinstance(v, (list, tuple)) else v) for v in (g.stats.get(key) for g in records)]
@@ -222,6 +226,7 @@ class ExplorerSession:
         self.prints: dict[tuple, str] = {}  # cell -> games_print of its games (identical play is said)
         self.per_game: dict[tuple, dict] = {}  # cell -> {(measure, seat): {game: value}}, made when first paired
         self.records: dict[tuple, list] = {}  # cell -> its games (the paired column reads them)
+        self.saved: dict[tuple, dict] = {}  # cell -> what a saved page carried: its paired column, its print
         self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
         self.error = ""
         self.came_from = None  # the cell shown before (which way the reader moves)
@@ -331,9 +336,15 @@ class ExplorerSession:
             out["played"] = []
             for c in self.played:
                 rows = self.rows(c)
+                # what the games themselves would give and the page does not carry: identical play, and the
+                # paired difference from the reference for the measure shown (issue 36)
+                paired = [self.paired(c, seat) for seat in range(len(self.bots))]
                 out["played"].append([list(c), {"columns": list(rows[0]) if rows else [],
                                                 "values": [[specs.clean_value(v) for v in r.values()] for r in rows]},
-                                      self.usage.get(c, {})])
+                                      self.usage.get(c, {}),
+                                      {"print": self._print(c), "measure": self.measure,
+                                       "paired": [None if d is None else [specs.clean_value(x) for x in d]
+                                                  for d in paired]}])
         return out
 
     @classmethod
@@ -352,8 +363,12 @@ class ExplorerSession:
                 setup.get("measure"), runner)
         if setup.get("cell") is not None:
             s.cell = s.check_cell(setup["cell"][0] if len(fields) == 1 else setup["cell"])
-        for cell, rows, usage in setup.get("played") or ():
+        for cell, rows, usage, *kept in setup.get("played") or ():
             cell = s.check_cell(cell[0] if len(fields) == 1 else cell)
+            if kept and isinstance(kept[0], dict):
+                if kept[0].get("print"):
+                    s.prints[cell] = kept[0]["print"]
+                s.saved[cell] = kept[0]
             if isinstance(rows, dict):  # columns and values, as setup(played=True) writes them
                 rows = [dict(zip(rows["columns"], v)) for v in rows["values"]]
             s.points[cell] = [{**r, "point": 0} for r in rows]  # rows() numbers them again
@@ -402,7 +417,7 @@ class ExplorerSession:
         config, _refs = self.config_at(cell)
         self.points[cell] = cell_rows(dict(zip(self.fields, cell)), config.players, records)
         self.usage[cell] = rule_usage(self.mod, SimpleNamespace(config=config, records=records))
-        self.prints[cell] = games_print(records)
+        self.prints.pop(cell, None)  # made when first asked (_print): a cold move pays only for what it shows
         self.records[cell] = records
         self.per_game.pop(cell, None)
         self.version += 1
@@ -454,7 +469,7 @@ class ExplorerSession:
 
     def _forget(self) -> None:
         """Drop every played value (another count of games, or design measures now wanted)."""
-        for kept in (self.points, self.usage, self.prints, self.per_game, self.records):
+        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved):
             kept.clear()
         self.version += 1
         self.runner.reset()  # the other games: none of them is wanted now
@@ -526,9 +541,15 @@ class ExplorerSession:
                  "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
                  "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
         lines = usage_lines(SimpleNamespace(attrs=attrs))
-        same = [same_line(name, self.cell_text(self.baseline))] if self.prints.get(cell) == self.prints.get(
-            self.baseline) else []
+        ref = self._print(self.baseline)
+        same = [same_line(name, self.cell_text(self.baseline))] if ref is not None and self._print(cell) == ref else []
         return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+
+    def _print(self, cell) -> str | None:
+        """games_print of a cell's games (None: not played), made once."""
+        if cell not in self.prints and cell in self.records:
+            self.prints[cell] = games_print(self.records[cell])
+        return self.prints.get(cell)
 
     def _game_values(self, cell, seat: int) -> dict:
         """{game: the measure in that game} at `cell` for `seat` (per-game measures: the game's value)."""
@@ -543,6 +564,8 @@ class ExplorerSession:
                     v = g.scores[seat]
                 elif m in ("turns", "rounds", "lead_changes"):
                     v = getattr(g, m)
+                elif m == "duration_spread":
+                    v = None  # a figure of the run: no game-by-game value to pair
                 else:
                     col = m.removeprefix("mean_")
                     v = g.stats.get(col) if not col.startswith("points_") else (
@@ -559,6 +582,10 @@ class ExplorerSession:
         cell = self.cell if cell is None else cell
         ref = self.baseline
         if cell not in self.records or ref not in self.records:
+            got = self.saved.get(cell)  # a saved page's column, for the measure it was saved with
+            if got and got.get("measure") == self.measure and seat < len(got.get("paired") or ()):
+                d = got["paired"][seat]
+                return None if d is None else tuple(math.nan if x is None else x for x in d)
             return None  # the reference is not on the sliders (or not played yet)
         return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
 
@@ -582,8 +609,9 @@ class ExplorerSession:
         extra = self.measure not in ("win_rate", "score")
         value, low, high = measure_columns(self.measure)
         ref = self.cell_text(self.baseline)
-        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else []) \
-            + [f"{self.measure} vs {ref} (paired, 95% CI)"]
+        shown = self.measure.removeprefix("mean_")  # the name every surface shows (issue 36)
+        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([shown, "95% CI"] if extra else []) \
+            + [f"{shown} vs {ref} (paired, 95% CI)"]
         rows = []
         spec_ = ".1%" if self.measure == "win_rate" else ".2f"
         for r in self.points[cell]:
@@ -655,7 +683,7 @@ class ExplorerSession:
             "baseline": self.cell_text(self.baseline),
             "sliders": sliders,
             "games": self.games, "min_games": MIN_GAMES, "max_games": MAX_GAMES, "seed": self.seed,
-            "measures": [[k, f"{k}: {v}"] for k, v in self.measures.items()],
+            "measures": [[k, f"{k.removeprefix('mean_')}: {v}"] for k, v in self.measures.items()],  # one name (issue 36)
             "measure": self.measure,
             "seats": [[s, f"Player {s + 1} ({b})"] for s, b in enumerate(self.bots)] if len(self.fields) == 2 else [],
             "seat": self.seat,

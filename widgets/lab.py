@@ -31,19 +31,22 @@ from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
 from meeple.rules.simulate import MAX_GAMES, Results, play_game
 from meeple.rules.comparison import sameness_lines
+from meeple.rules.sim.design import wanted
+from meeple.rules.sim.results import measure_name
+from meeple.rules.sim.results import measures as all_measures
 from meeple.rules.workbench import comparison, format_comparison, lineup, usage_lines
 
 from .report import report_html, seat_chart
 
 BASE = "base"
-LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "meeple", "chance")
+LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "measure", "meeple", "chance")
 
 
 class VariantLab:
     """A variant of one game against its base rules, played in steps on compare's seeds."""
 
     def __init__(self, game: str, settings=(), *, bots: str = "random", games: int = 500, seed: int = 1,
-                 name: str = "variant"):
+                 name: str = "variant", measures=()):
         if game not in GAMES:
             raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
         self.mod = game_module(game)
@@ -77,6 +80,13 @@ class VariantLab:
         # as `meeple compare` does by default: different bots in the seats are seated in turn
         self.rotate = any(len(set(names)) > 1 for names, _ in self._bots.values())
         self.records: dict[str, list] = {k: [] for k in self.configs}
+        # the measures to add (names as `meeple rules GAME --measures` lists them); design ones are played
+        # only when named (rules/sim/design.py)
+        names = [m.strip() for m in (measures.split(",") if isinstance(measures, str) else measures) if m.strip()]
+        known = list(all_measures(self.mod))
+        self.measures = [m.removeprefix("mean_") for m in dict.fromkeys(measure_name(known, m) for m in names)]
+        self.chosen = [measure_name(known, m) for m in self.measures if measure_name(known, m) not in ("win_rate", "score")]
+        self.design = wanted(self.chosen)
 
     # --- playing ------------------------------------------------------------------
 
@@ -99,7 +109,8 @@ class VariantLab:
                 if len(self.records[key]) > i:
                     continue
                 names, funcs = self._bots[key]
-                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, self.rotate))
+                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, self.rotate,
+                                                   self.design))
                 if until is not None and time.perf_counter() >= until:
                     return self.done
         return self.done
@@ -110,7 +121,7 @@ class VariantLab:
         results = {k: Results(self.mod, c, self.refs[k], self.seed, self.games, self.rotate, self.records[k], partial)
                    for k, c in self.configs.items()}
         return comparison(self.mod, self.configs, results, self.refs, seed=self.seed, games=self.games,
-                          interrupted=partial, rotate=self.rotate, rotate_default=self.rotate)
+                          interrupted=partial, rotate=self.rotate, rotate_default=self.rotate, chosen=self.chosen)
 
     def text(self) -> str:
         return format_comparison(self.comparison().table)
@@ -133,7 +144,8 @@ class VariantLab:
     def command(self) -> str:
         """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
         bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, self.rotate, []).bots
-        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate)
+        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate,
+                               measures=self.measures)
 
     # --- sharing ------------------------------------------------------------------
 
@@ -141,6 +153,7 @@ class VariantLab:
         """The query string that restores this lab, stamped with the package version and chance fingerprint."""
         pairs = [("game", self.mod.NAME), *(("set", s) for s in self.settings), ("name", self.name),
                  ("bots", self.bots), ("games", str(self.games)), ("seed", str(self.seed)),
+                 *(("measure", m) for m in self.measures),
                  ("meeple", package_version()), ("chance", chance_fingerprint())]
         return "?" + urlencode(pairs)
 
@@ -160,7 +173,7 @@ class VariantLab:
         except ValueError:
             raise ValueError(f"games={one.get('games')!r}, seed={one.get('seed')!r}: whole numbers") from None
         lab = cls(one["game"], q["set"], bots=one.get("bots", "random"), games=games, seed=seed,
-                  name=one.get("name", "variant"))
+                  name=one.get("name", "variant"), measures=q.get("measure", []))
         return lab, stamp_warnings(one.get("meeple"), one.get("chance"), "link")
 
     def variant_file(self) -> str:
@@ -234,11 +247,11 @@ def lab_start(request: str) -> str:
         lab, warnings = VariantLab.from_link(r["link"])
     else:
         lab = VariantLab(r["game"], r.get("settings", []), bots=r.get("bots", "random"), games=r.get("games", 500),
-                         seed=r.get("seed", 1), name=r.get("name", "variant"))
+                         seed=r.get("seed", 1), name=r.get("name", "variant"), measures=r.get("measures", []))
     _labs["page"] = lab
     return _answer(lab, {"warnings": warnings, "link": lab.link(), "file": lab.variant_file(),
                          "command": lab.command(), "game": lab.mod.NAME, "settings": lab.settings,
-                         "bots": lab.bots, "seed": lab.seed, "name": lab.name})
+                         "bots": lab.bots, "seed": lab.seed, "name": lab.name, "measures": lab.measures})
 
 
 def lab_step(request: str) -> str:

@@ -189,6 +189,8 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     pages = [p.stem for p in chosen]
     if (src / "teachers_guide.md").exists():  # the course map, times, exercises to set, publishing
         pages.append("teachers_guide")
+    if (src / "designers_guide.md").exists():  # one design question answered with the design measures (issue 36)
+        pages.append("designers_guide")
     pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
     site_vendor.vendor(modules, src / "_vendor", sealed)

@@ -10,6 +10,7 @@ from ..core import game_module, parameter_info, play, replay, resolve_bots
 from ..files import read_capped, shown_path, write_atomic
 from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
+from ..sim.results import measure_listing
 from ..sim.runner import MAX_GAMES
 from ..sim.text import value_text
 from .common import (GAME_HELP, MAX_READ, CliError, add_game_options, check_writable, exit_interrupted, game_setup, parse_seed,
@@ -75,8 +76,12 @@ def cmd_rules(args) -> int:
         mod = game_module(args.game)
     except ValueError as e:
         raise CliError(str(e)) from None
-    if args.rule is not None and args.full:
-        raise CliError("give --rule or --full, not both")
+    if sum((args.rule is not None, args.full, args.measures)) > 1:
+        raise CliError("give one of --rule, --full and --measures")
+    if args.measures:  # the names --measure takes, each once, as every surface shows them (issue 36)
+        for name, what in measure_listing(mod).items():
+            print(f"{name:<22} {what}")
+        return 0
     try:
         print_rules(mod, args.rule, args.full)
     except UnknownRule as e:  # an unknown rule number: one line
@@ -164,4 +169,6 @@ def register(sub) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--rule", default=None, metavar="ID", help="one rule, e.g. BB-8, with its numbers and judgement calls")
     p.add_argument("--full", action="store_true", help="the whole rule text: judgement calls, bots, sources")
+    p.add_argument("--measures", action="store_true",
+                   help="the measures --measure takes (simulate, sweep, balance, compare, tune), with what each means")
     p.set_defaults(func=cmd_rules)

@@ -139,7 +139,8 @@ def cmd_balance(args) -> int:
         if len(skill) != 2 or not all(skill):
             raise CliError(f"--skill needs two bot names, STRONG,WEAK; got {args.skill!r}")
     try:
-        report = balance_report(mod, config, names, games, seed, progress=show_progress(), workers=workers, skill=skill)
+        report = balance_report(mod, config, names, games, seed, progress=show_progress(), workers=workers, skill=skill,
+                                measures=chosen_measures(args, mod))
     except ValueError as e:
         raise CliError(str(e)) from None
     show_then_save(str(report), lambda: save_table(
@@ -176,4 +177,5 @@ def register(sub) -> None:
     run_options(p, (".json",))
     p.add_argument("--skill", default=None, metavar="STRONG,WEAK",
                    help="bots for the skill-vs-luck figure when the lineup has one bot (default heuristic,random)")
+    measure_option(p)
     p.set_defaults(func=cmd_balance)

@@ -282,7 +282,8 @@ def register(sub) -> None:
                         "or --halving); three or more times: a budgeted search (NTBEA, Lucas et al. 2018)")
     p.add_argument("--measure", default="win_rate",
                    help="ender_win_rate, win_rate, score, seat1_advantage (percentage points), bot_win_rate, turns, "
-                        "rounds, or any mean_<column> of the game's own figures (default win_rate)")
+                        "rounds, or any measure `meeple rules GAME --measures` lists, design measures included "
+                        "(default win_rate)")
     p.add_argument("--target", required=True, help="the value the measure should reach")
     p.add_argument("--values", action="append", default=[],
                    help="values to try: 0..8, or 0,2,4 (default: within 10 of the current); one per --field")

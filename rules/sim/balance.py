@@ -21,6 +21,36 @@ from .sweep import simulate
 from .text import Shown, ci_pct, fmt_table, length_lines, num, pct, seat_name
 
 
+MIN_ROW_GAMES = 10  # a decisiveness row with fewer games (with a sole leader there) shows no rate
+MAX_ROUND_ROWS = 8  # rounds shown one row each only when the median game has at most this many
+
+
+def compact_checkpoints(decisiveness, length):
+    """(the rows to print, a note on those left out): the 25/50/75%-of-turns rows always; one row per
+    round only when the median game has at most MAX_ROUND_ROWS rounds, and then only the rounds
+    at least MIN_ROW_GAMES games reached with a sole leader. The full table stays in `decisiveness`."""
+    turns = decisiveness[~decisiveness["checkpoint"].str.startswith("round ")]
+    rounds = decisiveness[decisiveness["checkpoint"].str.startswith("round ")]
+    med = length[length["measure"] == "rounds"]["median"]
+    many = len(med) and float(med.iloc[0]) > MAX_ROUND_ROWS
+    kept = rounds.iloc[0:0] if many else rounds[rounds["games"] >= MIN_ROW_GAMES]
+    note = ""
+    if many and len(rounds):
+        note = (f"Per round: left out ({len(rounds)} rounds; the median game has {float(med.iloc[0]):g}); the "
+                "shares of turns above say it per stage of the game (every round: BalanceReport.decisiveness, --out).")
+    elif len(rounds) > len(kept):
+        note = (f"{len(rounds) - len(kept)} later rounds left out: fewer than {MIN_ROW_GAMES} games had a sole "
+                "leader there (BalanceReport.decisiveness keeps every round).")
+    # a share of the turns that falls on a round's end reads the same games: one row, both names
+    kept, turns = kept.copy(), turns.copy()
+    for i, r in turns.iterrows():
+        same = kept[(kept["games"] == r["games"]) & (kept["leader_win_rate"] == r["leader_win_rate"])]
+        if len(same) and r["games"]:
+            kept.loc[same.index[0], "checkpoint"] += f" = {r['checkpoint']}"
+            turns = turns.drop(index=i)
+    return load_pandas().concat([kept, turns]), note
+
+
 @dataclasses.dataclass(repr=False)
 class BalanceReport(Shown):
     """Is the game fair to every seat, how long and how decisive is it, where
@@ -38,6 +68,7 @@ class BalanceReport(Shown):
     sources: Any  # DataFrame: source, mean_points, low, high, share, share_low, share_high (or None)
     skill: dict  # strong, weak, games, win_rate, low, high, fair, skill, skill_low, skill_high
     partial: bool = False
+    measures: Any = None  # DataFrame (as Summary.measures): the chosen measures, design ones included
 
     def to_dict(self) -> dict:
         def frame(df):
@@ -47,7 +78,7 @@ class BalanceReport(Shown):
             "heading": self.heading, "players": self.players, "games": self.games, "partial": self.partial,
             "seats": frame(self.seats), "seat_test": self.seat_test, "length": frame(self.length),
             "decisiveness": frame(self.decisiveness), "lead_changes": self.lead_changes,
-            "sources": frame(self.sources), "skill": self.skill,
+            "sources": frame(self.sources), "skill": self.skill, "measures": frame(self.measures),
         }
 
     def lines(self) -> list[str]:
@@ -70,30 +101,52 @@ class BalanceReport(Shown):
             f"{t['chi_square']:.2f} (df {self.players - 1}), p = {t['chi_square_p']:.3g}."
         )
         out += length_lines(self.length)
-        out.append(f"Decisiveness: how often the sole leader at a point goes on to win (chance alone: {pct(fair)}):")
+        shown, left = compact_checkpoints(self.decisiveness, self.length)
+        out.append(f"Decisiveness: how often the sole leader at a point goes on to win (chance alone: {pct(fair)}; "
+                   "games with a sole leader there):")
         out.append(
             fmt_table(
                 ["leader after", "games", "leader wins", "95% CI"],
-                [[r.checkpoint, str(r.games), pct(r.leader_win_rate) if r.games else "n/a",
-                  ci_pct(r.low, r.high) if r.games else "n/a"] for r in self.decisiveness.itertuples()],
+                [[r.checkpoint, str(r.games), pct(r.leader_win_rate), ci_pct(r.low, r.high)]
+                 if r.games >= MIN_ROW_GAMES else [r.checkpoint, str(r.games), "too few games", ""]
+                 for r in shown.itertuples()],
             )
         )
+        if left:
+            out.append(f"  {left}")
         lc = self.lead_changes
         out.append(
             f"Lead changes per game (turn by turn): {num(lc['mean'])} (95% CI {num(lc['low'])} to {num(lc['high'])}); "
             f"no change at all in {pct(lc['share_none'])} of games ({ci_pct(lc['share_none_low'], lc['share_none_high'])})."
         )
         if self.sources is not None and len(self.sources):
-            out.append("Where the points come from (per player per game, and share of all points; 95% CIs):")
-            out.append(
-                fmt_table(
-                    ["source", "points", "95% CI", "share", "95% CI"],
-                    [[r.source, num(r.mean_points), f"{num(r.low)} to {num(r.high)}", pct(r.share),
-                      ci_pct(r.share_low, r.share_high)] for r in self.sources.itertuples()],
+            mixed = self.sources["share"].isna().all()
+            if mixed:  # shares of a net total that sources add to and take from are not shares
+                gives = ", ".join(r.source for r in self.sources.itertuples() if r.mean_points > 0)
+                takes = ", ".join(r.source for r in self.sources.itertuples() if r.mean_points < 0)
+                out.append(f"Where the points come from (per player per game, 95% CIs). No shares: the sources mix "
+                           f"signs (points from {gives}; taken away by {takes}), so a source's share of the net "
+                           "total could pass 100% or fall below 0 and would mean nothing:")
+                out.append(fmt_table(["source", "points", "95% CI"],
+                                     [[r.source, num(r.mean_points), f"{num(r.low)} to {num(r.high)}"]
+                                      for r in self.sources.itertuples()]))
+            else:
+                out.append("Where the points come from (per player per game, and share of all points; 95% CIs):")
+                out.append(
+                    fmt_table(
+                        ["source", "points", "95% CI", "share", "95% CI"],
+                        [[r.source, num(r.mean_points), f"{num(r.low)} to {num(r.high)}", pct(r.share),
+                          ci_pct(r.share_low, r.share_high)] for r in self.sources.itertuples()],
+                    )
                 )
-            )
         else:
             out.append("Where the points come from: this game module has no score_sources hook.")
+        if self.measures is not None and len(self.measures):
+            out.append("Chosen measures (mean with 95% CI; 'all': per game):")
+            out.append(fmt_table(["measure", "seat", "mean", "95% CI"],
+                                 [[r.measure.removeprefix("mean_"), "all" if load_pandas().isna(r.seat)
+                                   else seat_name(int(r.seat)), num(r.mean),
+                                   f"{num(r.low)} to {num(r.high)}"] for r in self.measures.itertuples()]))
         s = self.skill
         if s:
             out.append(
@@ -118,6 +171,7 @@ def balance_report(
     *,
     workers: int | None = None,
     skill: tuple[str, str] | None = None,
+    measures=None,
 ) -> BalanceReport:
     """Seat advantage, length, decisiveness, lead changes, scoring sources and
     skill vs luck, each with its uncertainty.
@@ -128,6 +182,8 @@ def balance_report(
     in one seat against the weakest in all others, seats rotated, `games`
     more games; with one bot in the lineup, `skill` (default
     ("heuristic", "random")) names the pair. `skill=()` skips it.
+    `measures`: names from `measures(game)` to add with their 95% intervals
+    (design measures such as "drama" are played only when named here).
     """
     pd = load_pandas()
     mod, config, refs = setup(game, config, bots)
@@ -141,8 +197,9 @@ def balance_report(
             raise ValueError(f"skill must name two bots (strong, weak), got {skill!r}")
         for b in skill:
             bot_refs(mod, [b], n)  # names checked before any game is played
-    res = simulate(mod, config, refs, games, seed, executor, progress, workers=workers, rotate=True)
+    res = simulate(mod, config, refs, games, seed, executor, progress, workers=workers, rotate=True, measures=measures)
     summary = res.summary()
+    chosen = res.summary(measures).measures if measures else None
     t, g = res.table, res.games
 
     fair = 1 / n
@@ -195,6 +252,9 @@ def balance_report(
             sh, slo, shi = ratio_ci(per_game[c].tolist(), per_game["score"].tolist())
             rows.append([c[len("points_"):], pm, plo, phi, sh, slo, shi])
         sources = pd.DataFrame(rows, columns=["source", "mean_points", "low", "high", "share", "share_low", "share_high"])
+        totals = [per_game[c].sum() for c in point_cols]
+        if any(x > 0 for x in totals) and any(x < 0 for x in totals):  # mixed signs: no share means anything
+            sources[["share", "share_low", "share_high"]] = math.nan
 
     skill_out = {}
     if skill and res.completed:
@@ -219,7 +279,7 @@ def balance_report(
         res.partial = res.partial or h2h.partial
     heading = res.describe()
     return BalanceReport(heading, n, res.completed, seats, seat_test, summary.length, decisiveness, lead, sources,
-                         skill_out, res.partial)
+                         skill_out, res.partial, chosen)
 
 
 __all__ = ["BalanceReport", "balance_report", "head_to_head", "field_share"]

@@ -17,7 +17,7 @@ from ..core import resolve_bots
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci, wilson
-from .design import DESIGN
+from .design import DESIGN, RUN_LEVEL, duration_spread
 from .play import CHECKPOINTS, GameResult, play_game
 from .text import Shown, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
 
@@ -361,10 +361,15 @@ class Summary(Shown):
                     ["measure", "seat", "mean", "95% CI"],
                     [[r.measure.removeprefix("mean_"), "all" if load_pandas().isna(r.seat) else seat_name(int(r.seat)),
                       *((pct(r.mean), ci_pct(r.low, r.high)) if r.measure == "win_rate"
-                        else (num(r.mean), f"{num(r.low)} to {num(r.high)}"))]
+                        else (num(r.mean), FIXED if r.low == r.high == r.mean and self.games > 1
+                              else f"{num(r.low)} to {num(r.high)}"))]
                      for r in self.measures.itertuples()],
                 )
             )
+            if any(r.low == r.high == r.mean for r in self.measures.itertuples()) and self.games > 1:
+                lines.append(f"  {FIXED}: the same value in every game (fixed by the rules, e.g. Duck's bruces: every "
+                             "Bruce card ends one turn, so their mean over the seats is rounds x Bruce cards / "
+                             "players); a design question reads it per seat, or not at all.")
         elif self.columns is not None and len(self.columns):
             lines.append("The game's own figures (mean per seat and game, 95% CI; per seat in results.table):")
             lines.append(
@@ -390,6 +395,7 @@ def measures(game, config=None) -> dict[str, str]:
         "turns": "turns per game",
         "rounds": "rounds per game",
         "lead_changes": "lead changes per game (turn by turn)",
+        **RUN_LEVEL,  # duration_spread: a figure of the run (rules/sim/design.py), not paired
     }
     names, funcs = resolve_bots(mod, "random", config.players)
     one = play_game(mod, config, names, funcs, 0, 0)  # one quick game names the game's own columns
@@ -403,6 +409,18 @@ def measures(game, config=None) -> dict[str, str]:
     for k, v in DESIGN.items():  # computed only when asked for (rules/sim/design.py)
         out[f"mean_{k}"] = f"{v} (design measure: played only when asked for)"
     return out
+
+
+FIXED = "every game alike"  # a measure whose value no game moves (its interval has width 0)
+
+
+def measure_listing(game, config=None) -> dict[str, str]:
+    """{name: what it means}: every measure by the one name every surface shows and `--measure` takes
+    (`meeple rules GAME --measures`): the game's own columns without the `mean_` of the sweep
+    table's columns (cards_stolen, not mean_cards_stolen). The decision (issue 36): the unprefixed
+    name is the name; the `mean_` spelling stays accepted as input everywhere (measure_name) and is
+    the column of a sweep table (measure_columns), never the name a surface shows."""
+    return {k.removeprefix("mean_"): v for k, v in measures(game, config).items()}
 
 
 PER_GAME = {
@@ -432,7 +450,7 @@ def measure_name(known: Sequence[str], name: str) -> str:
 
 def _table_measures(table) -> list[str]:
     """What measures() would list, read from a results table (no game played)."""
-    return ["win_rate", "score", *PER_GAME, *(f"mean_{c}" for c in own_columns(table))]
+    return ["win_rate", "score", *PER_GAME, *RUN_LEVEL, *(f"mean_{c}" for c in own_columns(table))]
 
 
 def _chosen_measures(res: Results, seats, names: list[str]):
@@ -447,6 +465,8 @@ def _chosen_measures(res: Results, seats, names: list[str]):
             rows += [[name, int(r["seat"]), r[name], r[low], r[high]] for _, r in seats.iterrows()]
         elif name in PER_GAME:
             rows.append([name, None, *mean_ci(g[name].tolist())])
+        elif name in RUN_LEVEL:  # the run's spread of game lengths (its interval: design.duration_spread)
+            rows.append([name, None, *duration_spread(g["turns"].tolist())])
         else:
             col = name[len("mean_"):]
             per_seat = col.startswith("points_") or any(
@@ -468,4 +488,5 @@ def measure_columns(measure: str) -> tuple[str, str, str]:
 
 
 __all__ = ["Results", "Summary", "RunInfo", "make_tables", "rate_row", "own_columns", "measures", "measure_name",
+           "measure_listing",
            "measure_columns", "PER_GAME", "load_pandas"]

@@ -15,7 +15,7 @@ from ..chance import check_seed
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci
-from .design import wanted
+from .design import duration_spread, wanted
 from .results import SHOWN_AS, Results, load_pandas, measure_name, own_columns, shown_frame
 from .results import measures as measure_list
 from .runner import Job, bot_refs, check_games, check_workers, run, setup
@@ -220,6 +220,9 @@ def _sweep_rows(res: Results, point: dict, k: int):
         # column: the game length is then <col>_played (the field's values stay whole numbers)
         name = f"{col}_played" if col in point else col
         rows[name], rows[f"{name}_low"], rows[f"{name}_high"] = mean_ci(res.games[col].tolist())
+    # the run's spread of game lengths (rules/sim/design.py): its sd with a 95% interval
+    rows["duration_spread"], rows["duration_spread_low"], rows["duration_spread_high"] = duration_spread(
+        res.games["turns"].tolist())
     t = res.table
     for c in own_columns(t):
         by_seat = {s: mean_ci(part.dropna().tolist()) for s, part in t.groupby("seat")[c]}

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..stats import Z95, wilson
-from .design import DESIGN
+from .design import DESIGN, RUN_LEVEL, duration_spread
 from .play import GameResult
 from .results import PER_GAME, RunInfo, Summary, load_pandas, measure_name
 
@@ -343,7 +343,7 @@ class Totals(RunInfo):
         columns = pd.DataFrame(own, columns=["column", "mean", "low", "high"])
         chosen = None
         if measures is not None:
-            known = ["win_rate", "score", *PER_GAME, *(f"mean_{c}" for c in t.own_columns())]
+            known = ["win_rate", "score", *PER_GAME, *RUN_LEVEL, *(f"mean_{c}" for c in t.own_columns())]
             chosen = self._chosen(seats, [measure_name(known, m) for m in measures] if n_games else [])
         return Summary(self.describe(), n_games, seats, bots, length, self.partial, columns, chosen)
 
@@ -356,6 +356,9 @@ class Totals(RunInfo):
             if name in ("win_rate", "score"):
                 low, high = ("win_low", "win_high") if name == "win_rate" else ("score_low", "score_high")
                 rows += [[name, int(r["seat"]), r[name], r[low], r[high]] for _, r in seats.iterrows()]
+            elif name in RUN_LEVEL:  # from the histogram of turns: the same floats as the table's (fsum)
+                rows.append([name, None, *duration_spread([v for v, c in sorted(t.per_game["turns"].items())
+                                                           for _ in range(c)])])
             elif name in PER_GAME:
                 rows.append([name, None, *_hist_mean_ci(t.per_game[name])])
             else:

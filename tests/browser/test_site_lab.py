@@ -118,13 +118,15 @@ def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_err
     page.set_default_timeout(600_000)
     try:
         page.goto(f"{lab_site}/lab.html?game=duck-duck-bruce&set=b5%3A+best_face%3D5&set=ms2%3A+max_steal%3D2"
-                  "&bots=heuristic&games=40&seed=1")
+                  "&bots=heuristic&games=40&seed=1&measure=drama")
         page.wait_for_function(DONE)
         assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "done"
         assert "b5 plays the same games as base" in page.locator(".meeple-lab-warnings").inner_text()
         rows = json.loads(page.locator(".meeple-lab-out").get_attribute("data-rows"))
         assert [r["variant"] for r in rows[::4]] == ["base", "b5", "ms2"]
         assert page.locator(".meeple-lab-chart svg").count() == 1
+        assert page.locator(".meeple-lab-measures").input_value() == "drama"
+        assert "drama (per game" in page.locator(".meeple-lab-out").get_attribute("data-text")  # a design measure
         page.screenshot(path=str(shots / "lab-three-variants.png"), full_page=True)
         page.locator(".meeple-lab-settings").fill("nosuch=1")
         page.locator(".meeple-lab-play").click()

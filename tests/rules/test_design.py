@@ -85,3 +85,45 @@ def test_design_is_computed_only_when_asked_and_plays_the_same_games():
     with pytest.raises(ValueError, match="design measure, computed only when"):
         plain.summary(["drama"])
     assert "drama" in str(asked.summary(["drama"]))
+
+
+def test_rules_lists_every_measure_by_the_one_name_measure_takes(capsys):
+    from meeple.rules.cli import main
+    from meeple.rules.sim.results import measure_listing
+
+    assert main(["rules", "duck-duck-bruce", "--measures"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert listed == list(measure_listing("duck-duck-bruce"))
+    assert "cards_stolen" in listed and "mean_cards_stolen" not in listed and "drama" in listed
+    for name in listed:  # --measure takes each listed name (and nothing is listed twice)
+        assert main(["simulate", "duck-duck-bruce", "--games", "2", "--workers", "1", "--measure", name]) == 0
+    assert len(set(listed)) == len(listed)
+
+
+def test_a_measure_no_game_moves_is_said_to_be_fixed():
+    res = simulate("duck-duck-bruce", None, "heuristic", 20, 1, progress=False, workers=1)
+    text = str(res.summary(["bruces"]))
+    row = next(line.split() for line in text.splitlines() if line.split()[:2] == ["bruces", "all"])
+    assert row[2:] == ["4.50", "every", "game", "alike"]  # 3 rounds x 6 Bruce cards / 4 players
+    assert "the same value in every game" in text
+    assert "every game alike" not in str(res.summary(["turns"]))  # a measure that moves keeps its interval
+
+
+def test_duration_spread_is_a_figure_of_the_run_in_every_surface():
+    from meeple.rules.sim import sweep
+    from meeple.rules.workbench import compare_run, format_comparison
+
+    res = simulate("duck-duck-bruce", None, "heuristic", 30, 2, progress=False, workers=1)
+    want = duration_spread(res.games["turns"].tolist())
+    row = res.summary(["duration_spread"]).measures.iloc[0]
+    assert (row["mean"], row["low"], row["high"]) == want
+    totals = simulate("duck-duck-bruce", None, "heuristic", 30, 2, progress=False, workers=1, keep="summary")
+    assert tuple(totals.summary(["duration_spread"]).measures.iloc[0][["mean", "low", "high"]]) == want
+    t = sweep("duck-duck-bruce", None, {"max_steal": [3]}, "heuristic", 30, 2, progress=False, workers=1)
+    assert tuple(t.iloc[0][["duration_spread", "duration_spread_low", "duration_spread_high"]]) == want
+    from meeple.rules import duck_duck_bruce as ddb
+
+    run = compare_run("duck-duck-bruce", {"base": None, "s1": ddb.Config(max_steal=1)}, "heuristic", 30, 2, progress=False,
+                      workers=1, measures=["duration_spread"])
+    assert tuple(run.table.iloc[0][["duration_spread", "duration_spread_low", "duration_spread_high"]]) == want
+    assert "a figure of the run: not paired" in format_comparison(run.table)

@@ -100,4 +100,13 @@ def test_the_explorer_plays_design_measures_only_once_one_is_shown():
     s.set_measure("mean_drama")
     assert s.design and not s.points  # played again, with the trail
     s.move(2)
-    assert "drama" in s.records[(2,)][0].stats and s.numbers()["columns"][5] == "mean_drama"
+    assert "drama" in s.records[(2,)][0].stats and s.numbers()["columns"][5] == "drama"
+
+
+def test_two_number_tune_counts_identical_settings_once():
+    t = tune("duck-duck-bruce", None, ("best_face", "min_steal"), "turns", 60, "heuristic", 30, 1, progress=False,
+             workers=1, values=([3, 4, 5], [1, 2]))
+    assert t.same == {(4, 1): (3, 1), (5, 1): (3, 1), (4, 2): (3, 2), (5, 2): (3, 2)}
+    assert all(s not in t.same for s in t.kept) and not t.tie
+    assert "best_face = 4, min_steal = 1; best_face = 5, min_steal = 1 play the same games as best_face = 3, " \
+           "min_steal = 1" in t.message

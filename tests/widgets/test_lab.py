@@ -188,3 +188,19 @@ def test_the_labs_name_is_bounded_and_a_step_ends_on_time():
     # seconds=0: the step ends after its first game, whatever `games` asks (the page's Cancel is seen between steps)
     assert lab.step(10_000, seconds=0) == 0 and sum(map(len, lab.records.values())) == 1
     assert lab.step(3) == 3  # without a time bound: the games asked for, every variant
+
+
+def test_the_lab_shows_design_measures_as_the_command_it_prints(capsys):
+    lab = VariantLab("duck-duck-bruce", ["s1: max_steal=1"], bots="heuristic", games=30, seed=1,
+                     measures="drama, margin")
+    while not lab.finished:
+        lab.step(11)
+    argv = shlex.split(lab.command())
+    assert argv[-4:] == ["--measure", "drama", "--measure", "margin"]
+    assert main(argv[1:] + ["--workers", "1"]) == 0
+    assert lab.text() in capsys.readouterr().out  # the same paired drama and margin, the same games
+    assert "drama (per game" in lab.text()
+    again, _ = VariantLab.from_link(lab.link())
+    assert again.measures == ["drama", "margin"]
+    with pytest.raises(ValueError, match="unknown measure 'dramas'"):
+        VariantLab("duck-duck-bruce", ["max_steal=1"], measures=["dramas"])

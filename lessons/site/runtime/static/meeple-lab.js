@@ -37,6 +37,8 @@
   games.type = "number"; games.min = "1"; games.step = "100"; games.value = "300";
   const seed = el("input", "meeple-lab-seed");
   seed.type = "number"; seed.min = "0"; seed.value = "1";
+  const measures = el("input", "meeple-lab-measures");  // names as `meeple rules GAME --measures` lists them
+  measures.placeholder = "e.g. drama, margin";
   const play = el("button", "meeple-control meeple-lab-play", "▶ Play");
   const cancel = el("button", "meeple-control meeple-lab-cancel", "■ Cancel");
   cancel.disabled = true;
@@ -47,7 +49,7 @@
   const nameList = el("div", "meeple-lab-names");
   const form = el("div", "meeple-lab-form");
   form.append(field("game", game), field("rule numbers", settings), field("bots", bots), field("games", games),
-    field("seed", seed));
+    field("seed", seed), field("measures", measures));
   const buttons = el("div", "meeple-lab-buttons");
   buttons.append(play, cancel);
   root.replaceChildren(form, nameList, buttons, status, warn, out);
@@ -137,6 +139,7 @@
       game.value = started.game; showNames();
       settings.value = started.settings.join("\n");
       bots.value = started.bots; games.value = String(started.games); seed.value = String(started.seed);
+      measures.value = started.measures.join(", ");
       history.replaceState(null, "", started.link);  // the address is the lab: reload or share it
       warn.textContent = started.warnings.map((w) => "⚠ " + w[0].toUpperCase() + w.slice(1)).join("\n");
       let done = 0;
@@ -166,7 +169,7 @@
     if (!Number.isInteger(n) || n < 1) { status.textContent = `games=${games.value} is not allowed: a whole number, 1 or more.`; return; }
     if (!Number.isInteger(s) || s < 0) { status.textContent = `seed=${seed.value} is not allowed: a whole number, 0 or more.`; return; }
     run({ game: game.value || "bucket-brigade", settings: settings.value.split("\n"), bots: bots.value.trim() || "random",
-      games: n, seed: s, name: "variant" });
+      games: n, seed: s, name: "variant", measures: measures.value });
   });
   cancel.addEventListener("click", () => { cancelled = true; cancel.disabled = true; });
   game.addEventListener("change", showNames);
