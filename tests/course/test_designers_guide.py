@@ -4,7 +4,7 @@ lessons/designers_guide.py; the committed page is what a fresh run writes."""
 import importlib.util
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_designers_guide_is_what_its_script_computes_now():
