@@ -1,6 +1,7 @@
-"""The README's examples run as written (issue 15, item 3).
+"""The README's examples run as written (issue 15, item 3), and the design notes' too (issue 39
+moved most of the README there, lessons/design_notes.md: a page of the course site).
 
-Every ```python and ```sh block of README.md is run, in order, in a scratch copy of the
+Every ```python and ```sh block of README.md and the design notes is run, in order, in a scratch copy of the
 repository (its tracked and new files, with `.venv` linked to the venv running the tests),
 so a reader who pastes the blocks at the top of a fresh clone gets what the README promises:
 
@@ -35,6 +36,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = (README, ROOT / "lessons" / "design_notes.md")  # read top to bottom, in this order
 FENCE = re.compile(r"^(\s*)```\s*([\w+-]*)\s*$")
 SKIP = re.compile(r"^\s*<!--\s*readme-test:\s*skip\s*\((?P<reason>[^)]+)\)\s*-->\s*$")
 RUN = {"python": "python", "py": "python", "sh": "sh", "bash": "sh", "shell": "sh"}
@@ -44,7 +46,7 @@ DEADLINE_S = 600  # outer limit for one block on a loaded machine; README sizes 
 RUNNER = r'''
 import ast, re, sys
 src = sys.stdin.read()
-first = int(sys.argv[1])
+first, doc = int(sys.argv[1]), sys.argv[2]
 tree = ast.parse(src)
 lines = src.splitlines()
 ns = {"__name__": "__main__"}
@@ -56,12 +58,12 @@ for node in tree.body:
         if m:
             expected = m.group(1)
     if expected is None:
-        exec(compile(ast.Module([node], []), "README.md", "exec"), ns)
+        exec(compile(ast.Module([node], []), doc, "exec"), ns)
         continue
-    got = repr(eval(compile(ast.Expression(node.value), "README.md", "eval"), ns))
+    got = repr(eval(compile(ast.Expression(node.value), doc, "eval"), ns))
     pattern = ".*".join(re.escape(part) for part in expected.split("..."))
     if not re.fullmatch(pattern, got, re.S):
-        sys.exit(f"README.md line {first + node.lineno - 1}: the comment shows {expected}\n"
+        sys.exit(f"{doc} line {first + node.lineno - 1}: the comment shows {expected}\n"
                  f"but the code gives {got[:400]}")
 '''
 
@@ -90,17 +92,18 @@ BULK = re.compile(r"\b(simulate|sweep|balance(_report)?|compare|tune)\b")
 
 @dataclass(frozen=True)
 class Block:
-    line: int  # the block's first code line in README.md
+    line: int  # the block's first code line in its file
     lang: str  # "python" or "sh"
     code: str
     skip: str | None  # the reason given in a readme-test: skip comment
+    doc: str = "README.md"  # the file it is in
 
     @property
     def id(self) -> str:
-        return f"{self.lang}-line{self.line}"
+        return f"{self.lang}-line{self.line}" if self.doc == "README.md" else f"{Path(self.doc).stem}-{self.lang}-line{self.line}"
 
 
-def readme_blocks(text: str) -> list[Block]:
+def readme_blocks(text: str, doc: str = "README.md") -> list[Block]:
     """The runnable fenced blocks, in order (other languages and plain ``` are left alone)."""
     lines = text.splitlines()
     blocks, i = [], 0
@@ -114,17 +117,17 @@ def readme_blocks(text: str) -> list[Block]:
         while j < len(lines) and not FENCE.match(lines[j]):
             j += 1
         if j == len(lines):
-            raise AssertionError(f"README.md line {i + 1}: a ``` block that never closes")
+            raise AssertionError(f"{doc} line {i + 1}: a ``` block that never closes")
         prev = next((lines[k] for k in range(i - 1, -1, -1) if lines[k].strip()), "")
         skip = SKIP.match(prev)
         if lang in RUN:
             code = "\n".join(line[indent:] for line in lines[i + 1:j]) + "\n"
-            blocks.append(Block(i + 2, RUN[lang], code, skip.group("reason").strip() if skip else None))
+            blocks.append(Block(i + 2, RUN[lang], code, skip.group("reason").strip() if skip else None, doc))
         i = j + 1
     return blocks
 
 
-BLOCKS = readme_blocks(README.read_text())
+BLOCKS = [b for path in DOCS for b in readme_blocks(path.read_text(), str(path.relative_to(ROOT)))]
 
 
 def _scratch(tmp_path: Path) -> Path:
@@ -169,12 +172,14 @@ def _sh_script(code: str) -> tuple[str, list[str]]:
     return "set -euo pipefail\n" + "\n".join(keep) + "\n", left_out
 
 
-def test_the_readme_has_blocks_and_every_skip_says_why():
-    assert any(b.lang == "python" for b in BLOCKS) and any(b.lang == "sh" for b in BLOCKS)
-    text = README.read_text()
+@pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
+def test_the_readme_has_blocks_and_every_skip_says_why(path):
+    mine = [b for b in BLOCKS if b.doc == str(path.relative_to(ROOT))]
+    assert any(b.lang == "python" for b in mine) and any(b.lang == "sh" for b in mine)
+    text = path.read_text()
     markers = [line for line in text.splitlines() if "readme-test" in line]
     assert all(SKIP.match(m) for m in markers), f"a readme-test marker must read <!-- readme-test: skip (reason) -->: {markers}"
-    assert len(markers) == sum(1 for b in BLOCKS if b.skip), "a readme-test marker is not right before a block"
+    assert len(markers) == sum(1 for b in mine if b.skip), "a readme-test marker is not right before a block"
 
 
 @pytest.fixture(scope="module")
@@ -186,12 +191,12 @@ def clone(tmp_path_factory) -> Path:
 
 def _run_block(block: Block, top: Path, env: dict) -> subprocess.CompletedProcess:
     if block.lang == "python":
-        done = subprocess.run([sys.executable, "-c", RUNNER, str(block.line)], input=block.code, cwd=top, env=env,
+        done = subprocess.run([sys.executable, "-c", RUNNER, str(block.line), block.doc], input=block.code, cwd=top, env=env,
                               capture_output=True, text=True, timeout=DEADLINE_S)
     else:
         script, left_out = _sh_script(block.code)
         if not re.sub(r"(?m)^\s*(#.*)?$", "", script.replace("set -euo pipefail", "")).strip():
-            pytest.skip(f"README.md line {block.line}: only make commands ({'; '.join(left_out)}), "
+            pytest.skip(f"{block.doc} line {block.line}: only make commands ({'; '.join(left_out)}), "
                         "which the suite itself stands for")
         done = subprocess.run(["bash", "-c", script], cwd=top, env=env, capture_output=True, text=True,
                               timeout=DEADLINE_S)
@@ -201,7 +206,7 @@ def _run_block(block: Block, top: Path, env: dict) -> subprocess.CompletedProces
 @pytest.mark.parametrize("block", BLOCKS, ids=lambda b: b.id)
 def test_readme_block_runs_as_written(block, clone):
     if block.skip:
-        pytest.skip(f"README.md line {block.line}: {block.skip}")
+        pytest.skip(f"{block.doc} line {block.line}: {block.skip}")
     _check_block(block, clone, {})
 
 
@@ -209,10 +214,10 @@ def _check_block(block: Block, top: Path, extra_env: dict) -> None:
     before = _files(top)
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MPLBACKEND": "Agg", **extra_env}
     done = _run_block(block, top, env)
-    assert done.returncode == 0, (f"README.md block at line {block.line} failed:\n{block.code}\n"
+    assert done.returncode == 0, (f"{block.doc} block at line {block.line} failed:\n{block.code}\n"
                                   f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}")
     left = _not_ignored(_files(top) - before)
-    assert not left, (f"README.md block at line {block.line} leaves files git would list as untracked: {left} "
+    assert not left, (f"{block.doc} block at line {block.line} leaves files git would list as untracked: {left} "
                       "(write examples under out/, which .gitignore ignores)")
 
 
@@ -231,7 +236,7 @@ def test_readme_block_runs_on_a_slow_machine(block, clone, tmp_path):
     log = tmp_path / "clock-reads"
     path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
     _check_block(block, clone, {"PYTHONPATH": path, "MEEPLE_SLOW_CLOCK_LOG": str(log)})
-    assert log.exists() and log.read_text(), f"README.md block at line {block.line} never read the slow clock"
+    assert log.exists() and log.read_text(), f"{block.doc} block at line {block.line} never read the slow clock"
 
 
 def test_the_local_cluster_block_runs_as_a_script(clone, tmp_path):
@@ -284,7 +289,7 @@ def test_every_call_the_readme_names_exists_and_the_plain_ones_run():
     named the function `simulate`'s attribute); one with literal arguments, or `game`, also runs."""
     import ast
 
-    text = README.read_text()
+    text = "\n".join(path.read_text() for path in DOCS)
     calls = [c for c in _prose_calls(text) if not c.startswith(NOT_OURS)]
     assert 'res.summary(["steals_tried", "turns"])' in calls and len(calls) >= 12, calls
     ns = _names()

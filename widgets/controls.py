@@ -295,7 +295,7 @@ class DieEditor(Control):
         m, lo, hi = mean_ci([rng.choice(faces) for _ in range(self.ROLLS)])
         turn = pb.exact_turn_distance(pb.Config(faces=faces), from_last=False).mean()
         self.text = (f"Faces {faces}: mean {exact.mean(d)}, variance {exact.variance(d)}. "
-                     f"Two thousand rolls average {m:.2f} ({lo:.2f} to {hi:.2f}). "
+                     f"{self.ROLLS:,} rolls average {m:.2f} ({lo:.2f} to {hi:.2f}). "
                      f"A turn that always rerolls (not last) moves {float(turn):.2f} spaces on average.")
         self.chart = specs.distribution(d, x_title="spaces moved by one roll", title="Your die (exact)")
 

@@ -82,6 +82,17 @@ def lessons(patterns: list[str] | None = None) -> list[Path]:
     return chosen
 
 
+# The pages after the lessons, each if its .md is there (issue 39: what the README leaves out): the
+# teacher's guide (the course map, times, exercises to set, publishing), the designer's guide, the
+# design notes and the command reference (written from the parser: meeple.rules.cli.reference).
+GUIDES = ("teachers_guide", "designers_guide", "design_notes", "commands")
+
+
+def guide_pages(folder: Path) -> list[str]:
+    """The GUIDES whose Markdown file is in `folder`, in that order."""
+    return [name for name in GUIDES if (folder / f"{name}.md").exists()]
+
+
 def toc_yaml(pages: list[str]) -> str:
     """`_toc.yml` for the book: the intro, then one chapter per lesson, in name order."""
     return "format: jb-book\nroot: intro\nchapters:\n" + "".join(f"- file: {p}\n" for p in pages)
@@ -187,10 +198,7 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
         nb.unlink()
     answers = sum(stage_notebook(nb, src / nb.name, solutions) for nb in chosen)
     pages = [p.stem for p in chosen]
-    if (src / "teachers_guide.md").exists():  # the course map, times, exercises to set, publishing
-        pages.append("teachers_guide")
-    if (src / "designers_guide.md").exists():  # one design question answered with the design measures (issue 36)
-        pages.append("designers_guide")
+    pages += guide_pages(src)
     pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
     site_vendor.vendor(modules, src / "_vendor", sealed)

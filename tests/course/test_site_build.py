@@ -224,3 +224,12 @@ def test_exercise_cells_are_tagged_and_listed_without_their_answers(tmp_path):
     assert listed == {"page": "01_lesson", "cells": [{"kind": "context", "source": "x = 1\n"},
                                                      {"kind": "exercise", "source": "answer = ...\ncheck('01.x', answer)\n"}]}
     assert "answer = 42" not in json.dumps(listed)  # the solution cell is left out
+
+
+def test_the_site_has_the_pages_the_readme_sends_readers_to():
+    """The README links the design notes and the command reference as pages of the course site
+    (issue 39): they follow the lessons in the book's table of contents, with the guides."""
+    pages = bs.guide_pages(ROOT / "lessons")
+    assert {"teachers_guide", "design_notes", "commands"} <= set(pages)
+    toc = bs.toc_yaml(["01_first_interval", *pages])
+    assert "- file: design_notes\n" in toc and "- file: commands\n" in toc
