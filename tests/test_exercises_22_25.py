@@ -54,7 +54,7 @@ def test_the_expected_loss_matches_a_sampled_one_and_the_power_a_sampled_rule():
     assert abs(float(l22.adoption_chance(games, t, Fraction(1, 4), Fraction(3, 5))) - rate) < 4e-3
 
 
-@pytest.mark.parametrize("key", ["22.expected_loss", "22.power"])
+@pytest.mark.parametrize("key", ["22.expected_loss", "22.power", "23.mean_variance", "23.two_turns"])
 def test_each_student_passes_with_their_own_answer_and_not_a_classmates(key, no_student):
     answers = {sid: ex.answer(key, sid) for sid in IDS}
     assert len(set(answers.values())) > 2 and key in ex.VARIED
@@ -81,3 +81,33 @@ def test_22_checkers_name_the_near_misses(no_student):
     assert not ok and "no better" in said
     ok, said = _quiet("22.power", round(float(right), 3))
     assert not ok and "exact" in said
+
+
+def test_23_clean_run_is_lesson_7s_fresh_flips_and_the_engines_shuffles():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+    from meeple.rules.chance import Chance
+    from meeple.rules.stats import wilson
+
+    remaining = {}
+    for card in ddb.Config().deck():
+        key = None if type(card) is ddb.Bruce else card.suit
+        remaining[key] = remaining.get(key, 0) + 1
+    assert all(l22.clean_run(k) == exact.fresh_flips((), remaining, k) for k in range(4))
+    chance, clean, shuffles = Chance(7), 0, 2000
+    for _ in range(shuffles):
+        pile, chance = chance.shuffled(ddb.Config().deck())
+        firsts = pile[:3]
+        clean += all(type(c) is not ddb.Bruce for c in firsts) and len({c.suit for c in firsts}) == 3
+    low, high = wilson(clean, shuffles)
+    assert low <= l22.clean_run(3) <= high
+
+
+def test_23_two_turns_beat_one_and_the_checkers_name_the_near_misses(no_student):
+    need = ex.exercise_numbers("23")["need"]
+    assert l22.one_turn(need) < l22.two_turns(need) < 1
+    ok, said = _quiet("23.two_turns", l22.one_turn(need))
+    assert not ok and "one turn" in said
+    best_plain = max(k * l22.clean_run(k) for k in range(11))
+    ok, said = _quiet("23.mean_variance", best_plain)
+    assert not ok and "no penalty" in said
