@@ -13,6 +13,8 @@ import os
 from contextlib import contextmanager
 from fractions import Fraction
 
+from .checking import WHOSE
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -167,3 +169,6 @@ def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
 
 def _numbers_of(key: str) -> dict:
     return exercise_numbers(key.split(".", 1)[0])
+
+
+WHOSE.append(current_student)  # a notebook's check() output says whose numbers its answer was worked with
