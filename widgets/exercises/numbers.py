@@ -104,7 +104,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # strengths and best_of: 25.match's two Bradley-Terry strengths and match length; pairs: 25.implied's
     # P(A beats B) and P(B beats C) (the lesson fits ratings and shows one game's chance, never these)
     "25": {"strengths": ((3, 2), (5, 3), (4, 1), (7, 5), (2, 1)), "best_of": (3, 5),
-           "pairs": ((Fraction(2, 3), Fraction(3, 5)), (Fraction(3, 4), Fraction(2, 3)), (Fraction(3, 5), Fraction(4, 7)),
+           "pairs": ((Fraction(2, 3), Fraction(3, 5)), (Fraction(3, 4), Fraction(2, 3)), (Fraction(3, 5), Fraction(5, 8)),
                      (Fraction(5, 8), Fraction(2, 3)), (Fraction(7, 10), Fraction(3, 5)))},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
