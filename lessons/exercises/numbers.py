@@ -100,6 +100,18 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "rule": ((12, Fraction(9, 10), Fraction(1, 4), Fraction(1, 2)), (10, Fraction(19, 20), Fraction(1, 5), Fraction(1, 2)),
                     (15, Fraction(4, 5), Fraction(1, 3), Fraction(1, 2)), (8, Fraction(9, 10), Fraction(1, 4), Fraction(3, 5)),
                     (14, Fraction(19, 20), Fraction(1, 4), Fraction(1, 2)))},
+    # weight: 23.mean_variance's penalty on the haul's variance; need: 23.two_turns's ducks over two turns
+    # (neither is a number the lesson works: it weighs utilities 1 - (1 - r)^x and one turn's needs)
+    "23": {"weight": (Fraction(1, 4), Fraction(1, 8), Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)),
+           "need": (5, 6, 7, 4, 8)},
+    # face: 24.second_pip's face of the base die (0-based; the lesson prices the first pip of every face);
+    # option: 24.fair_price's option of lessons_22_25.DIE_OPTIONS, priced by a curve fitted to the others
+    "24": {"face": (2, 0, 1, 3, 4, 5), "option": (3, 0, 1, 2, 4, 5)},
+    # strengths and best_of: 25.match's two Bradley-Terry strengths and match length; pairs: 25.implied's
+    # P(A beats B) and P(B beats C) (the lesson fits ratings and shows one game's chance, never these)
+    "25": {"strengths": ((3, 2), (5, 3), (4, 1), (7, 5), (2, 1)), "best_of": (3, 5),
+           "pairs": ((Fraction(2, 3), Fraction(3, 5)), (Fraction(3, 4), Fraction(2, 3)), (Fraction(3, 5), Fraction(5, 8)),
+                     (Fraction(5, 8), Fraction(2, 3)), (Fraction(7, 10), Fraction(3, 5)))},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
 VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat", "04.track", "04.slow", "05.games", "05.power",
@@ -110,7 +122,8 @@ VARIED |= {"08.nest_bust", "08.nest_gain", "11.none_colour", "14.die_d", "14.cyc
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"17.rounds", "20.wait", "21.tuned"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
-VARIED |= {"22.expected_loss", "22.power"}
+VARIED |= {"22.expected_loss", "22.power", "23.mean_variance", "23.two_turns",
+           "24.second_pip", "24.fair_price", "25.match", "25.implied"}
 _student: "str | None" = None
 
 

@@ -54,7 +54,8 @@ def test_the_expected_loss_matches_a_sampled_one_and_the_power_a_sampled_rule():
     assert abs(float(l22.adoption_chance(games, t, Fraction(1, 4), Fraction(3, 5))) - rate) < 4e-3
 
 
-@pytest.mark.parametrize("key", ["22.expected_loss", "22.power"])
+@pytest.mark.parametrize("key", ["22.expected_loss", "22.power", "23.mean_variance", "23.two_turns", "24.second_pip",
+                                 "24.fair_price", "25.match", "25.implied"])
 def test_each_student_passes_with_their_own_answer_and_not_a_classmates(key, no_student):
     answers = {sid: ex.answer(key, sid) for sid in IDS}
     assert len(set(answers.values())) > 2 and key in ex.VARIED
@@ -81,3 +82,67 @@ def test_22_checkers_name_the_near_misses(no_student):
     assert not ok and "no better" in said
     ok, said = _quiet("22.power", round(float(right), 3))
     assert not ok and "exact" in said
+
+
+def test_23_clean_run_is_lesson_7s_fresh_flips_and_the_engines_shuffles():
+    from meeple.rules import duck_duck_bruce as ddb
+    from meeple.rules import exact
+    from meeple.rules.chance import Chance
+    from meeple.rules.stats import wilson
+
+    remaining = {}
+    for card in ddb.Config().deck():
+        key = None if type(card) is ddb.Bruce else card.suit
+        remaining[key] = remaining.get(key, 0) + 1
+    assert all(l22.clean_run(k) == exact.fresh_flips((), remaining, k) for k in range(4))
+    chance, clean, shuffles = Chance(7), 0, 2000
+    for _ in range(shuffles):
+        pile, chance = chance.shuffled(ddb.Config().deck())
+        firsts = pile[:3]
+        clean += all(type(c) is not ddb.Bruce for c in firsts) and len({c.suit for c in firsts}) == 3
+    low, high = wilson(clean, shuffles)
+    assert low <= l22.clean_run(3) <= high
+
+
+def test_23_two_turns_beat_one_and_the_checkers_name_the_near_misses(no_student):
+    need = ex.exercise_numbers("23")["need"]
+    assert l22.one_turn(need) < l22.two_turns(need) < 1
+    ok, said = _quiet("23.two_turns", l22.one_turn(need))
+    assert not ok and "one turn" in said
+    best_plain = max(k * l22.clean_run(k) for k in range(11))
+    ok, said = _quiet("23.mean_variance", best_plain)
+    assert not ok and "no penalty" in said
+
+
+def test_24_the_second_pip_is_worth_less_and_a_left_out_option_is_priced_by_the_others(no_student):
+    from meeple.rules import piggyback_brigade as pb
+
+    for face in range(len(pb.Config().faces)):
+        first = list(pb.Config().faces)
+        first[face] += 1
+        assert 0 < l22.second_pip(face) < l22.turns_saved(tuple(first)), face
+    k = ex.exercise_numbers("24")["option"]
+    points = [(l22.pips(f), l22.turns_saved(f)) for _, f in l22.DIE_OPTIONS]
+    slope_all = sum(c * b for c, b in points) / sum(c * c for c, _ in points)
+    with_it = l22.turns_saved(l22.DIE_OPTIONS[k][1]) / slope_all
+    assert with_it != l22.loo_price(k)
+    ok, said = _quiet("24.fair_price", with_it)
+    assert not ok and "leave it out" in said
+
+
+def test_25_the_match_is_every_sequence_of_games_and_the_implied_chance_multiplies_odds(no_student):
+    for s_a, s_b in ((3, 2), (4, 1)):
+        p = Fraction(s_a, s_a + s_b)
+        for n in (3, 5):
+            brute = Fraction(0)
+            for games in itertools.product((0, 1), repeat=n):  # every sequence played out to the end
+                chance = Fraction(1)
+                for g in games:
+                    chance *= p if g else 1 - p
+                brute += chance if sum(games) > n // 2 else 0
+            assert l22.match_chance(s_a, s_b, n) == brute
+    # three players with strengths 6, 3, 2: the chances of A-B and B-C imply A-C exactly
+    assert l22.implied_third(Fraction(6, 9), Fraction(3, 5)) == Fraction(6, 8)
+    p_ab, p_bc = ex.exercise_numbers("25")["pairs"]
+    ok, said = _quiet("25.implied", p_ab * p_bc)
+    assert not ok and "odds" in said
