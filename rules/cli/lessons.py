@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..course import copy_course, version
 from ..scrub import NotebookError
+from .classroom import read_class_key
 from .common import CliError
 
 
@@ -39,8 +40,6 @@ def cmd_answers(args) -> int:
     """The teacher's answer key: every exercise's answer, for one student of the class or all of it.
     It needs the class key: a student's numbers come from their code, which the key makes."""
     from meeple.widgets import exercises
-
-    from .classroom import read_class_key
 
     cls = read_class_key(args.key, "answers")
     try:

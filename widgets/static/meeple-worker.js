@@ -51,7 +51,8 @@ const handlers = {
   // A lesson's code cells (meeple-cells.js): meeple.widgets.cells, one namespace per page.
   cell: ({ op, page, code }) => {
     if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
-    return cells()[op](page, code);
+    // callPromising: a graded site's sealed check waits for the browser's WebCrypto PBKDF2 (run_sync, JSPI)
+    return cells()[op].callPromising(page, code);
   },
 };
 // The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
