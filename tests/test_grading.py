@@ -11,6 +11,7 @@ that only draws a chart is left out), so 30 students cost about 4 s each, not a 
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import io
 import json
@@ -73,19 +74,30 @@ def _needed(cells: "list[tuple[str, list]]") -> "list[int]":
     return sorted(keep)
 
 
+@contextlib.contextmanager
+def _shell():
+    """An IPython shell in this process (check() then shows and saves its answer as in a kernel),
+    cleared afterwards: a shell left behind would make every later test's check() display, not print."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.reset()
+    try:
+        yield shell
+    finally:
+        InteractiveShell.clear_instance()
+
+
 def _solve(lesson: str, code: str) -> dict:
     """Lesson `lesson` as student `code` submits it: the notebook with the outputs its solution
     cells (and the cells they need) show in an IPython shell."""
-    from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     book = next(LESSONS.glob(f"{lesson}_*.ipynb"))
     nb = json.loads(book.read_text(encoding="utf-8"))
     code_cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
     cells = [("".join(c["source"]), c.get("metadata", {}).get("tags", [])) for c in code_cells]
-    shell = InteractiveShell.instance()
-    shell.reset()
-    with ex.as_student(code):
+    with _shell() as shell, ex.as_student(code):
         for i in _needed(cells):
             with capture_output() as cap:
                 result = shell.run_cell(cells[i][0], store_history=False)
@@ -233,19 +245,16 @@ def test_lesson_6_page_carries_neither_3_chase_nor_6_boost():
     """Issue 37: lesson 6's chart of each rule's chase (page data on the site) held 03.chase's answer
     (10150/729 as its float) for every gap a student gets, and the two floats whose difference is
     06.boost's: now to 2 decimals, none of them is an answer to the 9 digits a sealed check takes."""
-    from IPython.core.interactiveshell import InteractiveShell
-
     from meeple.widgets.exercises import graded
 
     book = next(LESSONS.glob("06_*.ipynb"))
     cells = [c for c in json.loads(book.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
     upto = next(i for i, c in enumerate(cells) if c["id"] == "bbc79b95")
-    shell = InteractiveShell.instance()
-    shell.reset()
-    for c in cells[:upto + 1]:
-        if "solution" not in c.get("metadata", {}).get("tags", []):
-            assert not shell.run_cell("".join(c["source"]), store_history=False).error_in_exec
-    spaces = [r["spaces"] for r in shell.user_ns["rows"]]
+    with _shell() as shell:
+        for c in cells[:upto + 1]:
+            if "solution" not in c.get("metadata", {}).get("tags", []):
+                assert not shell.run_cell("".join(c["source"]), store_history=False).error_in_exec
+        spaces = [r["spaces"] for r in shell.user_ns["rows"]]
     answers = {graded.decimal(ex.answer(k, who)) for k in ("03.chase", "06.boost") for who in (None, *[f"s{i}" for i in range(60)])}
     assert len(answers) >= 8
     shown = {graded.decimal(x) for x in spaces} | {graded.decimal(a - b) for a in spaces for b in spaces}
