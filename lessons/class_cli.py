@@ -28,8 +28,8 @@ def cmd_class_new(args) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     folder = Path(args.dir)
-    print(f"a class of {len(cls.students)}: the key in {folder / classroom.KEY_FILE} (keep it: it is what makes "
-          f"the numbers and `meeple answers`/`meeple grade` need it), each student's code in "
+    print(f"a class of {len(cls.students)}: the key in {folder / classroom.KEY_FILE} (yours alone: `meeple "
+          f"answers` and `meeple grade` need it), each student's code in "
           f"{folder / classroom.CODES_FILE} (give each student their own; they run student(\"CODE\"))")
     return 0
 

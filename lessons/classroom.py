@@ -26,13 +26,17 @@ from pathlib import Path
 KEY_FILE, CODES_FILE = "class-key.json", "codes.csv"
 KEY_FORMAT = "meeple class key"
 KEY_VERSION = 1
-CODE = re.compile(r"^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$")  # a class code as `numbers.normalise` leaves it
+CODE = re.compile(r"^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$")  # a class code as `same_id` leaves it
+_TYPED_CODE = re.compile(r"^([a-z2-7]{4})[- ]?([a-z2-7]{4})[- ]?([a-z2-7]{4})$")
 
 
 def same_id(text: str) -> str:
-    """A roster id as codes are made from it: case and runs of spaces do not matter (as the
-    lessons' own `normalise`, kept here so the key is read without the exercises package)."""
-    return " ".join(text.casefold().split())
+    """An id as the lessons' numbers read it (`numbers.normalise` is this): case and runs of spaces do
+    not matter, and a class code typed without its dashes, or with spaces, is that code ("k7qf m2xa
+    rtde", "K7QFM2XARTDE" -> "k7qf-m2xa-rtde"), so a student's numbers do not hang on how they typed it."""
+    text = " ".join(text.casefold().split())
+    m = _TYPED_CODE.match(text)
+    return "-".join(m.groups()) if m else text
 
 
 def code_of(key: bytes, student_id: str) -> str:
@@ -60,7 +64,7 @@ class ClassKey:
         """The roster id that `text` names: the id itself (case and spaces aside) or its code; else None."""
         t = same_id(text)
         for s, c in self.codes.items():
-            if t in (same_id(s), c.casefold()):
+            if t in (same_id(s), same_id(c)):
                 return s
         return None
 

@@ -34,6 +34,7 @@ import hashlib
 import math
 import numbers
 import secrets
+import sys
 from fractions import Fraction
 from typing import Any, Iterable
 
@@ -110,13 +111,33 @@ def _pbkdf2_python(password: bytes, salt: bytes, rounds: int) -> bytes:
     return acc.to_bytes(32, "big")
 
 
+def _pbkdf2_webcrypto(password: bytes, salt: bytes, rounds: int) -> "bytes | None":
+    """PBKDF2-HMAC-SHA256 by the browser's WebCrypto, from the site's Pyodide (whose hashlib has no
+    pbkdf2_hmac, and whose Python loop takes about 5 s for ITERATIONS rounds): the worker runs a
+    cell with callPromising, so `run_sync` may wait for the browser's promise (JSPI). None where it
+    cannot (another host, no JSPI): then the Python loop, slow but the same bytes."""
+    if sys.platform != "emscripten":
+        return None
+    import js  # noqa: PLC0415 - Pyodide's own modules exist only in the site's browser Python
+    from pyodide.ffi import can_run_sync, run_sync, to_js  # noqa: PLC0415 - the same
+
+    if not can_run_sync():
+        return None
+    subtle = js.crypto.subtle
+    key = run_sync(subtle.importKey("raw", to_js(password), "PBKDF2", False, to_js(["deriveBits"])))
+    algo = to_js({"name": "PBKDF2", "hash": "SHA-256", "salt": to_js(salt), "iterations": rounds},
+                 dict_converter=js.Object.fromEntries)
+    return bytes(js.Uint8Array.new(run_sync(subtle.deriveBits(algo, key, 256))).to_py())
+
+
 def slow_digest(salt: str, key: str, form: str, text: str, rounds: int) -> str:
     """The sealed digest of answer `text` (as `form` writes it) to exercise `key` under a student's
-    `salt`: PBKDF2-HMAC-SHA256, `rounds` rounds."""
+    `salt`: PBKDF2-HMAC-SHA256, `rounds` rounds (OpenSSL's, else the browser's, else a Python loop)."""
     password, salted = "\0".join((key, form, text)).encode(), bytes.fromhex(salt)
     pbkdf2 = getattr(hashlib, "pbkdf2_hmac", None)
-    out = pbkdf2("sha256", password, salted, rounds) if pbkdf2 else _pbkdf2_python(password, salted, rounds)
-    return out.hex()
+    if pbkdf2:
+        return pbkdf2("sha256", password, salted, rounds).hex()
+    return (_pbkdf2_webcrypto(password, salted, rounds) or _pbkdf2_python(password, salted, rounds)).hex()
 
 
 def _who(salt: str, student: "str | None") -> str:

@@ -13,6 +13,8 @@ import os
 from contextlib import contextmanager
 from fractions import Fraction
 
+from meeple.course.classroom import same_id
+
 from .checking import WHOSE
 
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
@@ -128,10 +130,11 @@ _student: "str | None" = None
 
 
 def normalise(name_or_id) -> str:
-    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter."""
+    """A student id as the hash reads it: case, accents' case and runs of spaces do not matter, nor
+    the dashes of a class code (`meeple class new`)."""
     if not isinstance(name_or_id, str) or not name_or_id.strip():
         raise ValueError(f"a student id is a non-empty name or number as text, got {name_or_id!r}")
-    return " ".join(name_or_id.casefold().split())
+    return same_id(name_or_id)  # a class code however it was typed (meeple.course.classroom)
 
 
 def student(name_or_id: "str | None") -> "str | None":

@@ -51,7 +51,10 @@ const handlers = {
   // A lesson's code cells (meeple-cells.js): meeple.course.site.runtime.cells, one namespace per page.
   cell: ({ op, page, code }) => {
     if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
-    return cells()[op](page, code);
+    // callPromising where the browser can switch stacks (JSPI): a graded site's sealed check then waits for
+    // WebCrypto's PBKDF2 (run_sync); elsewhere a plain call, and graded.py falls back to its Python loop
+    const f = cells()[op];
+    return typeof WebAssembly.Suspending === "function" ? f.callPromising(page, code) : f(page, code);
   },
 };
 // The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
