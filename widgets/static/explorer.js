@@ -55,6 +55,20 @@ function h(tag, cls, text) {
   return e;
 }
 
+// The keys a slider, a select, a number box or a scrolling box moves with. A notebook host binds some of them to its
+// own commands (JupyterLab's command mode: ArrowUp/Down select another cell and take focus from the
+// slider): the widget keeps them, as ipywidgets' controls do: lumino skips any element marked
+// data-lm-suppress-shortcuts (its listener may run in the capture phase), and the event stops here
+// for a host that listens as it bubbles. The input's own default action (the move) still happens.
+const MOVE_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+function keepKeys(input) {
+  input.setAttribute("data-lm-suppress-shortcuts", "true");
+  input.addEventListener("keydown", (e) => {
+    if (MOVE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.stopPropagation();
+  });
+  return input;
+}
+
 function dark(el) {
   // the host's theme: JupyterLab's body flag, the book theme's <html data-theme>, else the system's
   const body = document.body;
@@ -117,6 +131,11 @@ function render({ model, el }) {
   const chartsBox = h("div", "meeple-explorer-charts");
   const chartText = h("p", "meeple-visually-hidden meeple-explorer-chart-text");
   const numbers = h("div", "meeple-explorer-numbers");
+  // a box that may scroll (a phone: at most 600 px tall, and wider than the screen): a keyboard
+  // reader tabs to it and scrolls it with the arrow keys
+  numbers.tabIndex = 0;
+  numbers.setAttribute("role", "region");
+  numbers.setAttribute("aria-label", "the numbers of the value shown");
   const tools = h("div", "meeple-explorer-tools");
   const csvButton = h("button", "meeple-control meeple-explorer-csv", "Numbers as CSV");
   csvButton.setAttribute("aria-expanded", "false");
@@ -130,6 +149,7 @@ function render({ model, el }) {
   controls.append(sliders, gamesBox, runAll);
   pickers.append(measureBox, seatBox);
   root.append(head, site, controls, pickers, status, warnings, error, chartsBox, chartText, numbers, tools, csv);
+  [games, measure, seat, numbers].forEach(keepKeys);
 
   // --- what the reader does: one message each; the slider's move is its re-simulation ---
   games.addEventListener("change", () => {
@@ -193,6 +213,7 @@ function render({ model, el }) {
     r.step = "1";
     r.dataset.field = s.field;
     r.setAttribute("aria-label", `${s.field}: moving it plays that value`);
+    keepKeys(r);
     const out = h("output", "meeple-explorer-readout");
     const show = (i) => { out.textContent = s.labels[i]; r.setAttribute("aria-valuetext", `${s.field} = ${s.labels[i]}`); };
     const index = () => [...sliders.querySelectorAll("input.meeple-explorer-range")].map((x) => Number(x.value));

@@ -76,6 +76,20 @@ function rich(parent, text) {
   });
 }
 
+// The keys a slider, a select or a radio group moves with. A notebook host binds some of them to its
+// own commands (JupyterLab's command mode: ArrowUp/Down select another cell and take focus from the
+// slider): the widget keeps them, as ipywidgets' controls do: lumino skips any element marked
+// data-lm-suppress-shortcuts (its listener may run in the capture phase), and the event stops here
+// for a host that listens as it bubbles. The input's own default action (the move) still happens.
+const MOVE_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+function keepKeys(input) {
+  input.setAttribute("data-lm-suppress-shortcuts", "true");
+  input.addEventListener("keydown", (e) => {
+    if (MOVE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.stopPropagation();
+  });
+  return input;
+}
+
 function drawInput(inp, send, locked) {
   const wrap = h("div", `meeple-panel-input meeple-panel-input-${inp.kind}`);
   wrap.dataset.name = inp.name;
@@ -104,6 +118,7 @@ function drawInput(inp, send, locked) {
     });
     s.value = String(index);
     s.disabled = off;
+    keepKeys(s);
     s.addEventListener("change", () => send({ do: "set", name: inp.name, value: inp.options[Number(s.value)].value }));
     wrap.append(label, s);
   } else if (inp.kind === "toggle") {
@@ -121,6 +136,7 @@ function drawInput(inp, send, locked) {
       b.tabIndex = i === index ? 0 : -1;  // one tab stop; arrows move within (WAI-ARIA radio group)
       b.disabled = off;
       b.addEventListener("click", () => { if (i !== index) send({ do: "set", name: inp.name, value: o.value }); });
+      keepKeys(b);
       b.addEventListener("keydown", (e) => {
         const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
         if (!step) return;
@@ -143,6 +159,7 @@ function drawInput(inp, send, locked) {
     r.value = String(index);
     r.dataset.key = inp.name;
     r.disabled = off;
+    keepKeys(r);
     r.setAttribute("aria-valuetext", inp.options[index] ? inp.options[index].label : "");
     const out = h("output", "meeple-panel-readout", inp.options[index] ? inp.options[index].label : "");
     out.htmlFor = id;
