@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from site_vendor import KATEX_DIR, MODULES, PYODIDE_DIR, STATIC, VEGA_DIR, VEGA_LITE_DIR
+from meeple.widgets.chart_text import describe
 
 CHART_ESM = STATIC / "meeple-chart.js"  # the front end of every chart on the site
 EXPLORER_ESM = STATIC / "explorer.js"  # the Explorer's one front end, served as it is (no bundled Vega)
@@ -205,7 +206,9 @@ def compile_chart(model: dict) -> int:
     attrs = model.get("state", {})
     if model.get("model_name") != "AnyModel" or "_vl_selections" not in attrs or not attrs.get("spec"):
         return 0  # not an Altair chart
-    attrs["spec"] = _to_vega(attrs["spec"])
+    # its text alternative (what it shows, with its numbers) where the lesson wrote none:
+    # meeple-chart.js makes it the chart's aria-label
+    attrs["spec"] = _to_vega({**attrs["spec"], "description": attrs["spec"].get("description") or describe(attrs["spec"])})
     attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
     return 1
 
