@@ -95,5 +95,24 @@ def test_no_widget_or_chart_overflows_its_column(site, browser, shots, width):
                     found.first.scroll_into_view_if_needed()
                     found.first.screenshot(path=str(shots / f"site-{width}-{lesson}-{kind}.png"))
             page.screenshot(path=str(shots / f"site-{width}-{lesson}.png"), full_page=True)
+            if page.locator(".meeple-explorer").count():
+                _keys_move_the_saved_slider(page.locator(".meeple-explorer").first, f"{lesson} at {width} px")
         finally:
             context.close()
+
+
+def _keys_move_the_saved_slider(explorer, where: str) -> None:
+    """Before Python starts, the Explorer's slider moves over the saved numbers with the keys a
+    keyboard reader uses (issue 38): each key moves it, the numbers shown follow, focus stays."""
+    slider = explorer.locator("input.meeple-explorer-range").first
+    top = int(slider.get_attribute("max"))
+    slider.focus()
+    for key, want in (("Home", lambda v: v == 0), ("ArrowRight", lambda v: v == 1), ("End", lambda v: v == top),
+                      ("ArrowLeft", lambda v: v == top - 1), ("PageDown", lambda v: v < top - 1),
+                      ("ArrowUp", lambda v: v > 0)):
+        caption = explorer.locator(".meeple-explorer-numbers caption").inner_text()
+        slider.press(key)
+        now = int(slider.input_value())
+        assert want(now), f"{where}: {key} left the Explorer's slider at {now}"
+        assert explorer.locator(".meeple-explorer-numbers caption").inner_text() != caption, f"{where}: {key}"
+        assert slider.evaluate("el => document.activeElement === el"), f"{where}: {key} took focus from the slider"
