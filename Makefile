@@ -19,21 +19,31 @@ STRIP := "$(abspath $(BIN))/python" -m nbstripout --keep-id
 
 .PHONY: lab lab-edit git-filter test bench site clean
 
-# Every extra: `make lab` needs [lab] (JupyterLab), `make test` all of them (the tests write
-# Parquet, run OpenSpiel, build the site and drive JupyterLab). `pip install meeple` alone has none.
+# Two stamps, two installs. `make lab` installs what a lab needs: the package and its [lab] extra
+# (JupyterLab). `make test` installs every extra (the tests write Parquet, run OpenSpiel, build the
+# site and drive JupyterLab), so `make test` after `make lab` installs what the lab left out.
+# `pip install meeple` alone has none.
+LAB_STAMP := $(VENV)/.meeple-lab
+LAB_EXTRAS := lab
 EXTRAS := lab,parquet,test,site,openspiel
+$(LAB_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(LAB_EXTRAS)]'
+	@touch $(LAB_STAMP)
+
+# Every extra includes the lab's, so this stamp stands for both.
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
-	@touch $(STAMP)
+	@touch $(STAMP) $(LAB_STAMP)
 
-$(LAB_SETTINGS): Makefile $(STAMP)
+$(LAB_SETTINGS): Makefile $(LAB_STAMP)
 	@mkdir -p $(dir $@)
 	@echo '{"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": true},' \
 	  '"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
 # Lessons already in the copy are kept (they hold the reader's work); new ones are added.
-lab: $(STAMP) $(LAB_SETTINGS)
+lab: $(LAB_STAMP) $(LAB_SETTINGS)
 	@mkdir -p "$(LESSONS_COPY)"
 	@for f in lessons/*.ipynb; do c="$(LESSONS_COPY)/$${f##*/}"; \
 	  if [ ! -e "$$c" ]; then cp "$$f" "$$c"; \
@@ -42,7 +52,8 @@ lab: $(STAMP) $(LAB_SETTINGS)
 	@echo "make lab: opening your copy of the lessons in $(LESSONS_COPY) (lessons/ itself is not changed)"
 	$(BIN)/jupyter lab --notebook-dir="$(LESSONS_COPY)" $(LAB_FLAGS) $(LAB_ARGS)
 
-# For teachers: lessons/ itself, with the git filter, so git stores what you wrote, not what ran.
+# For teachers: lessons/ itself, with the git filter, so git stores what you wrote, not what ran
+# (nbstripout comes with the test extra, so this target installs every extra).
 lab-edit: $(STAMP) $(LAB_SETTINGS) git-filter
 	$(BIN)/jupyter lab --notebook-dir=lessons $(LAB_FLAGS) $(LAB_ARGS)
 
@@ -71,6 +82,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_protocol.py --versus 5a00d56 --games 40 --spots 10 --rounds 5 --section protocol-5a --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_agreement.py --update BENCHMARKS.md
+	$(BIN)/python tests/bench/bench_sealed.py --update BENCHMARKS.md
 	@$(BIN)/python tests/machine.py chromium npm
 	$(BIN)/python lessons/build_site.py --lessons 01_first_interval --out build/bench-site
 	$(BIN)/python tests/bench/bench_site.py --games-only --site build/bench-site/html --update BENCHMARKS.md

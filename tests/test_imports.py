@@ -34,6 +34,8 @@ ALLOWED = {
     ("meeple.rules.openspiel", "open_spiel.python.algorithms"): "the openspiel extra's search bots",
     ("meeple.rules.cli.lessons", "meeple.widgets.exercises"): "meeple.widgets needs Jupyter's packages; "
                                                               "only `meeple answers` reads the exercises",
+    ("meeple.rules.cli.classroom", "meeple.course.grading"): "the gradebook re-checks with meeple.widgets' "
+                                                              "exercises (Jupyter's packages); only `meeple grade` does",
     ("meeple.rules.cli.workbench", "meeple.widgets.report"): "meeple.widgets needs Jupyter's packages and "
                                                              "altair; only `compare --report` draws",
     ("meeple.widgets.vega", "altair.utils._importers"): "altair costs 1-5 s (python -X importtime, loaded "

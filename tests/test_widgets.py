@@ -347,7 +347,7 @@ def test_explorer_numbers_copy_as_csv():
     back = pd.read_csv(io.StringIO(e.table_csv()))
     assert back[["bonus", "seat", "win_rate", "win_low", "win_high"]].equals(
         e.table[["bonus", "seat", "win_rate", "win_low", "win_high"]].reset_index(drop=True))
-    # what the copy and "Numbers as CSV" buttons are answered (static/explorer.js copies or shows it):
+    # what the "Numbers as CSV" button is answered (static/explorer.js shows it and copies it):
     # the session's CSV (no pandas, the browser's too) is pandas' own
     assert e.do({"do": "csv"})["answer"] == {"csv": e.table_csv()}
 

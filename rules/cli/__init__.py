@@ -14,7 +14,9 @@
   variant     save a variant file (variant save), or show one (variant show)   workbench.py
   scrub       student copies of the lessons, without the solution cells        scrub.py
   lessons     the course copied out of the package into a folder               lessons.py
-  answers     the teacher's answer key, for a student or a class               lessons.py
+  answers     the teacher's answer key for a class (needs its key, --key)     lessons.py
+  class new   a class's secret key and each student's code, from a roster     classroom.py
+  grade       submitted notebooks re-checked: a gradebook CSV and feedback    classroom.py
 
 Every command module imports `common` (the one-line CliError, game options, output
 files) and adds its commands in `register(sub)`; `build_parser` calls each. Bad input
@@ -33,12 +35,12 @@ import threading
 from ..course import version
 from ..extras import MissingExtra
 from ..files import FileError
-from . import game, lessons, scrub, sim, workbench
+from . import classroom, game, lessons, scrub, sim, workbench
 from .common import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, CliError, Parser
 
 __all__ = ["main", "build_parser"]
 
-COMMAND_MODULES = (game, sim, workbench, scrub, lessons)
+COMMAND_MODULES = (game, sim, workbench, scrub, lessons, classroom)
 """The modules whose `register(sub)` adds their commands, in the order `meeple --help` lists them."""
 
 

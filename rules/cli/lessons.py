@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..course import copy_course, version
-from ..files import read_capped
 from ..scrub import NotebookError
-from .common import MAX_READ, CliError
+from .common import CliError
 
 
 def cmd_lessons(args) -> int:
@@ -37,15 +36,26 @@ def cmd_lessons(args) -> int:
 
 
 def cmd_answers(args) -> int:
-    """The teacher's answer key: every exercise's answer, for one student, a class or the defaults."""
+    """The teacher's answer key: every exercise's answer, for one student of the class or all of it.
+    It needs the class key: a student's numbers come from their code, which the key makes."""
     from meeple.widgets import exercises
 
+    from .classroom import read_class_key
+
+    cls = read_class_key(args.key, "answers")
     try:
-        names = ([args.student] if args.student is not None else
-                 exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else [None])
+        if args.student is None:
+            names = cls.students
+        else:
+            one = cls.who(args.student)
+            if one is None:
+                raise CliError(f"{args.student!r} is neither an id nor a code of this class's roster "
+                               f"({len(cls.students)} students)")
+            names = [one]
         for name in names:
-            print(f"== {name} (id {exercises.normalise(name)!r})" if name is not None else "== the lessons' own numbers")
-            for key, text in exercises.answer_key(name):
+            code = cls.codes[name]
+            print(f"== {name} (code {code})")
+            for key, text in exercises.answer_key(code):
                 print(f"{key}: {text}")
     except ValueError as e:
         raise CliError(str(e)) from None
@@ -60,8 +70,7 @@ def register(sub) -> None:
                    help="a copy for a class: without the cells tagged 'solution', outputs or the teacher's guide")
     p.set_defaults(func=cmd_lessons)
 
-    p = sub.add_parser("answers", help="print the teacher's answer key: every exercise, for a student or a class")
-    who = p.add_mutually_exclusive_group()
-    who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
-    who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
+    p = sub.add_parser("answers", help="print the teacher's answer key for a class (needs its key): every exercise")
+    p.add_argument("--key", metavar="KEYFILE", help="the class key (class-key.json from `meeple class new`); required")
+    p.add_argument("--student", metavar="ID", help="one student of the roster, by id or code (default: the whole class)")
     p.set_defaults(func=cmd_answers)

@@ -18,11 +18,11 @@ from .play import CHECKPOINTS
 from .results import load_pandas, rate_row
 from .runner import bot_refs, check_games, progress_bar, setup
 from .sweep import simulate
-from .text import ci_pct, fmt_table, length_lines, num, pct, seat_name
+from .text import Shown, ci_pct, fmt_table, length_lines, num, pct, seat_name
 
 
-@dataclasses.dataclass
-class BalanceReport:
+@dataclasses.dataclass(repr=False)
+class BalanceReport(Shown):
     """Is the game fair to every seat, how long and how decisive is it, where
     do points come from, and how much does skill matter. Every rate carries
     a 95% interval; tests give p-values."""
@@ -50,10 +50,11 @@ class BalanceReport:
             "sources": frame(self.sources), "skill": self.skill,
         }
 
-    def __str__(self) -> str:
+    def lines(self) -> list[str]:
+        """The report as text lines (its tables as fmt_table's): what str() joins and the HTML shows."""
         out = [self.heading]
         if not self.games:
-            return "\n".join(out + ["No game finished."])
+            return out + ["No game finished."]
         fair = 1 / self.players
         out.append(f"Seat advantage (bots rotated through the seats; fair share {pct(fair)}):")
         out.append(
@@ -101,10 +102,7 @@ class BalanceReport:
                 f"{pct(s['fair'])}). Skill index {num(s['skill'])} (95% CI {num(s['skill_low'])} to "
                 f"{num(s['skill_high'])}; 0 = pure luck, 1 = the stronger bot always wins)."
             )
-        return "\n".join(out)
-
-    def _repr_pretty_(self, p, cycle):
-        p.text(str(self))
+        return out
 
 
 # The keyword list simulate, sweep, compare and balance_report share is written out in each on

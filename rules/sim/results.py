@@ -17,8 +17,9 @@ from ..core import resolve_bots
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci, wilson
+from .design import DESIGN
 from .play import CHECKPOINTS, GameResult, play_game
-from .text import ci_pct, fmt_table, length_lines, lineup_text, num, pct, seat_name
+from .text import Shown, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
 
 
 def load_pandas():
@@ -26,6 +27,51 @@ def load_pandas():
     import pandas
 
     return pandas
+
+
+# How each kind of result table shows itself: {kind: lines(table)}, filled by the module that makes
+# the table (sweep: sim/sweep.py; compare: comparison.py).
+SHOWN_AS: dict = {}
+_SHOWN_FRAME: list = []  # the ShownFrame class, made once pandas is loaded
+
+
+def _shown_frame_class():
+    """ShownFrame: a DataFrame that shows itself as its kind's lines (a readable table, with its
+    intervals, in text and HTML) instead of pandas' columns, which a wide table truncates. Every
+    DataFrame call works as before, and what it makes (a slice, a copy) is a plain DataFrame."""
+    if not _SHOWN_FRAME:
+        pd = load_pandas()
+
+        class ShownFrame(pd.DataFrame):
+            @property
+            def _constructor(self):
+                return pd.DataFrame
+
+            def lines(self) -> list[str]:
+                return SHOWN_AS[self.attrs["shown_as"]](self)
+
+            def __repr__(self) -> str:
+                return "\n".join(self.lines())
+
+            def _repr_html_(self) -> str:
+                return html_lines(self.lines())
+
+        ShownFrame.__module__, ShownFrame.__qualname__ = __name__, "ShownFrame"  # pickle finds it (__getattr__)
+        _SHOWN_FRAME.append(ShownFrame)
+    return _SHOWN_FRAME[0]
+
+
+def __getattr__(name):
+    if name == "ShownFrame":
+        return _shown_frame_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def shown_frame(table, kind: str):
+    """`table` (a DataFrame) as a ShownFrame that shows itself as SHOWN_AS[kind] says."""
+    out = _shown_frame_class()(table)
+    out.attrs.update(table.attrs, shown_as=kind)
+    return out
 
 
 _BASE_COLUMNS = {"game", "seat", "bot", "score", "won", "win_share", "rounds", "turns"}
@@ -40,8 +86,10 @@ def own_columns(table) -> list[str]:
     ]
 
 
-class RunInfo:
-    """What Results and Totals share: which game, rules, bots and seed a run played."""
+class RunInfo(Shown):
+    """What Results and Totals share: which game, rules, bots and seed a run played, and how a
+    run shows itself (a cell's value, print): each seat's win rate and mean score and the game's
+    length, with 95% intervals, computed without pandas (the site's Python has none)."""
 
     def __init__(self, mod, config, bots, seed, requested, rotate, partial):
         self.game = mod.NAME
@@ -53,10 +101,28 @@ class RunInfo:
         self.rotate = rotate
         self.partial = partial
 
-    def __repr__(self) -> str:
-        part = f", partial: {self.completed} of {self.requested}" if self.partial else ""
-        return (f"<{type(self).__name__} {self.game}: {self.completed} games, seed {self.seed}, "
-                f"bots {lineup_text(self.bots)}{part}>")
+    def seat_figures(self) -> list[tuple]:
+        """Per seat: (seat, bots, (win rate, low, high), (mean score, low, high))."""
+        raise NotImplementedError
+
+    def length_figures(self) -> dict[str, tuple]:
+        """{"rounds": (mean, low, high), "turns": ...} per game."""
+        raise NotImplementedError
+
+    def lines(self) -> list[str]:
+        lines = [self.describe()]
+        if not self.completed:
+            return lines + ["No game finished."]
+        lines.append("Win rate by seat (95% CI; a shared win counts 1/k), mean score (95% CI):")
+        lines.append(fmt_table(
+            ["seat", "bot", "win rate", "95% CI", "mean score", "95% CI"],
+            [[seat_name(s), bots, pct(w[0]), ci_pct(w[1], w[2]), num(m[0]), f"{num(m[1])} to {num(m[2])}"]
+             for s, bots, w, m in self.seat_figures()]))
+        lines.append("Game length (mean per game, 95% CI):")
+        lines.append(fmt_table(["", "mean", "95% CI"], [[k, num(v[0]), f"{num(v[1])} to {num(v[2])}"]
+                                                       for k, v in self.length_figures().items()]))
+        lines.append(".summary() has more: each bot's figures, the spread of game lengths, the game's own figures.")
+        return lines
 
     def describe(self) -> str:
         """One line: game, games played, seed, bots and rules."""
@@ -111,6 +177,18 @@ class Results(RunInfo):
     def completed(self) -> int:
         return len(self.records)
 
+    def seat_figures(self) -> list[tuple]:
+        n = self.config.players
+        out = []
+        for s in range(n):
+            shares = [1.0 / len(g.winners) if s in g.winners else 0.0 for g in self.records]
+            bots = ",".join(dict.fromkeys(g.bots[s] for g in self.records))
+            out.append((s, bots, rate_row(shares), mean_ci([g.scores[s] for g in self.records])))
+        return out
+
+    def length_figures(self) -> dict[str, tuple]:
+        return {k: mean_ci([getattr(g, k) for g in self.records]) for k in ("rounds", "turns")}
+
     def summary(self, measures: Sequence[str] | None = None) -> "Summary":
         """Win rates, scores and game length with 95% intervals; `measures` (names
         from `measures(game)`, e.g. "steals_tried" or "mean_steals_tried", "turns")
@@ -157,6 +235,8 @@ def make_tables(n: int, records: list[GameResult]):
     for k in stat_keys:
         extra[k] = [v[s] if isinstance(v, (list, tuple)) else v
                     for v in (g.stats.get(k) for g in records) for s in seats]
+        if k in DESIGN:  # numbers, or no value (NaN): a number column even when no game has a value
+            extra[k] = [math.nan if v is None else v for v in extra[k]]
     points = {f"points_{k}": [g.sources[s].get(k, 0) if g.sources else None for g in records for s in seats]
               for k in source_keys}
     table = pd.DataFrame({**cols, **extra, **points})
@@ -191,8 +271,8 @@ def rate_row(share_per_game: list[float]) -> tuple[float, float, float]:
     return (total / n, lo, hi)
 
 
-@dataclasses.dataclass
-class Summary:
+@dataclasses.dataclass(repr=False)
+class Summary(Shown):
     """Win rate per seat and per bot (95% Wilson intervals; a k-way shared win
     counts 1/k), mean score with a 95% interval, and game length."""
 
@@ -245,10 +325,11 @@ class Summary:
             chosen = _chosen_measures(res, seats, [measure_name(_table_measures(t), m) for m in measures] if n_games else [])
         return cls(res.describe(), n_games, seats, bots, length, res.partial, columns, chosen)
 
-    def __str__(self) -> str:
+    def lines(self) -> list[str]:
+        """The summary as text lines (its tables as fmt_table's): what str() joins and the HTML shows."""
         lines = [self.heading]
         if not self.games:
-            return "\n".join(lines + ["No game finished."])
+            return lines + ["No game finished."]
         lines.append("Win rate by seat (95% CI; a shared win counts 1/k), mean score (95% CI):")
         lines.append(
             fmt_table(
@@ -292,10 +373,7 @@ class Summary:
                     [[r.column, num(r.mean), f"{num(r.low)} to {num(r.high)}"] for r in self.columns.itertuples()],
                 )
             )
-        return "\n".join(lines)
-
-    def _repr_pretty_(self, p, cycle):  # IPython / notebooks show the text
-        p.text(str(self))
+        return lines
 
 
 def measures(game, config=None) -> dict[str, str]:
@@ -322,6 +400,8 @@ def measures(game, config=None) -> dict[str, str]:
                 "" if isinstance(v, (list, tuple)) else " (one value per game)")
     for k in dict.fromkeys(k for d in one.sources or () for k in d):
         out[f"mean_points_{k}"] = said.get(f"points_{k}") or f"points from {k} per seat (score_sources)"
+    for k, v in DESIGN.items():  # computed only when asked for (rules/sim/design.py)
+        out[f"mean_{k}"] = f"{v} (design measure: played only when asked for)"
     return out
 
 
@@ -343,6 +423,10 @@ def measure_name(known: Sequence[str], name: str) -> str:
         return name
     if f"mean_{name}" in known:
         return f"mean_{name}"
+    if name.removeprefix("mean_") in DESIGN:
+        raise ValueError(f"{name.removeprefix('mean_')} is a design measure, computed only when the run asks for it: "
+                         f"simulate(..., measures=[{name.removeprefix('mean_')!r}]) or --measure "
+                         f"{name.removeprefix('mean_')}")
     raise ValueError(f"unknown measure {name!r}; known: {', '.join(known)}")
 
 

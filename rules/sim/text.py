@@ -1,12 +1,17 @@
 """Numbers as the summaries print them: percentages, intervals, seats, aligned tables.
 
-Plain text only (no pandas): `Summary`, `BalanceReport`, the workbench's comparisons and
-the CLI's tables all format through here, so a figure reads the same everywhere.
+No pandas: `Summary`, `BalanceReport`, the workbench's comparisons and the CLI's tables all
+format through here, so a figure reads the same everywhere. `Shown` gives a result the two
+displays a notebook asks for, made from the same lines: plain text (a console, the site's
+Python, which has no pandas) and an HTML table (`_repr_html_`), where each `fmt_table` is a
+table and every other line a paragraph.
 """
 
 from __future__ import annotations
 
+import html
 import math
+import re
 from typing import Sequence
 
 from ..config import show_value
@@ -44,13 +49,66 @@ def lineup_text(bots: Sequence[str]) -> str:
     return ", ".join(names)
 
 
-def fmt_table(headers: list[str], rows: list[list[str]]) -> str:
+class TextTable(str):
+    """fmt_table's text, keeping its cells (`headers`, `rows`) for the HTML of the same table."""
+
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def fmt_table(headers: list[str], rows: list[list[str]]) -> TextTable:
     """Rows of text cells as an aligned, indented plain-text table under its headers."""
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
     def line(cells):
         return "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
-    return "\n".join([line(headers)] + [line(r) for r in rows])
+    out = TextTable("\n".join([line(headers)] + [line(r) for r in rows]))
+    out.headers, out.rows = list(headers), [list(r) for r in rows]
+    return out
+
+
+# a cell that is a number, a percentage or an interval of them: right-aligned, so digits line up
+_NUMERIC = re.compile(r"^[-+]?(\d[\d,]*(\.\d+)?%?|n/a|inf|-inf)( to [-+]?(\d[\d,]*(\.\d+)?%?|inf|-inf))?%?$")
+# 1000 px wide at most (a notebook's cell), scrolled sideways rather than squeezed; the host's colours
+_STYLE = "max-width:1000px;overflow-x:auto;font-size:13px;line-height:1.4"
+_TABLE = "border-collapse:collapse;margin:4px 0 10px 0;font-variant-numeric:tabular-nums"
+_CELL = "padding:2px 10px;border-bottom:1px solid rgba(128,128,128,0.35);white-space:nowrap;text-align:{}"
+
+
+def html_lines(lines: Sequence[str]) -> str:
+    """Lines as HTML, every text escaped: a TextTable as a <table>, other lines as paragraphs."""
+    out = []
+    for line in lines:
+        if isinstance(line, TextTable):
+            # a column of numbers (percentages, intervals) is right-aligned, its header too, so digits line up
+            align = ["right" if line.rows and all(_NUMERIC.match(r[i].strip()) for r in line.rows) else "left"
+                     for i in range(len(line.headers))]
+            head = "".join(f'<th style="{_CELL.format(a)}">{html.escape(h)}</th>' for h, a in zip(line.headers, align))
+            body = "".join("<tr>" + "".join(f'<td style="{_CELL.format(a)}">{html.escape(c)}</td>' for c, a in zip(r, align))
+                           + "</tr>" for r in line.rows)
+            out.append(f'<table style="{_TABLE}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+        else:
+            out += [f'<p style="margin:4px 0">{html.escape(part.strip())}</p>' for part in str(line).split("\n") if part.strip()]
+    return f'<div class="meeple-result" style="{_STYLE}">' + "".join(out) + "</div>"
+
+
+class Shown:
+    """A result that shows itself: `lines()` (text lines, some of them `fmt_table`s) printed as
+    plain text (str, repr, IPython) and as an HTML table in a notebook (`_repr_html_`)."""
+
+    def lines(self) -> list[str]:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    __repr__ = __str__
+
+    def _repr_pretty_(self, p, cycle):  # IPython's plain text
+        p.text(str(self))
+
+    def _repr_html_(self) -> str:
+        return html_lines(self.lines())
 
 
 def length_lines(length) -> list[str]:
@@ -77,4 +135,5 @@ def value_text(value) -> str:
     return str(show_value(value))
 
 
-__all__ = ["seat_name", "pct", "ci_pct", "num", "lineup_text", "fmt_table", "length_lines", "show_value", "value_text"]
+__all__ = ["seat_name", "pct", "ci_pct", "num", "lineup_text", "fmt_table", "TextTable", "html_lines", "Shown", "length_lines",
+           "show_value", "value_text"]

@@ -271,6 +271,14 @@ def test_a_lesson_draws_its_explorer_and_charts(lab, shots, page_for):
         page.wait_for_function(f"{first}.querySelectorAll('.vega-embed svg, .vega-embed canvas').length >= 2")
         assert explorer.locator(".vega-embed").count() == 2
         assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
+        # its heading reads as a sentence for any field (it said "how does players change"), and one
+        # CSV button shows the numbers (there were two)
+        assert re.search(r": what changing \S.* does to the game\.", explorer.locator(".meeple-explorer-head").inner_text())
+        csv_buttons = explorer.get_by_role("button", name=re.compile("CSV"))
+        assert csv_buttons.count() == 1
+        csv_buttons.click()
+        page.wait_for_function(f"{first}.querySelector('.meeple-explorer-csv-text').value.startsWith('point,') "
+                               f"|| {first}.querySelector('.meeple-explorer-csv-text').value.includes(',seat,')")
         chart = f"{first}.querySelector('.vega-embed')"
         page.evaluate(f"window.meepleChartBefore = {chart}.innerHTML")
         all_done = (f"(() => {{ const m = /(\\d+) of (\\d+) values simulated/.exec({first}.innerText);"

@@ -22,6 +22,8 @@ import sys
 from fractions import Fraction
 from typing import Any, Callable
 
+from meeple.course.submission import record
+
 Checker = Callable[[Any], "tuple[bool, str]"]
 
 _CHECKERS: dict[str, Checker] = {}
@@ -52,14 +54,42 @@ def say(text: str) -> None:
     """Show a Markdown sentence computed in a code cell (plain print outside IPython).
 
     Lessons quote every number through `say`, so the prose cannot drift from
-    what the engine computes."""
+    what the engine computes. An exact fraction reads as itself while it is short (numerator
+    and denominator of at most SHORT_DIGITS digits each) and as a decimal, marked ≈, when it
+    is not: lesson 1's coverage at n = 400 flips was 120 digits over 120."""
     if not isinstance(text, str):
         raise TypeError(f"say() takes the sentence as a str, got {type(text).__name__}")
+    text = readable_fractions(text)
     if _in_ipython():
         shown = sys.modules["IPython"].display  # IPython loads its display module with itself
         shown.display(shown.Markdown(text))
     else:
         print(plain(text))
+
+
+SHORT_DIGITS = 6
+# a fraction written out, 123/456, not part of a longer number, path or date (1.5/2, a/b/c)
+_FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/]|\.\d)")
+
+
+def _sentence_number(x: float) -> str:
+    """A number for a sentence: 4 significant digits, thousands separated, never an exponent
+    for the sizes a lesson quotes."""
+    if x == 0 or 1e-4 <= abs(x) < 1000:
+        return f"{x:.4g}"
+    return f"{x:,.1f}" if abs(x) >= 1000 else f"{x:.3g}"
+
+
+def readable_fractions(text: str) -> str:
+    """`text` with every fraction a/b whose numerator or denominator has more than SHORT_DIGITS
+    digits written as a decimal (≈, or \\approx inside $...$ math)."""
+    def one(m: re.Match) -> str:
+        if max(len(m[1]), len(m[2])) <= SHORT_DIGITS or int(m[2]) == 0:
+            return m[0]
+        in_math = text.count("$", 0, m.start()) % 2 == 1
+        return ("\\approx " if in_math else "≈") + _sentence_number(int(m[1]) / int(m[2]))
+
+    return _FRACTION.sub(one, text)
 
 
 # TeX the lessons' sentences use, as a reader writes it in plain text
@@ -112,32 +142,44 @@ def keys() -> list[str]:
     return sorted(_CHECKERS)
 
 
-def check(key: str, answer: Any) -> bool:
-    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False."""
+WHOSE: "list[Callable[[], str | None]]" = []  # numbers.current_student, which numbers adds (checking is the bottom)
+
+
+def judge(key: str, answer: Any) -> "tuple[bool, str]":
+    """(ok, the line check() shows) for `answer` to exercise `key`, for the current student, shown
+    nowhere: what `check` says, and what `meeple grade` writes in a student's feedback."""
     if key not in _CHECKERS:
         lesson = str(key).split(".", 1)[0]
         near = [k for k in _CHECKERS if k.startswith(lesson + ".")] or sorted(_CHECKERS)
-        say(f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}.")
-        return False
+        return False, f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}."
     if answer is None or answer is Ellipsis or (isinstance(answer, tuple) and answer
                                                 and all(a is None or a is Ellipsis for a in answer)):
         want = _EXPECTS.get(key, "your answer")
-        say(f"✗ No answer yet: put {want} in place of `...` and run the cell again.")
-        return False
+        return False, f"✗ No answer yet: put {want} in place of `...` and run the cell again."
     try:
         ok, text = _CHECKERS[key](answer)
     except WrongKind as e:
-        say(f"✗ Not the right kind of answer for `{key}`: {e}")
-        return False
+        return False, f"✗ Not the right kind of answer for `{key}`: {e}"
     except Refused as e:
         ok, text = False, str(e)
     if ok:
-        say(f"✓ Right: {text}")
-        return True
+        return True, f"✓ Right: {text}"
     if "exact" in _EXPECTS.get(key, "") and _decimal(answer) and "Fraction(" not in text:
         text += EXACT_NOTE  # a decimal that missed: say that the answer should be exact too
-    say(f"✗ Not yet: {text}")
-    return False
+    return False, f"✗ Not yet: {text}"
+
+
+def check(key: str, answer: Any) -> bool:
+    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False.
+    In a notebook the verdict's output also carries the answer as data, for `meeple grade`
+    (meeple.course.submission says how)."""
+    ok, line = judge(key, answer)
+    if key in _CHECKERS and not line.startswith("✗ No answer yet") and _in_ipython():
+        shown = sys.modules["IPython"].display
+        shown.display(shown.Markdown(line), metadata=record(key, answer, WHOSE[0]() if WHOSE else None))
+    else:
+        say(line)
+    return ok
 
 
 # --- helpers for checkers: take an answer, or raise WrongKind naming what is expected -----

@@ -139,12 +139,11 @@ function render({ model, el }) {
   const tools = h("div", "meeple-explorer-tools");
   const csvButton = h("button", "meeple-control meeple-explorer-csv", "Numbers as CSV");
   csvButton.setAttribute("aria-expanded", "false");
-  const copyButton = h("button", "meeple-control meeple-explorer-copy", "Copy the numbers as CSV");
   const csv = h("textarea", "meeple-explorer-csv-text");
   csv.readOnly = true;
   csv.hidden = true;
   csv.setAttribute("aria-label", "every simulated value's numbers as CSV");
-  tools.append(copyButton, csvButton);
+  tools.append(csvButton);  // one button: it shows the numbers and copies them where the page may
   const site = h("div", "meeple-explorer-site");
   controls.append(sliders, gamesBox, runAll);
   pickers.append(measureBox, seatBox);
@@ -160,13 +159,10 @@ function render({ model, el }) {
   runAll.addEventListener("click", () => send({ do: "run-all" }));
   measure.addEventListener("change", () => send({ do: "measure", measure: measure.value }));
   seat.addEventListener("change", () => send({ do: "seat", seat: Number(seat.value) }));
-  let wantCsv = null;  // "show" or "copy": what to do with the CSV when it comes
   csvButton.addEventListener("click", () => {
     if (!csv.hidden) { csv.hidden = true; csvButton.textContent = "Numbers as CSV"; csvButton.setAttribute("aria-expanded", "false"); return; }
-    wantCsv = "show";
     askCsv();
   });
-  copyButton.addEventListener("click", () => { wantCsv = "copy"; askCsv(); });
   function askCsv() {
     if (onSite) { gotCsv({ csv: savedCsv() }); return; }
     model.send({ do: "csv" });
@@ -180,26 +176,15 @@ function render({ model, el }) {
     played.forEach(([, t]) => t.values.forEach((r) => lines.push(r.map(cell).join(","))));
     return lines.join("\n") + "\n";
   }
-  async function gotCsv(msg) {
+  async function gotCsv(msg) {  // shown in the box, selected, and copied where the page may use the clipboard
     if (!msg || typeof msg.csv !== "string") return;
-    const what = wantCsv;
-    wantCsv = null;
-    if (what === "copy") {
-      try {
-        await navigator.clipboard.writeText(msg.csv);
-        copyButton.textContent = "Copied";
-      } catch (err) {  // not a secure page: the box shows it to select and copy
-        copyButton.textContent = "Copy refused: use the box below";
-        showCsv(msg.csv);
-      }
-      setTimeout(() => { copyButton.textContent = "Copy the numbers as CSV"; }, 1500);
-    } else showCsv(msg.csv);
-  }
-  function showCsv(text) {
-    csv.value = text;
+    csv.value = msg.csv;
     csv.hidden = false;
-    csvButton.textContent = "Hide the CSV";
+    csv.select();
     csvButton.setAttribute("aria-expanded", "true");
+    let copied = false;
+    try { await navigator.clipboard.writeText(msg.csv); copied = true; } catch (err) { /* not a secure page: the box is selected */ }
+    csvButton.textContent = copied ? "Hide the CSV (copied)" : "Hide the CSV";
   }
   model.on("msg:custom", gotCsv);
 
@@ -240,7 +225,7 @@ function render({ model, el }) {
     const c = model.get("charts") || {};
     root.setAttribute("aria-label", `Explorer: ${v.fields.join(" and ")} in ${v.title}`);
     head.replaceChildren(h("b", "", v.title), document.createTextNode(
-      `: how ${v.fields.length === 1 ? "does" : "do"} ${v.fields.join(" and ")} change the game? Bots: ${v.bots.join(", ")}; ` +
+      `: what changing ${v.fields.join(" and ")} does to the game. Bots: ${v.bots.join(", ")}; ` +
       `rules otherwise: ${v.rules} (the baseline, ${v.baseline}, stays drawn).`));
     if (!made || made.length !== v.sliders.length) {
       sliders.replaceChildren();
