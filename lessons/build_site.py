@@ -215,7 +215,8 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
     for page in built.glob("*.html"):
         page.write_text(site_pages.merge_solution_folds(site_pages.drop_check_results(page.read_text())))
-    charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer)
+    charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer,
+                                                 site_pages.compile_panel)
                  for page in built.glob("*.html"))
     slimmed = sum(site_pages.slim_widget_state(page) for page in built.glob("*.html"))
     moved = sum(site_pages.externalize_modules(page, built / "_static") for page in built.glob("*.html"))

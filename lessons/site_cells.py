@@ -19,6 +19,7 @@ above it, so `check()` answers there as in JupyterLab. The build:
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -147,7 +148,10 @@ def add_scripts(page: Path) -> bool:
     text = page.read_text()
     if f"tag_{EXERCISE_TAG}" not in text:
         return False
-    tags = "".join(f'<script src="_static/{s}"></script>\n' for s in SCRIPTS if f'src="_static/{s}"' not in text)
+    # a script the page already names (Sphinx adds meeple-live.js to widget pages as "...js?v=<hash>")
+    # is not named twice: it would run twice, its state (the page's one Python) made twice
+    tags = "".join(f'<script src="_static/{s}"></script>\n' for s in SCRIPTS
+                   if not re.search(f'src="_static/{re.escape(s)}(\\?[^"]*)?"', text))
     if tags:
         page.write_text(text.replace("</head>", tags + "</head>", 1))
     return True

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 
 LIMIT = 1200  # characters of rows in one description
-CHANNELS = ("column", "row", "facet", "color", "x", "y", "y2", "x2", "xOffset", "yOffset", "text", "size", "shape")
+CHANNELS = ("column", "row", "facet", "color", "x", "y", "y2", "x2", "xOffset", "yOffset", "text", "size", "shape",
+            "tooltip")
 UNITS = ("layer", "hconcat", "vconcat", "concat")
 
 
@@ -74,9 +75,14 @@ def _fields(encoding: dict, facet=None) -> list[tuple[str, str]]:
     column, except where it spans an interval (y with y2: the title is the whole band's) and
     for the colour, whose values name themselves ("Player 1 (heuristic)")."""
     out = []
+    drawn_only = _drawn_only(encoding)
     for ch in CHANNELS:
         e = facet if ch == "facet" else encoding.get(ch)
+        if ch in drawn_only:
+            continue
         for one in (e if isinstance(e, list) else [e]):
+            if isinstance(one, str):  # a tooltip's bare column name
+                one = {"field": one.split(":")[0]}
             if not (isinstance(one, dict) and isinstance(one.get("field"), str)):
                 continue
             field = _unescape(one["field"])
@@ -88,6 +94,13 @@ def _fields(encoding: dict, facet=None) -> list[tuple[str, str]]:
     return out
 
 
+def _drawn_only(encoding: dict) -> set[str]:
+    """Position channels with no axis (a drawing's coordinates: where each bucket of a pyramid
+    sits), and their x2/y2: they say nothing to a reader."""
+    hidden = {ch for ch in ("x", "y") if isinstance(encoding.get(ch), dict) and encoding[ch].get("axis", 1) is None}
+    return hidden | {ch + "2" for ch in hidden}
+
+
 def describe(spec: dict) -> str:
     """The text alternative of a Vega-Lite spec (see the module docstring)."""
     datasets = spec.get("datasets") or {}
@@ -95,7 +108,7 @@ def describe(spec: dict) -> str:
     axes, groups = [], {}  # (x title, y title) of each unit; rows' id -> (rows, columns)
     for unit, data in _units(spec):
         enc = unit.get("encoding") or {}
-        if isinstance(enc.get("x"), dict) and isinstance(enc.get("y"), dict):
+        if isinstance(enc.get("x"), dict) and isinstance(enc.get("y"), dict) and not _drawn_only(enc):
             pair = tuple(str(enc[c].get("title") or enc[c].get("field") or "") for c in ("x", "y"))
             if all(pair) and pair[0] not in [a[0] for a in axes]:  # a layer of the same x adds nothing
                 axes.append(pair)
