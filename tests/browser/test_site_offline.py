@@ -93,7 +93,10 @@ def test_the_editor_and_the_explorer_say_what_failed_and_retry(site, browser, sh
         ready = ("el => { const b = el.querySelector('.meeple-explorer-start');"
                  " return !b.disabled && b.textContent.includes('Try again'); }")
         context.set_offline(True)
-        asked = lambda r: r.url.endswith("/meeple-site.json")  # noqa: E731
+
+        def asked(request) -> bool:
+            return request.url.endswith("/meeple-site.json")
+
         with page.expect_event("requestfailed", predicate=asked):
             start.click()
         page.wait_for_function(ready, arg=explorer.element_handle())
