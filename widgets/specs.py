@@ -20,6 +20,8 @@ import re
 from fractions import Fraction
 from typing import Mapping
 
+from .chart_text import cut, describe
+
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.1.0.json"  # a name Vega-Lite reads, never fetched
 CONFIG = {"view": {"continuousWidth": 300, "continuousHeight": 300}}  # Altair's default theme, written out
 WIDTH, HEIGHT = 300, 220  # two charts side by side fit the book's text column (about 780 px)
@@ -69,7 +71,9 @@ class _Data:
 
 
 def _spec(data: _Data, body: dict) -> dict:
-    return {"$schema": SCHEMA, "config": CONFIG, **body, "datasets": data.sets}
+    """The whole spec, with its text alternative (chart_text: the title and the numbers drawn)."""
+    spec = {"$schema": SCHEMA, "config": CONFIG, **body, "datasets": data.sets}
+    return {**spec, "description": body.get("description") or describe(spec)}
 
 
 def _col(field: str) -> str:
@@ -343,7 +347,8 @@ def distribution(dist: Mapping, x_title: str = "value", title: str = "Exact dist
         axis = {"labelAngle": 0, "values": [v for v in values if v % step == 0]}
     mean = sum(Fraction(v) * Fraction(p) for v, p in items) if all(isinstance(v, int) for v in values) else None
     said = f"{title}: {len(values)} values from {values[0]} to {values[-1]}" + (
-        f", mean {float(mean):.3g}" if mean is not None else "")
+        f", mean {float(mean):.3g}" if mean is not None else "") + ". Exact probabilities: " + cut(
+        "; ".join(f"{x_title} {v}: {Fraction(p)}" for v, p in items)) + "."
     return {
         "data": {"values": [{"value": v, "p": float(p), "exact": str(Fraction(p))} for v, p in items]},
         "mark": {"type": "bar", "color": BAR},

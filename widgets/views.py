@@ -11,16 +11,17 @@ from __future__ import annotations
 import dataclasses
 from types import ModuleType
 
-# Colours that read well on white and for the common colour-vision deficiencies.
+# Colours that read well on white and for the common colour-vision deficiencies; on each, a card's
+# name reads at 4.5:1 or more in white or near-black (stepper.js picks; red and grey were darkened for it).
 PALETTE = {
-    "red": "#d1495b",
+    "red": "#c8404f",
     "yellow": "#edae49",
     "green": "#3a9e6b",
     "blue": "#3c6fb6",
     "purple": "#8e5ea2",
     "orange": "#f07b3f",
     "brown": "#8c5a3c",
-    "grey": "#7f7f7f",
+    "grey": "#767676",
     "white": "#e6e6e6",
     "black": "#333333",
     "pink": "#e78ac3",
@@ -28,12 +29,12 @@ PALETTE = {
     "gold": "#c9a227",
     "navy": "#1d3557",
 }
-FALLBACK = ["#d1495b", "#edae49", "#3a9e6b", "#3c6fb6", "#8e5ea2", "#f07b3f", "#8c5a3c", "#7f7f7f"]
+FALLBACK = ["#c8404f", "#edae49", "#3a9e6b", "#3c6fb6", "#8e5ea2", "#f07b3f", "#8c5a3c", "#767676"]
 
 
 def colour_of(name: str | None, index: int = 0) -> str:
     if name is None:
-        return "linear-gradient(90deg,#d1495b,#edae49,#3a9e6b,#3c6fb6)"
+        return "linear-gradient(90deg,#c8404f,#edae49,#3a9e6b,#3c6fb6)"
     return PALETTE.get(name, FALLBACK[index % len(FALLBACK)])
 
 

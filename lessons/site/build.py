@@ -225,10 +225,13 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
     for page in built.glob("*.html"):
         page.write_text(site_pages.merge_solution_folds(site_pages.drop_check_results(page.read_text())))
-    charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer)
+    charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer,
+                                                 site_pages.compile_panel)
                  for page in built.glob("*.html"))
     slimmed = sum(site_pages.slim_widget_state(page) for page in built.glob("*.html"))
     moved = sum(site_pages.externalize_modules(page, built / "_static") for page in built.glob("*.html"))
+    small = site_cells.minify(modules, built / "_static" / site_vendor.MODULES, "*.*")
+    print(f"build_site: the widgets' modules minified ({small / 1e3:.0f} kB less)", flush=True)
     shared = sorted(p.name for p in (built / "_static" / site_vendor.MODULES).glob("*"))
     print(f"build_site: {moved / 1e6:.1f} MB of widget modules moved out of the pages into "
           f"{len(shared)} shared files in _static/{site_vendor.MODULES}/", flush=True)

@@ -19,6 +19,7 @@ above it, so `check()` answers there as in JupyterLab. The build:
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -119,13 +120,15 @@ def bundle_editor(modules: Path, vendor: Path) -> Path:
     return out
 
 
-def minify(modules: Path, vendor: Path) -> int:
-    """The site's own scripts in `vendor` (meeple-*.js) minified by esbuild, in place: every
-    lesson page loads several of them, and a page may transfer at most 1.5 MB cold (issue 24
-    item 2). No source map is written. Returns the bytes saved."""
+def minify(modules: Path, vendor: Path, pattern: str = "meeple-*.js") -> int:
+    """The site's own scripts in `vendor` (meeple-*.js; the widgets' modules and styles in
+    _static/widgets/ with pattern "*.*") minified by esbuild, in place: every lesson page loads
+    several of them, and a page may transfer at most 1.5 MB cold (issue 24 item 2, issue 38).
+    A module stays a module (esbuild keeps its format). No source map is written. Returns the
+    bytes saved."""
     exe = modules / ".bin" / "esbuild"
     saved = 0
-    for js in sorted(vendor.glob("meeple-*.js")):
+    for js in sorted(p for p in vendor.glob(pattern) if p.suffix in (".js", ".css")):
         before = js.stat().st_size
         subprocess.run([str(exe), str(js), "--minify", "--legal-comments=none", "--log-level=warning",
                         f"--outfile={js}", "--allow-overwrite"], check=True)
@@ -147,7 +150,10 @@ def add_scripts(page: Path) -> bool:
     text = page.read_text()
     if f"tag_{EXERCISE_TAG}" not in text:
         return False
-    tags = "".join(f'<script src="_static/{s}"></script>\n' for s in SCRIPTS if f'src="_static/{s}"' not in text)
+    # a script the page already names (Sphinx adds meeple-live.js to widget pages as "...js?v=<hash>")
+    # is not named twice: it would run twice, its state (the page's one Python) made twice
+    tags = "".join(f'<script src="_static/{s}"></script>\n' for s in SCRIPTS
+                   if not re.search(f'src="_static/{re.escape(s)}(\\?[^"]*)?"', text))
     if tags:
         page.write_text(text.replace("</head>", tags + "</head>", 1))
     return True

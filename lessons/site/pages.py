@@ -29,6 +29,7 @@ from altair.utils._importers import vl_version_for_vl_convert
 from meeple.rules.extras import require
 
 from .vendor import KATEX_DIR, MODULES, PYODIDE_DIR, STATIC, VEGA_DIR, VEGA_LITE_DIR, WIDGETS_STATIC
+from meeple.widgets.chart_text import describe
 
 CHART_ESM = STATIC / "meeple-chart.js"  # the front end of every chart on the site
 EXPLORER_ESM = WIDGETS_STATIC / "explorer.js"  # the Explorer's one front end, served as it is (no bundled Vega)
@@ -208,7 +209,9 @@ def compile_chart(model: dict) -> int:
     attrs = model.get("state", {})
     if model.get("model_name") != "AnyModel" or "_vl_selections" not in attrs or not attrs.get("spec"):
         return 0  # not an Altair chart
-    attrs["spec"] = _to_vega(attrs["spec"])
+    # its text alternative (what it shows, with its numbers) where the lesson wrote none:
+    # meeple-chart.js makes it the chart's aria-label
+    attrs["spec"] = _to_vega({**attrs["spec"], "description": attrs["spec"].get("description") or describe(attrs["spec"])})
     attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
     return 1
 
@@ -230,13 +233,36 @@ def compile_explorer(model: dict) -> int:
     charts = attrs["charts"]
     done = 0
     for name in [k for k in charts if k not in ("key", "format")]:
-        charts[name] = _to_vega(charts[name])
+        # its text alternative is the chart box's (explorer.js: the title and the numbers of the
+        # value shown): the spec's own, of every value, would only weigh on the page
+        charts[name] = _to_vega({k: v for k, v in charts[name].items() if k != "description"})
         done += 1
     charts["format"] = "vega"
     # the comment lines stay in the source: a page has 1.5 MB cold and the browser reads no comment
     code = "\n".join(line for line in EXPLORER_ESM.read_text().splitlines() if not line.lstrip().startswith("//"))
     attrs["_esm"] = code.replace("../vega/", f"../{VEGA_DIR}/").replace("../vega-lite/", f"../{VEGA_LITE_DIR}/")
     return done
+
+
+def _is_panel(model: dict) -> bool:
+    view = model.get("state", {}).get("view")
+    return model.get("model_name") == "AnyModel" and isinstance(view, dict) and "kind" in view and "inputs" in view
+
+
+def compile_panel(model: dict) -> int:
+    """A lesson control's saved chart becomes Vega (as compile_chart), drawn before any Python
+    starts with the site's one Vega file, the Explorer's and the charts' own: its module
+    (static/panel.js) names that file's folder (it loaded vega-embed.js, a second Vega: 0.9 MB
+    where a control sits beside an Explorer), and Vega-Lite's, loaded only after "Start Python"
+    to compile what the browser's Python sends. Returns 1 for a control (its module is edited,
+    whether or not it saved a chart), else 0."""
+    if not _is_panel(model):
+        return 0
+    attrs = model["state"]
+    attrs["_esm"] = attrs["_esm"].replace("../vega/", f"../{VEGA_DIR}/").replace("../vega-lite/", f"../{VEGA_LITE_DIR}/")
+    if isinstance(attrs["view"].get("chart"), dict):
+        attrs["view"]["chart"] = _to_vega(attrs["view"]["chart"])
+    return 1
 
 
 MATH = re.compile(r'<(span|div) class="math notranslate nohighlight"([^>]*)>(.*?)</\1>', re.S)

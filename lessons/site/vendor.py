@@ -51,9 +51,10 @@ NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYO
                 f"vega-lite@{VEGA_LITE_VERSION}", *site_cells.EDITOR_PACKAGES]
 # From widgets/static/: the widget loader (issue 24: it replaces require.js and the widgets HTML
 # manager) and the live runtime.
-# vega-embed.js: the one vega-embed (with Vega-Lite) the controls' charts share (panel.js loads it from _static/)
+# (vega-embed.js is not among them: on the site the controls' charts are drawn with the site's one
+# Vega, as the Explorer's and the lesson charts are; it carried a second Vega, 0.9 MB a page.)
 LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css"]
-WIDGET_FILES = ["favicon.svg", "vega-embed.js"]  # from widgets/static/
+WIDGET_FILES = ["favicon.svg"]  # from widgets/static/
 MODULES = "widgets"  # _static/widgets/: the anywidgets' front ends, one file per distinct module (site_pages)
 
 

@@ -129,6 +129,48 @@ def marimo(folder, free_port, server):
         yield url
 
 
+def drive_slider_keys(page, host: str) -> None:
+    """A control's slider moved with each key a keyboard reader uses (Home/End, the arrow keys,
+    Page Up/Down): each moves it the way the browser's range input does, the control answers
+    that value as the same logic class in CPython does, and focus stays on the slider
+    (JupyterLab's command mode binds the arrow keys to its own commands)."""
+    kind = "track-length"
+    panel = page.locator(f".meeple-panel[data-kind='{kind}']")
+    panel.scroll_into_view_if_needed()
+    control = _fresh(kind)
+    options = next(i for i in control.view()["inputs"] if i["name"] == "spaces")["options"]
+    top = len(options) - 1
+    moves = {"Home": lambda v: v == 0, "ArrowRight": lambda v: v == 1, "ArrowUp": lambda v: v == 2,
+             "PageUp": lambda v: v > 3, "ArrowDown": None, "ArrowLeft": None, "PageDown": None,
+             "End": lambda v: v == top}
+    for key, moved_right in moves.items():
+        slider = panel.locator("input[type=range]")
+        before = int(slider.input_value())
+        answered = int(panel.get_attribute("data-moves"))
+        slider.focus()
+        slider.press(key)
+        # the range input moves on the key itself: a host that took the key left it where it was
+        now = int(slider.input_value())
+        assert (moved_right(now) if moved_right else now < before), f"{host}: {key} moved the slider {before} -> {now}"
+        page.wait_for_function("([el, n]) => Number(el.dataset.moves) > n && !el.dataset.busy",
+                               arg=[panel.element_handle(), answered])
+        slider = panel.locator("input[type=range]")
+        assert int(slider.input_value()) == now, (host, key)
+        control.handle({"do": "set", "name": "spaces", "value": options[now]["value"]})
+        assert shown(panel) == as_shown(control.view()), (host, key)
+        assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: {key} took focus from the slider"
+
+
+def _fresh(kind: str):
+    """The case's logic class after all its reader's moves (as drive_controls leaves the widget)."""
+    from widget_cases import control
+
+    c = control(kind)
+    for msg in CASES[kind][1]:
+        c.handle(msg)
+    return c
+
+
 def drive_controls(page, shots: Path, host: str) -> None:
     """Every control kind: shown as CPython shows it, then each reader's move gives CPython's answer."""
     for kind, (_, moves) in CASES.items():
@@ -157,6 +199,9 @@ def drive_stepper(page, shots: Path, host: str) -> None:
     stepper = page.locator(".meeple-stepper")
     stepper.wait_for()
     stepper.scroll_into_view_if_needed()
+    # JupyterLab skips drawing a cell out of view (content-visibility): its text reads '' until
+    # the frame after it is scrolled into view
+    page.wait_for_function("el => (el.querySelector('.meeple-sub') || {}).innerText", arg=stepper.element_handle())
     assert "seed 7" in stepper.locator(".meeple-sub").inner_text()
     stepper.locator(".meeple-action").first.click()
     page.wait_for_function("el => el.dataset.meepleStep !== '0'", arg=stepper.element_handle())
@@ -191,8 +236,9 @@ def _explorer_want(view: dict) -> dict:
 
 
 def drive_explorer(page, shots: Path, host: str) -> None:
-    """The slider moved with the keyboard (End: its last stop); once the status says that value is
-    played, the numbers shown are ExplorerSession's in CPython for the same value and seed, and
+    """The slider moved with the keyboard (End: its last stop; then ArrowLeft: one stop back, the
+    key JupyterLab's command mode would take for itself); once the status says that value is
+    played, the numbers shown are ExplorerSession's in CPython for the same moves and seed, and
     focus is still on the slider."""
     root = page.locator(".meeple-explorer")
     root.wait_for()
@@ -208,6 +254,13 @@ def drive_explorer(page, shots: Path, host: str) -> None:
     assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(moved)
     assert "bonus = 4" in moved["numbers"]["heading"] and moved["status"] == "2 of 3 values simulated."
     assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: focus left the Explorer's slider"
+    slider.press("ArrowLeft")
+    assert slider.input_value() == str(EXPLORER_MOVE - 1), f"{host}: ArrowLeft did not move the Explorer's slider"
+    back = explorer_expected(EXPLORER_MOVE, EXPLORER_MOVE - 1)
+    page.wait_for_function(EXPLORER_READY, arg=[root.element_handle(), back["point"]])
+    assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(back)
+    assert "bonus = 2" in back["numbers"]["heading"] and back["status"] == "3 of 3 values simulated."
+    assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: ArrowLeft took focus from the slider"
     page.wait_for_function("el => { const c = el.querySelector('.meeple-explorer-charts');"
                            " return c.dataset.drawn && c.querySelectorAll('svg').length === 2; }",
                            arg=root.element_handle())
@@ -218,6 +271,7 @@ def test_every_widget_in_jupyterlab(jupyterlab, page_for, shots):
     with page_for(jupyterlab + "/lab/tree/widgets.ipynb", "jupyterlab-widgets", 1400, 1000) as page:
         _run_all(page, jupyterlab)
         drive_controls(page, shots, "jupyterlab")
+        drive_slider_keys(page, "jupyterlab")
         drive_stepper(page, shots, "jupyterlab")
         drive_explorer(page, shots, "jupyterlab")
         # the host's dark theme: the controls follow it
@@ -235,6 +289,7 @@ def test_every_widget_in_notebook_7(notebook7, page_for, shots):
     with page_for(notebook7 + "/notebooks/widgets.ipynb", "notebook7-widgets", 1024, 1000) as page:
         _run_all(page, notebook7)
         drive_controls(page, shots, "notebook7")
+        drive_slider_keys(page, "notebook7")
         drive_stepper(page, shots, "notebook7")
         drive_explorer(page, shots, "notebook7")
 
@@ -242,5 +297,6 @@ def test_every_widget_in_notebook_7(notebook7, page_for, shots):
 def test_every_widget_in_marimo(marimo, page_for, shots):
     with page_for(marimo, "marimo-widgets", 1024, 1000) as page:
         drive_controls(page, shots, "marimo")
+        drive_slider_keys(page, "marimo")
         drive_stepper(page, shots, "marimo")
         drive_explorer(page, shots, "marimo")

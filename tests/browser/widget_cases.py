@@ -41,14 +41,16 @@ EXPLORER = "Explorer(" + ", ".join(f"{k}={v!r}" for k, v in EXPLORER_ARGS.items(
 EXPLORER_MOVE = 2  # the slider's stop the reader moves to (bonus 4)
 
 
-def explorer_expected(index: int | None = None) -> dict:
+def explorer_expected(*stops: int) -> dict:
     """The view ExplorerSession gives in CPython for the same Explorer: its first value played,
-    then (with `index`) the slider moved to that stop."""
+    then the slider moved to each of `stops` in turn."""
     from meeple.widgets.explorer_session import ExplorerSession
 
     session = ExplorerSession(**EXPLORER_ARGS)
     session.play_current()
-    view = session.view()["view"] if index is None else session.handle({"do": "move", "index": [index]})["view"]
+    view = session.view()["view"]
+    for index in stops:
+        view = session.handle({"do": "move", "index": [index]})["view"]
     assert session.error == "", session.error
     return json.loads(json.dumps(view))
 

@@ -18,19 +18,22 @@
 const BUNDLED = typeof vegaEmbed !== "undefined" ? vegaEmbed : null;
 const VEGA_JS = "../vega/vega.min.js";
 const VEGA_LITE_JS = "../vega-lite/vega-lite.min.js";
-const scripts = new Map();
+// A classic script of the site, once per page whoever asks first (the controls' and the charts'
+// front ends share this map: one Vega a page): its global once loaded.
 function script(path, name) {
+  const url = new URL(path, import.meta.url).href;
+  const all = (globalThis.__meepleScripts = globalThis.__meepleScripts || new Map());
   if (globalThis[name]) return Promise.resolve(globalThis[name]);
-  if (!scripts.has(path)) {
-    scripts.set(path, new Promise((resolve, reject) => {
+  if (!all.has(url)) {
+    all.set(url, new Promise((resolve, reject) => {
       const s = document.createElement("script");
-      s.src = new URL(path, import.meta.url).href;
-      s.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error(`${s.src} defined no ${name}`)));
-      s.onerror = () => { scripts.delete(path); reject(new Error(`${s.src} did not load`)); };
+      s.src = url;
+      s.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error(`${url} defined no ${name}`)));
+      s.onerror = () => { all.delete(url); s.remove(); reject(new Error(`${url} did not load`)); };
       document.head.appendChild(s);
     }));
   }
-  return scripts.get(path);
+  return all.get(url);
 }
 // Vega's own dark colours for a chart compiled before it reached the page (vega-embed's "dark" theme in a kernel)
 const DARK = { background: "#333", title: { color: "#fff" }, axis: { domainColor: "#fff", gridColor: "#888", tickColor: "#fff",
@@ -53,6 +56,20 @@ function h(tag, cls, text) {
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = text;
   return e;
+}
+
+// The keys a slider, a select, a number box or a scrolling box moves with. A notebook host binds some of them to its
+// own commands (JupyterLab's command mode: ArrowUp/Down select another cell and take focus from the
+// slider): the widget keeps them, as ipywidgets' controls do: lumino skips any element marked
+// data-lm-suppress-shortcuts (its listener may run in the capture phase), and the event stops here
+// for a host that listens as it bubbles. The input's own default action (the move) still happens.
+const MOVE_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+function keepKeys(input) {
+  input.setAttribute("data-lm-suppress-shortcuts", "true");
+  input.addEventListener("keydown", (e) => {
+    if (MOVE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.stopPropagation();
+  });
+  return input;
 }
 
 function dark(el) {
@@ -117,6 +134,11 @@ function render({ model, el }) {
   const chartsBox = h("div", "meeple-explorer-charts");
   const chartText = h("p", "meeple-visually-hidden meeple-explorer-chart-text");
   const numbers = h("div", "meeple-explorer-numbers");
+  // a box that may scroll (a phone: at most 600 px tall, and wider than the screen): a keyboard
+  // reader tabs to it and scrolls it with the arrow keys
+  numbers.tabIndex = 0;
+  numbers.setAttribute("role", "region");
+  numbers.setAttribute("aria-label", "the numbers of the value shown");
   const tools = h("div", "meeple-explorer-tools");
   const csvButton = h("button", "meeple-control meeple-explorer-csv", "Numbers as CSV");
   csvButton.setAttribute("aria-expanded", "false");
@@ -129,6 +151,7 @@ function render({ model, el }) {
   controls.append(sliders, gamesBox, runAll);
   pickers.append(measureBox, seatBox);
   root.append(head, site, controls, pickers, status, warnings, error, chartsBox, chartText, numbers, tools, csv);
+  [games, measure, seat, numbers].forEach(keepKeys);
 
   // --- what the reader does: one message each; the slider's move is its re-simulation ---
   games.addEventListener("change", () => {
@@ -178,6 +201,7 @@ function render({ model, el }) {
     r.step = "1";
     r.dataset.field = s.field;
     r.setAttribute("aria-label", `${s.field}: moving it plays that value`);
+    keepKeys(r);
     const out = h("output", "meeple-explorer-readout");
     const show = (i) => { out.textContent = s.labels[i]; r.setAttribute("aria-valuetext", `${s.field} = ${s.labels[i]}`); };
     const index = () => [...sliders.querySelectorAll("input.meeple-explorer-range")].map((x) => Number(x.value));
@@ -299,6 +323,8 @@ function render({ model, el }) {
         const title = spec.title && spec.title.text ? spec.title.text : typeof spec.title === "string" ? spec.title : n;
         boxes[i].setAttribute("aria-label", `${title}. ` + (model.get("view").chart_text || ""));
         views.set(n, { view: await embed(boxes[i], spec, c.format === "vega", darkMode), key });
+        const svg = boxes[i].querySelector("svg");
+        if (svg) svg.setAttribute("aria-hidden", "true");  // the box carries the text alternative
       }));
     } catch (err) {
       chartsBox.appendChild(h("div", "meeple-explorer-error", "The charts could not be drawn: " + (err.message || err)));
@@ -348,14 +374,22 @@ function render({ model, el }) {
           liveModel.send({ do: "move", index: localIndex });  // where the reader had moved to
         }
       } catch (err) {
-        start.disabled = false;
-        root.dataset.meepleLive = "static";
-        line.textContent = "Could not start: " + err.message;
+        failed(err);
       }
     };
-    start.addEventListener("click", () => live.startPython((s) => { line.textContent = s; }).catch((err) => {
-      line.textContent = "Could not start: " + err.message;
-    }));
+    // a failed start says what failed in one line and offers the click again (meeple-live.js forgets
+    // the failed start, so the next click starts afresh, with no reload)
+    const failed = (err) => {
+      start.disabled = false;
+      start.textContent = "↻ Try again";
+      root.dataset.meepleLive = "static";
+      line.textContent = live.failure ? live.failure(err) : "Python could not start: " + err.message;
+    };
+    start.addEventListener("click", () => {
+      start.disabled = true;
+      root.dataset.meepleLive = "loading";
+      live.startPython((s) => { line.textContent = s; }).catch(failed);
+    });
     live.whenStarted(goLive);  // one click starts Python for the page: every Explorer then goes live
   }
 

@@ -42,30 +42,64 @@ function isDark(el) {
   return !!t && t.l > 140;  // light text: a dark page
 }
 
-// --- vega-embed, loaded once per page ---------------------------------------------------------
-// On the site it is a file next to this module (_static/vega-embed.js); in a notebook host the
-// kernel sends the package's static/vega-embed.js once (a custom message: nothing is saved in
-// the notebook), imported from a blob URL and shared by every chart of the page.
-function vegaEmbed(model, site) {
+// --- the charts' Vega, loaded once per page -----------------------------------------------------
+// In a notebook host the kernel sends the package's static/vega-embed.js once (a custom message:
+// nothing is saved in the notebook), imported from a blob URL and shared by every chart of the page.
+// On the course site a control's saved chart was compiled to Vega when the site was built, and is
+// drawn with the site's one Vega file (its folder named by version: the build writes it into
+// VEGA_JS), the very script the Explorer and the lesson charts load, so a page loads Vega once
+// (vega-embed.js beside it carried a second copy: 0.9 MB). Vega-Lite, to compile what the
+// browser's Python sends after "Start Python", loads only then.
+const VEGA_JS = "../vega/vega.min.js";
+const VEGA_LITE_JS = "../vega-lite/vega-lite.min.js";
+
+function vegaEmbed(model) {
   if (!globalThis.__meepleVegaEmbed) {
     globalThis.__meepleVegaEmbed = (async () => {
-      let url;
-      if (site) {
-        url = new URL("../vega-embed.js", import.meta.url).href;
-      } else {
-        const text = await new Promise((resolve) => {
-          const got = (msg) => { if (msg && typeof msg.vega === "string") { model.off && model.off("msg:custom", got); resolve(msg.vega); } };
-          model.on("msg:custom", got);
-          model.send({ do: "vega" });
-        });
-        url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
-      }
-      const mod = await import(url);
+      const text = await new Promise((resolve) => {
+        const got = (msg) => { if (msg && typeof msg.vega === "string") { model.off && model.off("msg:custom", got); resolve(msg.vega); } };
+        model.on("msg:custom", got);
+        model.send({ do: "vega" });
+      });
+      const mod = await import(URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
       return mod.default || mod.vegaEmbed || mod;
     })();
     globalThis.__meepleVegaEmbed.catch(() => { globalThis.__meepleVegaEmbed = null; });
   }
   return globalThis.__meepleVegaEmbed;
+}
+
+// A classic script of the site, once per page whoever asks first (the Explorer's and the charts'
+// front ends share this map): its global once loaded.
+function script(path, name) {
+  const url = new URL(path, import.meta.url).href;
+  const all = (globalThis.__meepleScripts = globalThis.__meepleScripts || new Map());
+  if (globalThis[name]) return Promise.resolve(globalThis[name]);
+  if (!all.has(url)) {
+    all.set(url, new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = url;
+      s.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error(`${url} defined no ${name}`)));
+      s.onerror = () => { all.delete(url); s.remove(); reject(new Error(`${url} did not load`)); };
+      document.head.appendChild(s);
+    }));
+  }
+  return all.get(url);
+}
+
+// Vega's own dark colours (vega-embed's "dark" theme) for a chart drawn without vega-embed
+const DARK = { background: null, title: { color: "#fff" }, axis: { domainColor: "#fff", gridColor: "#888", tickColor: "#fff",
+  labelColor: "#fff", titleColor: "#fff" }, legend: { labelColor: "#fff", titleColor: "#fff" },
+  style: { "guide-label": { fill: "#fff" }, "guide-title": { fill: "#fff" }, "group-title": { fill: "#fff" } } };
+
+async function siteView(box, spec, dark) {
+  const vega = await script(VEGA_JS, "vega");
+  const isVega = typeof spec.$schema === "string" && /\/schema\/vega\/v/.test(spec.$schema);
+  const compiled = isVega ? spec : (await script(VEGA_LITE_JS, "vegaLite")).compile(spec).spec;
+  box.classList.add("vega-embed");
+  const view = new vega.View(vega.parse(compiled, dark ? DARK : { background: null }), { renderer: "svg", container: box, hover: true });
+  await view.runAsync();
+  return view;
 }
 
 // **bold** in a view's text, as DOM (never innerHTML: the text may name a user's value)
@@ -74,6 +108,20 @@ function rich(parent, text) {
     if (/^\*\*[^*]+\*\*$/.test(part)) parent.appendChild(h("strong", "", part.slice(2, -2)));
     else if (part) parent.appendChild(document.createTextNode(part));
   });
+}
+
+// The keys a slider, a select or a radio group moves with. A notebook host binds some of them to its
+// own commands (JupyterLab's command mode: ArrowUp/Down select another cell and take focus from the
+// slider): the widget keeps them, as ipywidgets' controls do: lumino skips any element marked
+// data-lm-suppress-shortcuts (its listener may run in the capture phase), and the event stops here
+// for a host that listens as it bubbles. The input's own default action (the move) still happens.
+const MOVE_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"]);
+function keepKeys(input) {
+  input.setAttribute("data-lm-suppress-shortcuts", "true");
+  input.addEventListener("keydown", (e) => {
+    if (MOVE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.stopPropagation();
+  });
+  return input;
 }
 
 function drawInput(inp, send, locked) {
@@ -104,6 +152,7 @@ function drawInput(inp, send, locked) {
     });
     s.value = String(index);
     s.disabled = off;
+    keepKeys(s);
     s.addEventListener("change", () => send({ do: "set", name: inp.name, value: inp.options[Number(s.value)].value }));
     wrap.append(label, s);
   } else if (inp.kind === "toggle") {
@@ -121,6 +170,7 @@ function drawInput(inp, send, locked) {
       b.tabIndex = i === index ? 0 : -1;  // one tab stop; arrows move within (WAI-ARIA radio group)
       b.disabled = off;
       b.addEventListener("click", () => { if (i !== index) send({ do: "set", name: inp.name, value: o.value }); });
+      keepKeys(b);
       b.addEventListener("keydown", (e) => {
         const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
         if (!step) return;
@@ -143,6 +193,7 @@ function drawInput(inp, send, locked) {
     r.value = String(index);
     r.dataset.key = inp.name;
     r.disabled = off;
+    keepKeys(r);
     r.setAttribute("aria-valuetext", inp.options[index] ? inp.options[index].label : "");
     const out = h("output", "meeple-panel-readout", inp.options[index] ? inp.options[index].label : "");
     out.htmlFor = id;
@@ -197,12 +248,14 @@ function render({ model, el }) {
 
   async function drawChart(box, spec) {
     try {
-      const embed = await vegaEmbed(model, site);
-      if (chartView) chartView.finalize();
       const dark = isDark(root);
-      const result = await embed(box, spec, { actions: false, renderer: "svg", theme: dark ? "dark" : undefined,
-        config: dark ? { background: null } : { background: null } });
-      chartView = result.view;
+      if (chartView) chartView.finalize();
+      if (site) chartView = await siteView(box, spec, dark);
+      else {
+        const embed = await vegaEmbed(model);
+        chartView = (await embed(box, spec, { actions: false, renderer: "svg", theme: dark ? "dark" : undefined,
+          config: { background: null } })).view;
+      }
       const svg = box.querySelector("svg");
       if (svg) svg.setAttribute("aria-hidden", "true");  // the box carries the text alternative
       box.dataset.drawn = "1";

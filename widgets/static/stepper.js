@@ -12,9 +12,25 @@ function h(tag, cls, text) {
   return e;
 }
 
+// WCAG's relative luminance of "#rrggbb" (null for anything else: a joker's gradient)
+function luminance(colour) {
+  const m = /^#([0-9a-f]{6})$/i.exec(colour || "");
+  if (!m) return null;
+  const lin = (i) => { const c = parseInt(m[1].slice(i, i + 2), 16) / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * lin(0) + 0.7152 * lin(2) + 0.0722 * lin(4);
+}
+
 function cardEl(card, cls) {
   const c = h("span", "meeple-card " + (cls || ""), card.text);
   c.style.background = card.colour;
+  // the card's name in white or near-black, whichever reads better on its colour (at least 4.5:1
+  // on each of the suits' colours; white on yellow was 2:1); a gradient keeps white with its shadow
+  const l = luminance(card.colour);
+  if (l !== null) {
+    const dark = (l + 0.05) / (0.0056 + 0.05) > 1.05 / (l + 0.05);  // #111's luminance is 0.0056
+    c.style.color = dark ? "#111" : "#fff";
+    c.style.textShadow = "none";
+  }
   return c;
 }
 

@@ -13,6 +13,18 @@
       loading = true;
       const s = document.createElement("script");
       s.src = here + "meeple-cells.js";
+      // the file did not come (offline, a dropped connection): each cell says so in one line and
+      // offers the click again, which loads it afresh (no reload)
+      s.onerror = () => {
+        loading = null;
+        s.remove();
+        document.querySelectorAll(".meeple-cell-boot").forEach((bar) => {
+          const [b, t] = bar.children;
+          b.disabled = false;
+          b.textContent = "↻ Try again";
+          t.textContent = "The editor did not load (meeple-cells.js): check your connection, then try again.";
+        });
+      };
       document.head.appendChild(s);
     }
   }

@@ -71,6 +71,7 @@
         if (!r.ok) throw new Error(`this page's cells (_static/cells/${pageName}.json) are missing: ${r.status}`);
         return r.json();
       });
+      data.catch(() => { data = null; });  // a failed load is not kept: the next run asks again
     }
     return data;
   }
@@ -83,8 +84,10 @@
     let E;
     try {
       E = await loadEditor();
-    } catch (err) {
-      c.status.textContent = "Could not edit: " + err.message;
+    } catch (err) {  // one line, and the button loads it afresh (loadEditor forgets a failed load)
+      c.status.textContent = `The editor did not load (${err.message}): check your connection, then try again.`;
+      c.editBtn.textContent = "↻ Try again";
+      c.editBtn.disabled = false;
       return;
     }
     const host = el("div", "meeple-cell-editor");
@@ -148,7 +151,8 @@
       } catch (err) {
         tick.stop();
         show(c, { out: "", error: "Could not run: " + err.message });
-        c.status.textContent = "Could not run.";
+        c.status.textContent = globalThis.meepleLive.started ? "Could not run."
+          : globalThis.meepleLive.failure(err) + " (Run starts it again.)";
       } finally {
         c.root.dataset.meepleCell = "done";
         c.runBtn.disabled = false;
@@ -202,6 +206,17 @@
     setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
   }
 
+  // what a reader does with the downloaded notebook: the package (the wheel this site serves, the
+  // very version the page runs, or PyPI's), then any notebook host
+  async function ranHow() {
+    let wheel = "meeple";
+    try {
+      wheel = new URL((await (await fetch(here + "meeple-site.json")).json()).wheel, here).href;
+    } catch (err) { /* PyPI's, then */ }
+    return `Saved ${pageName}.ipynb with your edits. To run it on your computer: pip install "${wheel}" jupyterlab, ` +
+      `then jupyter lab ${pageName}.ipynb (meeple lessons DIR copies every lesson into DIR to run the same way).`;
+  }
+
   async function setUp() {
     const roots = [...document.querySelectorAll(".cell.tag_meeple-exercise")];
     if (!roots.length) return;
@@ -237,7 +252,9 @@
       c.editBtn.addEventListener("click", () => edit(c));
       c.runBtn.addEventListener("click", () => run(c));
       c.reset.addEventListener("click", () => reset(c));
-      dl.addEventListener("click", () => download().catch((err) => { c.status.textContent = "Could not download: " + err.message; }));
+      dl.title = `${pageName}.ipynb with your cells in it, to run on your own computer`;
+      dl.addEventListener("click", () => download().then(ranHow).then((how) => { c.status.textContent = how; })
+        .catch((err) => { c.status.textContent = "Could not download: " + err.message; }));
       if (location.protocol === "file:") {
         c.runBtn.disabled = true;
         c.status.textContent = "Running a cell needs the site served by a web server (browsers start no Python " +

@@ -6,22 +6,24 @@
 // end draws it with one Vega file the site serves from _static/vega/, loaded once a page
 // and cached by the browser. Parameters bound to inputs (the Explorer's slider) are Vega
 // signals: they redraw with no Python. The chart scales down to its column (meeple-live.css).
-let vega = null;
-
-function loadVega() {
-  if (!vega) {
-    vega = new Promise((resolve, reject) => {
-      if (globalThis.vega && globalThis.vega.View) { resolve(globalThis.vega); return; }
+// A classic script of the site, once per page whoever asks first (the Explorer's and the controls'
+// front ends share this map: one Vega a page, however many charts and widgets ask at once).
+function script(path, name) {
+  const url = new URL(path, import.meta.url).href;
+  const all = (globalThis.__meepleScripts = globalThis.__meepleScripts || new Map());
+  if (globalThis[name]) return Promise.resolve(globalThis[name]);
+  if (!all.has(url)) {
+    all.set(url, new Promise((resolve, reject) => {
       const s = document.createElement("script");
-      s.src = new URL("../vega/vega.min.js", import.meta.url).href;
-      s.onload = () => (globalThis.vega && globalThis.vega.View ? resolve(globalThis.vega)
-        : reject(new Error(`${s.src} loaded but defined no Vega`)));
-      s.onerror = () => { vega = null; reject(new Error(`${s.src} did not load`)); };
+      s.src = url;
+      s.onload = () => (globalThis[name] ? resolve(globalThis[name]) : reject(new Error(`${url} defined no ${name}`)));
+      s.onerror = () => { all.delete(url); s.remove(); reject(new Error(`${url} did not load`)); };
       document.head.appendChild(s);
-    });
+    }));
   }
-  return vega;
+  return all.get(url);
 }
+const loadVega = () => script("../vega/vega.min.js", "vega");
 
 async function render({ model, el }) {
   const V = await loadVega();

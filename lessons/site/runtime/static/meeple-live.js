@@ -46,22 +46,25 @@
     });
   }
 
-  // Python starts once per page (the browser caches its files for the next page).
+  // Python starts once per page (the browser caches its files for the next page). A start that
+  // fails is forgotten (its worker ended): the next click starts afresh, with no reload.
   function startPython(status) {
     listeners.add(status);
     if (!started) {
       const t0 = performance.now();
       started = fetch(here + "meeple-site.json")
-        .then((r) => r.json())
+        .catch((e) => { throw new Error(`the site's settings (meeple-site.json) did not load (${e.message})`); })
+        .then((r) => {
+          if (!r.ok) throw new Error(`the site's settings (meeple-site.json) did not load (HTTP ${r.status})`);
+          return r.json();
+        })
         .then((site) => {
           worker = new Worker(here + "meeple-worker.js", { type: "module" });
           worker.onmessage = onMessage;
-          worker.onerror = (e) => {  // e.g. a file missing from the site: say so, and stop waiting
-            const why = "Python could not start: " + (e.message || "the worker failed to load");
-            listeners.forEach((f) => f(why));
-            calls.forEach((c) => c.reject(new Error(why)));
+          worker.onerror = (e) => {  // e.g. the worker's script missing or offline: say so, and stop waiting
+            const why = new Error("the worker (meeple-worker.js) did not load" + (e.message ? ` (${e.message})` : ""));
+            calls.forEach((c) => c.reject(why));
             calls.clear();
-            started = null;  // a later click tries again
           };
           return ask("start", { pyodide: here + site.pyodide_dir, wheel: here + site.wheel });
         })
@@ -70,9 +73,22 @@
           globalThis.meepleLive.started = info;
           whenReady.splice(0).forEach((f) => f(info));  // every widget waiting for Python on this page
           return info;
+        }, (err) => {
+          started = null;  // a later click tries again
+          if (worker) worker.terminate();  // half-loaded Pyodide is not loaded twice in one worker
+          worker = null;
+          calls.forEach((c) => c.reject(err));
+          calls.clear();
+          throw err;
         });
     }
     return started.finally(() => listeners.delete(status));
+  }
+
+  // A failed start in one line: what failed, and what to do.
+  function failure(err) {
+    const what = String((err && err.message) || err).split("\n")[0].slice(0, 200);
+    return `Python could not start: ${what}. Check your connection, then try again.`;
   }
 
   // `whenStarted(f)`: f() once Python runs on this page (now, if it does already): one click on any
@@ -118,36 +134,52 @@
     line.setAttribute("role", "status");
     bar.append(button, line);
     let done = false;
+    let pending = null;  // a connect under way (the click and whenStarted both ask for it)
     const item = {
-      connect: async () => {
-        if (done) return;
+      connect: () => {
+        if (done) return Promise.resolve();
+        if (pending) return pending;
         root.dataset.meepleLive = "loading";
-        try {
-          await connect(bar);
-          done = true;
-          button.remove();
-          line.textContent = `Live: Python is running in your browser (started in ${globalThis.meepleLive.started.seconds.toFixed(1)} s).`;
-        } catch (err) {
-          root.dataset.meepleLive = "static";
-          button.disabled = false;
-          line.textContent = "Could not start: " + err.message;
-          throw err;
-        }
+        pending = (async () => {
+          try {
+            await connect(bar);
+            done = true;
+            button.remove();
+            line.textContent = `Live: Python is running in your browser (started in ${globalThis.meepleLive.started.seconds.toFixed(1)} s).`;
+          } catch (err) {
+            root.dataset.meepleLive = "static";
+            button.disabled = false;
+            button.textContent = "↻ Try again";
+            line.textContent = "Could not open this widget: " + String(err.message || err).split("\n")[0];
+            throw err;
+          } finally {
+            pending = null;
+          }
+        })();
+        return pending;
       },
+      done: () => done,
       line,
       button,
       root,
     };
     offers.push(item);
     button.addEventListener("click", async () => {
-      offers.forEach((o) => { o.button.disabled = true; o.root.dataset.meepleLive = "loading"; });
-      const ticks = offers.map((o) => ticking(o.line, "Starting Python in your browser"));
+      const waiting = offers.filter((o) => !o.done());  // a widget already live keeps its line
+      waiting.forEach((o) => { o.button.disabled = true; o.root.dataset.meepleLive = "loading"; });
+      const ticks = waiting.map((o) => ticking(o.line, "Starting Python in your browser"));
       try {
         await startPython((s) => ticks.forEach((t) => t.set(s)));
-      } catch (err) {
-        offers.forEach((o) => { o.button.disabled = false; o.root.dataset.meepleLive = "static"; });
-      } finally {
         ticks.forEach((t) => t.stop());
+        waiting.forEach((o) => o.connect().catch(() => {}));  // a retry after a widget failed to open
+      } catch (err) {  // every offer of the page says what failed, and offers the click again
+        ticks.forEach((t) => t.stop());
+        waiting.forEach((o) => {
+          o.button.disabled = false;
+          o.button.textContent = "↻ Try again";
+          o.root.dataset.meepleLive = "static";
+          o.line.textContent = failure(err);
+        });
       }
     });
     whenStarted(() => item.connect().catch(() => {}));  // its failure is said on its own line
@@ -238,5 +270,5 @@
 
   // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py times simulate_point with it).
   const call = (what, args, progress) => startPython(() => {}).then(() => ask(what, args, progress));
-  globalThis.meepleLive = { offerStepper, offerControl, startPython, call, open: openSession, whenStarted, started: null };
+  globalThis.meepleLive = { offerStepper, offerControl, startPython, call, open: openSession, whenStarted, failure, started: null };
 })();

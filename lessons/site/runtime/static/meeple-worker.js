@@ -19,15 +19,40 @@ const status = (text) => postMessage({ kind: "status", text });
 async function start({ pyodide, wheel }) {
   if (live) return { ready: true };
   const t0 = performance.now();
+  // each stage says what failed in its own words (the page shows one line and offers "Try again";
+  // it ends this worker and starts a new one: Pyodide half-loaded is not loaded twice in one worker)
+  const stage = async (what, f) => {
+    try {
+      return await f();
+    } catch (err) {
+      throw new Error(`${what} (${String((err && err.message) || err).split("\n")[0]})`);
+    }
+  };
   status("Loading Python (Pyodide, about 13 MB the first time; then from the browser's cache)");
-  const { loadPyodide } = await import(pyodide + "pyodide.mjs");  // the folder is named by its version
-  py = await loadPyodide({ indexURL: pyodide, fullStdLib: false });
+  const { loadPyodide } = await stage("Pyodide (pyodide.mjs) did not load",
+    () => import(pyodide + "pyodide.mjs"));  // the folder is named by its version
+  // A download cut off inside Pyodide's wasm loader is thrown where loadPyodide's promise never
+  // hears of it (it would wait for ever, "Starting Python (0 s)"): the worker's own unhandled
+  // rejection or error ends this stage instead, said as the failure it is.
+  const crashed = new Promise((_, reject) => {
+    const fail = (e) => {
+      e.preventDefault();
+      reject(e.reason || e.error || new Error(e.message || "the download failed"));
+    };
+    self.addEventListener("unhandledrejection", fail, { once: true });
+    self.addEventListener("error", fail, { once: true });
+  });
+  crashed.catch(() => {});
+  py = await stage("Pyodide's files did not download",
+    () => Promise.race([loadPyodide({ indexURL: pyodide, fullStdLib: false }), crashed]));
   const tPython = performance.now();
   status("Installing meeple");
-  await py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => status(m) });
+  let wheelError = "";  // loadPackage reports a failed download here, and resolves
+  await stage("the meeple wheel did not install",
+    () => py.loadPackage(wheel, { messageCallback: () => {}, errorCallback: (m) => { wheelError = m; status(m); } }));
   status("Importing the rules");
-  live = py.pyimport("meeple.course.site.runtime.live");
-  transport = py.pyimport("meeple.course.site.runtime.transport");
+  [live, transport] = await stage(wheelError ? `the meeple wheel did not install: ${wheelError}` : "meeple did not import",
+    () => [py.pyimport("meeple.course.site.runtime.live"), py.pyimport("meeple.course.site.runtime.transport")]);
   const tReady = performance.now();
   return {
     ready: true,
