@@ -1,5 +1,6 @@
 """The course's commands of `meeple`: `scrub` (student copies of a folder of lessons),
-`lessons DIR` (the course copied out of the package) and `answers` (the teacher's answer key).
+`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key) and
+`site DIR` (the course as a static site, built from the installed package).
 
 meeple.rules.cli adds them with `register(sub)` when it builds its parser (meeple.rules never
 imports the course at module level). A new course command is one more `sub.add_parser` in
@@ -8,6 +9,7 @@ imports the course at module level). A new course command is one more `sub.add_p
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from meeple.rules.cli.common import MAX_READ, CliError
@@ -104,8 +106,31 @@ def cmd_answers(args) -> int:
     return 0
 
 
+def cmd_site(args) -> int:
+    """The course site into DIR/html (what `make site` writes to lessons/_build/html)."""
+    from . import exercises  # (as `meeple answers`) a roster is read as student() reads a name
+    from .site import build  # the builder: only `meeple site` needs it (it imports altair: seconds)
+
+    if not args.dir.strip():
+        raise CliError("site needs a folder to build the site in, got an empty name")
+    if args.roster and not args.graded:
+        raise CliError("--roster is for a graded site: add --graded")
+    try:
+        roster = exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else None
+        build.build(Path(args.dir), solutions=not args.graded, patterns=args.lessons, roster=roster)
+    except ValueError as e:
+        raise CliError(f"--roster {args.roster}: {e}") from None
+    except SystemExit as e:  # the builder's one line: what is missing, what went wrong
+        if isinstance(e.code, str):
+            raise CliError(e.code.removeprefix("build_site: ")) from None
+        raise
+    except subprocess.CalledProcessError as e:
+        raise CliError(f"{Path(str(e.cmd[0])).name} failed (exit {e.returncode}); see the messages above") from None
+    return 0
+
+
 def register(sub) -> None:
-    """Add the course's commands (scrub, lessons, answers) to the `meeple` command's subparsers."""
+    """Add the course's commands (scrub, lessons, answers, site) to the `meeple` command's subparsers."""
     p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")
     p.add_argument("lessons", help="folder of lesson notebooks")
     p.add_argument("out", help="folder for the student copies")
@@ -122,3 +147,12 @@ def register(sub) -> None:
     who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
     who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
     p.set_defaults(func=cmd_answers)
+
+    p = sub.add_parser("site", help="build the course as a static web site into DIR/html (pip install 'meeple[site]', and npm)")
+    p.add_argument("dir", help="the build folder: the site goes to DIR/html, npm's packages and the staging to DIR/work")
+    p.add_argument("--graded", action="store_true",
+                   help="leave the cells tagged 'solution' out and seal the exact answers (a graded class)")
+    p.add_argument("--roster", metavar="ROSTER.csv",
+                   help="with --graded: a CSV with a column 'name' or 'id'; each student's own answers are sealed too")
+    p.add_argument("--lessons", nargs="+", metavar="GLOB", help="only the lessons matching these names or globs")
+    p.set_defaults(func=cmd_site)
