@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_protocol.py --versus 5a00d56 --games 40 --spots 10 --rounds 5 --section protocol-5a --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_agreement.py --update BENCHMARKS.md
+	$(BIN)/python tests/bench/bench_sealed.py --update BENCHMARKS.md
 	@$(BIN)/python tests/machine.py chromium npm
 	$(BIN)/python -m meeple.course.site.build --lessons 01_first_interval --out build/bench-site
 	$(BIN)/python tests/bench/bench_site.py --games-only --site build/bench-site/html --update BENCHMARKS.md

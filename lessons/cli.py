@@ -1,6 +1,8 @@
 """The course's commands of `meeple`: `scrub` (student copies of a folder of lessons),
-`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key) and
-`site DIR` (the course as a static site, built from the installed package).
+`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key),
+`class new ROSTER.csv DIR` (a class's secret key and each student's code), `grade SUBMISSIONS
+--key KEYFILE --out grades.csv` (the gradebook from submitted notebooks) and `site DIR` (the
+course as a static site, built from the installed package).
 
 meeple.rules.cli adds them with `register(sub)` when it builds its parser (meeple.rules never
 imports the course at module level). A new course command is one more `sub.add_parser` in
@@ -16,6 +18,7 @@ from meeple.rules.cli.common import MAX_READ, CliError
 from meeple.rules.files import read_capped, shown_path, write_all
 from meeple.rules.rulebook import version
 
+from . import classroom
 from .copying import copy_course
 from .scrub import NotebookError, scrub_notebook
 
@@ -90,19 +93,64 @@ def cmd_lessons(args) -> int:
     return 0
 
 
+def read_class_key(path: "str | None", command: str) -> classroom.ClassKey:
+    """The class key of `--key`; CliError in one line without one (the key is the teacher's)."""
+    if not path:
+        raise CliError(f"{command} needs the class key: --key KEYFILE (the {classroom.KEY_FILE} that "
+                       "`meeple class new ROSTER.csv DIR` wrote; it is the teacher's, not the students')")
+    try:
+        return classroom.read_key(Path(path))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
 def cmd_answers(args) -> int:
-    """The teacher's answer key: every exercise's answer, for one student, a class or the defaults."""
+    """The teacher's answer key: every exercise's answer, for one student of the class or all of it.
+    It needs the class key: a student's numbers come from their code, which the key makes."""
     from . import exercises  # the four games, exact and workbench: only `meeple answers` needs them
 
+    cls = read_class_key(args.key, "answers")
     try:
-        names = ([args.student] if args.student is not None else
-                 exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else [None])
+        if args.student is None:
+            names = cls.students
+        else:
+            one = cls.who(args.student)
+            if one is None:
+                raise CliError(f"{args.student!r} is neither an id nor a code of this class's roster "
+                               f"({len(cls.students)} students)")
+            names = [one]
         for name in names:
-            print(f"== {name} (id {exercises.normalise(name)!r})" if name is not None else "== the lessons' own numbers")
-            for key, text in exercises.answer_key(name):
+            code = cls.codes[name]
+            print(f"== {name} (code {code})")
+            for key, text in exercises.answer_key(code):
                 print(f"{key}: {text}")
     except ValueError as e:
         raise CliError(str(e)) from None
+    return 0
+
+
+def cmd_class_new(args) -> int:
+    try:
+        cls = classroom.new_class(read_capped(Path(args.roster), MAX_READ, "roster"), Path(args.dir))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    folder = Path(args.dir)
+    print(f"a class of {len(cls.students)}: the key in {folder / classroom.KEY_FILE} (keep it: it is what makes "
+          f"the numbers and `meeple answers`/`meeple grade` need it), each student's code in "
+          f"{folder / classroom.CODES_FILE} (give each student their own; they run student(\"CODE\"))")
+    return 0
+
+
+def cmd_grade(args) -> int:
+    from . import grading  # it re-checks with the exercises (the four games, exact, workbench)
+
+    cls = read_class_key(args.key, "grade")
+    try:
+        report = grading.grade_folder(Path(args.submissions), cls, Path(args.out))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    for line in report:
+        print(line)
     return 0
 
 
@@ -130,7 +178,7 @@ def cmd_site(args) -> int:
 
 
 def register(sub) -> None:
-    """Add the course's commands (scrub, lessons, answers, site) to the `meeple` command's subparsers."""
+    """Add the course's commands (scrub, lessons, answers, class new, grade, site) to the `meeple` command's subparsers."""
     p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")
     p.add_argument("lessons", help="folder of lesson notebooks")
     p.add_argument("out", help="folder for the student copies")
@@ -142,11 +190,24 @@ def register(sub) -> None:
                    help="a copy for a class: without the cells tagged 'solution', outputs or the teacher's guide")
     p.set_defaults(func=cmd_lessons)
 
-    p = sub.add_parser("answers", help="print the teacher's answer key: every exercise, for a student or a class")
-    who = p.add_mutually_exclusive_group()
-    who.add_argument("--student", metavar="NAME", help="the name or id the student passes to student(...)")
-    who.add_argument("--class", dest="roster", metavar="ROSTER.csv", help="a CSV with a column 'name' or 'id'")
+    p = sub.add_parser("answers", help="print the teacher's answer key for a class (needs its key): every exercise")
+    p.add_argument("--key", metavar="KEYFILE", help="the class key (class-key.json from `meeple class new`); required")
+    p.add_argument("--student", metavar="ID", help="one student of the roster, by id or code (default: the whole class)")
     p.set_defaults(func=cmd_answers)
+
+    p = sub.add_parser("class", help="a class: a secret key and each student's code (class new ROSTER.csv DIR)")
+    csub = p.add_subparsers(dest="class_command", required=True)
+    n = csub.add_parser("new", help="make a class's key (mode 0600) and each student's code from a roster CSV")
+    n.add_argument("roster", help="a CSV with a column 'id' or 'name', one student a row")
+    n.add_argument("dir", help="a new folder for class-key.json and codes.csv")
+    n.set_defaults(func=cmd_class_new)
+
+    p = sub.add_parser("grade", help="grade submitted notebooks: one CSV row per student, one column per exercise")
+    p.add_argument("submissions", help="a folder of submitted notebooks (STUDENT.ipynb, or STUDENT/*.ipynb)")
+    p.add_argument("--key", metavar="KEYFILE", help="the class key (class-key.json from `meeple class new`)")
+    p.add_argument("--out", metavar="grades.csv", required=True,
+                   help="the gradebook CSV; feedback files go in a folder beside it (grades-feedback/)")
+    p.set_defaults(func=cmd_grade)
 
     p = sub.add_parser("site", help="build the course as a static web site into DIR/html (pip install 'meeple[site]', and npm)")
     p.add_argument("dir", help="the build folder: the site goes to DIR/html, npm's packages and the staging to DIR/work")

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed
-from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "bucket-brigade"
@@ -71,6 +71,7 @@ class Config(RuleConfig):
     two_step_multiplier: int = 2
     floor_zero: bool = True  # BB-11
     rounds: int | None = None  # None: as many rounds as players (BB-12)
+    seat_points: tuple[int, ...] = ()  # points each seat starts with, Player 1 first; empty: none (BB-15)
 
     def __post_init__(self):
         need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -95,6 +96,7 @@ class Config(RuleConfig):
         need(0 <= self.pair_multiplier <= 99, "pair_multiplier", self.pair_multiplier, "0 to 99")
         need(0 <= self.two_step_multiplier <= 99, "two_step_multiplier", self.two_step_multiplier, "0 to 99")
         need(self.rounds is None or 1 <= self.rounds <= 50, "rounds", self.rounds, "1 to 50, or none (= players)")
+        need_seats(self, "seat_points", -99, 99, " points")
 
     def _hands_allowed(self, size: int) -> str:
         """What hand_sizes this deck can deal, naming the deck's make-up (colours=red shrinks it to
@@ -165,6 +167,7 @@ PARAMETERS = {
     "two_step_multiplier": ("a two-step card scores this many times its space (advanced)", "BB-10"),
     "floor_zero":          ("a negative round total counts as 0", "BB-11"),
     "rounds":              ("rounds in a game; none = one per player", "BB-12"),
+    "seat_points":         ("points each seat starts the game with, Player 1 first; empty = none", "BB-15"),
 }
 
 
@@ -376,7 +379,7 @@ def _new_core(config: Config, chance: Chance, counts: bool = False) -> _Core:
     c.config, c.box, c.chance = config, _box(config), chance
     c.round = c.start_player = c.current_player = 0
     c.hands, c.positions, c.played, c.removed = [], [], [], []
-    c.totals, c.history, c.enders = [0] * config.players, (), ()
+    c.totals, c.history, c.enders = list(seat_values(config, "seat_points")), (), ()  # BB-15
     c.is_over = False
     c.ones = c.twos = [] if counts else None
     c.plays = []
@@ -462,7 +465,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
         positions=(),
         played=(),
         removed=(),
-        totals=(0,) * config.players,
+        totals=seat_values(config, "seat_points"),  # BB-15
         history=(),
         enders=(),
         _events=[] if events else None,
@@ -668,6 +671,7 @@ ALWAYS_APPLIES = {
     "track": "every round's points read the track at each hedgehog's space (BB-9)",
     "advanced": "it chooses how every round is scored (BB-9, BB-10)",
     "rounds": "it sets how many rounds are played (BB-12)",
+    "seat_points": "every seat's total starts from it (BB-15)",
 }
 USAGE = {
     "hand_sizes": "rounds dealt with this entry (the one for the player count, BB-2)",
@@ -696,7 +700,8 @@ def score_sources(state: State) -> list[dict[str, int]]:
 
     A round's points are hand + bonus, floored at zero (BB-11): when that
     leaves the round at 0, neither source counted; otherwise the bonus counted
-    in full and the hand gave the rest (which can be negative).
+    in full and the hand gave the rest (which can be negative). Points a seat
+    started with (BB-15, `seat_points`) are neither: they are the score less the sources.
     """
     cfg = state.config
     out = [{"hand": 0, "ender_bonus": 0} for _ in range(cfg.players)]
@@ -764,7 +769,8 @@ def check_state(state: State) -> None:
         cards += Counter(h)
     assert cards == Counter(state.config.deck()), "cards not conserved"
     assert all(0 <= x < len(state.config.track) for x in state.positions), "hedgehog off the track"
-    assert sum(state.totals) == sum(map(sum, state.history)), "totals differ from round scores"
+    start = seat_values(state.config, "seat_points")  # BB-15
+    assert sum(state.totals) == sum(start) + sum(map(sum, state.history)), "totals differ from round scores"
 
 
 # --- bots -------------------------------------------------------------------

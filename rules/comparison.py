@@ -7,6 +7,7 @@ the games). `meeple.rules.workbench` re-exports all of it next to `tune`.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 import warnings
 from concurrent.futures import Executor
@@ -15,13 +16,41 @@ from typing import Any, Mapping, Sequence
 from .chance import check_seed
 from .protocol import resolve_config
 from .registry import game_module
+from .sim.design import wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
 from .sim.text import ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
-__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "format_comparison", "comparison_lines", "usage_lines", "lineup",
+__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
+           "usage_lines", "sameness_lines", "same_games", "games_print", "lineup",
            "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
+
+
+# --- identical play --------------------------------------------------------------
+
+def games_print(records) -> str:
+    """A fingerprint of a run's games: every game's record (scores, winners, rounds, turns,
+    decisions, the leader after each round and checkpoint, lead changes, the game's own counts
+    and point sources), hashed. Two runs on the same seeds with equal prints played the same
+    games as far as any figure meeple shows can tell."""
+
+    h = hashlib.blake2b(digest_size=16)
+    for g in records:
+        h.update(repr(tuple(g)[2:]).encode())  # all but the index and seed (equal on the same seeds)
+    return h.hexdigest()
+
+
+def same_games(records, base) -> bool:
+    """Whether two runs on the same seeds played identical games (every record equal, one by one)."""
+    return len(records) == len(base) > 0 and all(tuple(a)[2:] == tuple(b)[2:] for a, b in zip(records, base))
+
+
+def same_line(variant: str, base: str, many: bool = False) -> str:
+    """The one line every surface prints for a variant (`many`: variants) that plays its baseline's games."""
+    return (f"{variant} {'play' if many else 'plays'} the same games as {base}: this change has no effect under "
+            "these bots "
+            "(every game's record is equal, game by game).")
 
 
 # --- compare ------------------------------------------------------------------
@@ -179,6 +208,8 @@ def compare(
     """
     table = compare_run(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
                      measures=measures).table
+    for variant in table.attrs.get("same") or ():
+        warnings.warn(same_line(variant, table.attrs["baseline"]), SamePlayWarning, stacklevel=2)
     for line in usage_lines(table):  # a notebook reader sees it without printing the table
         if line.startswith("Warning: "):
             warnings.warn(line.removeprefix("Warning: "), UnusedRuleWarning, stacklevel=2)
@@ -208,7 +239,8 @@ def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None
             refs[name] = lineup(mod, bots, cfg.players)
         except ValueError as e:  # 'need 5 bots, got 4' named no variant
             raise ValueError(f"variant {name!r} has {cfg.players} players: {e}") from None
-    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate) for name, cfg in configs.items()]
+    design = wanted(chosen)  # a design measure: played only when asked for (rules/sim/design.py)
+    jobs = [Job(name, mod, cfg, refs[name], seed, games, rotate, "games", design) for name, cfg in configs.items()]
     out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} compare")
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}
@@ -309,11 +341,50 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
     changed = {name: changed_numbers(configs[baseline], cfg, keys) for name, cfg in configs.items() if name != baseline}
     table.attrs.update(usage=usage, changed=changed, completed={n: r.completed for n, r in results.items()},
                        usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
+    base_records = results[baseline].records
+    same = [name for name, res in results.items() if name != baseline and same_games(res.records, base_records)]
+    table.attrs.update(same=same, chance=_chance_only(rows, baseline, same, chosen))
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
                        bots=", ".join(names), rotate=bool(rotate), rotate_default=bool(rotate_default),
                        measures=list(chosen),
                        mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
     return Comparison(table, configs, results, _figure_frames(figures), chosen)
+
+
+def _chance_only(rows: list, baseline: str, same: list, chosen) -> list[str]:
+    """Variants (not identical to the baseline) every paired difference of which holds 0 in its
+    95% interval: win rate and score of every row, first-seat advantage, turns, rounds, each measure."""
+    cols = ["diff_win", "diff_score", "diff_first_seat_adv", "diff_turns", "diff_rounds", *(f"diff_{m}" for m in chosen)]
+    out = []
+    for name in dict.fromkeys(r["variant"] for r in rows):
+        if name == baseline or name in same:
+            continue
+        ok = True
+        for r in (r for r in rows if r["variant"] == name):
+            for c in cols:
+                lo, hi = r[f"{c}_low"], r[f"{c}_high"]
+                if not (math.isnan(lo) or lo <= 0 <= hi):
+                    ok = False
+        if ok:
+            out.append(name)
+    return out
+
+
+def sameness_lines(table) -> list[str]:
+    """One line per variant that plays the baseline's games, and one for the variants whose every
+    difference is within chance."""
+    a = table.attrs
+    base = a.get("baseline")
+    lines = [same_line(v, base) for v in a.get("same") or ()]
+    chance = a.get("chance") or []
+    if chance:
+        lines.append(f"{', '.join(chance)} differ{'s' if len(chance) == 1 else ''} from {base} only by chance at this "
+                     "many games: every paired 95% interval below holds 0 (no difference shown; more games may show one).")
+    return lines
+
+
+class SamePlayWarning(UserWarning):
+    """A variant plays exactly its baseline's games: the change has no effect under these bots."""
 
 
 USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning
@@ -421,6 +492,7 @@ def comparison_lines(table) -> list[str]:
     by = a.get("by", "seat")
     lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
              f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
+    lines += sameness_lines(table)
     def diff(r, col, lo, hi, scale, digits, unit=""):
         if r["baseline"]:
             return "baseline"

@@ -35,6 +35,33 @@ def need_range(config, field: str, low, high, unit: str = "") -> None:
     need(low <= value <= high, field, value, f"{low} to {high}{unit}")
 
 
+def need_seats(config, field: str, low: int, high: int, unit: str) -> None:
+    """A per-seat handicap (`seat_points`, `seat_spaces`, `seat_cards`): empty (no handicap) or one
+    whole number per seat, Player 1 first, each from low to high; all zeros is stored as empty."""
+    value, n = getattr(config, field), config.players
+    need(not value or (len(value) == n and all(low <= v <= high for v in value)), field, value,
+         f"empty (no handicap) or {n} numbers, one per seat with Player 1 first, each {low} to {high}{unit}")
+    if value and not any(value):  # a 0 for every seat is no handicap: one config, one record, one hash
+        object.__setattr__(config, field, ())
+
+
+SEAT_HANDICAPS = ("seat_points", "seat_spaces", "seat_cards")  # per-seat fields where empty means 0 each
+
+
+def _filled(values: dict, field: str) -> Any:
+    """A field's value to reach into by `field[i]`: an empty per-seat handicap reads as one 0 per
+    seat, so `seat_points[3]` can be set, varied and tuned from a config with no handicap."""
+    value = values[field]
+    if field in SEAT_HANDICAPS and not value and "players" in values:
+        return (0,) * values["players"]
+    return value
+
+
+def seat_values(config, field: str) -> tuple[int, ...]:
+    """A per-seat handicap with one entry per seat: empty means 0 for every seat."""
+    return getattr(config, field) or (0,) * config.players
+
+
 def _show(value: Any) -> str:
     """A value as --set takes it (and `meeple rules` prints it): 15,13,11; 5,4/3,2 for a table of rows."""
     if isinstance(value, tuple):
@@ -315,7 +342,10 @@ class RuleConfig:
         return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: to_json_value(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        """Every field as JSON, but an empty seat handicap (issue 40) is left out: a game with none
+        is written as it was before the field existed, so records and their hashes stay as they were."""
+        return {f.name: to_json_value(getattr(self, f.name)) for f in dataclasses.fields(self)
+                if not (f.name in SEAT_HANDICAPS and getattr(self, f.name) == ())}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]):
@@ -381,7 +411,7 @@ class RuleConfig:
             raise ValueError(cls._unknown(name)) from None
         if field not in types_:
             raise ValueError(cls._unknown(name))
-        hint, value, at = types_[field], values[field], field
+        hint, value, at = types_[field], _filled(values, field), field
         for i in indices:
             if not isinstance(value, tuple):
                 raise ValueError(f"{shown}: {at} is a single value, not a list; set {at} itself")
@@ -396,7 +426,7 @@ class RuleConfig:
         t = self._target(self._fields(), name)
         if t.alias is not None:
             return t.alias.get(self)
-        value = getattr(self, t.field)
+        value = _filled(self._fields(), t.field)
         for i in t.indices:
             value = value[i]
         return value
@@ -425,8 +455,9 @@ class RuleConfig:
                 for i, v in enumerate(value):
                     walk(_element_hint(hint, i), v, f"{at}[{i}]")
 
+        values = self._fields()
         for field, hint in self.field_types().items():
-            walk(hint, getattr(self, field), field)
+            walk(hint, _filled(values, field), field)
         for name, alias in self.aliases().items():
             if not numbers_only or alias.kind in (int, float, bool):
                 out.append(name)
@@ -462,7 +493,7 @@ class RuleConfig:
             if t.alias is not None:
                 values.update(t.alias.put(types.SimpleNamespace(**values), value))
             elif t.indices:
-                values[t.field] = _set_in(values[t.field], t.indices, value)
+                values[t.field] = _set_in(_filled(values, t.field), t.indices, value)
             else:
                 values[t.field] = value
                 continue

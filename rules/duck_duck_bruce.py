@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 from . import bots as _bots
 from . import log as _log
 from .chance import Chance, check_seed, roll_in_place, stream_key
-from .config import Alias, RuleConfig, need, need_range
+from .config import Alias, RuleConfig, need, need_range, need_seats, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "duck-duck-bruce"
@@ -112,6 +112,7 @@ class Config(RuleConfig):
     rounds: int = 3
     target: int = 77
     next_start: str = "lowest-round"  # DDB-11
+    seat_points: tuple[int, ...] = ()  # points each seat starts with, Player 1 first; empty: none (DDB-14)
 
     def __post_init__(self):
         need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -142,6 +143,7 @@ class Config(RuleConfig):
         need(1 <= self.rounds <= 100, "rounds", self.rounds, "1 to 100")
         need(1 <= self.target <= 10_000, "target", self.target, "1 to 10000 points")
         need(self.next_start in NEXT_START_RULES, "next_start", self.next_start, " or ".join(NEXT_START_RULES))
+        need_seats(self, "seat_points", -99, 99, " points")
 
     @classmethod
     def presets(cls) -> dict[str, "Config"]:
@@ -185,6 +187,7 @@ PARAMETERS = {
     "rounds":      ("rounds in a game (end=rounds)", "DDB-12"),
     "target":      ("total that ends the game (end=target)", "DDB-12"),
     "next_start":  ("who starts the next round: lowest-round or lowest-total", "DDB-11"),
+    "seat_points": ("points each seat starts the game with, Player 1 first; empty = none", "DDB-14"),
 }
 
 
@@ -665,7 +668,7 @@ def _start(config: Config, chance) -> Core:
     c._dealt, c._left = (), 0
     c.row, c.discard = [], []
     c.nests = [[] for _ in range(n)]
-    c.totals, c.history = [0] * n, []
+    c.totals, c.history = list(seat_values(config, "seat_points")), []  # DDB-14
     c.taken = [[] for _ in range(n)]
     c.is_over = False
     c.facts = []
@@ -1100,6 +1103,7 @@ ALWAYS_APPLIES = {
     "numbers": "the deck every round (DDB-1)",
     "bruce_cards": "the deck every round (DDB-1)",
     "end": "when the game ends (DDB-12)",
+    "seat_points": "every seat's total starts from it (DDB-14)",
 }
 USAGE = {
     "die": "steals tried: each rolls the die (DDB-7)",
@@ -1136,12 +1140,13 @@ def score_sources(state: State) -> list[dict[str, int]]:
     taken from other nests, by stealing or by an opponent's -1, added on top).
     Only a suit's highest duck scores (DDB-10), so a card's points depend on
     the rest of the nest: the split counts own cards first, and the parts add
-    up to scores(state) (the simulate hook)."""
+    up to scores(state) (the simulate hook) less the points the seat started with (DDB-14)."""
     taken = [0] * state.config.players
     for p, fact, cards in state.facts:
         if fact == "taken points":
             taken[p] += cards
-    return [{"flipped": total - t, "taken": t} for t, total in zip(taken, state.totals)]
+    start = seat_values(state.config, "seat_points")
+    return [{"flipped": total - s - t, "taken": t} for t, s, total in zip(taken, start, state.totals)]
 
 
 def observation(state: State, player: int) -> Observation:
@@ -1210,7 +1215,8 @@ def check_state(state: State) -> None:
     assert cards == _deck_counts(cfg.suits, cfg.numbers, cfg.bruce_cards), "cards not conserved"
     assert len({c.suit for c in state.row}) == len(state.row), "two ducks of a suit in the row"
     assert all(type(c) is Duck for c in state.row), "a Bruce in the row"
-    assert sum(state.totals) == sum(map(sum, state.history)), "totals differ from round scores"
+    start = seat_values(cfg, "seat_points")  # DDB-14
+    assert sum(state.totals) == sum(start) + sum(map(sum, state.history)), "totals differ from round scores"
     n = cfg.players
     assert len(state.taken) == n, "statistics bookkeeping has the wrong shape"
     for nest, where in zip(state.nests, state.taken):
@@ -1218,7 +1224,7 @@ def check_state(state: State) -> None:
     counts = tallies(state)
     assert all(v >= 0 for c in counts for v in c.values()), "a negative count"
     assert sum(c["cards_stolen"] for c in counts) == sum(c["cards_lost_to_thieves"] for c in counts)
-    assert all(c["points_taken"] <= t for c, t in zip(counts, state.totals)), "taken cards scored more than the nest"
+    assert all(c["points_taken"] <= t - s for c, t, s in zip(counts, state.totals, start)), "taken cards scored more than the nest"
     if state.phase == DECIDE:
         assert state.row and state.pile, "a flip-or-stop choice needs a row and a card to flip"
     elif state.phase == STEAL:

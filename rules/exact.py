@@ -509,6 +509,31 @@ def race_seat_chances(turns: Mapping[int, Fraction], players: int) -> list[Fract
             for k in range(players)]
 
 
+def race_seat_chances_each(trials: "list[Mapping[int, Fraction]]") -> list[Fraction]:
+    """race_seat_chances with each seat's own turns distribution (Player 1's first): a seat
+    with a head start (PB-17, `seat_spaces`) runs a shorter track, `time_trial_turns(config,
+    config.spaces - start)`. Seat k wins on its t-th turn when every seat before it needs more
+    than t turns and every seat after it at least t (lesson 21)."""
+    if not trials:
+        raise ValueError("trials must list one turns distribution per seat, got none")
+    for turns in trials:
+        if not turns or any(isinstance(t, bool) or not isinstance(t, int) or t < 1 for t in turns) \
+                or sum(turns.values()) != 1:
+            raise ValueError(f"each seat's turns must be a distribution {{t: P}} over turns >= 1, got {dict(turns)!r}")
+    ts = sorted(set().union(*trials))
+    more = [{t: sum((p for u, p in turns.items() if u > t), Fraction(0)) for t in ts} for turns in trials]
+    out = []
+    for k, turns in enumerate(trials):
+        total = Fraction(0)
+        for t, p in turns.items():
+            for j in range(len(trials)):
+                if j != k:
+                    p *= more[j][t] if j < k else more[j][t] + trials[j].get(t, 0)
+            total += p
+        out.append(total)
+    return out
+
+
 # --- the game modules' own exact maths, gathered here for lessons ----------------
 
 # best_stop, bust_probability, steal_expectation (Duck, Duck, Bruce) and exact_turn_distance
@@ -521,7 +546,7 @@ __all__ = [
     "exact_turn_distance", "bust_probability", "steal_expectation", "best_stop",
 ]
 __all__ += ["win_chance", "steal_swing", "beat_chance", "posterior", "lead_likelihood", "led_colour_count"]
-__all__ += ["longest_gap", "longest_run", "elimination_rounds", "race_seat_chances"]
+__all__ += ["longest_gap", "longest_run", "elimination_rounds", "race_seat_chances", "race_seat_chances_each"]
 
 
 # --- lessons 15-18: a win rate's posterior, sums of turns, first to finish, mixed strategies ---

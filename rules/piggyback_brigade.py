@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from . import bots as _bots
 from . import log as _log
 from .chance import Chance, below_at, check_seed, roll_in_place, stream_key
-from .config import Alias, RuleConfig, need, need_range, player_count_alias
+from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
 NAME = "piggyback-brigade"
@@ -95,6 +95,7 @@ class Config(RuleConfig):
     max_rerolls: int | None = None  # per piglet per turn; None: unlimited (PB-8)
     extensions: tuple[int, int, int, int, int, int] = (2, 2, 1, 1, 1, 1)  # each, for 2..7 players
     extend_timing: str = BEFORE  # PB-12
+    seat_spaces: tuple[int, ...] = ()  # the space each seat's piglets start on, Player 1 first; empty: none (PB-17)
 
     def __post_init__(self):
         need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -151,6 +152,7 @@ class Config(RuleConfig):
             self.extend_timing in (BEFORE, INSTEAD),
             "extend_timing", self.extend_timing, f"{BEFORE} (then roll) or {INSTEAD} (of the whole turn)",
         )
+        need_seats(self, "seat_spaces", 0, self.spaces, f" (0: before the start; {self.spaces}: the last space)")
 
     @classmethod
     def presets(cls) -> dict[str, "Config"]:
@@ -204,6 +206,7 @@ PARAMETERS = {
     "max_rerolls":   ("rerolls per piglet per turn; none = no limit", "PB-8"),
     "extensions":    ("times each player may move the first section to the end, for 2 to 7 players", "PB-12"),
     "extend_timing": ("an extension comes before the roll, or instead of the whole turn", "PB-12"),
+    "seat_spaces":   ("the space each seat's piglets start on, Player 1 first (0 = before the start); empty = none", "PB-17"),
 }
 
 
@@ -542,6 +545,11 @@ def _start(config: Config, chance) -> Core:
     c.order = tuple(range(len(config.sections)))
     c.stacks = [[] for _ in range(setup.spaces)]
     c.where = [-1] * len(setup.owner)
+    if config.seat_spaces:  # PB-17: a head start, stacked in seat order (Player 1's piglets lowest)
+        for p, space in enumerate(config.seat_spaces):
+            for q in setup.piglets_of[p] if space else ():
+                c.stacks[space - 1].append(q)
+                c.where[q] = space - 1
     c.extensions_left = [config.extensions_per_player] * config.players
     c.rerolls_taken, c.rerolls_declined = [0] * config.players, [0] * config.players
     c.won, c.round, c.is_over, c.finish_group = (), 0, False, ()
@@ -918,6 +926,7 @@ ALWAYS_APPLIES = {
     "faces": "every roll of the die (PB-5)",
     "face_colours": "every roll of the die moves the piglet of the face's colour (PB-5)",
     "rerolls": "every roll: whether its face may be rerolled (PB-6, PB-7)",
+    "seat_spaces": "where every piglet starts the race (PB-17)",
 }
 USAGE = {
     "piglets_each": "races run with this entry (the one for the player count, PB-2)",

@@ -105,7 +105,7 @@ def print_rules(mod: ModuleType, rule: str | None = None, full: bool = False) ->
     print(_wrapped(wanted, rules[wanted], indent=0))
     cites = re.compile(rf"(?<![\w-]){re.escape(wanted)}(?!\d)")
     aliases = list(mod.Config.aliases()) if hasattr(mod.Config, "aliases") else []
-    params = [n for n in [*mod.Config().to_dict(), *aliases] if cites.search(parameter_info(mod, n)[1])]
+    params = [n for n in [*mod.Config.field_types(), *aliases] if cites.search(parameter_info(mod, n)[1])]
     if params:
         base = mod.Config()
         print("Its numbers (--set NAME=VALUE): " + ", ".join(f"{p} (now {value_text(base.get(p))})" for p in params))

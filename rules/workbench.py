@@ -25,12 +25,15 @@ from .config import describe_kind
 from .core import play
 from .protocol import resolve_config
 from .registry import game_module
+from .sim.design import wanted
 from .sim.results import Results, load_pandas, measures, rate_row
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
 from .stats import mean_ci, wilson
+from .ntbea import tune_many
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
-                         comparison, format_comparison, lineup, paired_difference, rule_usage, usage_lines)
+                         comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
+                         usage_lines)
 
 __all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names",
            "compare_run", "comparison", "format_comparison", "usage_lines", "lineup", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
@@ -199,6 +202,14 @@ class Tuning(_ShownAsMessage):
     monotone: bool = True  # the measured values move one way as the number grows
     rivals: list = dataclasses.field(default_factory=list)  # other values whose interval comes as near the target
     tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
+    paired: bool = False  # neighbours and rivals judged by their paired difference from the answer (the reference)
+    same: dict = dataclasses.field(default_factory=dict)  # value -> the first value whose games are identical to its own
+
+    @property
+    def twins(self) -> set:
+        """The values whose games are the answer's own (the answer too)."""
+        root = self.same.get(self.answer, self.answer)
+        return {self.answer} | {v for v, first in self.same.items() if first == root} | {root}
 
     @property
     def message(self) -> str:
@@ -217,20 +228,37 @@ class Tuning(_ShownAsMessage):
                 f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per value, seed "
                 f"{self.seed}, {self.method})."
             ]
+        groups: dict = {}
+        for v, first in self.same.items():
+            groups.setdefault(first, []).append(v)
+        for first, vs in groups.items():
+            lines.append("  " + same_line(" and ".join(f"{self.field} = {show_value(v)}" for v in vs),
+                                          f"{self.field} = {show_value(first)}", len(vs) > 1)
+                         + " Their rows are one result, not several.")
+        if self.paired:
+            lines.append(f"  Paired: each value's difference from the answer {self.field} = {show_value(self.answer)} "
+                         "(the reference), game by game on the same seeds (diff, diff_low, diff_high in the table).")
         for r in self.table.to_dict(orient="records"):
-            if r[self.field] in self.neighbours:
+            if r[self.field] in self.neighbours and r[self.field] in self.twins:
+                lines.append(f"  neighbour {self.field} = {r[self.field]}: the answer's own games")
+            elif r[self.field] in self.neighbours:
+                d = (f"; vs the answer {fmt(r['diff'])} (95% CI {fmt(r['diff_low'])} to {fmt(r['diff_high'])})"
+                     if self.paired else "")
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
-                             f"(95% CI {fmt(r['low'])} to {fmt(r['high'])})")
+                             f"(95% CI {fmt(r['low'])} to {fmt(r['high'])}{d})")
         if self.tied:
             lines.append(
                 f"  The data cannot rule out that {self.field} = "
-                f"{' or '.join(str(show_value(v)) for v in self.tied)} is nearer the target: its interval comes as "
-                f"near the target as the answer's own interval reaches from it. Play more games at these values "
-                "to decide."
+                f"{' or '.join(str(show_value(v)) for v in self.tied)} is nearer the target: "
+                + ("its paired difference from the answer reaches the differences that would bring it as near the "
+                   "target as the answer may lie. " if self.paired else "its interval comes as "
+                   "near the target as the answer's own interval reaches from it. ")
+                + "Play more games at these values to decide."
             )
-        elif self.neighbours:
-            lines.append("  Neither neighbour's interval comes as near the target as the answer's own interval "
-                         "reaches from it: at this many games the answer stands.")
+        elif any(v not in self.twins for v in self.neighbours):
+            lines.append("  Neither neighbour " + ("differs from the answer, game by game, by less than would bring "
+                         "it as near the target" if self.paired else "'s interval comes as near the target as the "
+                         "answer's own interval reaches from it") + ": at this many games the answer stands.")
         if not self.monotone:
             lines.append(f"  The measure does not move one way as {self.field} grows"
                          + (": bisection may have missed a closer value; measure every value (method='grid')."
@@ -248,7 +276,7 @@ class Tuning(_ShownAsMessage):
                              "try a wider range of values.")
         return "\n".join(lines)
 
-    NUMBERS = ("value", "low", "high", "distance")
+    NUMBERS = ("value", "low", "high", "distance", "diff", "diff_low", "diff_high")
 
     def table_fields(self) -> tuple:
         return (self.field,)
@@ -268,11 +296,28 @@ def _fmt3(x) -> str:
     return "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.3g}"
 
 
+def coupled(field: str) -> list[str]:
+    """The numbers one tuned `field` moves: "best_face+max_steal" moves both, each set to the value tried
+    (coupled numbers, such as the die's best face and the largest claim it allows); else [field]."""
+    parts = [p.strip() for p in field.split("+")] if isinstance(field, str) else [field]
+    if len(parts) > 1 and (not all(parts) or len(set(parts)) != len(parts)):
+        raise ValueError(f"field={field!r} is not allowed: numbers joined by '+', each once (e.g. best_face+max_steal)")
+    return parts
+
+
+def with_value(config, field: str, value):
+    """`config` with the tuned `field` (or each of its coupled numbers) set to `value`."""
+    return config.with_values({f: value for f in coupled(field)})
+
+
 def _candidates(config, field: str, values) -> list:
     """The values tune may try, each a valid config, in increasing order."""
-    kind = config.kind(field)
-    if kind is not int:
-        raise ValueError(f"tune moves one whole number; {field} is {describe_kind(kind)}")
+    group = coupled(field)
+    for f in group:
+        kind = config.kind(f)
+        if kind is not int:
+            raise ValueError(f"tune moves one whole number; {f} is {describe_kind(kind)}")
+    field = group[0]  # values are read as the first number's; each is set on every one
     explicit = values is not None
     if explicit and (isinstance(values, (str, bytes)) or not hasattr(values, "__iter__")):
         raise ValueError(f"values={values!r} is not allowed: a list or range of whole numbers, e.g. range(0, 9)")
@@ -282,10 +327,14 @@ def _candidates(config, field: str, values) -> list:
     out = []
     for v in values:
         try:
-            config.with_values({field: v})
+            config.with_values({f: v for f in group})
         except ValueError as e:
             if explicit:  # the reader asked for it: say why it cannot be tried
-                raise ValueError(f"values: {e}") from None
+                other = [n for n in config.parameters(numbers_only=True) if n not in group and f"{n}=" in str(e)
+                         and not any(g.startswith(n + "[") for g in group)]  # another number it must move with
+                hint = (f" (numbers that must move together are tuned as one: --field {'+'.join(group)}+{other[0]}, "
+                        f"field='{'+'.join(group)}+{other[0]}')") if other else ""
+                raise ValueError(f"values: {e}{hint}") from None
             continue
         out.append(config.value_for(field, v))
     out = sorted(set(out))
@@ -314,7 +363,8 @@ def tune(
     rotate: bool = False,
 ) -> Tuning:
     """The value of one whole number (`field`: a field, `field[i]` or alias)
-    whose `measure` comes closest to `target`.
+    whose `measure` comes closest to `target`. Coupled numbers move together:
+    `field="best_face+max_steal"` sets both to each value tried.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
     `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
@@ -329,6 +379,12 @@ def tune(
     interval comes as near the target as the answer's own interval reaches from
     it (the nearest a neighbour may be against the farthest the answer may be),
     the report says the data cannot rule it out.
+
+    Three or more numbers: `field=("a", "b", "c")` (values: one list each, or
+    None): NTBEA (rules/ntbea.py; Lucas et al. 2018) spends a budget of
+    small batches on fresh seeds, then plays its best setting and the
+    starting one on the same `games` seeds: a ManyTuning with their paired
+    difference and how many settings it tried.
 
     Two numbers at once: `field=("bonus", "hand_size")`, `values=(list, list)`
     or None, `method="grid"` (every allowed setting at `games`) or "halving"
@@ -346,27 +402,35 @@ def tune(
     config = resolve_config(mod, config, "config must be", files=True)
     if isinstance(target, bool) or not isinstance(target, (int, float)) or not math.isfinite(target):
         raise ValueError(f"target={target!r} is not allowed: a finite number")
-    two = isinstance(field, (tuple, list))
+    many = isinstance(field, (tuple, list)) and len(field) >= 3  # a budgeted search (rules/ntbea.py)
+    two = isinstance(field, (tuple, list)) and not many
     if two and len(field) != 2:
-        raise ValueError(f"field={field!r} is not allowed: one name, or two names to tune together")
-    if two and all(isinstance(f, str) for f in field) and config.path(field[0]) == config.path(field[1]):
+        raise ValueError(f"field={field!r} is not allowed: one name, two to tune together, or three or more "
+                         "(a budgeted search)")
+    if many:
+        if method not in ("grid", "ntbea"):
+            raise ValueError(f"method={method!r} is not allowed for three or more numbers: 'ntbea'")
+        method = "ntbea"
+    if two and all(isinstance(f, str) and "+" not in f for f in field) and \
+            config.path(field[0]) == config.path(field[1]):
         raise ValueError(f"tune moves two different numbers; {field[0]} and {field[1]} are the same number twice "
                          f"({config.path(field[0])})")
-    if method not in (("grid", "halving") if two else ("grid", "bisect")):
+    if not many and method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
     label, fn = _measure_fn(mod, measure, seat, bot)
+    design = isinstance(measure, str) and wanted([measure])  # played only when it is the measure
     if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
         raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
                          "(0.5 is one half)")
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
-    if two:
-        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != 2):
-            raise ValueError(f"values={values!r} is not allowed: two lists, one per field, or None")
+    if two or many:
+        if values is not None and (not isinstance(values, (tuple, list)) or len(values) != len(field)):
+            raise ValueError(f"values={values!r} is not allowed: {len(field)} lists, one per field, or None")
         spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
     else:
         candidates = _candidates(config, field, values)
@@ -376,23 +440,32 @@ def tune(
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
+    if many:
+        return tune_many(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+                         float(target), bots, games, seed, executor, progress, workers, rotate, design, coupled)
     if two:
         return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
-                         float(target), bots, games, seed, executor, progress, workers, rotate, method)
+                         float(target), bots, games, seed, executor, progress, workers, rotate, method, design)
     seen: dict[Any, tuple[float, float, float]] = {}
+    per_game = _per_game_fn(mod, measure, seat, bot)
+    series: dict = {}  # value -> the measure game by game (None: the measure has none)
+    prints: dict = {}  # value -> games_print of its games (identical play)
 
     def measure_at(todo) -> None:
         todo = [v for v in dict.fromkeys(todo) if v not in seen]
         if not todo:
             return
-        cfgs = {v: config.with_values({field: v}) for v in todo}
-        jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate) for v, c in cfgs.items()]
+        cfgs = {v: with_value(config, field, v) for v in todo}
+        jobs = [Job(v, mod, c, lineup(mod, bots, c.players), seed, games, rotate, "games", design)
+                for v, c in cfgs.items()]
         out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {field}")
         if interrupted:
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
-            seen[job.key] = tuple(float(x) for x in fn(res))
+            *got, series[job.key] = _measured(fn, per_game, res)
+            seen[job.key] = tuple(got)
+            prints[job.key] = games_print(res.records)
             if not math.isfinite(seen[job.key][0]):
                 raise ValueError(f"{label} has no value at {field} = {show_value(job.key)} (nothing to measure in "
                                  f"{games} games); try more games or other values")
@@ -401,7 +474,8 @@ def tune(
     if executor is None and workers != 1 and method == "bisect":  # one pool for every step, not one each
         own = executor = worker_pool(workers or default_workers())
     try:
-        return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method)
+        return _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series,
+                       prints)
     except KeyboardInterrupt:
         if own is not None:
             stop_pool(own, wait=False, kill=True)  # the chunks still running are stopped, not waited for
@@ -412,8 +486,10 @@ def tune(
             own.shutdown(cancel_futures=True)
 
 
-def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method) -> Tuning:
-    """Grid or bisection over `candidates`, then the answer's neighbours."""
+def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series=None,
+            prints=None) -> Tuning:
+    """Grid or bisection over `candidates`, then the answer's neighbours; every value paired with
+    the answer (the reference) game by game where the measure has per-game values."""
     if method == "grid":
         measure_at(candidates)
     else:
@@ -438,8 +514,21 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
     neighbours = [candidates[j] for j in (k - 1, k + 1) if 0 <= j < len(candidates)]
     measure_at(neighbours)  # the answer may have moved to a value whose neighbour is new
     value, low, high = seen[best]
+    measured = [v for v in candidates if v in seen]
+    prints = prints or {}
+    same = {}  # value -> the first value (in order) whose games are identical to its own
+    for v in measured:
+        first = next(u for u in measured if prints.get(u, v) == prints.get(v, u))
+        if first != v and v in prints:
+            same[v] = first
+    twin = {v for v in measured if same.get(v, v) == same.get(best, best)}  # the answer's identical values
+    series = series or {}
+    paired = all(series.get(v) is not None for v in measured)
+    reach = (min(0.0, -2 * (high - target)), max(0.0, -2 * (low - target)))  # differences that bring a value nearer
+    diffs = {v: paired_difference(series[v], series[best]) if paired else (math.nan,) * 3 for v in measured}
     rows = [{field: v, "value": seen[v][0], "low": seen[v][1], "high": seen[v][2],
-             "distance": abs(seen[v][0] - target)} for v in candidates if v in seen]
+             "distance": abs(seen[v][0] - target), "diff": diffs[v][0], "diff_low": diffs[v][1],
+             "diff_high": diffs[v][2], "same_as": show_value(same[v]) if v in same else ""} for v in measured]
     table = pd.DataFrame(rows)
     steps = [b - a for a, b in zip(table["value"], table["value"][1:])]
     monotone = all(d >= 0 for d in steps) or all(d <= 0 for d in steps)
@@ -448,14 +537,22 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
         _, lo, hi = seen[v]
         return 0.0 if lo <= target <= hi else min(abs(lo - target), abs(hi - target))
 
-    tie = [v for v in candidates if v in seen and v != best  # equal up to rounding: 0.45 and 0.55 around 0.5
+    tie = [v for v in measured if v not in twin  # equal up to rounding: 0.45 and 0.55 around 0.5
            and math.isclose(abs(seen[v][0] - target), abs(value - target), rel_tol=1e-9, abs_tol=1e-12)]
     far = _far(low, high, target)  # the answer's interval: its distance may be this large
-    tied = [v for v in neighbours if gap(v) <= far]
-    rivals = [v for v in candidates if v in seen and v != best and v not in neighbours and gap(v) <= far]
+
+    def open_(v) -> bool:  # the data cannot rule out that v is at least as near the target
+        if v in twin:
+            return False  # the answer's own games: not a rival, the same result
+        if paired:  # its paired difference from the answer reaches the differences that bring it nearer
+            return diffs[v][1] <= reach[1] and diffs[v][2] >= reach[0]
+        return gap(v) <= far
+
+    tied = [v for v in neighbours if open_(v)]
+    rivals = [v for v in measured if v != best and v not in neighbours and open_(v)]
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals, tie)
+                  rivals, tie, paired, same)
 
 
 
@@ -574,13 +671,13 @@ def _measured(fn, per_game, res):
 
 
 def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
-              workers, rotate, method) -> GridTuning:
+              workers, rotate, method, design=False) -> GridTuning:
     """Every allowed setting of two numbers (or successive halving over them), then the set of
     settings the data cannot tell apart from the nearest one."""
     settings, configs, skipped = [], {}, 0
     for a, b in itertools.product(*spans):
         try:
-            configs[(a, b)] = config.with_values({fields[0]: a, fields[1]: b})
+            configs[(a, b)] = config.with_values({**{f: a for f in coupled(fields[0])}, **{f: b for f in coupled(fields[1])}})
         except ValueError:
             skipped += 1
             continue
@@ -593,7 +690,8 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     seen: dict = {}  # setting -> (value, low, high, series, games)
 
     def measure_at(todo, n) -> None:
-        jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate) for s in todo]
+        jobs = [Job(s, mod, configs[s], lineup(mod, bots, configs[s].players), seed, n, rotate, "games", design)
+                for s in todo]
         out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} tune {fields[0]} x {fields[1]}")
         if interrupted:
             raise KeyboardInterrupt

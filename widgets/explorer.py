@@ -47,6 +47,12 @@ def front_end() -> str:
     return _BUNDLE[0]
 
 
+def _asked(session: ExplorerSession) -> list[str] | None:
+    """The measure simulate must compute: a design measure only when the Explorer shows one (the
+    cold move of the default measures plays the very chunk calls it always did)."""
+    return [session.measure] if session.design else None
+
+
 class PoolRunner:
     """Plays an Explorer's values: the reader's in the foreground (`executor`, or the shared
     process pool, or here with workers=1), their neighbours in the background (a Prefetch
@@ -64,11 +70,12 @@ class PoolRunner:
         for cell in cells:
             config, refs = session.config_at(cell)
             if bg is not None and cell in self.pending:  # played (or playing) there: the same calls, the same futures
-                res = simulate(session.mod, config, refs, session.games, session.seed, executor=bg, progress=False)
+                res = simulate(session.mod, config, refs, session.games, session.seed, executor=bg, progress=False,
+                               measures=_asked(session))
                 bg.forget(self.pending.pop(cell, ()))
             else:
                 res = simulate(session.mod, config, refs, session.games, session.seed, executor=self.executor,
-                               progress=False, workers=self.workers)
+                               progress=False, workers=self.workers, measures=_asked(session))
             out[cell] = res.records
         return out
 
@@ -84,7 +91,8 @@ class PoolRunner:
         for cell in cells:
             config, refs = session.config_at(cell)
             keys = bg.queue(lambda ex, c=config, r=refs: simulate(session.mod, c, r, session.games, session.seed,
-                                                                   executor=ex, progress=False))
+                                                                   executor=ex, progress=False,
+                                                                   measures=_asked(session)))
             self.pending.pop(cell, None)  # listed in the order queued (the status names them so)
             self.pending[cell] = keys
             keep += keys

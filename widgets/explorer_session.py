@@ -36,6 +36,8 @@ from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.sim.text import show_value as _show_value
 from meeple.rules.stats import mean_ci
+from meeple.rules.comparison import games_print, paired_difference, same_line
+from meeple.rules.sim.design import wanted as _design_wanted
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 
 from . import specs
@@ -150,7 +152,8 @@ class LocalRunner:
         for cell in cells:
             config, refs = session.config_at(cell)
             names, funcs = resolve_bots(session.mod, refs, config.players)
-            out[cell] = [play_game(session.mod, config, names, funcs, session.seed, i) for i in range(session.games)]
+            out[cell] = [play_game(session.mod, config, names, funcs, session.seed, i, False, session.design)
+                         for i in range(session.games)]
         return out
 
     def queue(self, session, cells) -> None:
@@ -211,10 +214,14 @@ class ExplorerSession:
         if measure not in self.measures:
             raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
         self.measure = measure
+        self.design = _design_wanted([measure])  # a design measure: every game keeps its trail (only then)
         self.seat = 0
         self.runner = runner if runner is not None else LocalRunner()
         self.points: dict[tuple, list[dict]] = {}  # cell -> its rows (point 0; see rows())
         self.usage: dict[tuple, dict] = {}  # cell -> rule usage of its games
+        self.prints: dict[tuple, str] = {}  # cell -> games_print of its games (identical play is said)
+        self.per_game: dict[tuple, dict] = {}  # cell -> {(measure, seat): {game: value}}, made when first paired
+        self.records: dict[tuple, list] = {}  # cell -> its games (the paired column reads them)
         self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
         self.error = ""
         self.came_from = None  # the cell shown before (which way the reader moves)
@@ -395,6 +402,9 @@ class ExplorerSession:
         config, _refs = self.config_at(cell)
         self.points[cell] = cell_rows(dict(zip(self.fields, cell)), config.players, records)
         self.usage[cell] = rule_usage(self.mod, SimpleNamespace(config=config, records=records))
+        self.prints[cell] = games_print(records)
+        self.records[cell] = records
+        self.per_game.pop(cell, None)
         self.version += 1
 
     def play(self, cells, wanted: bool = True) -> None:
@@ -408,13 +418,19 @@ class ExplorerSession:
         for cell, records in self.runner.play(self, todo).items():
             self.add(cell, records)
 
+    def _with_reference(self, cell) -> list[tuple]:
+        """`cell`, and the reference it is paired with (the current rules' value) when that is on the
+        sliders and not played yet: every value's numbers are paired, whichever is played first."""
+        ref = self.baseline
+        return [cell] + ([ref] if ref != cell and ref not in self.points and ref in self.cells() else [])
+
     def play_current(self) -> None:
-        self.play([self.cell])
+        self.play(self._with_reference(self.cell))
 
     def move(self, value) -> None:
-        """Move the slider(s) to `value` and play it unless played already."""
+        """Move the slider(s) to `value` and play it (and the reference) unless played already."""
         cell = self.check_cell(value)
-        self.play([cell])
+        self.play(self._with_reference(cell))
         self.came_from, self.cell = self.cell, cell
 
     def show_all(self) -> None:
@@ -434,15 +450,22 @@ class ExplorerSession:
         if games == self.games:
             return
         self.games = games
-        self.points.clear()
-        self.usage.clear()
+        self._forget()
+
+    def _forget(self) -> None:
+        """Drop every played value (another count of games, or design measures now wanted)."""
+        for kept in (self.points, self.usage, self.prints, self.per_game, self.records):
+            kept.clear()
         self.version += 1
-        self.runner.reset()  # the other count's games: none of them is wanted now
+        self.runner.reset()  # the other games: none of them is wanted now
 
     def set_measure(self, measure) -> None:
         if measure not in self.measures:
             raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
         self.measure = measure
+        if _design_wanted([measure]) and not self.design:  # the values played so far kept no trail: again
+            self.design = True
+            self._forget()
 
     def set_seat(self, seat) -> None:
         n = len(self.bots)
@@ -503,7 +526,41 @@ class ExplorerSession:
                  "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
                  "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
         lines = usage_lines(SimpleNamespace(attrs=attrs))
-        return [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+        same = [same_line(name, self.cell_text(self.baseline))] if self.prints.get(cell) == self.prints.get(
+            self.baseline) else []
+        return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+
+    def _game_values(self, cell, seat: int) -> dict:
+        """{game: the measure in that game} at `cell` for `seat` (per-game measures: the game's value)."""
+        key = (self.measure, seat)
+        got = self.per_game.setdefault(cell, {})
+        if key not in got:
+            m, out = self.measure, {}
+            for g in self.records[cell]:
+                if m == "win_rate":
+                    v = (1.0 / len(g.winners)) if seat in g.winners else 0.0
+                elif m == "score":
+                    v = g.scores[seat]
+                elif m in ("turns", "rounds", "lead_changes"):
+                    v = getattr(g, m)
+                else:
+                    col = m.removeprefix("mean_")
+                    v = g.stats.get(col) if not col.startswith("points_") else (
+                        g.sources[seat].get(col.removeprefix("points_"), 0) if g.sources else None)
+                    v = v[seat] if isinstance(v, (list, tuple)) else v
+                if _present(v) and _number(v):
+                    out[g.index] = float(v)
+            got[key] = out
+        return got[key]
+
+    def paired(self, cell=None, seat: int = 0) -> tuple[float, float, float] | None:
+        """The measure at `cell` minus the reference (the current rules' value), game by game on the same
+        seeds, with its 95% interval; None until both are played."""
+        cell = self.cell if cell is None else cell
+        ref = self.baseline
+        if cell not in self.records or ref not in self.records:
+            return None  # the reference is not on the sliders (or not played yet)
+        return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
 
     def status(self) -> str:
         """How far the reader's Explorer is: values played, and those playing in the background."""
@@ -524,17 +581,24 @@ class ExplorerSession:
             return None
         extra = self.measure not in ("win_rate", "score")
         value, low, high = measure_columns(self.measure)
-        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else [])
+        ref = self.cell_text(self.baseline)
+        columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([self.measure, "95% CI"] if extra else []) \
+            + [f"{self.measure} vs {ref} (paired, 95% CI)"]
         rows = []
+        spec_ = ".1%" if self.measure == "win_rate" else ".2f"
         for r in self.points[cell]:
             row = [f"Player {r['seat'] + 1} ({r['bot']})", _fmt(r["win_rate"], ".1%"),
                    f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}", _fmt(r["score"], ".2f"),
                    f"{_fmt(r['score_low'], '.2f')} to {_fmt(r['score_high'], '.2f')}"]
             if extra:
                 row += [_fmt(r.get(value), ".2f"), f"{_fmt(r.get(low), '.2f')} to {_fmt(r.get(high), '.2f')}"]
+            d = self.paired(cell, r["seat"])
+            row.append("the reference" if cell == self.baseline else f"play {ref} to compare" if d is None else
+                       f"{_fmt(d[0], '+' + spec_)} ({_fmt(d[1], '+' + spec_)} to {_fmt(d[2], '+' + spec_)})")
             rows.append(row)
-        return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}", "columns": columns,
-                "rows": rows}
+        return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}; paired against the "
+                           f"reference {ref} (the current rules), game by game on the same seeds",
+                "columns": columns, "rows": rows}
 
     # --- the charts ---------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
     while not lab.finished:
         lab.step(50)                 # plays the next games of both variants (the site shows progress)
     print(lab.text())                # format_comparison's table: paired, with intervals and rule usage
+    VariantLab("bucket-brigade", ["big: hand_size=9", "bonus: bonus=6"])   # several variants at once
     lab.link()                       # "?game=...&set=hand_size%3D9&...&meeple=0.2.0&chance=splitmix64-..."
     VariantLab.from_link(query)      # the same lab again (warnings when the version differs)
     lab.variant_file()               # TOML that `meeple compare --variant that.toml` reads
@@ -22,15 +23,17 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from urllib.parse import parse_qs, urlencode
 
 from meeple.rules import GAMES
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
 from meeple.rules.simulate import MAX_GAMES, Results, play_game
+from meeple.rules.comparison import sameness_lines
 from meeple.rules.workbench import comparison, format_comparison, lineup, usage_lines
 
-from .report import report_html
+from .report import report_html, seat_chart
 
 BASE = "base"
 LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "meeple", "chance")
@@ -45,24 +48,30 @@ class VariantLab:
             raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
         self.mod = game_module(game)
         self.settings = [s.strip() for s in (settings.splitlines() if isinstance(settings, str) else settings)
-                         if s.strip()]
+                         if isinstance(s, str) and s.strip()]
         if not self.settings:
             raise ValueError("set at least one rule number, e.g. " + _example(self.mod))
-        try:
-            self.variant = self.mod.Config().with_text(self.settings)
-        except (ValueError, TypeError) as e:
-            raise ValueError(f"{' '.join(str(e).split())} (names: see the list; e.g. {_example(self.mod)})") from None
-        if self.variant == self.mod.Config():
-            raise ValueError(f"{', '.join(self.settings)} leaves the rules as they are: change a number")
-        if not isinstance(name, str) or not name.strip() or name.strip() == BASE:
-            raise ValueError(f"name={name!r} is not allowed: a short name other than {BASE!r}")
-        self.name = name.strip()
+        self.name = check_name(name)
+        groups = variant_lines(self.settings, self.name)  # "NAME: field=value" lines make more variants
+        self.variants = {}
+        for key, lines in groups.items():
+            try:
+                config = self.mod.Config().with_text(lines)
+            except (ValueError, TypeError) as e:
+                where = f"{key}: " if len(groups) > 1 else ""
+                raise ValueError(f"{where}{' '.join(str(e).split())} (names: see the list; e.g. "
+                                 f"{_example(self.mod)})") from None
+            if config == self.mod.Config():
+                raise ValueError(f"{', '.join(lines)} leaves the rules as they are: change a number")
+            self.variants[key] = config
+        self.name = next(iter(self.variants))
+        self.variant = self.variants[self.name]
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
             raise ValueError(f"games={games!r} is not allowed: a whole number from 1 to {MAX_GAMES:,}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed={seed!r} is not allowed: a whole number, 0 or more")
         self.games, self.seed, self.bots = games, seed, bots
-        self.configs = {BASE: self.mod.Config(), self.name: self.variant}
+        self.configs = {BASE: self.mod.Config(), **self.variants}
         self.refs = {k: lineup(self.mod, bots, c.players) for k, c in self.configs.items()}
         self._bots = {k: resolve_bots(self.mod, r, self.configs[k].players) for k, r in self.refs.items()}
         # as `meeple compare` does by default: different bots in the seats are seated in turn
@@ -73,19 +82,26 @@ class VariantLab:
 
     @property
     def done(self) -> int:
-        return len(self.records[BASE])
+        return min(len(r) for r in self.records.values())
 
     @property
     def finished(self) -> bool:
         return self.done >= self.games
 
-    def step(self, games: int = 50) -> int:
-        """Play the next `games` games of every variant (the same game numbers); returns games done."""
+    def step(self, games: int = 50, seconds: float | None = None) -> int:
+        """Play the next `games` games of every variant (the same game numbers, game by game across the
+        variants); with `seconds`, stop after the first game that ends past that time (the page asks for
+        0.3 s a step, so Cancel is seen within a second, however slow the bots). Returns games done."""
         stop = min(self.games, self.done + max(1, int(games)))
-        for key, config in self.configs.items():
-            names, funcs = self._bots[key]
-            for i in range(len(self.records[key]), stop):
+        until = None if seconds is None else time.perf_counter() + float(seconds)
+        for i in range(self.done, stop):
+            for key, config in self.configs.items():
+                if len(self.records[key]) > i:
+                    continue
+                names, funcs = self._bots[key]
                 self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, self.rotate))
+                if until is not None and time.perf_counter() >= until:
+                    return self.done
         return self.done
 
     def comparison(self):
@@ -105,7 +121,9 @@ class VariantLab:
         rows = [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
                 for r in cmp.table.to_dict(orient="records")]
         return {"rows": rows, "usage": usage_lines(cmp.table), "text": format_comparison(cmp.table),
-                "command": self.command(), "done": self.done, "games": self.games, "partial": not self.finished}
+                "command": self.command(), "done": self.done, "games": self.games, "partial": not self.finished,
+                "same": sameness_lines(cmp.table), "chart": seat_chart(cmp.table.to_dict(orient="records"), "seat")
+                if self.done else ""}
 
     def report(self) -> str:
         """The HTML report of the games played (the one `meeple compare --report` writes for `command()`:
@@ -155,6 +173,35 @@ class VariantLab:
                 f"\n[set]{rest}")
 
 
+MAX_NAME = 24  # a variant's name: a table column and a file name, so short
+
+
+def check_name(name) -> str:
+    """A variant's name, stripped: 1 to MAX_NAME letters, digits, '-', '_' or '.', not 'base'; else ValueError."""
+    text = name.strip() if isinstance(name, str) else ""
+    if not text or text == BASE or len(text) > MAX_NAME or not all(c.isalnum() or c in "-_." for c in text):
+        shown = repr(name) if not isinstance(name, str) or len(name) <= 40 else repr(name[:37] + "...")
+        raise ValueError(f"name={shown} is not allowed: 1 to {MAX_NAME} letters, digits, '-', '_' or '.', "
+                         f"other than {BASE!r}")
+    return text
+
+
+def variant_lines(lines: list[str], default: str) -> dict[str, list[str]]:
+    """{variant name: its rule lines}: a line "NAME: field=value" belongs to NAME (as `meeple compare
+    --variant NAME:...` names one), any other line to `default`; in the order the names first come."""
+    out: dict[str, list[str]] = {}
+    for line in lines:
+        head, colon, rest = line.partition(":")
+        if colon and "=" not in head:
+            key, line = check_name(head), rest.strip()
+            if not line:
+                raise ValueError(f"{key}: names no rule number (e.g. {key}: field=value)")
+        else:
+            key = default
+        out.setdefault(key, []).append(line)
+    return out
+
+
 def _example(mod) -> str:
     names = mod.Config().parameters(numbers_only=True)
     return f"{names[0]}=... (one per line)" if names else "field=value"
@@ -196,8 +243,29 @@ def lab_start(request: str) -> str:
 
 def lab_step(request: str) -> str:
     lab = _labs["page"]
-    lab.step(json.loads(request).get("games", 50))
+    r = json.loads(request)
+    lab.step(r.get("games", 50), r.get("seconds"))
     return _answer(lab)
+
+
+def one_line(error: BaseException) -> str:
+    """An error as the page shows it: one line naming what is wrong (never a traceback)."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if isinstance(error, ValueError) else f"{type(error).__name__}: {text}"
+
+
+def lab_call(request: str) -> str:
+    """The page's one entry, {"op": "lab_start", "request": JSON text}: {"ok": the answer} or {"error": one
+    line} (a refused link or setting reads as its message, not a Python traceback)."""
+    ops = {"lab_games": lab_games, "lab_start": lab_start, "lab_step": lab_step, "lab_result": lab_result}
+    try:
+        r = json.loads(request)
+        op = r["op"]
+        if op not in ops:
+            raise ValueError(f"unknown lab request {op!r}: {', '.join(ops)}")
+        return json.dumps({"ok": json.loads(ops[op](r.get("request") or ""))})
+    except (ValueError, KeyError, TypeError) as e:
+        return json.dumps({"error": one_line(e)})
 
 
 def lab_result(_request: str = "") -> str:

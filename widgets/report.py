@@ -24,6 +24,7 @@ from pathlib import Path
 
 from meeple.rules.files import write_atomic
 from meeple.rules.reproduce import chance_fingerprint, command_for, package_version
+from meeple.rules.comparison import sameness_lines
 from meeple.rules.workbench import Comparison, format_comparison, usage_lines
 
 from .specs import OKABE_ITO
@@ -333,6 +334,8 @@ def report_html(cmp: Comparison, command: str | None = None) -> str:
     if a.get("mixed") and not a.get("rotate"):
         mixed = ('<p class="warn">The seats hold different bots, each kept in its seat (--no-rotate): seat figures '
                  "mix the bot\'s skill with the seat. Without --no-rotate, compare seats the bots in turn.</p>")
+    # a variant that plays the baseline's games, or differs only by chance: said before any figure
+    mixed += "".join(f'<p class="warn same">{html.escape(line)}</p>' for line in sameness_lines(cmp.table))
     version, chance = package_version(), chance_fingerprint()
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">

@@ -19,7 +19,7 @@ registers every lesson's checkers, so nothing imports the package from inside a 
 - `key`: the answer key (`answer_of`, `answer`, `expected`, `answer_key`, `read_roster`): a
   checker takes the answer it judges against from `expected(key)`, the function `answer_of`
   registered, so each exact answer is computed in one place;
-- `lessons_01_07`, `lessons_08_14`, `lessons_15_18`, `lessons_19_21`: the checkers and
+- `lessons_01_07`, `lessons_08_14`, `lessons_15_18`, `lessons_19_21`, `lessons_22_25`: the checkers and
   answers, one module per group of lessons.
 
 A checker is registered under a key "NN.name" (NN = the lesson number) with the `exercise`
@@ -38,7 +38,7 @@ from .checking import (EXACT_NOTE, ROUNDED, Refused, Rounded, WrongKind, agrees_
 from .evidence import REPLAY, Evidence, interval_and_run, need_evidence, own_interval, replay_sample
 from .key import answer, answer_key, answer_of, answers_from, expected, read_roster, shown
 from .numbers import NUMBERS, VARIED, as_student, current_student, exercise_numbers, normalise, student
-from . import lessons_01_07, lessons_08_14, lessons_15_18, lessons_19_21  # registers every lesson's checkers
+from . import lessons_01_07, lessons_08_14, lessons_15_18, lessons_19_21, lessons_22_25  # registers every lesson's checkers
 from .lessons_01_07 import (CATCHUP_GAMES, CATCHUP_LIMIT, CATCHUP_SEED, CHASE_GAP, EDGE, EDGE_FAIR, ENDER_BONUS,
                             ENDER_GAMES, ENDER_LEAST, ENDER_SEED, HALF, PRACTICE_DIE, SEAT_GAMES, SEAT_SEED,
                             TARGET_TURNS, ender_fair_share, ender_win_rate, games_for_half_width, games_for_power,
@@ -50,7 +50,7 @@ __all__ = [
     "REPLAY", "Evidence", "interval_and_run", "need_evidence", "own_interval", "replay_sample",
     "answer", "answer_key", "answer_of", "answers_from", "expected", "read_roster", "shown",
     "NUMBERS", "VARIED", "as_student", "current_student", "exercise_numbers", "normalise", "student",
-    "lessons_01_07", "lessons_08_14", "lessons_15_18", "lessons_19_21",
+    "lessons_01_07", "lessons_08_14", "lessons_15_18", "lessons_19_21", "lessons_22_25",
     "CATCHUP_GAMES", "CATCHUP_LIMIT", "CATCHUP_SEED", "CHASE_GAP", "EDGE", "EDGE_FAIR", "ENDER_BONUS", "ENDER_GAMES",
     "ENDER_LEAST", "ENDER_SEED", "HALF", "PRACTICE_DIE", "SEAT_GAMES", "SEAT_SEED", "TARGET_TURNS",
     "ender_fair_share", "ender_win_rate", "games_for_half_width", "games_for_power", "halftime_leader",

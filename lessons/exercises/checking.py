@@ -22,6 +22,8 @@ import sys
 from fractions import Fraction
 from typing import Any, Callable
 
+from meeple.course.submission import record
+
 Checker = Callable[[Any], "tuple[bool, str]"]
 
 _CHECKERS: dict[str, Checker] = {}
@@ -140,32 +142,44 @@ def keys() -> list[str]:
     return sorted(_CHECKERS)
 
 
-def check(key: str, answer: Any) -> bool:
-    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False."""
+WHOSE: "list[Callable[[], str | None]]" = []  # numbers.current_student, which numbers adds (checking is the bottom)
+
+
+def judge(key: str, answer: Any) -> "tuple[bool, str]":
+    """(ok, the line check() shows) for `answer` to exercise `key`, for the current student, shown
+    nowhere: what `check` says, and what `meeple grade` writes in a student's feedback."""
     if key not in _CHECKERS:
         lesson = str(key).split(".", 1)[0]
         near = [k for k in _CHECKERS if k.startswith(lesson + ".")] or sorted(_CHECKERS)
-        say(f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}.")
-        return False
+        return False, f"✗ There is no exercise called `{key!r}`. Exercises: {', '.join(f'`{k}`' for k in sorted(near))}."
     if answer is None or answer is Ellipsis or (isinstance(answer, tuple) and answer
                                                 and all(a is None or a is Ellipsis for a in answer)):
         want = _EXPECTS.get(key, "your answer")
-        say(f"✗ No answer yet: put {want} in place of `...` and run the cell again.")
-        return False
+        return False, f"✗ No answer yet: put {want} in place of `...` and run the cell again."
     try:
         ok, text = _CHECKERS[key](answer)
     except WrongKind as e:
-        say(f"✗ Not the right kind of answer for `{key}`: {e}")
-        return False
+        return False, f"✗ Not the right kind of answer for `{key}`: {e}"
     except Refused as e:
         ok, text = False, str(e)
     if ok:
-        say(f"✓ Right: {text}")
-        return True
+        return True, f"✓ Right: {text}"
     if "exact" in _EXPECTS.get(key, "") and _decimal(answer) and "Fraction(" not in text:
         text += EXACT_NOTE  # a decimal that missed: say that the answer should be exact too
-    say(f"✗ Not yet: {text}")
-    return False
+    return False, f"✗ Not yet: {text}"
+
+
+def check(key: str, answer: Any) -> bool:
+    """Run exercise `key`'s checker on `answer`; show ✓ or ✗ with a hint; return True/False.
+    In a notebook the verdict's output also carries the answer as data, for `meeple grade`
+    (meeple.course.submission says how)."""
+    ok, line = judge(key, answer)
+    if key in _CHECKERS and not line.startswith("✗ No answer yet") and _in_ipython():
+        shown = sys.modules["IPython"].display
+        shown.display(shown.Markdown(line), metadata=record(key, answer, WHOSE[0]() if WHOSE else None))
+    else:
+        say(line)
+    return ok
 
 
 # --- helpers for checkers: take an answer, or raise WrongKind naming what is expected -----

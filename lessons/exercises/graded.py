@@ -12,13 +12,20 @@ checker per sealed exercise that reads the student's answer and compares its sal
 
     install(json.loads(Path("sealed.json").read_text()))     # check("07.third", x) now asks the table
 
-The table holds a random salt, and for the lessons' own numbers and for each student on the roster
-(named by a salted hash, not by name) two SHA-256 digests per exercise of (salt, student, exercise,
-the answer): written exactly ("num/den"), and as a float to 9 significant digits (a student who
-computed in decimals, as the real checkers allow). A checker that finds the student's digest says "✓ Right";
-any other answer gets "✗ Not yet" with no hint (a hint is worked out from the answer). Only
-exercises whose checker accepts exactly one value are sealed (`SEALED`); the sampled ones are
-judged from the student's own games, as before. Brute-forcing a digest is out of scope.
+The table holds, for the lessons' own numbers and for each student on the roster (named by a
+salted hash, not by name), a random salt of that student's own and two slow digests per exercise
+of (exercise, the answer): written exactly ("num/den"), and as a float to 9 significant digits (a
+student who computed in decimals, as the real checkers allow). A checker that finds the student's
+digest says "✓ Right"; any other answer gets "✗ Not yet" with no hint (a hint is worked out from
+the answer). Only exercises whose checker accepts exactly one value are sealed (`SEALED`); the
+sampled ones are judged from the student's own games, as before.
+
+Why slow (issue 37): a sealed answer is a small fraction, and there are only so many of them
+(131,589 candidates an exercise in the issue's search), so a fast digest gave half the answers up
+in seconds. Each digest is PBKDF2-HMAC-SHA256 with ITERATIONS rounds, salted per student (one
+student's search tells nothing about another's): one candidate costs what one check costs,
+about 0.06 s of CPU in CPython (`make bench`: tests/bench/bench_sealed.py), so searching one
+exercise's candidates costs hours, where the student's own check stays well under a second.
 """
 
 from __future__ import annotations
@@ -44,7 +51,10 @@ SEALED = ("02.moments", "03.chase", "04.slow", "04.track", "06.boost", "07.third
 # `is_answer`) but whose answer key a graded build leaves out: 18.mix takes any mix that guarantees
 # the game's value (18.value, sealed).
 ANSWER_ONLY = ("18.mix",)
-VERSION = 1
+VERSION = 2  # 2: per-student salts and PBKDF2 (1: one salt, plain SHA-256)
+# PBKDF2 rounds of a sealed digest: >= 0.05 s of CPU a check in CPython (hashlib.pbkdf2_hmac, OpenSSL),
+# the figure tests/bench/bench_sealed.py measures and BENCHMARKS.md keeps
+ITERATIONS = 250_000
 _INSTALLED: dict = {}  # the table install() registered (a graded build), else empty
 
 
@@ -78,39 +88,72 @@ def _digest(salt: str, *parts: str) -> str:
     return hashlib.sha256("\0".join((salt, *parts)).encode()).hexdigest()
 
 
+def _pbkdf2_python(password: bytes, salt: bytes, rounds: int) -> bytes:
+    """PBKDF2-HMAC-SHA256, one block, with hmac's pre-keyed states copied (the same bytes as
+    hashlib.pbkdf2_hmac): for a Python without OpenSSL's (the site's Pyodide)."""
+    key = hashlib.sha256(password).digest() if len(password) > 64 else password
+    key = key.ljust(64, b"\0")
+    inner, outer = hashlib.sha256(bytes(b ^ 0x36 for b in key)), hashlib.sha256(bytes(b ^ 0x5C for b in key))
+
+    def prf(msg: bytes) -> bytes:
+        i = inner.copy()
+        i.update(msg)
+        o = outer.copy()
+        o.update(i.digest())
+        return o.digest()
+
+    u = prf(salt + b"\0\0\0\1")
+    acc = int.from_bytes(u, "big")
+    for _ in range(rounds - 1):
+        u = prf(u)
+        acc ^= int.from_bytes(u, "big")
+    return acc.to_bytes(32, "big")
+
+
+def slow_digest(salt: str, key: str, form: str, text: str, rounds: int) -> str:
+    """The sealed digest of answer `text` (as `form` writes it) to exercise `key` under a student's
+    `salt`: PBKDF2-HMAC-SHA256, `rounds` rounds."""
+    password, salted = "\0".join((key, form, text)).encode(), bytes.fromhex(salt)
+    pbkdf2 = getattr(hashlib, "pbkdf2_hmac", None)
+    out = pbkdf2("sha256", password, salted, rounds) if pbkdf2 else _pbkdf2_python(password, salted, rounds)
+    return out.hex()
+
+
 def _who(salt: str, student: "str | None") -> str:
     return "" if student is None else _digest(salt, "student", normalise(student))[:32]
 
 
-def seal(roster: Iterable[str] = (), keys: Iterable[str] = SEALED, salt: "str | None" = None) -> dict:
-    """The table a graded build ships: {"version", "salt", "answers": {student: {key: digest}}},
-    student "" being the lessons' own numbers and each roster id a salted hash of it. Worked out
-    with the package's own answer key (`answer`), so it agrees with `meeple answers`."""
+def seal(roster: Iterable[str] = (), keys: Iterable[str] = SEALED, salt: "str | None" = None,
+         rounds: int = ITERATIONS) -> dict:
+    """The table a graded build ships: {"version", "salt", "rounds", "answers": {student: {"salt",
+    "digests": {key: [exact, decimal]}}}}, student "" being the lessons' own numbers and each roster
+    id (or class code) a salted hash of it, each with a random salt of its own. Worked out with the
+    package's own answer key (`answer`), so it agrees with `meeple answers`."""
     salt = salt or secrets.token_hex(16)
     keys = list(keys)
-    table: dict = {"version": VERSION, "salt": salt, "answers": {}}
+    table: dict = {"version": VERSION, "salt": salt, "rounds": rounds, "answers": {}}
     for student in [None, *roster]:
         with as_student(student):
-            who = _who(salt, student)
-            table["answers"][who] = {key: [_digest(salt, who, key, "exact", canonical(a)),
-                                           _digest(salt, who, key, "decimal", decimal(a))]
-                                     for key, a in ((key, answer(key)) for key in keys)}
+            who, mine = _who(salt, student), secrets.token_hex(16)
+            table["answers"][who] = {"salt": mine, "digests": {
+                key: [slow_digest(mine, key, "exact", canonical(a), rounds), slow_digest(mine, key, "decimal", decimal(a), rounds)]
+                for key, a in ((key, answer(key)) for key in keys)}}
     return table
 
 
 def sealed_check(table: dict, key: str, value: Any, student: "str | None" = ...) -> bool:
     """Whether `value` is exercise `key`'s answer for `student` (default: the current one), by the table."""
-    salt = table["salt"]
-    who = _who(salt, current_student() if student is ... else student)
+    who = _who(table["salt"], current_student() if student is ... else student)
     mine = table["answers"].get(who)
     if mine is None:
         raise LookupError("this student is not on the roster the course was built for: ask your teacher to "
                           "add you, or run student(None) for the lessons' own numbers")
-    if key not in mine:
+    if key not in mine["digests"]:
         return False
+    exact, dec = mine["digests"][key]
     if _is_decimal(value):
-        return mine[key][1] == _digest(salt, who, key, "decimal", decimal(value))
-    return mine[key][0] == _digest(salt, who, key, "exact", canonical(value))
+        return dec == slow_digest(mine["salt"], key, "decimal", decimal(value), table["rounds"])
+    return exact == slow_digest(mine["salt"], key, "exact", canonical(value), table["rounds"])
 
 
 def is_answer(key: str, value: Any) -> bool:
@@ -126,9 +169,9 @@ def is_answer(key: str, value: Any) -> bool:
 def install(table: dict) -> list[str]:
     """Register, for every exercise the table seals, a checker that compares the answer's salted
     hash (in place of the lesson module's checker). Returns the keys it registered."""
-    if not isinstance(table, dict) or table.get("version") != VERSION or "salt" not in table:
+    if not isinstance(table, dict) or table.get("version") != VERSION or "salt" not in table or "rounds" not in table:
         raise ValueError(f"not a sealed-answers table of version {VERSION} (make one with seal(...))")
-    keys = sorted({k for answers in table["answers"].values() for k in answers})
+    keys = sorted({k for answers in table["answers"].values() for k in answers["digests"]})
     _INSTALLED.clear()
     _INSTALLED.update(table)
 

@@ -7,14 +7,14 @@ answer comes from one place.
 
 from __future__ import annotations
 
-import csv
-import io
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Callable
 
+from meeple.course.classroom import read_roster  # noqa: F401 - the package's read_roster (one roster reader)
+
 from .checking import keys
-from .numbers import VARIED, as_student, exercise_numbers, normalise
+from .numbers import VARIED, as_student, exercise_numbers
 
 _ANSWERS: dict[str, Callable[[], Any]] = {}
 
@@ -72,32 +72,6 @@ def shown(value) -> str:
     if callable(getattr(value, "describe", None)):  # a game's Config: what differs from the base rules
         return f"Config({value.describe()})"
     return str(value)
-
-
-def read_roster(text: str) -> list[str]:
-    """Student ids from a class roster CSV: the column headed `id`, else `name` (case ignored),
-    one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows:
-        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id'")
-    head = [h.strip().casefold() for h in rows[0]]
-    col = head.index("id") if "id" in head else head.index("name") if "name" in head else None
-    if col is None:
-        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id'")
-    names, seen = [], {}
-    for n, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue  # a blank line
-        if col >= len(row) or not row[col].strip():
-            raise ValueError(f"roster row {n} has no {head[col]}")
-        key = normalise(row[col])
-        if key in seen:
-            raise ValueError(f"roster rows {seen[key]} and {n} are the same student ({row[col].strip()!r})")
-        seen[key] = n
-        names.append(row[col].strip())
-    if not names:
-        raise ValueError("the roster lists no students")
-    return names
 
 
 _SHARED: dict = {}

@@ -432,6 +432,7 @@ def _die_d(answer):
 
 
 CYCLE_GAMES = 150  # games per pairing in lesson 14's round-robin (section 3)
+CYCLE_BOTS = tuple(f"threshold-{k}" for k in range(1, 6))  # its bots: 14.cycle takes every pairing of them
 
 
 def cycle_rules():
@@ -456,8 +457,9 @@ def _cycle(answer):
     evs = [Evidence.of(r) for r in runs]
     pairs = {tuple(sorted(e.bots)) for e in evs}
     bots = sorted({b for e in evs for b in e.bots})
-    if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(bots, 2)}:
-        raise Refused("runs should hold one run per pair of bots, every pair once (a round-robin).")
+    if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(CYCLE_BOTS, 2)}:
+        raise Refused(f"runs should hold one run per pair of the round-robin's bots ({', '.join(CYCLE_BOTS)}), every "
+                      f"pair once: {len(list(combinations(CYCLE_BOTS, 2)))} runs (a round-robin).")
     rules = cycle_rules()
     share = -(-90 // len(evs))  # about 90 games replayed in all
     sure = set()
@@ -703,7 +705,7 @@ def _cycle_answer():
 @lru_cache(maxsize=8)  # a round-robin is 1,500 games: once per deck (a class shares a few decks)
 def _robin_cycle(rules) -> list:
     """The cycle lesson 14's round-robin (seed 1) shows at these rules, or []."""
-    ts = [f"threshold-{k}" for k in range(1, 6)]
+    ts = list(CYCLE_BOTS)
     sure = set()
     for a, b in combinations(ts, 2):
         res = simulate("duck-duck-bruce", rules, [a, b], games=CYCLE_GAMES, seed=1,

@@ -15,6 +15,8 @@ from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any, Callable
 
+from .checking import WHOSE
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -86,6 +88,14 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # search is the solution's own (seed 5)
     "21": {"model_players": (5, 3, 6), "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
            "tune_field": ("sections[0]",), "tune_values": ((2, 9),), "tune_games": (400,)},
+    # lessons 22-25 (exercises.lessons_22_25.lesson_numbers reads these; none is a number the lesson shows first).
+    # record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,
+    # threshold, A's true rate, B's true rate): each its own answer (tests/test_exercises_22_25.py)
+    "22": {"record": (((30, 120), (41, 120)), ((22, 90), (31, 100)), ((45, 150), (52, 140)), ((12, 60), (20, 64)),
+                      ((50, 200), (63, 190))),
+           "rule": ((12, Fraction(9, 10), Fraction(1, 4), Fraction(1, 2)), (10, Fraction(19, 20), Fraction(1, 5), Fraction(1, 2)),
+                    (15, Fraction(4, 5), Fraction(1, 3), Fraction(1, 2)), (8, Fraction(9, 10), Fraction(1, 4), Fraction(3, 5)),
+                    (14, Fraction(19, 20), Fraction(1, 4), Fraction(1, 2)))},
 }
 # the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
 VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat", "04.track", "04.slow", "05.games", "05.power",
@@ -96,6 +106,7 @@ VARIED |= {"08.nest_bust", "08.nest_gain", "11.none_colour", "14.die_d", "14.cyc
 VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
 VARIED |= {"17.rounds", "20.wait", "21.tuned"}
 VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
+VARIED |= {"22.expected_loss", "22.power"}
 _student: "str | None" = None
 
 
@@ -178,3 +189,6 @@ class LiveNumbers(Mapping):
 
 def _numbers_of(key: str) -> dict:
     return exercise_numbers(key.split(".", 1)[0])
+
+
+WHOSE.append(current_student)  # a notebook's check() output says whose numbers its answer was worked with

@@ -14,7 +14,7 @@ from math import inf
 from operator import attrgetter
 from typing import NamedTuple
 
-from ..config import Alias, RuleConfig, need, need_range, player_count_alias
+from ..config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias, seat_values
 from ..protocol import resolve_config
 
 
@@ -139,6 +139,7 @@ class Config(RuleConfig):
     special_one_max: int = 5  # cards in one turn with Special One
     backfiring_discard: bool = False  # BK-18
     multi_card_reverses: bool = False  # BK-19 (Kosmos 3D)
+    seat_cards: tuple[int, ...] = ()  # cards dealt to each seat beyond hand_size, Player 1 first; empty: none (BK-22)
 
     def __post_init__(self):
         need_range(self, "players", MIN_PLAYERS, MAX_PLAYERS)
@@ -188,6 +189,11 @@ class Config(RuleConfig):
         need(0.0 <= self.fall_probability <= 1.0, "fall_probability", self.fall_probability, "0 to 1")
         need(self.end_rule in END_RULES, "end_rule", self.end_rule, ", ".join(END_RULES))
         need(1 <= self.special_one_max <= 10, "special_one_max", self.special_one_max, "1 to 10 cards")
+        need_seats(self, "seat_cards", 0, 20, " extra cards")
+        extra = sum(self.seat_cards)
+        need(self.hand_size * self.players + extra <= size, "seat_cards", self.seat_cards,
+             f"at most {size - self.hand_size * self.players} extra cards in all: the deck has {size} cards "
+             f"and {self.players} hands of {self.hand_size} take {self.hand_size * self.players}")
         if self.special_one:  # the turn limit only matters with the variant on
             need(
                 self.max_cards <= self.special_one_max,
@@ -259,6 +265,7 @@ PARAMETERS = {
     "special_one_max":     ("most cards in one play under Special One", "BK-17"),
     "backfiring_discard":  ("variant Backfiring Discard: one more card discarded reverses the direction", "BK-18"),
     "multi_card_reverses": ("Kosmos 3D rule: beating the sum with two or more cards reverses the direction", "BK-19"),
+    "seat_cards":          ("cards dealt to each seat beyond hand_size, Player 1 first; empty = none", "BK-22"),
 }
 
 
@@ -374,7 +381,7 @@ def most_cards_in_hand(config: Config) -> int:
     """The most cards one hand can hold: the deal when a play draws at most one card (every play
     puts down at least one card and draws draw_per_turn, plus one per Special One extra it put
     down: BK-8, BK-17), else the whole deck (a hand grows by draw_per_turn - 1 a play)."""
-    return config.hand_size if config.draw_per_turn <= 1 else config.deck_size
+    return config.hand_size + max(seat_values(config, "seat_cards")) if config.draw_per_turn <= 1 else config.deck_size
 
 
 def action_bound(config: Config) -> int:

@@ -251,8 +251,15 @@ def new_core(cfg: Config, chance: Chance) -> Core:
     c = Core()
     c.config, c.fx, c.chance = cfg, fx, chance
     c.phase, c.round, c.start_player, c.current_player, c.direction = ARRANGE, 0, 0, 0, 0
-    c.hands = [sorted(deck[i * h : (i + 1) * h]) for i in range(n)]
-    c.draw = deck[n * h :]
+    if cfg.seat_cards:  # BK-22: seat i is dealt h + seat_cards[i], in seat order, from the top
+        cut = [0]
+        for extra in cfg.seat_cards:
+            cut.append(cut[-1] + h + extra)
+        c.hands = [sorted(deck[cut[i] : cut[i + 1]]) for i in range(n)]
+        c.draw = deck[cut[-1] :]
+    else:
+        c.hands = [sorted(deck[i * h : (i + 1) * h]) for i in range(n)]
+        c.draw = deck[n * h :]
     c.discard = []
     c.fronts = [[] for _ in range(n)]
     c.colour, c.to_beat, c.attacker = None, 0, None

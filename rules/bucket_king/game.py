@@ -116,6 +116,9 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     state = state_of(c, turn_end)
     state._events = [] if events else None
     _log.say(state, deals_text, cfg.hand_size, len(state.draw), cfg.rows)
+    if cfg.seat_cards:  # BK-22
+        _log.say(state, "Extra cards dealt (BK-22): " + ", ".join(
+            f"Player {p + 1} +{k}" for p, k in enumerate(cfg.seat_cards) if k) + ".")
     _keep(c, state)
     return state
 

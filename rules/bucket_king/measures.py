@@ -96,6 +96,7 @@ ALWAYS_APPLIES = {
     "max_cards": "every play's choice of cards (BK-6)",
     "fall_model": "what falls in every round lost (BK-10, BK-11)",
     "end_rule": "when the game ends (BK-15)",
+    "seat_cards": "the deal (BK-2, BK-22)",
 }
 USAGE = {
     "buckets_per_colour": "games dealt with this entry (the one for the player count, BK-3)",

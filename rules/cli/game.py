@@ -85,9 +85,9 @@ def cmd_rules(args) -> int:
     print()
     base = mod.Config()
     rows = []
-    for name in base.to_dict():
+    for name in base.field_types():  # every field, an empty seat handicap too (to_dict leaves it out)
         what, rule = parameter_info(mod, name)
-        rows.append((name, value_text(getattr(base, name)), f"{what} ({rule})"))
+        rows.append((name, value_text(getattr(base, name)) or "(empty)", f"{what} ({rule})"))  # (empty): no handicap
     aliases = mod.Config.aliases() if hasattr(mod.Config, "aliases") else {}
     named = [(name, value_text(base.get(name)), parameter_info(mod, name)[0]) for name in aliases]
     print(f"{mod.TITLE} parameters (set with --set FIELD=VALUE; the rule each comes from, as above):")

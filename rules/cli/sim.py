@@ -33,7 +33,8 @@ def cmd_simulate(args) -> int:
     mod, config, names, seed, games, workers, out = run_setup(args, TABLE_FORMATS)
     chosen = chosen_measures(args, mod)
     rotate, said = rotation(args, names)
-    res = simulate(mod, config, names, games, seed, progress=show_progress(), workers=workers, rotate=rotate)
+    res = simulate(mod, config, names, games, seed, progress=show_progress(), workers=workers, rotate=rotate,
+                   measures=chosen)
     note = partial_note(res.completed, games) if res.partial else None
     show_then_save(str(res.summary(chosen)) + (f"\n{said}" if said else ""), lambda: save_table(
         out, lambda p: table_data(res.table, p, res.to_json, note), res.completed, games, res.partial,
@@ -77,7 +78,8 @@ def cmd_sweep(args) -> int:
     bots = [b.strip() for b in args.bots.split(",")]  # one name fits every player count a sweep may try
     rotate, said = rotation(args, bots)
     try:
-        table = sweep(mod, config, grid, bots, games, seed, progress=show_progress(), workers=workers, rotate=rotate)
+        table = sweep(mod, config, grid, bots, games, seed, progress=show_progress(), workers=workers, rotate=rotate,
+                      measures=chosen)
     except ValueError as e:
         raise CliError(str(e)) from None
     fields = list(grid)

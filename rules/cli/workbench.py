@@ -180,8 +180,6 @@ def cmd_tune(args) -> int:
     target = _number(args.target, "--target")
     seat = whole(args.seat, "--seat", 1, config.players) - 1
     fields, values = args.field, args.values
-    if len(fields) > 2:
-        raise CliError(f"tune moves one or two numbers; got --field {len(fields)} times")
     if len(values) > len(fields):
         raise CliError(f"--values is given {len(values)} times for {len(fields)} --field: one --values per field, "
                        "in the same order")
@@ -196,9 +194,9 @@ def cmd_tune(args) -> int:
             result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=show_progress(),
                           values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
                           bot=args.bot, workers=workers, rotate=rotate)
-        else:
+        else:  # two: every setting or --halving; three or more: NTBEA (rules/ntbea.py)
             result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=show_progress(),
-                          values=None if parsed == [None, None] else tuple(parsed),
+                          values=None if all(p is None for p in parsed) else tuple(parsed),
                           method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
                           rotate=rotate)
     except ValueError as e:
@@ -262,8 +260,9 @@ def register(sub) -> None:
     p = sub.add_parser("tune", help="find the value of one number whose measure comes closest to a target")
     add_game_options(p)
     p.add_argument("--field", required=True, action="append",
-                   help="the whole number to move: a field, field[i] or alias (e.g. bonus); twice to tune two "
-                        "numbers at once (every setting, or --halving)")
+                   help="the whole number to move: a field, field[i] or alias (e.g. bonus); A+B moves coupled "
+                        "numbers together (best_face+max_steal); twice to tune two numbers at once (every setting, "
+                        "or --halving); three or more times: a budgeted search (NTBEA, Lucas et al. 2018)")
     p.add_argument("--measure", default="win_rate",
                    help="ender_win_rate, win_rate, score, seat1_advantage (percentage points), bot_win_rate, turns, "
                         "rounds, or any mean_<column> of the game's own figures (default win_rate)")

@@ -19,6 +19,7 @@ from .. import bots as _bots
 from ..chance import derive
 from ..core import MAX_STEPS
 from ..protocol import LazySeatRandom
+from .design import game_measures
 
 
 CHECKPOINTS = (25, 50, 75)  # "leader after k% of the turns" (decisiveness)
@@ -73,7 +74,8 @@ def _reports_turns(mod: ModuleType) -> bool:
     return known
 
 
-def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False) -> GameResult:
+def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False,
+              design: bool = False) -> GameResult:
     """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
     derive(seed, "game", index))`, plus turn-by-turn leader tracking.
 
@@ -91,6 +93,11 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     every GameResult and record is the same. It returns None, before drawing from any stream,
     for a line-up or config it does not play itself (a user's bot); the loop below plays it then.
     Past MAX_STEPS decisions it raises RuntimeError as the loop does.
+
+    With `design`, the scoreboard is kept at every turn's end and the design measures
+    (rules/sim/design.py) join the game's stats; the loop below then plays the game (its
+    turn_end sees each turn's scoreboard and mover), whatever play_core the game has: the same
+    game, a little slower, and only when a design measure was asked for.
     """
     n = config.players
     shift = index % n if rotate else 0
@@ -109,12 +116,18 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     leaders: list[int | None] = []  # the sole leader at the end of each turn
     shown = [None, None]  # last progress seen, and its leader
     note = leaders.append
+    trail: list[tuple] = []  # with `design`: the scoreboard after each turn
+    movers: list = []  # with `design`: the seat whose decision ended each turn
+    mover = [None]  # the seat of the decision being played
 
     def turn_end(st) -> None:  # called at every turn's end
         values = progress(st)
         if values != shown[0]:
             shown[0], shown[1] = values, _leader(values)
         note(shown[1])
+        if design:
+            trail.append(tuple(values))
+            movers.append(mover[0])
 
     # A module with a `step` hook plays in place on this private state, which keeps
     # no event text (nobody reads it): the same moves as apply, without a copy per move.
@@ -123,7 +136,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {})
     # A game's own loop on its mutable core (the engine hook: see the docstring), or None.
     played = mod.play_core(config, game_seed, seat_funcs, rngs, checked, seat_names, _leader) \
-        if hasattr(mod, "play_core") else None
+        if hasattr(mod, "play_core") and not design else None
     if played is not None:
         state, leaders, actions = played  # over: the loop below does nothing
     else:
@@ -136,6 +149,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         action = seat_funcs[p](observation(state, p) if looks[p] else None, legal, rngs[p])
         if checked[p] and action not in legal:
             raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        mover[0] = p
         if step:
             step(state, action)
         else:
@@ -144,7 +158,7 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         if not hooked and (state.current_player != p or state.round != r):  # a guess: the turn is over
             turn_end(state)
     round_pts = mod.round_scores(state)
-    totals, round_leaders = [0] * n, []
+    totals, round_leaders = list(getattr(state.config, "seat_points", ()) or [0] * n), []  # a head start counts (BB-15, DDB-14)
     for pts in round_pts[:-1]:
         totals = [t + v for t, v in zip(totals, pts)]
         round_leaders.append(_leader(totals))
@@ -152,12 +166,15 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     turn_leaders = tuple(leaders[max(1, -(-pct * turns // 100)) - 1] if turns else None for pct in CHECKPOINTS)
     stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
     sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
+    scores, winners = tuple(mod.scores(state)), tuple(mod.winners(state))
+    if design:
+        stats |= game_measures(trail, movers, scores, winners)
     return GameResult(
         index=index,
         seed=game_seed,
         bots=seat_names,
-        scores=tuple(mod.scores(state)),
-        winners=tuple(mod.winners(state)),
+        scores=scores,
+        winners=winners,
         rounds=len(round_pts) or state.round + 1,
         turns=turns,
         actions=actions,

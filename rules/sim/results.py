@@ -17,6 +17,7 @@ from ..core import resolve_bots
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci, wilson
+from .design import DESIGN
 from .play import CHECKPOINTS, GameResult, play_game
 from .text import Shown, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
 
@@ -234,6 +235,8 @@ def make_tables(n: int, records: list[GameResult]):
     for k in stat_keys:
         extra[k] = [v[s] if isinstance(v, (list, tuple)) else v
                     for v in (g.stats.get(k) for g in records) for s in seats]
+        if k in DESIGN:  # numbers, or no value (NaN): a number column even when no game has a value
+            extra[k] = [math.nan if v is None else v for v in extra[k]]
     points = {f"points_{k}": [g.sources[s].get(k, 0) if g.sources else None for g in records for s in seats]
               for k in source_keys}
     table = pd.DataFrame({**cols, **extra, **points})
@@ -397,6 +400,8 @@ def measures(game, config=None) -> dict[str, str]:
                 "" if isinstance(v, (list, tuple)) else " (one value per game)")
     for k in dict.fromkeys(k for d in one.sources or () for k in d):
         out[f"mean_points_{k}"] = said.get(f"points_{k}") or f"points from {k} per seat (score_sources)"
+    for k, v in DESIGN.items():  # computed only when asked for (rules/sim/design.py)
+        out[f"mean_{k}"] = f"{v} (design measure: played only when asked for)"
     return out
 
 
@@ -418,6 +423,10 @@ def measure_name(known: Sequence[str], name: str) -> str:
         return name
     if f"mean_{name}" in known:
         return f"mean_{name}"
+    if name.removeprefix("mean_") in DESIGN:
+        raise ValueError(f"{name.removeprefix('mean_')} is a design measure, computed only when the run asks for it: "
+                         f"simulate(..., measures=[{name.removeprefix('mean_')!r}]) or --measure "
+                         f"{name.removeprefix('mean_')}")
     raise ValueError(f"unknown measure {name!r}; known: {', '.join(known)}")
 
 

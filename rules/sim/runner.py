@@ -105,17 +105,18 @@ def load_game(ref: str | ModuleType) -> ModuleType:
 
 
 def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool,
-               keep: str = "games") -> "list[GameResult] | RunningTotals":
+               keep: str = "games", design: bool = False) -> "list[GameResult] | RunningTotals":
     """Games start..stop-1 of a run (what a worker process is sent); with keep="summary"
-    their running totals (a RunningTotals: a few KiB however many games), not the games."""
+    their running totals (a RunningTotals: a few KiB however many games), not the games.
+    `design`: each game's design measures too (rules/sim/design.py; only when asked for)."""
     mod = load_game(game_ref)
     names, funcs = resolve_bots(mod, bots, config.players)
     if keep == "summary":
         tally = RunningTotals(config.players)
         for i in range(start, stop):
-            tally.append(play_game(mod, config, names, funcs, seed, i, rotate))
+            tally.append(play_game(mod, config, names, funcs, seed, i, rotate, design))
         return tally
-    return [play_game(mod, config, names, funcs, seed, i, rotate) for i in range(start, stop)]
+    return [play_game(mod, config, names, funcs, seed, i, rotate, design) for i in range(start, stop)]
 
 
 def default_workers() -> int:
@@ -183,6 +184,7 @@ class Job(NamedTuple):
     games: int
     rotate: bool
     keep: str = "games"  # "summary": the games are folded into running totals as they come (simulate's keep=)
+    design: bool = False  # each game's design measures too (rules/sim/design.py): only when one is asked for
 
 
 def chunks(games: int, workers: int, start: int = 0) -> list[tuple[int, int]]:
@@ -255,7 +257,7 @@ def _play_here(jobs: list[Job], out: dict, start: dict, bar, until: float | None
         while i < job.games:
             if until is not None and time.perf_counter() >= until:
                 return False
-            out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate))
+            out[job.key].append(play_game(job.mod, job.config, names, funcs, job.seed, i, job.rotate, job.design))
             i += 1
             start[job.key] = i
             bar.update(1)
@@ -293,8 +295,11 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
             kept = set()
             try:
                 for job, a, b in tasks:
+                    # `design` only when asked: an executor that keys its cache on the call (Prefetch)
+                    # sees the very calls it saw before
+                    extra = (job.keep, True) if job.design else (job.keep,)
                     fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b, job.rotate,
-                                          job.keep)
+                                          *extra)
                     futures[fut] = job.key
                 for fut in as_completed(futures):
                     done = fut.result()

@@ -15,7 +15,9 @@ from ..chance import check_seed
 from ..protocol import resolve_config
 from ..registry import game_module
 from ..stats import mean_ci
-from .results import SHOWN_AS, Results, load_pandas, own_columns, shown_frame
+from .design import wanted
+from .results import SHOWN_AS, Results, load_pandas, measure_name, own_columns, shown_frame
+from .results import measures as measure_list
 from .runner import Job, bot_refs, check_games, check_workers, run, setup
 from .tally import Totals
 from .text import ci_pct, fmt_table, num, pct, seat_name, show_value
@@ -35,6 +37,7 @@ def simulate(
     workers: int | None = None,
     rotate: bool = False,
     keep: str = "games",
+    measures: Sequence[str] | None = None,
 ) -> "Results | Totals":
     """Play `games` games and return their Results.
 
@@ -53,19 +56,33 @@ def simulate(
     `keep="summary"` keeps no game: each is folded into running totals as
     it finishes (memory flat in the number of games) and a Totals is
     returned, whose summary() has the same numbers as the full Results'.
+    `measures`: names from `measures(game)` the run must be able to show;
+    a design measure (rules/sim/design.py: margin, drama, ...) is computed
+    only when named here, as one column of the table.
     """
     mod, config, refs = setup(game, config, bots)
+    design = _design_wanted(mod, measures)
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
     if keep not in ("games", "summary"):
         raise ValueError(f"keep must be 'games' (every game: table, games, records) or 'summary' "
                          f"(running totals: summary() only), got {keep!r}")
-    job = Job(0, mod, config, refs, seed, games, rotate, keep)
+    job = Job(0, mod, config, refs, seed, games, rotate, keep, design)
     out, interrupted = run([job], executor, workers, progress, mod.TITLE)
     if keep == "summary":
         return Totals(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
     return Results(mod, config, refs, seed, games, rotate, out[0], partial=interrupted)
+
+
+def _design_wanted(mod, names) -> bool:
+    """Whether `names` (measures() names, checked here) ask for a design measure."""
+    if names is None:
+        return False
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise ValueError(f"measures={names!r} is not allowed: a list of names, e.g. ['margin', 'turns']")
+    known = list(measure_list(mod))
+    return wanted([measure_name(known, m) for m in names])
 
 
 SHOWN_PROBLEMS = 6  # a bad grid's message names this many of its problems, then counts the rest
@@ -129,6 +146,7 @@ def sweep(
     *,
     workers: int | None = None,
     rotate: bool = False,
+    measures: Sequence[str] | None = None,
 ):
     """Simulate every combination of `grid` values ({name: [values]}; a name is a
     field, an element `field[i]` or an alias such as `hand_size`, see
@@ -143,7 +161,8 @@ def sweep(
     per game (a varied field of the same name keeps its column, and that
     length is then `rounds_played`, say), and mean_<column> per seat for the
     game's own numeric columns, each with _low and _high (95% CI).
-    `table.attrs["partial"]` is True after a Ctrl-C.
+    `table.attrs["partial"]` is True after a Ctrl-C. `measures`: as simulate's
+    (a design measure is played only when named; it then has its mean_<name> columns).
     """
     pd = load_pandas()
     mod = game_module(game)
@@ -151,8 +170,9 @@ def sweep(
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
+    design = _design_wanted(mod, measures)
     points = _grid_points(mod, base, grid, bots)
-    jobs = [Job(k, mod, cfg, refs, seed, games, rotate) for k, (point, cfg, refs) in enumerate(points)]
+    jobs = [Job(k, mod, cfg, refs, seed, games, rotate, "games", design) for k, (point, cfg, refs) in enumerate(points)]
     out, interrupted = run(jobs, executor, workers, progress, f"{mod.TITLE} sweep")
     frames = []
     for k, (point, cfg, refs) in enumerate(points):

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from ..stats import Z95, wilson
+from .design import DESIGN
 from .play import GameResult
 from .results import PER_GAME, RunInfo, Summary, load_pandas, measure_name
 
@@ -204,6 +205,8 @@ class RunningTotals:
         elif seen < col[0]:
             col[0] = seen
         col[5] += sourced  # games with score_sources that name this source
+        if name in DESIGN:
+            col[2] = True  # a number column even when no game has a value (as make_tables makes it)
         n = self.players
         if all(len(values) == n and all(type(v) is int for v in values) for values in rows):
             # the usual case, whole numbers in every seat: their float sum is exact, as _kahan's is

@@ -109,3 +109,37 @@ def test_a_link_from_another_version_warns_and_cancel_keeps_the_games_played(lab
             page.locator(".meeple-lab-out").get_attribute("data-text")
     finally:
         page.close()
+
+
+def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_errs_in_one_line(lab_site, browser, shots):
+    """Issue 36: base against two variants from one link, the paired chart, "plays the same games"
+    said; a refused rule reads as one line; Cancel stops lookahead bots within a second."""
+    page = browser.new_page(viewport={"width": 1100, "height": 1000})
+    page.set_default_timeout(600_000)
+    try:
+        page.goto(f"{lab_site}/lab.html?game=duck-duck-bruce&set=b5%3A+best_face%3D5&set=ms2%3A+max_steal%3D2"
+                  "&bots=heuristic&games=40&seed=1")
+        page.wait_for_function(DONE)
+        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "done"
+        assert "b5 plays the same games as base" in page.locator(".meeple-lab-warnings").inner_text()
+        rows = json.loads(page.locator(".meeple-lab-out").get_attribute("data-rows"))
+        assert [r["variant"] for r in rows[::4]] == ["base", "b5", "ms2"]
+        assert page.locator(".meeple-lab-chart svg").count() == 1
+        page.screenshot(path=str(shots / "lab-three-variants.png"), full_page=True)
+        page.locator(".meeple-lab-settings").fill("nosuch=1")
+        page.locator(".meeple-lab-play").click()
+        page.wait_for_function(DONE)
+        said = page.locator(".meeple-lab-status").inner_text()
+        assert said.startswith("Could not play: unknown parameter 'nosuch'") and "\n" not in said
+        assert "Traceback" not in said
+        page.locator(".meeple-lab-settings").fill("max_steal=2")
+        page.locator(".meeple-lab-bots").fill("lookahead")
+        page.locator(".meeple-lab-games").fill("5000")
+        page.locator(".meeple-lab-play").click()
+        page.wait_for_function("document.querySelector('.meeple-lab-status').textContent.includes('Playing 5000')")
+        page.locator(".meeple-lab-cancel").click()
+        # within a second of the press (a step ends after ~0.3 s of games): polled, not slept
+        page.wait_for_function(DONE, timeout=3000)
+        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled"
+    finally:
+        page.close()

@@ -246,7 +246,7 @@ def test_rules_rule_shows_one_rule_its_numbers_and_judgement_calls(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--rule", "BB-99"], "Bucket Brigade has no rule 'BB-99': its rules are BB-1 to BB-14"),
+    (["--rule", "BB-99"], "Bucket Brigade has no rule 'BB-99': its rules are BB-1 to BB-15"),
     (["--rule", "PB-3"], "PB-3 is The Piggyback Brigade's: meeple rules piggyback-brigade --rule PB-3"),
     (["--rule", "8"], "--rule takes a rule number such as BB-8, got '8'"),
     (["--rule", "BB-3", "--full"], "give --rule or --full, not both"),

@@ -292,6 +292,8 @@ def test_14_luck_die_and_cycle(capsys):
     assert not ok and "right kind" in out
     ok, out = _run("14.cycle", (runs[:-1], []), capsys)
     assert not ok and "every pair once" in out
+    ok, out = _run("14.cycle", (runs[:1], []), capsys)  # one pairing and no cycle: not the round-robin (issue 37)
+    assert not ok and "every pair once" in out
 
 
 def _robin_runs(games=150):
@@ -587,19 +589,24 @@ def test_the_sampled_red_hands_follow_the_students_number(capsys):
 
 
 def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
+    """`meeple answers --key` prints each roster student's key, worked out for their class code."""
+    from meeple.course import classroom
     from meeple.rules.cli import main
 
     roster = tmp_path / "class.csv"
     roster.write_text("name,group\nAda Lovelace,1\nAlan Turing,2\n", encoding="utf-8")
-    assert main(["answers", "--class", str(roster)]) == 0
+    assert main(["class", "new", str(roster), str(tmp_path / "class")]) == 0
+    key = tmp_path / "class" / classroom.KEY_FILE
+    cls = classroom.read_key(key)
+    assert main(["answers", "--key", str(key)]) == 0
     out = capsys.readouterr().out
     for who in ("Ada Lovelace", "Alan Turing"):
-        assert f"07.third: {ex.shown(ex.answer('07.third', who))}" in out
-    assert main(["answers"]) == 0
-    assert f"07.third: {ex.shown(ex.answer('07.third', None))}" in capsys.readouterr().out
-    roster.write_text("name\nAda\nada\n", encoding="utf-8")
-    assert main(["answers", "--class", str(roster)]) == 2
-    assert "same student" in capsys.readouterr().err
+        assert f"== {who} (code {cls.codes[who]})" in out
+        assert f"07.third: {ex.shown(ex.answer('07.third', cls.codes[who]))}" in out
+    assert main(["answers", "--key", str(key), "--student", cls.codes["Alan Turing"].lower()]) == 0
+    assert capsys.readouterr().out.startswith("== Alan Turing")
+    assert main(["answers", "--key", str(key), "--student", "Grace Hopper"]) == 2
+    assert "neither an id nor a code" in capsys.readouterr().err
 
 
 def test_lesson_7_solutions_agree_with_the_key_for_two_students():

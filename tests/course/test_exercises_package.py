@@ -38,8 +38,8 @@ def _imports(path: Path) -> list[tuple[str, bool]]:
                 names = [node.module] if node.module else [a.name for a in node.names]
             elif node.level == 1 and node.module and node.module.startswith("exercises"):
                 names = [node.module.partition(".")[2] or "__init__"]
-            elif node.module and node.module.startswith("meeple.widgets.exercises"):
-                rest = node.module[len("meeple.widgets.exercises"):].lstrip(".")
+            elif node.module and node.module.startswith("meeple.course.exercises"):
+                rest = node.module[len("meeple.course.exercises"):].lstrip(".")
                 names = [rest or "__init__"]
             else:
                 continue

@@ -19,7 +19,7 @@ ROSTER = ["Ada Lovelace", "Alan Turing"]
 
 @pytest.fixture(scope="module")
 def table():
-    return graded.seal(ROSTER, salt="test-salt")
+    return graded.seal(ROSTER, salt="test-salt", rounds=1000)  # the build's ITERATIONS cost: make bench
 
 
 def _forms(value) -> list[str]:
@@ -46,6 +46,24 @@ def test_the_table_holds_no_answer_and_no_name(table):
                 assert f'"{form}"' not in text and f"{form}/" not in text and f"/{form}" not in text, (who, key, form)
     assert "Ada" not in text and "Turing" not in text
     assert len(table["answers"]) == 1 + len(ROSTER)
+
+
+def test_each_student_has_a_salt_of_their_own_and_digests_are_pbkdf2(table):
+    """Issue 37: one student's search tells nothing of another's (their own salt), and a digest is
+    PBKDF2-HMAC-SHA256 of the table's rounds (Python's own, and the loop the site's Python runs)."""
+    import hashlib
+
+    salts = [t["salt"] for t in table["answers"].values()]
+    assert len(set(salts)) == len(salts) == 1 + len(ROSTER)
+    seal = graded.seal([], keys=["07.third"], rounds=1000)
+    assert seal["answers"][""]["salt"] != table["answers"][""]["salt"]  # fresh each build
+    mine = table["answers"][""]
+    want = hashlib.pbkdf2_hmac("sha256", "\0".join(("07.third", "exact", graded.canonical(ex.answer("07.third", None)))).encode(),
+                               bytes.fromhex(mine["salt"]), table["rounds"]).hex()
+    assert mine["digests"]["07.third"][0] == want
+    for password, rounds in ((b"07.third\0exact\01/3", 1000), (b"x" * 100, 5)):
+        assert graded._pbkdf2_python(password, b"salt", rounds) == hashlib.pbkdf2_hmac("sha256", password, b"salt", rounds)
+    assert graded.ITERATIONS >= 200_000  # about 0.06 s of CPU a check in CPython (make bench: bench_sealed.py)
 
 
 def test_a_sealed_answer_is_the_checkers_answer_and_nothing_else(table):
@@ -79,7 +97,7 @@ def test_install_puts_sealed_checkers_in_place_of_the_lessons():
 import contextlib, io, json
 from meeple.course import exercises as ex
 from meeple.course.exercises import graded
-table = graded.seal(["Ada Lovelace", "Alan Turing"])
+table = graded.seal(["Ada Lovelace", "Alan Turing"], rounds=1000)
 ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
 keys = graded.install(json.loads(json.dumps(table)))
 assert keys == sorted(graded.SEALED), keys

@@ -2,7 +2,7 @@
 nbval runs the notebooks themselves, and tests/lessons/test_lessons_run.py reads what they show).
 
 Every lesson:
-- is named NN_topic.ipynb (NN = 01..21) and has a python3 kernelspec;
+- is named NN_topic.ipynb (NN = 01..25) and has a python3 kernelspec;
 - opens with a markdown cell saying "What you will learn" and "What you need first";
 - has 2-4 exercises: each a `check("NN.name", ...)` call in a student cell, with a
   registered checker, and at least two cells tagged `solution`;
@@ -99,8 +99,8 @@ def test_there_is_a_course():
 
 def test_name_and_kernel(lesson):
     m = NAME.match(lesson.name)
-    assert m, f"{lesson.name}: lessons are named NN_topic.ipynb (NN = 01..21, lower-case topic)"
-    assert 1 <= int(m.group(1)) <= 21
+    assert m, f"{lesson.name}: lessons are named NN_topic.ipynb (NN = 01..25, lower-case topic)"
+    assert 1 <= int(m.group(1)) <= 25
     meta = json.loads(lesson.read_text(encoding="utf-8"))["metadata"]
     assert meta.get("kernelspec", {}).get("name") == "python3", f"{lesson.name}: kernelspec must be python3"
 

@@ -26,7 +26,8 @@ def test_the_transport_and_every_kind_import_and_play_without_jupyter_altair_pan
         "after = json.loads(transport.send_json(first['id'], json.dumps({'do': 'move', 'index': [0]})))['view']\n"
         "print(after['view']['cell'], after['view']['played'], sorted(after['charts']))\n"
     )
-    assert run_without_jupyter(code).split() == ["hand_size", "=", "9", "1", "['key',", "'measure',", "'win']"]
+    # 2 played: 9, and the reference 13 (the current rules) it is paired with (issue 36)
+    assert run_without_jupyter(code).split() == ["hand_size", "=", "9", "2", "['key',", "'measure',", "'win']"]
 
 
 def test_a_kind_needs_the_three_methods_and_an_unknown_kind_or_id_says_what_exists():
@@ -128,6 +129,6 @@ def test_the_kernel_explorer_in_worker_processes_and_the_browsers_session_give_t
         first = json.loads(transport.open_json("explorer", json.dumps(e.setup)))
         browser = json.loads(transport.send_json(first["id"], json.dumps({"do": "play"})))["view"]
         assert browser["view"]["cell"] == "hand_size = 9" and browser["view"]["numbers"] == e.view["numbers"]
-        assert transport.session(first["id"]).rows() == e.session.rows((9,))  # every column, every digit
+        assert transport.session(first["id"]).rows((9,)) == e.session.rows((9,))  # every column, every digit
     finally:
         e.close()

@@ -223,6 +223,7 @@ STUDENT_LESSONS = ["01_first_interval", "02_one_die", "03_rerolls", "04_markov_r
 # lesson 8's nest (exercise 2) and lesson 14's die D are the student's too: their solution cells work them
 # out from the student's numbers
 STUDENT_LESSONS += ["08_push_your_luck", "14_skill_luck_intransitivity"]
+STUDENT_LESSONS += ["22_two_variants"]  # issue 40: both exercises exact, from the student's numbers
 
 
 def _key_forms(value) -> "list[list[str]]":

@@ -172,7 +172,7 @@ def test_tune_shows_its_answer_and_the_table_of_every_value():
     rows = _text_table(text, ["bonus", "value", "low", "high", "distance"])
     assert [r.split()[0] for r in rows] == ["2", "4", "6"]
     cells = _html(t).tables[0]
-    assert cells[0] == ["bonus", "value", "low", "high", "distance"] and len(cells) == 4
+    assert cells[0][:5] == ["bonus", "value", "low", "high", "distance"] and len(cells) == 4
 
 
 def test_a_two_number_tune_shows_every_setting():

@@ -38,8 +38,10 @@ def test_summary_only_gives_the_full_summary_number_for_number(name, players, bo
     every chosen measure agree exactly (bots holding several seats, shared wins included)."""
     config = GAMES[name].Config(players=players)
     chosen = list(measures(name, config))
-    full = simulate(name, config, bots, 60, 4, workers=1, progress=False, rotate=True)
-    totals = simulate(name, config, bots, 60, 4, workers=1, progress=False, rotate=True, keep="summary")
+    # every measure, design ones included (played only when named: rules/sim/design.py)
+    full = simulate(name, config, bots, 60, 4, workers=1, progress=False, rotate=True, measures=chosen)
+    totals = simulate(name, config, bots, 60, 4, workers=1, progress=False, rotate=True, keep="summary",
+                      measures=chosen)
     assert isinstance(full, Results) and isinstance(totals, Totals)
     _same_summary(full.summary(), totals.summary())
     _same_summary(full.summary(chosen), totals.summary(chosen))

@@ -149,3 +149,42 @@ def test_the_reports_charts_put_each_figure_where_its_axis_says():
     bars = ET.fromstring(length).iter(ns + "rect")
     counted = sum(int(b.find(ns + "title").text.split(": ")[1].split(" ")[0]) for b in bars)
     assert counted == 2 * 40
+
+
+# --- issue 36: several variants, identical play said, a chart, bounded steps, one-line errors --------------
+
+def test_the_lab_plays_several_variants_and_says_which_play_the_base_games():
+    import json
+
+    from meeple.widgets.lab import lab_call
+
+    lab = VariantLab("duck-duck-bruce", ["b5: best_face=5", "ms2: max_steal=2"], bots="heuristic", games=30, seed=1)
+    assert list(lab.configs) == ["base", "b5", "ms2"]
+    while not lab.finished:
+        lab.step(30)
+    s = lab.summary()
+    assert s["same"][0].startswith("b5 plays the same games as base")
+    assert {r["variant"] for r in s["rows"]} == {"base", "b5", "ms2"}
+    assert s["chart"].startswith("<svg") and "ms2 · Player 1" in s["chart"]  # the paired differences, a row each
+    again, _ = VariantLab.from_link(lab.link())  # the link keeps every variant
+    assert again.configs == lab.configs
+    # the one-variant call keeps working as before
+    one = VariantLab("bucket-brigade", SETTINGS, name="long-hands")
+    assert list(one.configs) == ["base", "long-hands"]
+    # errors reach the page as one line, never a traceback
+    bad = json.loads(lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+        {"game": "duck-duck-bruce", "settings": ["nosuch=1"]})})))
+    assert "\n" not in bad["error"] and "unknown parameter 'nosuch'" in bad["error"]
+    bad = json.loads(lab_call(json.dumps({"op": "lab_start", "request": json.dumps({"link": "?game=nope&set=a"})})))
+    assert bad == {"error": "unknown game 'nope'; games: bucket-brigade, bucket-king, duck-duck-bruce, piggyback-brigade"}
+
+
+def test_the_labs_name_is_bounded_and_a_step_ends_on_time():
+    with pytest.raises(ValueError, match="1 to 24 letters"):
+        VariantLab("bucket-brigade", SETTINGS, name="x" * 25)
+    with pytest.raises(ValueError, match="1 to 24 letters"):
+        VariantLab("bucket-brigade", ["a b: bonus=6"])
+    lab = VariantLab("bucket-brigade", SETTINGS, bots="heuristic", games=10_000, seed=1)
+    # seconds=0: the step ends after its first game, whatever `games` asks (the page's Cancel is seen between steps)
+    assert lab.step(10_000, seconds=0) == 0 and sum(map(len, lab.records.values())) == 1
+    assert lab.step(3) == 3  # without a time bound: the games asked for, every variant

@@ -11,8 +11,11 @@
   "use strict";
   const root = document.getElementById("meeple-lab");
   if (!root) return;
-  const call = (op, request) => globalThis.meepleLive.call("lab", { op, request: request === undefined ? "" : JSON.stringify(request) })
-    .then((text) => JSON.parse(text));
+  // lab_call answers {ok} or {error: one line}: a refused setting or link reads as its message, no traceback
+  const call = (op, request) => globalThis.meepleLive.call("lab", { op: "lab_call",
+    request: JSON.stringify({ op, request: request === undefined ? "" : JSON.stringify(request) }) })
+    .then((text) => { const r = JSON.parse(text); if ("error" in r) throw new Error(r.error); return r.ok; });
+  const oneLine = (err) => String((err && err.message) || err).trim().split("\n").filter(Boolean).pop();
   const el = (tag, cls, text) => {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -24,7 +27,8 @@
   const game = el("select", "meeple-lab-game");
   const settings = el("textarea", "meeple-lab-settings");
   settings.rows = 3;
-  settings.placeholder = "one rule number a line, as --set names it: hand_size=9, hand_sizes[1]=12, bonus=6";
+  settings.placeholder = "one rule number a line, as --set names it: hand_size=9, hand_sizes[1]=12, bonus=6; " +
+    "several variants: NAME: field=value lines (big: hand_size=9)";
   const names = el("datalist");
   names.id = "meeple-lab-names";
   const bots = el("input", "meeple-lab-bots");
@@ -33,7 +37,7 @@
   games.type = "number"; games.min = "1"; games.step = "100"; games.value = "300";
   const seed = el("input", "meeple-lab-seed");
   seed.type = "number"; seed.min = "0"; seed.value = "1";
-  const play = el("button", "meeple-control meeple-lab-play", "▶ Play both");
+  const play = el("button", "meeple-control meeple-lab-play", "▶ Play");
   const cancel = el("button", "meeple-control meeple-lab-cancel", "■ Cancel");
   cancel.disabled = true;
   const status = el("div", "meeple-live-status meeple-lab-status",
@@ -61,7 +65,9 @@
 .meeple-lab-out pre{white-space:pre;overflow-x:auto;font-size:.78em;max-width:100%}
 .meeple-lab-share{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin:.6em 0}
 .meeple-lab-share input{flex:1 1 16em;min-width:0;font-size:.8em}
-.meeple-lab-out code{overflow-wrap:anywhere}`;
+.meeple-lab-out code{overflow-wrap:anywhere}
+.meeple-lab-chart svg{max-width:100%;height:auto;display:block}
+.meeple-lab-warnings{white-space:pre-line}`;
   document.head.appendChild(style);
 
   let info = null;
@@ -110,7 +116,11 @@
     const cmd = el("p", "meeple-lab-command");
     cmd.append("The same figures from the command line (", el("code", "", "--report report.html"),
       " writes the same report): ", el("code", "", r.command));
-    out.replaceChildren(share, cmd, text);
+    const chart = el("figure", "meeple-lab-chart");
+    chart.innerHTML = r.chart;  // the report's own SVG (widgets/report.py escapes every label)
+    chart.prepend(el("figcaption", "", "Each seat against base, paired game by game (95% CI):"));
+    out.replaceChildren(share, cmd, chart, text);
+    warn.textContent = [warn.textContent, ...r.same.map((w) => "⚠ " + w)].filter(Boolean).join("\n");
     out.dataset.rows = JSON.stringify(r.rows);  // compare's table, exactly (tests read it)
     out.dataset.text = r.text;
   }
@@ -129,11 +139,10 @@
       bots.value = started.bots; games.value = String(started.games); seed.value = String(started.seed);
       history.replaceState(null, "", started.link);  // the address is the lab: reload or share it
       warn.textContent = started.warnings.map((w) => "⚠ " + w[0].toUpperCase() + w.slice(1)).join("\n");
-      const chunk = Math.max(10, Math.ceil(started.games / 50));
       let done = 0;
       const t0 = performance.now();
-      while (done < started.games && !cancelled) {
-        done = (await call("lab_step", { games: chunk })).done;
+      while (done < started.games && !cancelled) {  // each step ends after ~0.3 s: Cancel is seen within a second
+        done = (await call("lab_step", { games: started.games, seconds: 0.3 })).done;
         status.textContent = `Playing ${started.games} games of each rule set: ${done} of ${started.games} ` +
           `(${((performance.now() - t0) / 1000).toFixed(0)} s)`;
       }
@@ -144,7 +153,7 @@
         : `Played ${r.games} games of each rule set in your browser in ${((performance.now() - t0) / 1000).toFixed(1)} s.`;
       root.dataset.meepleLab = cancelled ? "cancelled" : "done";
     } catch (err) {
-      status.textContent = "Could not play: " + err.message;
+      status.textContent = "Could not play: " + oneLine(err);
       root.dataset.meepleLab = "error";
     } finally {
       play.disabled = false;

@@ -51,7 +51,7 @@ const handlers = {
   },
 };
 // The variant lab page (meeple-lab.js): meeple.widgets.lab, compare's own figures.
-const LAB_OPS = ["lab_games", "lab_start", "lab_step", "lab_result"];
+const LAB_OPS = ["lab_games", "lab_start", "lab_step", "lab_result", "lab_call"];
 handlers.lab = ({ op, request }) => {
   if (!LAB_OPS.includes(op)) throw new Error(`unknown lab request ${op}: ${LAB_OPS.join(", ")}`);
   labModule = labModule || py.pyimport("meeple.widgets.lab");

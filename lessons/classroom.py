@@ -1,0 +1,145 @@
+"""A class: the teacher's secret key and each student's code (`meeple class new ROSTER.csv DIR`).
+
+The key is 32 random bytes, kept by the teacher (a file of mode 0600). A student's code is an
+HMAC-SHA256 of their roster id under the key, cut to 60 bits and written as three groups of four
+base32 letters ("K7QF-M2XA-RTDE"): short to type, and without the key nobody can work out a
+classmate's code from their name, so nobody can compute a classmate's numbers (the lessons'
+numbers derive from the code the student enters, `student("K7QF-M2XA-RTDE")`). Any other text is
+still a valid id for self-study; a class code is just one the teacher's key made.
+
+Standard library only: `meeple class new` and `meeple grade` read the key without Jupyter.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import hmac
+import io
+import json
+import os
+import re
+import secrets
+from pathlib import Path
+
+KEY_FILE, CODES_FILE = "class-key.json", "codes.csv"
+KEY_FORMAT = "meeple class key"
+KEY_VERSION = 1
+CODE = re.compile(r"^[a-z2-7]{4}-[a-z2-7]{4}-[a-z2-7]{4}$")  # a class code as `numbers.normalise` leaves it
+
+
+def same_id(text: str) -> str:
+    """A roster id as codes are made from it: case and runs of spaces do not matter (as the
+    lessons' own `normalise`, kept here so the key is read without the exercises package)."""
+    return " ".join(text.casefold().split())
+
+
+def code_of(key: bytes, student_id: str) -> str:
+    """The code of roster id `student_id` in the class of `key`: HMAC-SHA256, 60 bits, base32 groups."""
+    if not isinstance(student_id, str) or not student_id.strip():
+        raise ValueError(f"a student id is a non-empty name or number as text, got {student_id!r}")
+    mac = hmac.new(key, same_id(student_id).encode(), hashlib.sha256).digest()
+    letters = base64.b32encode(mac[:10]).decode()[:12]  # 60 of the MAC's bits, 12 letters A-Z 2-7
+    return "-".join(letters[i:i + 4] for i in range(0, 12, 4))
+
+
+class ClassKey:
+    """A class's key and roster: `codes` maps each roster id (as written) to its code."""
+
+    def __init__(self, key: bytes, students: "list[str]"):
+        if len(key) < 16:
+            raise ValueError("a class key is at least 16 bytes")
+        self.key, self.students = key, list(students)
+        self.codes = {s: code_of(key, s) for s in self.students}
+
+    def code(self, student_id: str) -> str:
+        return code_of(self.key, student_id)
+
+    def who(self, text: str) -> "str | None":
+        """The roster id that `text` names: the id itself (case and spaces aside) or its code; else None."""
+        t = same_id(text)
+        for s, c in self.codes.items():
+            if t in (same_id(s), c.casefold()):
+                return s
+        return None
+
+    def to_json(self) -> str:
+        return json.dumps({"format": KEY_FORMAT, "version": KEY_VERSION, "key": self.key.hex(),
+                           "students": self.students}, indent=1) + "\n"
+
+
+def read_key(path: Path) -> ClassKey:
+    """The class key in file `path` (written by `meeple class new`); ValueError in one line for
+    anything else."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"cannot read the class key {path}: {e.strerror if isinstance(e, OSError) else 'not text'}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = None
+    if not (isinstance(data, dict) and data.get("format") == KEY_FORMAT and data.get("version") == KEY_VERSION
+            and isinstance(data.get("key"), str) and re.fullmatch(r"[0-9a-f]{64}", data["key"])
+            and isinstance(data.get("students"), list) and all(isinstance(s, str) and s.strip() for s in data["students"])):
+        raise ValueError(f"{path} is not a meeple class key (`meeple class new ROSTER.csv DIR` writes one, "
+                         f"{KEY_FILE})")
+    return ClassKey(bytes.fromhex(data["key"]), data["students"])
+
+
+def read_roster(text: str) -> list[str]:
+    """Student ids from a class roster CSV: the column headed `code` (the codes.csv that `meeple
+    class new` writes: a graded site seals each code's answers), else `id`, else `name` (case
+    ignored), one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id' (or 'code')")
+    head = [h.strip().casefold() for h in rows[0]]
+    col = next((head.index(c) for c in ("code", "id", "name") if c in head), None)
+    if col is None:
+        raise ValueError(f"the roster's header {rows[0]!r} has no column 'name' or 'id' (or 'code')")
+    names, seen = [], {}
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue  # a blank line
+        if col >= len(row) or not row[col].strip():
+            raise ValueError(f"roster row {n} has no {head[col]}")
+        key = same_id(row[col])
+        if key in seen:
+            raise ValueError(f"roster rows {seen[key]} and {n} are the same student ({row[col].strip()!r})")
+        seen[key] = n
+        names.append(row[col].strip())
+    if not names:
+        raise ValueError("the roster lists no students")
+    return names
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write `text` to a new file readable by its owner alone (mode 0600 from the start)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+
+
+def new_class(roster_text: str, folder: Path) -> ClassKey:
+    """Make a class: a fresh key for the roster, written to `folder`/class-key.json (mode 0600,
+    the teacher's) and each student's code to `folder`/codes.csv (mode 0600: hand each student
+    their own row). Refuses (ValueError) to replace a class key already there: that would change
+    every student's numbers."""
+    students = read_roster(roster_text)
+    folder = Path(folder)
+    key_path, codes_path = folder / KEY_FILE, folder / CODES_FILE
+    for p in (key_path, codes_path):
+        if p.exists():
+            raise ValueError(f"{p} already exists: a new key would give every student new numbers; "
+                             "pick another folder (or delete the old class on purpose)")
+    folder.mkdir(parents=True, exist_ok=True)
+    cls = ClassKey(secrets.token_bytes(32), students)
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["id", "code"])
+    w.writerows([s, c] for s, c in cls.codes.items())
+    _write_private(key_path, cls.to_json())
+    _write_private(codes_path, out.getvalue())
+    return cls
