@@ -211,7 +211,7 @@ def test_the_conformance_suite_runs_from_the_unpacked_sdist(built, venv):
     assert re.search(r"\b\d+ passed\b", proc.stdout) and "skipped" not in proc.stdout and "failed" not in proc.stdout
 
 
-MODEL_ID = re.compile(r"\b[0-9a-f]{32}\b")  # a widget model's id: new in every kernel
+MODEL_ID = re.compile(r"[0-9a-f]{32}")  # a widget model's id (IPY_MODEL_...): new in every kernel
 
 
 def test_meeple_site_from_the_wheel_builds_the_pages_make_site_builds(built, venv, outside):
