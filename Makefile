@@ -100,11 +100,12 @@ bench: $(STAMP)
 
 # The course as a static HTML site (Jupyter Book 1; runs every lesson; widget JS and Pyodide from npm,
 # hashes checked) -> lessons/_build/html, the folder to copy to any static host.
-# `make site SOLUTIONS=no` leaves the cells tagged "solution" out (a graded class).
+# `make site SOLUTIONS=no` leaves the cells tagged "solution" out (a graded class). A thin wrapper over
+# `meeple site DIR`, which builds the same site from an installed package (pip install 'meeple[site]').
 SOLUTIONS ?= yes
 site: $(STAMP)
 	@$(BIN)/python tests/machine.py npm
-	$(BIN)/python -m meeple.course.site.build $(if $(filter no,$(SOLUTIONS)),--no-solutions,) $(if $(ROSTER),--roster $(ROSTER),)
+	$(BIN)/meeple site lessons/_build $(if $(filter no,$(SOLUTIONS)),--graded,) $(if $(ROSTER),--roster $(ROSTER),)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache lessons/_build

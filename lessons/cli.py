@@ -1,6 +1,8 @@
 """The course's commands of `meeple`: `scrub` (student copies of a folder of lessons),
-`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key), and
-`class new` / `grade` (lessons/class_cli.py).
+`lessons DIR` (the course copied out of the package), `answers` (the teacher's answer key),
+`class new ROSTER.csv DIR` (a class's secret key and each student's code), `grade SUBMISSIONS
+--key KEYFILE --out grades.csv` (the gradebook from submitted notebooks) and `site DIR` (the
+course as a static site, built from the installed package).
 
 meeple.rules.cli adds them with `register(sub)` when it builds its parser (meeple.rules never
 imports the course at module level). A new course command is one more `sub.add_parser` in
@@ -9,14 +11,14 @@ imports the course at module level). A new course command is one more `sub.add_p
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from meeple.rules.cli.common import MAX_READ, CliError
 from meeple.rules.files import read_capped, shown_path, shown_text, write_all
 from meeple.rules.rulebook import version
 
-from . import class_cli
-from .class_cli import read_class_key
+from . import classroom
 from .copying import copy_course
 from .scrub import NotebookError, scrub_notebook
 
@@ -91,6 +93,17 @@ def cmd_lessons(args) -> int:
     return 0
 
 
+def read_class_key(path: "str | None", command: str) -> classroom.ClassKey:
+    """The class key of `--key`; CliError in one line without one (the key is the teacher's)."""
+    if not path:
+        raise CliError(f"{command} needs the class key: --key KEYFILE (the {classroom.KEY_FILE} that "
+                       "`meeple class new ROSTER.csv DIR` wrote; it is the teacher's, not the students')")
+    try:
+        return classroom.read_key(Path(path))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+
+
 def cmd_answers(args) -> int:
     """The teacher's answer key: every exercise's answer, for one student of the class or all of it.
     It needs the class key: a student's numbers come from their code, which the key makes."""
@@ -116,8 +129,56 @@ def cmd_answers(args) -> int:
     return 0
 
 
+def cmd_class_new(args) -> int:
+    try:
+        cls = classroom.new_class(read_capped(Path(args.roster), MAX_READ, "roster"), Path(args.dir))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    folder = Path(args.dir)
+    print(f"a class of {len(cls.students)}: the key in {folder / classroom.KEY_FILE} (yours alone: `meeple "
+          f"answers` and `meeple grade` need it), each student's code in "
+          f"{folder / classroom.CODES_FILE} (give each student their own; they run student(\"CODE\"))")
+    return 0
+
+
+def cmd_grade(args) -> int:
+    from . import grading  # it re-checks with the exercises (the four games, exact, workbench)
+
+    cls = read_class_key(args.key, "grade")
+    try:
+        report = grading.grade_folder(Path(args.submissions), cls, Path(args.out))
+    except ValueError as e:
+        raise CliError(str(e)) from None
+    for line in report:
+        print(line)
+    return 0
+
+
+def cmd_site(args) -> int:
+    """The course site into DIR/html (what `make site` writes to lessons/_build/html)."""
+    from . import exercises  # (as `meeple answers`) a roster is read as student() reads a name
+    from .site import build  # the builder: only `meeple site` needs it (it imports altair: seconds)
+
+    if not args.dir.strip():
+        raise CliError("site needs a folder to build the site in, got an empty name")
+    if args.roster and not args.graded:
+        raise CliError("--roster is for a graded site: add --graded")
+    try:
+        roster = exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else None
+        build.build(Path(args.dir), solutions=not args.graded, patterns=args.lessons, roster=roster)
+    except ValueError as e:
+        raise CliError(f"--roster {args.roster}: {e}") from None
+    except SystemExit as e:  # the builder's one line: what is missing, what went wrong
+        if isinstance(e.code, str):
+            raise CliError(e.code.removeprefix("build_site: ")) from None
+        raise
+    except subprocess.CalledProcessError as e:
+        raise CliError(f"{Path(str(e.cmd[0])).name} failed (exit {e.returncode}); see the messages above") from None
+    return 0
+
+
 def register(sub) -> None:
-    """Add the course's commands (scrub, lessons, answers, class new, grade) to the `meeple` command's subparsers."""
+    """Add the course's commands (scrub, lessons, answers, class new, grade, site) to the `meeple` command's subparsers."""
     p = sub.add_parser("scrub", help="copy the lessons for students, without the cells tagged 'solution'")
     p.add_argument("lessons", help="folder of lesson notebooks")
     p.add_argument("out", help="folder for the student copies")
@@ -134,4 +195,25 @@ def register(sub) -> None:
     p.add_argument("--student", metavar="ID", help="one student of the roster, by id or code (default: the whole class)")
     p.set_defaults(func=cmd_answers)
 
-    class_cli.register(sub)
+    p = sub.add_parser("class", help="a class: a secret key and each student's code (class new ROSTER.csv DIR)")
+    csub = p.add_subparsers(dest="class_command", required=True)
+    n = csub.add_parser("new", help="make a class's key (mode 0600) and each student's code from a roster CSV")
+    n.add_argument("roster", help="a CSV with a column 'id' or 'name', one student a row")
+    n.add_argument("dir", help="a new folder for class-key.json and codes.csv")
+    n.set_defaults(func=cmd_class_new)
+
+    p = sub.add_parser("grade", help="grade submitted notebooks: one CSV row per student, one column per exercise")
+    p.add_argument("submissions", help="a folder of submitted notebooks (STUDENT.ipynb, or STUDENT/*.ipynb)")
+    p.add_argument("--key", metavar="KEYFILE", help="the class key (class-key.json from `meeple class new`)")
+    p.add_argument("--out", metavar="grades.csv", required=True,
+                   help="the gradebook CSV; feedback files go in a folder beside it (grades-feedback/)")
+    p.set_defaults(func=cmd_grade)
+
+    p = sub.add_parser("site", help="build the course as a static web site into DIR/html (pip install 'meeple[site]', and npm)")
+    p.add_argument("dir", help="the build folder: the site goes to DIR/html, npm's packages and the staging to DIR/work")
+    p.add_argument("--graded", action="store_true",
+                   help="leave the cells tagged 'solution' out and seal the exact answers (a graded class)")
+    p.add_argument("--roster", metavar="ROSTER.csv",
+                   help="with --graded: a CSV with a column 'name' or 'id'; each student's own answers are sealed too")
+    p.add_argument("--lessons", nargs="+", metavar="GLOB", help="only the lessons matching these names or globs")
+    p.set_defaults(func=cmd_site)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 RULE = re.compile(r"^\s*[-*]\s+\*\*([A-Z]+-\d+)\*\*", re.M)
-NAMED = re.compile(r"(?<![\w-])([A-Z]{2,3}-\d+)(?!\d)")
+NAMED = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{2,3})[-_](\d+)(?!\d)")  # BB-9, or BB_9 in a test's name
 
 
 def rule_ids() -> dict[str, str]:
@@ -30,7 +30,7 @@ def marker(rid: str) -> str:
 
 def named(text: str, known: dict[str, str]) -> list[str]:
     """The rule ids of `known` that `text` names (BB-9, not BB-90 or XBB-9)."""
-    return sorted({m for m in NAMED.findall(text) if m in known})
+    return sorted({f"{g}-{n}" for g, n in NAMED.findall(text)} & set(known))
 
 
 def named_in(item, known: dict[str, str]) -> list[str]:

@@ -24,7 +24,7 @@ from .checking import WrongKind, exact_answer, exercise, fraction_text
 from .evidence import Evidence, interval_and_run, need_evidence, own_interval
 from .graded import is_answer
 from .key import answer_of
-from .numbers import exercise_numbers
+from .numbers import LiveNumbers, exercise_numbers
 
 # What every student is asked the same (17.rounds's race is the student's player count, numbers.NUMBERS).
 FIXED = {"15": {}, "16": {"preset": "published-die"}, "17": {"games": 300, "bots": "always-reroll"}, "18": {}}
@@ -50,6 +50,11 @@ class _Params(Mapping):
 
 
 PARAMS = _Params()
+
+
+def live_params(lesson: str) -> LiveNumbers:
+    """`PARAMS[lesson]` as the lesson's cells read it: for the student in use at each look-up."""
+    return LiveNumbers(lambda: PARAMS[lesson])
 
 
 def _right(value: Fraction, what: str) -> str:

@@ -25,7 +25,7 @@ from meeple.rules.stats import mean_ci, wilson
 from .checking import Refused, exact_answer, exercise, fraction_text
 from .evidence import Evidence, interval_and_run, need_evidence, own_interval
 from .key import answer_of
-from .numbers import exercise_numbers
+from .numbers import LiveNumbers, exercise_numbers
 from .search import closest, measured_runs, undecided
 
 
@@ -37,6 +37,11 @@ def lesson_numbers(lesson: int) -> dict:
     if "wait_game" in numbers:
         numbers["players"], numbers["bots"], numbers["special_one"] = numbers["wait_game"]
     return numbers
+
+
+def live_numbers(lesson: int) -> LiveNumbers:
+    """`lesson_numbers(lesson)` as the lesson's cells read it: for the student in use at each look-up."""
+    return LiveNumbers(lambda: lesson_numbers(lesson))
 
 
 MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)

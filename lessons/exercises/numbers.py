@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from contextlib import contextmanager
 from fractions import Fraction
+from typing import Any, Callable
 
 from meeple.course.classroom import same_id
 
@@ -183,6 +185,28 @@ def exercise_numbers(lesson: str, who: "str | None" = ...) -> dict:
             h = hashlib.sha256(f"{sid}\0{lesson}\0{name}".encode()).digest()
             out[name] = choices[int.from_bytes(h[:8], "big") % len(choices)]
     return out
+
+
+class LiveNumbers(Mapping):
+    """A lesson's numbers as its cells read them: every look-up asks `read()` again, so it gives
+    the student in use at that moment (issue 34). A lesson reads its numbers once, at the top,
+    and `student("name")` may still come at any point after (first cell, just before an
+    exercise, twice): each prompt, solution and hint then shows the numbers the checker reads."""
+
+    def __init__(self, read: Callable[[], dict]):
+        self._read = read
+
+    def __getitem__(self, name: str) -> Any:
+        return self._read()[name]
+
+    def __iter__(self):
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __repr__(self) -> str:
+        return repr(self._read())
 
 
 def _numbers_of(key: str) -> dict:

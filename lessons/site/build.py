@@ -133,7 +133,7 @@ def jupyter_book() -> str:
         return str(exe)
     found = shutil.which("jupyter-book")
     if found is None:
-        sys.exit("build_site: jupyter-book is missing: pip install -e '.[site]'")
+        sys.exit("build_site: jupyter-book is missing: pip install 'meeple[site]' (in a clone: pip install -e '.[site]')")
     return found
 
 

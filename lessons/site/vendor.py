@@ -20,11 +20,14 @@ import sys
 import tempfile
 from pathlib import Path
 
+from meeple.rules.rulebook import version
+
 from . import cells as site_cells  # the runnable exercise cells: editor, cells files, scripts
 from . import graded as site_graded  # a graded build's wheel: sealed answers, no answer key
 from . import lab as site_lab  # the variant lab page
 
-ROOT = Path(__file__).resolve().parents[2]  # the source tree (the site's wheel is built from it)
+# the source tree in a clone (the site's wheel is built from it), the installed meeple/ folder otherwise
+ROOT = Path(__file__).resolve().parents[2]
 STATIC = Path(__file__).resolve().parent / "runtime" / "static"  # the site's own scripts (meeple-*.js, .css)
 WIDGETS_STATIC = ROOT / "widgets" / "static"  # the notebook widgets' files the site serves too
 # Pyodide, pinned: its version and the SHA-256 of each file the site serves. A new version
@@ -119,18 +122,47 @@ def check_pyodide(folder: Path) -> None:
                  f"(in {folder}); delete that folder to fetch them again, or pin the new hashes deliberately")
 
 
+# The folders of the source tree and the packages they are, as pyproject.toml maps them.
+TREE = {"rules": "meeple.rules", "widgets": "meeple.widgets", "seeds": "meeple.rules.seeds", "lessons": "meeple.course"}
+COPY_SKIP = ("__pycache__", "*.pyc", "_build", ".ipynb_checkpoints", "images")
+
+
+def _installed_sources(src: Path) -> None:
+    """An installed meeple (no clone: `meeple site`; ROOT is then the installed meeple/ folder)
+    laid out as the source tree, with a pyproject.toml naming its packages, so the same wheel is
+    built from it."""
+    where = {"rules": ROOT / "rules", "widgets": ROOT / "widgets", "seeds": ROOT / "rules" / "seeds", "lessons": ROOT / "course"}
+    for folder, path in where.items():
+        skip = ("seeds",) if folder == "rules" else ()  # seeds/ is its own folder, as in the clone
+        shutil.copytree(path, src / folder, ignore=shutil.ignore_patterns(*COPY_SKIP, *skip))
+    packages = sorted(name + "".join("." + part for part in d.relative_to(src / folder).parts)
+                      for folder, name in TREE.items() for d in [src / folder, *(src / folder).rglob("*")]
+                      if d.is_dir() and (d / "__init__.py").exists())
+    data = ["*.md", "*.ipynb", "*.yml", "*.js", "*.css", "*.svg", "static/*.js", "static/*.css", "static/*.svg"]
+    (src / "README.md").write_text("meeple, built for the course site's browser Python.\n")
+    (src / "pyproject.toml").write_text(
+        '[build-system]\nrequires = ["setuptools>=77"]\nbuild-backend = "setuptools.build_meta"\n\n'
+        f'[project]\nname = "meeple"\nversion = "{version()}"\nreadme = "README.md"\nrequires-python = ">=3.11"\n\n'
+        f"[tool.setuptools]\npackages = {json.dumps(packages)}\n"
+        "package-dir = { " + ", ".join(f"{json.dumps(n)} = {json.dumps(f)}" for f, n in TREE.items()) + " }\n\n"
+        "[tool.setuptools.package-data]\n" + "".join(f"{json.dumps(p)} = {json.dumps(data)}\n" for p in packages))
+
+
 def build_wheel(dest: Path, sealed: "dict | None" = None) -> Path:
-    """The project's wheel (pure Python), built from a copy of the sources so the tree stays clean;
-    with a `sealed` table, the graded one (site_graded: no exact answer's checker, hashes instead)."""
+    """The project's wheel (pure Python), built from a copy of the sources so the tree stays clean
+    (from a clone; else from the installed package); with a `sealed` table, the graded one
+    (site_graded: no exact answer's checker, hashes instead)."""
     with tempfile.TemporaryDirectory(prefix="meeple-wheel-") as tmp:
         src = Path(tmp) / "src"
         src.mkdir()
-        for name in ("pyproject.toml", "README.md", "LICENSE"):
-            shutil.copy2(ROOT / name, src)
-        # every folder pyproject.toml maps to a package (lessons/ and seeds/ are package data)
-        for pkg in ("rules", "widgets", "seeds", "lessons"):
-            shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns(
-                "__pycache__", "*.pyc", "_build", ".ipynb_checkpoints", "images"))
+        if (ROOT / "pyproject.toml").exists():  # a clone: its own pyproject, README and LICENSE
+            for name in ("pyproject.toml", "README.md", "LICENSE"):
+                shutil.copy2(ROOT / name, src)
+            # every folder pyproject.toml maps to a package (lessons/ and seeds/ are package data)
+            for pkg in TREE:
+                shutil.copytree(ROOT / pkg, src / pkg, ignore=shutil.ignore_patterns(*COPY_SKIP))
+        else:
+            _installed_sources(src)
         if sealed is not None:
             site_graded.make_graded(src, sealed)
         cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",

@@ -15,8 +15,8 @@
   scrub       student copies of the lessons, without the solution cells        meeple.course.cli
   lessons     the course copied out of the package into a folder               meeple.course.cli
   answers     the teacher's answer key for a class (needs its key, --key)     meeple.course.cli
-  class new   a class's secret key and each student's code, from a roster     meeple.course.class_cli
-  grade       submitted notebooks re-checked: a gradebook CSV and feedback    meeple.course.class_cli
+  class new   a class's secret key and each student's code, from a roster     meeple.course.cli
+  grade       submitted notebooks re-checked: a gradebook CSV and feedback    meeple.course.cli
 
 Every command module imports `common` (the one-line CliError, game options, output
 files) and adds its commands in `register(sub)`; `build_parser` calls each. The course's

@@ -36,9 +36,11 @@ def test_the_package_data_glob_ships_every_numbered_lesson_and_nothing_else():
     """pyproject's glob and course.LESSON agree on every file in lessons/, so a lesson
     added later (15_..., 21_...) ships without a list to update."""
     globs = PYPROJECT["tool"]["setuptools"]["package-data"]["meeple.course"]
+    site = {"intro.md", "_config.yml"}  # the site's own sources (`meeple site`), with images/*.png
     for f in (ROOT / "lessons").iterdir():
         shipped = any(fnmatch.fnmatchcase(f.name, g) for g in globs)
-        assert shipped == bool(LESSON.match(f.name) or f.name == GUIDE), f.name
+        assert shipped == bool(LESSON.match(f.name) or f.name == GUIDE or f.name in site), f.name
+    assert all(any(fnmatch.fnmatchcase(f"images/{p.name}", g) for g in globs) for p in (ROOT / "lessons" / "images").iterdir())
     for name in ("15_new_topic.ipynb", "21_last.ipynb"):
         assert LESSON.match(name) and any(fnmatch.fnmatchcase(name, g) for g in globs)
     course = packaged_course()

@@ -11,7 +11,7 @@ from harness import run_without_jupyter
 from meeple.rules import bucket_brigade as bb
 from meeple.rules import replay
 from meeple.rules.simulate import sweep
-from meeple.course.site.runtime import live
+from meeple.course.site.runtime import live, transport
 from meeple.widgets import Stepper, site_charts
 from meeple.widgets.session import StepperSession
 
@@ -20,12 +20,12 @@ def test_the_session_and_the_worker_api_import_without_jupyter_altair_pandas_or_
     """Pyodide in the browser has none of them: importing them must not be needed to play."""
     code = (
         "import json\n"
-        "from meeple.course.site.runtime import live\n"
+        "from meeple.course.site.runtime import live, transport\n"
         "from meeple.widgets.session import StepperSession\n"
         "s = StepperSession('bucket-brigade', seed=1, seat=None)\n"
         "s.handle({'do': 'to-my-turn'})\n"
-        "first = json.loads(live.stepper_new(json.dumps(s.setup())))\n"
-        "print(s.view['step'], first['view']['step'])\n"
+        "first = json.loads(transport.open_json('stepper', json.dumps(s.setup())))\n"
+        "print(s.view['step'], first['view']['view']['step'])\n"
     )
     steps = run_without_jupyter(code, timeout=60).split()
     assert int(steps[0]) > 0 and steps[1] == "0"
@@ -48,14 +48,15 @@ def test_a_stepper_rebuilt_from_its_saved_setup_plays_the_same_game(game, seat):
 
 
 def test_the_worker_answers_stepper_messages_and_saves_a_record_that_replays():
-    first = json.loads(live.stepper_new(json.dumps(Stepper("bucket-brigade", bb.Config(rounds=1), seed=2026, seat=0).setup)))
+    first = json.loads(transport.open_json("stepper", json.dumps(Stepper("bucket-brigade", bb.Config(rounds=1), seed=2026,
+                                                                         seat=0).setup)))
     sid = first["id"]
-    move = first["view"]["actions"][0]
-    after = json.loads(live.stepper_do(sid, json.dumps({"do": "act", "action": move})))
+    move = first["view"]["view"]["actions"][0]
+    after = json.loads(transport.send_json(sid, json.dumps({"do": "act", "action": move})))["view"]
     assert after["view"]["step"] == 1 and after["error"] == ""
-    refused = json.loads(live.stepper_do(sid, json.dumps({"do": "act", "action": "purple +7"})))
+    refused = json.loads(transport.send_json(sid, json.dumps({"do": "act", "action": "purple +7"})))["view"]
     assert "not your turn" in refused["error"] and refused["view"]["step"] == 1
-    saved = json.loads(live.stepper_do(sid, json.dumps({"do": "record"})))["answer"]
+    saved = json.loads(transport.send_json(sid, json.dumps({"do": "record"})))["view"]["answer"]
     rec = replay(saved["record"])
     assert list(rec.actions) == [move] and saved["name"].endswith(".json")
 

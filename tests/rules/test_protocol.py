@@ -11,7 +11,7 @@ import pytest
 from meeple.rules import GAMES, play
 from meeple.rules import bucket_brigade as bb
 from meeple.rules import sim as SIM
-from meeple.course.site.runtime import live
+from meeple.course.site.runtime import transport
 
 BB = "bucket-brigade"
 
@@ -56,7 +56,7 @@ def test_api_refusals_are_value_errors_that_say_what_is_allowed():
          "executor must be a concurrent.futures.Executor"),
         (lambda: SIM.simulate(BB, None, None, games=4, seed=1, progress=False), "bots must be bot names"),
         (lambda: play(BB, None, None, 1), "bots must be bot names"),
-        (lambda: live.stepper_do(10**6, "{}"), "no live Stepper has id 1000000"),
+        (lambda: transport.send_json(10**6, "{}"), "no open widget session has id 1000000"),
     ]
     for call, message in cases:
         with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

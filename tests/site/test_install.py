@@ -214,3 +214,24 @@ def test_the_conformance_suite_runs_from_the_unpacked_sdist(built, venv):
     proc = _run([py, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/rules/test_conformance.py"], src,
                 "the conformance suite from the sdist")
     assert re.search(r"\b\d+ passed\b", proc.stdout) and "skipped" not in proc.stdout and "failed" not in proc.stdout
+
+
+MODEL_ID = re.compile(r"[0-9a-f]{32}")  # a widget model's id (IPY_MODEL_...): new in every kernel
+
+
+def test_meeple_site_from_the_wheel_builds_the_pages_make_site_builds(built, venv, outside):
+    """`pip install 'meeple[site]'` then `meeple site DIR` (no clone) builds lesson 1's page as the
+    clone's builder (`make site`'s) does, widget model ids aside (issue 34). Last in this file:
+    the venv then holds the site extra, which the lean-install tests above must not see."""
+    home, py = venv
+    _pip(py, f"{built[0]}[site]", what="meeple[site]")
+    _run([py.with_name("meeple"), "site", home / "site", "--lessons", "01_first_interval"], home, "meeple site",
+         timeout=1800)
+    _run([sys.executable, "-m", "meeple.course.site.build", "--lessons", "01_first_interval", "--out", outside / "clone"],
+         ROOT, "the clone's site build", timeout=1800)
+    ours, theirs = home / "site" / "html", outside / "clone" / "html"
+    files = sorted(str(p.relative_to(theirs)) for p in theirs.rglob("*") if p.is_file())
+    assert sorted(str(p.relative_to(ours)) for p in ours.rglob("*") if p.is_file()) == files
+    for page in ("01_first_interval.html", "index.html", "intro.html", "lab.html"):
+        a, b = (MODEL_ID.sub("ID", (d / page).read_text()) for d in (ours, theirs))
+        assert a == b, page

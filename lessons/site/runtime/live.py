@@ -4,15 +4,13 @@ JSON text in, JSON text out, so nothing but strings crosses between JavaScript
 and Python. Only the standard library and `meeple.rules` are used: altair,
 pandas and numpy do not exist in the browser.
 
-- `stepper_new(setup)` / `stepper_do(id, message)`: a `StepperSession` rebuilt
-  from the setup the Stepper saved in the page, answering stepper.js's messages.
 - `simulate_point(setup, value, games, report)`: one Explorer value played
   game by game (`simulate.play_game`, the seeds `simulate` and `sweep` use) and
   summarised by the Explorer's own `cell_rows`, so the numbers equal CPython's
   `sweep` row for row (the benchmark's games/s).
 
-Every widget kind (the Stepper, the Explorer...) is opened and driven through
-`meeple.course.site.runtime.transport` (`open_json`, `send_json`), which the worker calls too.
+Every widget kind (the Stepper, the Explorer, the controls) is opened and driven through
+`meeple.course.site.runtime.transport` (`open_json`, `send_json`), which the worker calls.
 """
 
 from __future__ import annotations
@@ -24,32 +22,7 @@ from meeple.rules.sim import MAX_GAMES, play_game
 from meeple.rules.sim.runner import bot_refs as _bot_refs
 
 from meeple.widgets.explorer_session import cell_rows
-from meeple.widgets.session import StepperSession
 from meeple.widgets.specs import clean_value
-
-_sessions: dict[int, StepperSession] = {}
-
-
-def _answer(session: StepperSession, extra: dict | None = None) -> str:
-    return json.dumps({"view": session.view, "error": session.error, **(extra or {})})
-
-
-def stepper_new(setup_json: str) -> str:
-    """A new live Stepper from its saved setup: {"id", "view", "error"}."""
-    session = StepperSession.from_setup(json.loads(setup_json))
-    sid = len(_sessions) + 1
-    _sessions[sid] = session
-    return _answer(session, {"id": sid})
-
-
-def stepper_do(sid: int, message_json: str) -> str:
-    """One message from stepper.js: {"view", "error", "answer"} ("answer": the record, for "record")."""
-    session = _sessions.get(sid) if isinstance(sid, int) and not isinstance(sid, bool) else None
-    if session is None:
-        raise ValueError(f"no live Stepper has id {sid!r}; ids so far: 1 to {len(_sessions)}" if _sessions
-                         else f"no live Stepper has id {sid!r}: none was made (stepper_new first)")
-    answer = session.handle(json.loads(message_json))
-    return _answer(session, {"answer": answer})
 
 
 def simulate_point(setup_json: str, value_json: str, games: int, report=None) -> str:

@@ -67,10 +67,6 @@ const handlers = {
   open: ({ kind, setup }) => transport.open_json(kind, setup),
   send: ({ id, message }) => transport.send_json(id, message),
   close: ({ id }) => transport.close(id),
-  stepper_new: ({ setup }) => live.stepper_new(setup),
-  stepper_do: ({ id, message }) => live.stepper_do(id, message),
-  control_new: ({ setup }) => live.control_new(setup),
-  control_do: ({ id, message }) => live.control_do(id, message),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
   // A lesson's code cells (meeple-cells.js): meeple.course.site.runtime.cells, one namespace per page.
