@@ -124,3 +124,20 @@ def graded_tree(request, tmp_path_factory):
     """The session's graded site (site_build.start_graded), once its background build has ended."""
     out = _built(request, tmp_path_factory, "graded", site_build.start_graded) / "graded"
     return Graded(out / "site" / "html", out / "build.log", site_build.GRADED_LESSON, site_build.GRADED_ROSTER)
+
+
+def _shell_now():
+    ipython = sys.modules.get("IPython")
+    return ipython.get_ipython() if ipython is not None else None
+
+
+@pytest.fixture(autouse=True)
+def _no_shell_left_behind():
+    """A test that starts an IPython shell in this process (a lesson's cells run in-process) must
+    not leave it behind: every later test's `say()` and `check()` would display, not print."""
+    before = _shell_now()
+    yield
+    if before is None and _shell_now() is not None:
+        from IPython.core.interactiveshell import InteractiveShell
+
+        InteractiveShell.clear_instance()

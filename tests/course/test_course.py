@@ -249,7 +249,7 @@ def test_rules_rule_shows_one_rule_its_numbers_and_judgement_calls(capsys):
     (["--rule", "BB-99"], "Bucket Brigade has no rule 'BB-99': its rules are BB-1 to BB-15"),
     (["--rule", "PB-3"], "PB-3 is The Piggyback Brigade's: meeple rules piggyback-brigade --rule PB-3"),
     (["--rule", "8"], "--rule takes a rule number such as BB-8, got '8'"),
-    (["--rule", "BB-3", "--full"], "give --rule or --full, not both"),
+    (["--rule", "BB-3", "--full"], "give one of --rule, --full and --measures"),
 ])
 def test_rules_refuses_a_bad_rule_in_one_line(capsys, argv, message):
     code, out, err = run(capsys, "rules", "bucket-brigade", *argv)
