@@ -21,7 +21,7 @@ from meeple.rules.core import resolve_bots
 from meeple.rules.protocol import LazySeatRandom, bot_rng
 from meeple.rules.sim.play import play_game
 
-sys.path.insert(0, str(Path(__file__).parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import bench_agreement  # noqa: E402 - after the sys.path line that makes it importable
 

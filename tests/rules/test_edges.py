@@ -11,7 +11,7 @@ import pytest
 
 from harness import MEEPLE, one_line_error, run
 from meeple.rules.core import play
-from meeple.rules.course import MANIFEST
+from meeple.course.copying import MANIFEST
 
 BB = "bucket-brigade"
 needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
