@@ -68,7 +68,7 @@ git-filter: $(STAMP)
 # house checks: no lesson executed, no site built, no browser), under 3 minutes on two cores.
 # The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
 FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py \
-        tests/test_rule_ids.py
+        tests/test_rule_ids.py tests/test_benchmarks_file.py
 check: $(STAMP)
 	@mkdir -p build
 	$(BIN)/python -m pytest -q --basetemp=build/pytest-check $(FAST)
@@ -86,10 +86,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python tests/bench/bench_simulate.py --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --update BENCHMARKS.md
-	$(BIN)/python tests/bench/bench_engine.py --versus 92024cb --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --explorer-cold --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_engine.py --rss 1000 100000 --update BENCHMARKS.md
-	$(BIN)/python tests/bench/bench_protocol.py --versus 5a00d56 --games 40 --spots 10 --rounds 5 --section protocol-5a --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_agreement.py --games 1000 --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_agreement.py --chance --games 5000 --update BENCHMARKS.md
 	$(BIN)/python tests/bench/bench_lookahead.py --games 600 --update BENCHMARKS.md
