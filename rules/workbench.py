@@ -622,7 +622,8 @@ class GridTuning(_ShownAsMessage):
                  f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
                  f"seed {self.seed}, {self.method})."]
         if self.tie:
-            lines.append("  Tie: " + "; ".join(self._setting(s) for s in self.tie) + " come exactly as close "
+            verb = "comes" if len(self.tie) == 1 else "come"
+            lines.append("  Tie: " + "; ".join(self._setting(s) for s in self.tie) + f" {verb} exactly as close "
                          f"({fmt(self.value)}); the first in the grid is named the answer, the data does not prefer it.")
         groups: dict = {}
         for s, first in self.same.items():
@@ -779,7 +780,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
                      "kept": s == best or keep,
                      "same_as": ", ".join(str(show_value(v)) for v in same[s]) if s in same else ""})
     kept = [best] + sorted((s for s in kept if s != best), key=distance)
-    tie = [s for s in final if s not in twins and math.isclose(abs(seen[s][0] - target), abs(value - target),
+    tie = [s for s in final if s not in twins and s not in same and math.isclose(abs(seen[s][0] - target), abs(value - target),
                                                                rel_tol=1e-9, abs_tol=1e-12)]
     return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
                       how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same)

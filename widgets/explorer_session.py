@@ -581,6 +581,8 @@ class ExplorerSession:
         seeds, with its 95% interval; None until both are played."""
         cell = self.cell if cell is None else cell
         ref = self.baseline
+        if seat >= min(self.config_at(cell)[0].players, self.config_at(ref)[0].players):
+            return None  # a seat one of the two player counts does not have: nothing to pair
         if cell not in self.records or ref not in self.records:
             got = self.saved.get(cell)  # a saved page's column, for the measure it was saved with
             if got and got.get("measure") == self.measure and seat < len(got.get("paired") or ()):
@@ -621,7 +623,9 @@ class ExplorerSession:
             if extra:
                 row += [_fmt(r.get(value), ".2f"), f"{_fmt(r.get(low), '.2f')} to {_fmt(r.get(high), '.2f')}"]
             d = self.paired(cell, r["seat"])
-            row.append("the reference" if cell == self.baseline else f"play {ref} to compare" if d is None else
+            missing = r["seat"] >= self.config_at(self.baseline)[0].players
+            row.append("the reference" if cell == self.baseline else f"no Player {r['seat'] + 1} at {ref}" if missing
+                       else f"play {ref} to compare" if d is None else
                        f"{_fmt(d[0], '+' + spec_)} ({_fmt(d[1], '+' + spec_)} to {_fmt(d[2], '+' + spec_)})")
             rows.append(row)
         return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}; paired against the "

@@ -36,10 +36,12 @@ import math
 import os
 import pickle
 import signal
+import struct
 import sys
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from multiprocessing import connection  # concurrent.futures' process pool loads it anyway
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -174,9 +176,6 @@ def worker_init(parent: int, same_thread: bool) -> None:
 def _stall_sends() -> None:
     """In a worker, under STALL=send: the second result is sent half-way and the worker stops
     there, as a worker caught mid-send by a SIGKILL leaves the pipe (the reader waits for the rest)."""
-    import struct
-    from multiprocessing import connection
-
     sent = [0]
     plain = connection.Connection._send_bytes
 

@@ -71,8 +71,9 @@ def test_no_import_circle_and_no_import_of_the_package_inside_a_function():
     assert all("__init__" not in deps for m, deps in graph.items() if m != "__init__"), graph
 
 
-@pytest.mark.parametrize("old", ["meeple.course.exercises", "meeple.course.exercises_more", "meeple.course.exercises_15_18",
-                                 "meeple.course.exercises_19_21"])
+@pytest.mark.parametrize("old", ["meeple.widgets.exercises", "meeple.widgets.exercises_more",
+                                 "meeple.widgets.exercises_15_18", "meeple.widgets.exercises_19_21",
+                                 "meeple.course.exercises_more", "meeple.course.exercises_15_18"])
 def test_the_old_module_names_are_gone(old):
     """The course's exercises live in meeple.course.exercises only (issue 34: no shim modules)."""
     import importlib

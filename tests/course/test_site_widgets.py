@@ -115,6 +115,22 @@ def test_on_the_site_an_explorer_saves_every_value_and_what_its_slider_shows_bef
     assert sorted(plain.table["bonus"].unique()) == [3] and "played" not in plain.setup  # in JupyterLab only what the reader visits
 
 
+def test_on_the_site_an_explorer_over_players_saves_every_value_and_pairs_only_the_seats_both_have(monkeypatch):
+    """Lesson 3's Explorer over `players` (2 to 6, reference 4) stopped the site build: the paired column
+    asked the 4-player reference for seats 5 and 6. A seat the reference lacks says so in its row."""
+    from meeple.widgets import Explorer
+
+    monkeypatch.setenv(site_charts.ENV, "1")
+    e = Explorer("piggyback-brigade", field="players", values=[2, 4, 6], bots="random", games=20, seed=1, workers=1)
+    assert sorted(e.view["saved_numbers"]) == ["0", "1", "2"]
+    six = e.session.numbers((6,))
+    paired = [row[-1] for row in six["rows"]]
+    assert paired[4:] == ["no Player 5 at players = 4", "no Player 6 at players = 4"]
+    assert all(p.startswith(("+", "-")) for p in paired[:4]), paired  # seats 1-4: a paired difference
+    two = e.session.numbers((2,))
+    assert len(two["rows"]) == 2 and all(row[-1].startswith(("+", "-")) for row in two["rows"])
+
+
 def test_the_95_percent_z_is_the_same_number_everywhere():
     """Z95 is written out (Pyodide's libm differs in the last bit); it is CPython's inv_cdf."""
     from statistics import NormalDist

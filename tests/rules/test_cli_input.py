@@ -288,7 +288,7 @@ def test_a_variant_file_with_an_empty_name_says_the_name_is_empty(tmp_path, caps
     path = tmp_path / "empty.toml"
     path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = ""\n[set]\n')
     code, out, err = run(capsys, "variant", "show", path)
-    one_line_error(code, out, err, "name must be text that is not empty, got ''")
+    one_line_error(code, out, err, "name must be printable text of 1 to 200 characters (no control characters or terminal escapes), got ''")
 
 
 @pytest.mark.parametrize("argv", [

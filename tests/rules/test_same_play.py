@@ -107,6 +107,9 @@ def test_two_number_tune_counts_identical_settings_once():
     t = tune("duck-duck-bruce", None, ("best_face", "min_steal"), "turns", 60, "heuristic", 30, 1, progress=False,
              workers=1, values=([3, 4, 5], [1, 2]))
     assert t.same == {(4, 1): (3, 1), (5, 1): (3, 1), (4, 2): (3, 2), (5, 2): (3, 2)}
-    assert all(s not in t.same for s in t.kept) and not t.tie
+    assert all(s not in t.same for s in t.kept + t.tie)
+    # Duck's game length does not depend on min_steal: (3, 2) ties for real, and its twins are not named again
+    assert t.tie == [(3, 2)]
+    assert "Tie: best_face = 3, min_steal = 2 comes exactly as close" in t.message
     assert "best_face = 4, min_steal = 1; best_face = 5, min_steal = 1 play the same games as best_face = 3, " \
            "min_steal = 1" in t.message
