@@ -20,6 +20,8 @@ import re
 from fractions import Fraction
 from typing import Mapping
 
+from meeple.rules.sim.results import measure_columns  # one definition: the sweep table's columns
+
 from .chart_text import cut, describe
 
 SCHEMA = "https://vega.github.io/schema/vega-lite/v6.1.0.json"  # a name Vega-Lite reads, never fetched
@@ -37,13 +39,6 @@ class Current:
 
     def __init__(self, point: int, name: str = CURRENT):
         self.point, self.name = point, name
-
-
-def measure_columns(measure: str) -> tuple[str, str, str]:
-    """A sweep table's (value, low, high) columns for a measure (as `simulate.measure_columns`)."""
-    if measure == "win_rate":
-        return ("win_rate", "win_low", "win_high")
-    return (measure, f"{measure}_low", f"{measure}_high")
 
 
 # --- data ------------------------------------------------------------------------

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+from meeple.rules.chance import CHANCE
+
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 VERSION = PROJECT["version"]
@@ -166,7 +168,9 @@ def test_every_module_of_the_wheel_imports_in_the_lean_install(built, venv):
 def test_meeple_lessons_and_rules_work_from_the_wheel(venv):
     home, py = venv
     meeple = py.with_name("meeple.exe" if os.name == "nt" else "meeple")
-    assert _run([meeple, "--version"], home, "meeple --version").stdout == f"meeple {VERSION}\n"
+    # the records a wheel writes carry the chance version it names (issue 39)
+    assert _run([meeple, "--version"], home, "meeple --version").stdout == \
+        f"meeple {VERSION} (chance {CHANCE}: the records it writes carry it)\n"
     out = _run([meeple, "lessons", "class", "--student"], home, "meeple lessons class --student").stdout
     copied = sorted(p.name for p in (home / "class").glob("*.ipynb"))
     assert copied == sorted(p.name for p in (ROOT / "lessons").glob("[0-9][0-9]_*.ipynb")), out
