@@ -135,9 +135,13 @@ def _shell_now():
 def _no_shell_left_behind():
     """A test that starts an IPython shell in this process (a lesson's cells run in-process) must
     not leave it behind: every later test's `say()` and `check()` would display, not print."""
-    before = _shell_now()
+    before, main = _shell_now(), sys.modules["__main__"]
     yield
     if before is None and _shell_now() is not None:
         from IPython.core.interactiveshell import InteractiveShell
 
         InteractiveShell.clear_instance()
+    # An IPython shell puts its own `__main__` (a module without __spec__) in sys.modules and
+    # clearing it leaves it there: multiprocessing's spawn (dask's LocalCluster) then fails in
+    # every later test of the run.
+    sys.modules["__main__"] = main

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from meeple.course.site.build import guide_pages
 from site_build import ROOT, Site, lessons_with, local, site_lessons
 
 pytestmark = pytest.mark.browser
@@ -42,6 +43,11 @@ ALL_DRAWN = f"""() => {{
 def _plain(text: str) -> str:
     """`text` with typographic quotes made straight."""
     return text.translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
+
+
+def _heading(page: Path) -> str:
+    """A Markdown page's first '# ' heading: its title in the site's contents."""
+    return next(line[2:].strip() for line in page.read_text().splitlines() if line.startswith("# "))
 
 
 def _title(lesson: str) -> str:
@@ -135,10 +141,11 @@ def test_every_lesson_is_a_page_of_the_site(site, browser, shots):
         linked = [Path(urlsplit(h).path).stem for h in nav.evaluate_all("els => els.map(e => e.href)")]
         assert [p for p in linked if p in site.pages] == site.pages, f"sidebar: {linked}"
         listed = page.locator("article .toctree-wrapper a").all_inner_texts()
-        # the lessons in order, then the teacher's guide (a page of the course too)
-        # (Sphinx prints the titles' straight quotes as typographic ones)
-        assert [_plain(t) for t in listed] == [_plain(_title(lesson)) for lesson in site.pages] + ["Teacher's guide",
-                                                                                                 "Variant lab"]
+        # the lessons in order, then the guides (the build's GUIDES, each a page of the course too)
+        # and the variant lab (Sphinx prints the titles' straight quotes as typographic ones)
+        guides = [_heading(ROOT / "lessons" / f"{name}.md") for name in guide_pages(ROOT / "lessons")]
+        assert "Teacher's guide" in guides
+        assert [_plain(t) for t in listed] == [_plain(_title(lesson)) for lesson in site.pages] + guides + ["Variant lab"]
         article = page.locator("article").inner_text()
         assert "Start Python to use this" in article and "lessons/_build/html" in article and "any static web host" in article
         banner = page.locator(".bd-header-announcement").inner_text()

@@ -105,7 +105,9 @@ def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
     url, html, log = exercise_site
     text = log.read_text()
     total = sum(len(exercises(lesson)) for lesson in LESSONS)
-    assert total == 46 and not CANNOT, "every exercise of the course runs in the browser: 46 of 46"
+    # every exercise cell of the course, none set aside as one the browser cannot run (46 when
+    # lessons 1-21 were the course, more with each lesson added since)
+    assert total >= 46 and not CANNOT, f"every exercise of the course runs in the browser: {total} cells, CANNOT {CANNOT}"
     assert f"build_site: {total} exercise cells editable and runnable in the browser, on {len(LESSONS)} pages" in text
     for lesson in LESSONS:
         page = (html / f"{lesson}.html").read_text()

@@ -293,6 +293,11 @@ function render({ model, el }) {
     }
     if (v.table) {  // a wide table scrolls inside its box on a phone, not the page
       const box = h("div", "meeple-panel-tablebox");
+      // a box that may scroll sideways: a keyboard reader tabs to it and scrolls it with the
+      // arrow keys (axe: scrollable-region-focusable)
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", v.table.columns ? `table: ${v.table.columns.join(", ")}` : "table");
       box.appendChild(drawTable(v.table));
       root.appendChild(box);
     }
