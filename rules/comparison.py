@@ -68,6 +68,8 @@ def _is_file(source) -> bool:
 def _own(mod, source, what: str) -> tuple[str, Any]:
     """(kind, what the source sets): ("file", path), ("config", Config), ("text", ['field=value', ...])."""
     cls = mod.Config
+    if source is None:  # the common rules unchanged (None was "the defaults" before there were common rules)
+        return "text", []
     if isinstance(source, cls):
         return "config", source
     if _is_file(source):
@@ -115,7 +117,9 @@ def on_common(mod, source, common, *, what: str, said_players: bool = False,
     the variant's Config). The common rules `common` are where every variant starts, and the
     variant's own fields win over them. Its own fields: what its text or its file's [set] names,
     or, for a Config or preset, every field that differs from the game's defaults (so a Config
-    cannot set a number back to its default over a common one: name it in text or a file). A
+    cannot set a number back to its default over a common one: name it in text or a file; and
+    a Config is resolved already: an alias such as pyramid_base was read at its own player
+    count, where text and a file are read on the common rules). A
     variant file for another game, or (when `said_players`: the common rules choose the player
     count) one whose player count differs, is refused in one line naming both (`what`: how the
     variant is named, `where`: how the common rules are). `meeple compare`/`report`, compare()

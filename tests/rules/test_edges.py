@@ -214,3 +214,75 @@ def test_terminal_escapes_in_a_roster_or_a_variant_file_are_never_printed_raw(tm
     code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", esc, "--games", "5")
     one_line_error(code, out, err, "name must be printable text")
     assert "\x1b" not in err
+
+
+# --- the same rule in the Python API (issue 33) --------------------------------------------
+
+def _seat_lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if "Player " in line]
+
+
+@pytest.mark.parametrize("common", ["players=3", ["players=3"], "config"])
+def test_compare_in_python_starts_every_variant_from_config_as_the_command_line_does(tmp_path, capsys, common):
+    """compare() had no common rules: a file variant played the file's (default) player count. With
+    config= every source (text, file, Config) starts from it, and the table is the CLI's."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules.workbench import compare, format_comparison
+
+    small4 = _variant_file(tmp_path / "small4.toml", "bucket-king", pyramid_base=4)
+    code, out, err = run(capsys, "compare", "bucket-king", "--set", "players=3", "--variant", "base:",
+                         "--variant", small4, "--variant", "inline:pyramid_base=4", "--games", "40")
+    assert code == 0, err
+    config = bk.Config(players=3) if common == "config" else common
+    table = compare("bucket-king", {"base": "", "v": small4, "inline": "pyramid_base=4"}, games=40, progress=False,
+                    config=config)
+    mine = format_comparison(table)
+    assert mine in out, (mine, out)
+    assert _seat_lines(mine) == _seat_lines(out) and len(_seat_lines(mine)) == 9
+    assert _rows(mine, "v") == _rows(mine, "inline"), mine
+    # a Config variant's own fields (its differences from the defaults) win over the common ones; it is
+    # resolved already: pyramid_base names the row of the Config's own player count
+    v = bk.Config(players=3).with_text(["pyramid_base=4"])
+    again = compare("bucket-king", {"base": None, "v": v, "inline": small4},
+                    games=40, progress=False, config=config)
+    assert _seat_lines(format_comparison(again)) == _seat_lines(mine)
+
+
+def test_compare_in_python_refuses_a_variant_file_that_conflicts_with_config_in_one_line(tmp_path):
+    from meeple.rules.workbench import compare
+
+    four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4)
+    other = _variant_file(tmp_path / "bb.toml", "bucket-brigade", bonus=3)
+    for variants, says in [({"base": "", "four": four}, "sets players=4, but config='players=3' gives players=3"),
+                           ({"base": "", "bb": other}, "is a bucket-brigade variant, but config='players=3' plays "
+                                                       "bucket-king"),
+                           ({"base": "", "x": "hard-ish"}, "is not allowed: a preset of bucket-king")]:
+        with pytest.raises(ValueError) as e:
+            compare("bucket-king", variants, games=5, progress=False, config="players=3")
+        assert "\n" not in str(e.value) and says in str(e.value), str(e.value)
+    # with no player count in common, the file's own wins (as on the command line)
+    three = _variant_file(tmp_path / "three.toml", "bucket-king", players=3)
+    table = compare("bucket-king", {"base": "", "three": three}, games=5, progress=False, config="hand_size=4")
+    changes = {r["variant"]: r["changes"] for r in table.to_dict(orient="records")}
+    assert changes == {"base": "hand_size=4", "three": "players=3, hand_size=4"}, changes
+
+
+def test_the_reproduce_command_of_a_comparison_with_common_rules_gives_them_as_set_and_runs(tmp_path, capsys):
+    """The report's "Reproduce" line: --set for the common rules, each variant what differs from them."""
+    import shlex
+
+    from meeple.rules.reproduce import command_for
+    from meeple.rules.workbench import compare_run, format_comparison
+
+    small4 = _variant_file(tmp_path / "small4.toml", "bucket-king", pyramid_base=4)
+    cmp = compare_run("bucket-king", {"base": "", "v": small4, "bonus": "hand_size=4"}, games=30, seed=2,
+                      progress=False, config="players=3")
+    command = command_for(cmp)
+    assert " --set players=3 " in command and "--variant base: " in command, command
+    code, out, err = run(capsys, *shlex.split(command)[1:])
+    assert code == 0, (command, err)
+    assert _seat_lines(out) == _seat_lines(format_comparison(cmp.table)) and len(_seat_lines(out)) == 9
+    report = tmp_path / "r.html"
+    code, out, err = run(capsys, "report", "bucket-king", "--set", "players=3", "--variant", "base:", "--variant",
+                         small4, "--games", "5", "--out", report)
+    assert code == 0 and "--set players=3" in report.read_text(), err
