@@ -286,3 +286,45 @@ def test_the_reproduce_command_of_a_comparison_with_common_rules_gives_them_as_s
     code, out, err = run(capsys, "report", "bucket-king", "--set", "players=3", "--variant", "base:", "--variant",
                          small4, "--games", "5", "--out", report)
     assert code == 0 and "--set players=3" in report.read_text(), err
+
+
+# --- the teacher's readers: the class key and submitted notebooks (issue 33's audit) ------------
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero", "deep"])
+def test_answers_and_grade_refuse_a_key_that_is_a_fifo_a_device_or_nested_too_deeply(tmp_path, kind):
+    """`meeple answers --key` and `grade --key` read the key with read_text: a FIFO waited for a writer for
+    ever, a link to /dev/zero filled the memory, a key nested 100,000 deep raised RecursionError."""
+    key = tmp_path / "key.json"
+    if kind == "fifo":
+        os.mkfifo(key)
+    elif kind == "zero":
+        os.symlink("/dev/zero", key)
+    else:
+        key.write_text("[" * 100_000 + "]" * 100_000)
+    says = {"fifo": "key.json is a FIFO (named pipe), not a file: not a class key",
+            "zero": "key.json is a device, not a file: not a class key",
+            "deep": "key.json is not a meeple class key"}[kind]
+    _refused(_meeple(["answers", "--key", "key.json"], tmp_path), says)
+    (tmp_path / "subs").mkdir()
+    _refused(_meeple(["grade", "--key", "key.json", "--out", "g.csv", "subs"], tmp_path), says)
+
+
+@needs_fifo
+def test_grade_names_a_submission_that_is_a_fifo_a_device_or_nested_too_deeply_in_one_line(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\nann\n")
+    assert _meeple(["class", "new", "roster.csv", "cls"], tmp_path).returncode == 0
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name, says in [("a.ipynb", "a.ipynb is a FIFO (named pipe), not a file: not a lesson notebook"),
+                       ("b.ipynb", "b.ipynb is a device, not a file: not a lesson notebook"),
+                       ("c.ipynb", "c.ipynb is not a notebook (nested too deeply)")]:
+        if name == "a.ipynb":
+            os.mkfifo(subs / name)
+        elif name == "b.ipynb":
+            os.symlink("/dev/zero", subs / name)
+        else:
+            (subs / name).write_text("[" * 100_000 + "]" * 100_000)
+        _refused(_meeple(["grade", "--key", "cls/class-key.json", "--out", "g.csv", "subs"], tmp_path), says)
+        (subs / name).unlink()
