@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..comparison import on_common
-from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant, settings_list
+from ..config import DECIMAL_NUMBER, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
@@ -54,10 +54,12 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
+            shown = shown_path(repr(item), 80)  # echoed cut and printable (a megabyte, a terminal escape)
             if not sep:
-                raise CliError(f"--variant {item!r} is not NAME:field=value,... or a .json/.toml variant file")
-            if not _NAME.fullmatch(name):
-                raise CliError(f"--variant {item!r}: the name {name!r} is not allowed: {NAME_RULE}")
+                raise CliError(f"--variant {shown} is not NAME:field=value,... or a .json/.toml variant file")
+            if not _NAME.fullmatch(name) or len(name) > MAX_VARIANT_NAME:
+                raise CliError(f"--variant {shown}: the name {shown_path(repr(name), 60)} is not allowed: {NAME_RULE}, "
+                               f"at most {MAX_VARIANT_NAME} characters")
             try:
                 config = on_common(mod, settings_list(text), base, what=f"--variant {name}")[1]
             except ValueError as e:

@@ -328,3 +328,25 @@ def test_grade_names_a_submission_that_is_a_fifo_a_device_or_nested_too_deeply_i
             (subs / name).write_text("[" * 100_000 + "]" * 100_000)
         _refused(_meeple(["grade", "--key", "cls/class-key.json", "--out", "g.csv", "subs"], tmp_path), says)
         (subs / name).unlink()
+
+
+def test_a_variant_files_stamp_is_warned_about_cut_and_printable(tmp_path, capsys):
+    """The stamp warnings (made with another meeple / chance stream) echoed the file's text raw: a terminal
+    escape in `meeple = ...` acted on the reader's terminal."""
+    path = tmp_path / "esc.toml"
+    path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = "esc"\n'
+                    'meeple = "\\u001b[2J0.0.1"\nchance = "\\u001b]0;owned\\u0007' + "c" * 10**5 + '"\n\n[set]\nbonus = 3\n')
+    from meeple.rules.reproduce import StampWarning
+
+    with pytest.warns(StampWarning) as said:
+        code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", path, "--games", "5")
+    lines = [str(w.message) for w in said]
+    assert code == 0 and len(lines) == 2 and all(line.isprintable() and len(line) < 400 for line in lines), lines
+    assert any("made with meeple \\x1b[2J0.0.1;" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("item", ["x" * 10**6 + ":bonus=3", "\x1b[2J" + "y" * 10**6, "é" + "z" * 10**6 + ":bonus=3"])
+def test_an_inline_variant_name_is_at_most_200_characters_and_echoed_cut(capsys, item):
+    code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", item, "--games", "5")
+    one_line_error(code, out, err, "--variant '")
+    assert len(err) < 600 and "\x1b" not in err, err[:300]
