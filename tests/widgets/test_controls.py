@@ -296,3 +296,26 @@ def test_the_explorers_error_text_is_cut_and_printable(msg):
 
     error = ExplorerSession(games=20).handle(msg)["error"]
     assert error and len(error) < 1000 and error.isprintable() and "x" * 100 not in error, error[:300]
+
+
+def _every_control_argument():
+    import inspect
+
+    from meeple.widgets import controls as C
+
+    return [(kind, name) for kind, cls in sorted(C.KINDS.items()) for name in inspect.signature(cls).parameters]
+
+
+@pytest.mark.parametrize("kind,name", _every_control_argument())
+@pytest.mark.parametrize("value", [BIG, [1] * 10**5], ids=["megabyte-escape", "long-list"])
+def test_every_control_refuses_a_megabyte_from_a_saved_setup_in_one_short_printable_line(kind, name, value):
+    """A seed, a size, a die of 10**6 faces from a saved setup was echoed whole into the error (1 MB)."""
+    from meeple.widgets import controls as C
+
+    try:
+        control = C.Control.from_setup({"kind": kind, "args": {name: value}})
+    except ValueError as e:
+        text = str(e)
+        assert len(text) <= 700 and text.isprintable() and "x" * 100 not in text, text[:300]
+    else:  # taken (free text): its view is strict JSON and no escape reaches it raw
+        json.dumps(control.view(), allow_nan=False)
