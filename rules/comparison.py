@@ -24,7 +24,8 @@ from .sim.runner import Job, bot_refs, check_games, check_workers, run
 from .sim.text import ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
-__all__ = ["compare", "compare_run", "common_config", "on_common", "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
+__all__ = ["compare", "compare_run", "common_config", "on_common",
+           "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
            "usage_lines", "sameness_lines", "same_games", "games_print", "lineup",
            "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
 
