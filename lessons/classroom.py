@@ -23,6 +23,8 @@ import re
 import secrets
 from pathlib import Path
 
+from meeple.rules.files import FileError, read_capped, shown_path
+
 KEY_FILE, CODES_FILE = "class-key.json", "codes.csv"
 KEY_FORMAT = "meeple class key"
 KEY_VERSION = 1
@@ -73,16 +75,20 @@ class ClassKey:
                            "students": self.students}, indent=1) + "\n"
 
 
+MAX_KEY = 16 * 2**20  # bytes: a key and a roster's ids; a larger file is not a class key
+
+
 def read_key(path: Path) -> ClassKey:
     """The class key in file `path` (written by `meeple class new`); ValueError in one line for
     anything else."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ValueError(f"cannot read the class key {path}: {e.strerror if isinstance(e, OSError) else 'not text'}") from None
+    try:  # a FIFO waited for a writer for ever, a link to /dev/zero filled the memory (issue 33)
+        text = read_capped(path, MAX_KEY, "class key")
+    except FileError as e:
+        raise ValueError(str(e).replace(f"cannot read {shown_path(Path(path))}:",
+                                        f"cannot read the class key {shown_path(Path(path))}:")) from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deeply to be a key
         data = None
     if not (isinstance(data, dict) and data.get("format") == KEY_FORMAT and data.get("version") == KEY_VERSION
             and isinstance(data.get("key"), str) and re.fullmatch(r"[0-9a-f]{64}", data["key"])

@@ -28,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from meeple.rules.files import write_all
+from meeple.rules.files import FileError, read_capped, shown_path, write_all
 from meeple.rules.registry import game_module
 from meeple.course.exercises import Evidence, as_student, checking
 
@@ -147,6 +147,8 @@ def notebook_answers(text: str, name: str) -> "tuple[dict, str | None]":
         nb = json.loads(text)
     except json.JSONDecodeError:
         raise ValueError(f"{name} is not a notebook (not JSON)") from None
+    except RecursionError:  # json.loads of "[[[[..." 100,000 deep: a traceback otherwise
+        raise ValueError(f"{name} is not a notebook (nested too deeply)") from None
     if not (isinstance(nb, dict) and isinstance(nb.get("cells"), list)):
         raise ValueError(f"{name} is not a notebook (no cells)")
     meta = nb.get("metadata")
@@ -165,12 +167,12 @@ def notebook_answers(text: str, name: str) -> "tuple[dict, str | None]":
 
 
 def _read(path: Path) -> str:
-    if path.stat().st_size > MAX_NOTEBOOK:
-        raise ValueError(f"{path.name} is larger than {MAX_NOTEBOOK // 2**20} MB: not a lesson notebook")
+    """A submitted notebook's text; a FIFO or a link to a device (which blocked or never ended, issue 33), a
+    file over MAX_NOTEBOOK or one not UTF-8 is a one-line ValueError."""
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path.name} is not a notebook (not UTF-8 text)") from None
+        return read_capped(path, MAX_NOTEBOOK, "lesson notebook")
+    except FileError as e:
+        raise ValueError(str(e).replace(shown_path(path), path.name, 1)) from None
 
 
 def collect(folder: Path, cls: ClassKey) -> "tuple[dict[str, dict], list[str]]":

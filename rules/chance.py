@@ -67,7 +67,8 @@ def version_of(chance) -> int | None:
 def check_seed(seed: object, what: str = "seed") -> int:
     """Return seed if it is a non-negative int, else raise a clear ValueError."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"{what} must be a whole number >= 0, got {seed!r}")
+        shown = repr(seed)  # a saved setup's megabyte (or a long list) is echoed cut, as rules/files.shown_text does
+        raise ValueError(f"{what} must be a whole number >= 0, got {shown if len(shown) <= 60 else shown[:57] + '...'}")
     return seed
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+import os
 import warnings
 from concurrent.futures import Executor
 from typing import Any, Mapping, Sequence
 
 from .chance import check_seed
-from .protocol import resolve_config
+from .config import VARIANT_SUFFIXES, read_variant, settings_list, variant_config
+from .files import shown_path
 from .registry import game_module
 from .sim.design import duration_spread, wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
@@ -22,7 +24,8 @@ from .sim.runner import Job, bot_refs, check_games, check_workers, run
 from .sim.text import ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
-__all__ = ["compare", "compare_run", "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
+__all__ = ["compare", "compare_run", "common_config", "on_common",
+           "Comparison", "UnusedRuleWarning", "SamePlayWarning", "format_comparison", "comparison_lines",
            "usage_lines", "sameness_lines", "same_games", "games_print", "lineup",
            "paired_difference", "comparison", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
 
@@ -55,16 +58,109 @@ def same_line(variant: str, base: str, many: bool = False) -> str:
 
 # --- compare ------------------------------------------------------------------
 
-def _variant_configs(mod, variants) -> dict[str, Any]:
-    """{name: Config}; a value may be a Config or a variant file's path."""
+def _is_file(source) -> bool:
+    """A variant source names a file: a path object, or text ending in .toml/.json with no '=' in it."""
+    if isinstance(source, os.PathLike):
+        return True
+    return (isinstance(source, str) and "=" not in source
+            and os.path.splitext(source.strip())[1].lower() in VARIANT_SUFFIXES)
+
+
+def _own(mod, source, what: str) -> tuple[str, Any]:
+    """(kind, what the source sets): ("file", path), ("config", Config), ("text", ['field=value', ...])."""
+    cls = mod.Config
+    if source is None:  # the common rules unchanged (None was "the defaults" before there were common rules)
+        return "text", []
+    if isinstance(source, cls):
+        return "config", source
+    if _is_file(source):
+        return "file", source
+    if isinstance(source, str):
+        name = source.strip()
+        presets = cls.presets()
+        if name in presets and "=" not in name:
+            return "config", presets[name]
+        if name and "=" not in name:
+            raise ValueError(f"{what} {shown_path(repr(source), 60)} is not allowed: a preset of {mod.NAME} "
+                             f"({', '.join(presets)}), a variant file (.toml/.json) or field=value,... text")
+        return "text", settings_list(source)
+    if isinstance(source, (list, tuple)) and all(isinstance(s, str) for s in source):
+        return "text", [s for s in source if s.strip()]
+    other = source.game_name() if callable(getattr(source, "game_name", None)) else None  # another game's Config
+    got = f"a {other} Config" if other else f"{type(source).__name__} {shown_path(repr(source), 60)}"
+    raise ValueError(f"{what} must be a {mod.NAME} Config (or a preset's name, a variant file or field=value text), "
+                     f"got {got}")
+
+
+def common_config(mod, source=None, what: str = "config") -> tuple[Any, bool]:
+    """(the common rules every variant starts from, whether they choose the player count) from
+    None (the defaults), a Config, a preset's name, a variant file or field=value text: the API's
+    `compare(..., config=)` and the variant lab's common numbers (the CLI's are --preset, --config
+    and --set, read by game_setup). The player count is chosen when the source names `players`
+    (text, a file's [set]) or, for a Config or preset, differs from the defaults'."""
+    if source is None:
+        return mod.Config(), False
+    kind, own = _own(mod, source, what)
+    if kind == "text":
+        config = mod.Config().with_text(own)
+        return config, any(s.partition("=")[0].strip() == "players" for s in own)
+    if kind == "file":
+        game, _name, settings = read_variant(own)
+        if game != mod.NAME:
+            raise ValueError(f"{what} {shown_path(own)} is a {game} variant, but the game is {mod.NAME}")
+        return variant_config(mod.Config, own, settings), "players" in settings
+    return own, own.players != mod.Config().players
+
+
+def on_common(mod, source, common, *, what: str, said_players: bool = False,
+              where: str = "the common config") -> tuple[str | None, Any]:
+    """One rule for every variant source (issue 33): (the name a variant file gives itself, else None;
+    the variant's Config). The common rules `common` are where every variant starts, and the
+    variant's own fields win over them. Its own fields: what its text or its file's [set] names,
+    or, for a Config or preset, every field that differs from the game's defaults (so a Config
+    cannot set a number back to its default over a common one: name it in text or a file; and
+    a Config is resolved already: an alias such as pyramid_base was read at its own player
+    count, where text and a file are read on the common rules). A
+    variant file for another game, or (when `said_players`: the common rules choose the player
+    count) one whose player count differs, is refused in one line naming both (`what`: how the
+    variant is named, `where`: how the common rules are). `meeple compare`/`report`, compare()
+    and the variant lab all call this."""
+    kind, own = _own(mod, source, what)
+    name = None
+    if kind == "config":
+        if common == mod.Config():
+            return None, own  # nothing in common: the Config as given
+        config = variant_config(mod.Config, what, own.differences(), common)
+    elif kind == "text":
+        try:
+            config = common.with_text(own) if own else common
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"{what}: {' '.join(str(e).split())}") from None
+    else:
+        game, name, settings = read_variant(own)
+        if game != mod.NAME:
+            raise ValueError(f"{what} is a {game} variant, but {where} plays {mod.NAME}")
+        config = variant_config(mod.Config, own, settings, common)
+        if said_players and config.players != common.players:
+            raise ValueError(f"{what} sets players={config.players}, but {where} gives players={common.players}: "
+                             "drop one of them")
+    return name, config
+
+
+def _variant_configs(mod, variants, config=None) -> tuple[dict[str, Any], Any]:
+    """({name: Config}, the common Config or None): each value is a variant source (on_common) on
+    the common rules `config` (common_config)."""
     if not isinstance(variants, Mapping) or len(variants) < 2:
         raise ValueError("variants must be a {name: Config} mapping with a baseline and at least one variant")
+    common, said = common_config(mod, config)
+    where = f"config={shown_path(repr(config), 60)}" if config is not None else "the common config"
     out = {}
-    for name, cfg in variants.items():
+    for name, source in variants.items():
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"a variant needs a name (text), got {name!r}")
-        out[name] = resolve_config(mod, cfg, f"variant {name!r} must be", files=True)
-    return out
+        shown = f"variant {name!r}" if not _is_file(source) else f"variant {name!r} ({shown_path(source)})"
+        out[name] = on_common(mod, source, common, what=shown, said_players=said, where=where)[1]
+    return out, (common if config is not None else None)
 
 
 def lineup(mod, bots, players: int) -> tuple:
@@ -116,6 +212,7 @@ class Comparison:
     results: dict  # {variant: Results}
     per_game: dict  # {variant: DataFrame indexed by game: turns, rounds, first_seat_adv, each measure}
     measures: list  # the --measure names, as measures() names them
+    common: Any = None  # the common rules every variant started from (compare's config=, the CLI's --set...), or None
 
 
 def _game_figures(res: Results, chosen: list[str]) -> dict:
@@ -185,10 +282,19 @@ def compare(
     rotate: bool = False,
     by: str = "seat",
     measures: Sequence[str] | None = None,
+    config=None,
 ):
     """Play every variant on the same game seeds and put them side by side.
 
-    `variants`: {name: Config or variant file}, the first is the baseline.
+    `variants`: {name: variant}, the first is the baseline; a variant is a
+    Config, a preset's name, a variant file's path or field=value,... text
+    ("" for the common rules unchanged). `config`: the common rules every
+    variant starts from (None for the defaults, a Config, a preset's name,
+    a variant file or field=value,... text), as `meeple compare`'s --preset,
+    --config and --set: a variant's own fields win over them (a variant
+    file's [set], the text's names, a Config's differences from the
+    defaults); a variant file for another game, or with another player
+    count than a `config` that names one, is refused (issue 33).
     One row per variant and seat (`by="bot"`: per bot, averaged over the
     seats it holds): games, win_rate, win_low, win_high (Wilson), score,
     score_low, score_high; the paired difference from the baseline, game by
@@ -210,7 +316,7 @@ def compare(
     says nothing about it).
     """
     table = compare_run(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
-                     measures=measures).table
+                     measures=measures, config=config).table
     for variant in table.attrs.get("same") or ():
         warnings.warn(same_line(variant, table.attrs["baseline"]), SamePlayWarning, stacklevel=2)
     for line in usage_lines(table):  # a notebook reader sees it without printing the table
@@ -224,12 +330,12 @@ class UnusedRuleWarning(UserWarning):
 
 
 def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None, progress=True, *, workers=None,
-             rotate=False, by="seat", measures=None, rotate_default=False) -> Comparison:
+             rotate=False, by="seat", measures=None, rotate_default=False, config=None) -> Comparison:
     """compare's work, as a Comparison (which keeps the games, for a report: `meeple compare --report`).
     `rotate_default`: the rotation was chosen by `meeple compare`'s default (rotate when the seats hold
     different bots), and the output says so."""
     mod = game_module(game)
-    configs = _variant_configs(mod, variants)
+    configs, common = _variant_configs(mod, variants, config)
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)
@@ -248,7 +354,7 @@ def compare_run(game, variants, bots="random", games=1000, seed=0, executor=None
     results = {name: Results(mod, cfg, refs[name], seed, games, rotate, out[name], interrupted)
                for name, cfg in configs.items()}
     return comparison(mod, configs, results, refs, seed=seed, games=games, by=by, chosen=chosen, rotate=rotate,
-                      interrupted=interrupted, rotate_default=rotate_default)
+                      interrupted=interrupted, rotate_default=rotate_default, common=common)
 
 
 class Rows(list):
@@ -286,7 +392,7 @@ class Rows(list):
 
 def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, games: int, by: str = "seat",
                chosen: Sequence[str] = (), rotate: bool = False, interrupted: bool = False,
-               rotate_default: bool = False) -> Comparison:
+               rotate_default: bool = False, common=None) -> Comparison:
     """The Comparison of runs already played ({variant: Results}, the baseline first, every run on
     the same game seeds): what compare prints, from the games' records. The site's variant lab
     plays its games in steps and calls this too, so its figures are compare's."""
@@ -355,7 +461,7 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
                        bots=", ".join(names), rotate=bool(rotate), rotate_default=bool(rotate_default),
                        measures=list(chosen),
                        mixed=len(set(b for r in refs.values() for b in _names(r))) > 1)
-    return Comparison(table, configs, results, _figure_frames(figures), chosen)
+    return Comparison(table, configs, results, _figure_frames(figures), chosen, common)
 
 
 def _chance_only(rows: list, baseline: str, same: list, chosen) -> list[str]:

@@ -639,6 +639,18 @@ def without_bom(text):
     return text[1:] if isinstance(text, str) and text.startswith("\ufeff") else text
 
 
+def settings_list(text: str) -> list[str]:
+    """'bonus=6,track=0,0,1,2' -> ['bonus=6', 'track=0,0,1,2']: a piece without '=' belongs to the value before it
+    (a tuple's commas stay with its value), as `--variant NAME:...` reads its text."""
+    out: list[str] = []
+    for piece in text.split(","):
+        if "=" in piece or not out:
+            out.append(piece)
+        else:
+            out[-1] += "," + piece
+    return [s for s in out if s.strip()]
+
+
 def read_variant(path) -> tuple[str, str, dict]:
     """(game, name, {name: value}) from a variant file; one-line ValueError naming the file."""
     path = _variant_path(path)

@@ -28,6 +28,7 @@ from typing import Any, Callable, Hashable, Iterable, Mapping
 
 from .duck_duck_bruce import best_stop, bust_probability, steal_expectation
 from .piggyback_brigade import exact_turn_distance
+from .files import shown_text
 
 Dist = dict  # {outcome: Fraction}, probabilities summing to 1
 
@@ -113,7 +114,8 @@ def _deck_and_hand(config) -> tuple[list, int]:
 
 def _check_colour(config, colour) -> None:
     if colour is not None and colour not in config.colours:
-        raise ValueError(f"colour {colour!r} is not in this game's colours: {', '.join(config.colours)}")
+        raise ValueError(f"colour {shown_text(repr(colour) if isinstance(colour, str) else colour, 40)} is not in this "
+                         f"game's colours: {', '.join(config.colours)}")
 
 
 def colour_in_hand(config, colour: str | None) -> dict[int, Fraction]:

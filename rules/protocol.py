@@ -75,7 +75,8 @@ def check_whole(value: Any, what: str, low: int, high: int | None = None) -> int
     are not whole numbers here), else a ValueError naming `what` and the range."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         span = f"from {low:,} to {high:,}" if high is not None else f">= {low:,}"
-        raise ValueError(f"{what} must be a whole number {span}, got {value!r}")
+        shown = repr(value)  # echoed cut: a saved setup may hand a megabyte
+        raise ValueError(f"{what} must be a whole number {span}, got {shown if len(shown) <= 60 else shown[:57] + '...'}")
     return value
 
 

@@ -12,7 +12,7 @@ from types import ModuleType
 
 from . import bucket_brigade, bucket_king, duck_duck_bruce, piggyback_brigade
 from .config import RuleConfig, read_variant, variant_config
-from .files import shown_path
+from .files import shown_path, shown_text
 
 __all__ = ["GAMES", "game_module", "load_variant"]
 
@@ -24,8 +24,9 @@ def game_module(game: str | ModuleType) -> ModuleType:
     """The module for a game name such as "bucket-brigade" (or the module itself)."""
     if isinstance(game, ModuleType):
         return game
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    if not isinstance(game, str) or game not in GAMES:  # echoed cut and printable (a saved setup's megabyte)
+        shown = shown_text(repr(game) if isinstance(game, str) else game, 60)
+        raise ValueError(f"unknown game {shown}; known games: {', '.join(GAMES)}")
     return GAMES[game]
 
 

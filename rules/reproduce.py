@@ -15,7 +15,7 @@ import re
 import shlex
 import unicodedata
 
-from .config import show_value
+from .config import settings_list, show_value
 from .stamp import StampWarning, chance_fingerprint, package_version, stamp_warnings
 
 __all__ = ["settings_text", "command_for", "compare_command", "VARIANT_NAME", "NAME_RULE", "cli_name", "StampWarning", "chance_fingerprint",
@@ -45,9 +45,10 @@ def cli_name(name: str, taken=()) -> str:
     return out
 
 
-def settings_text(config) -> str:
-    """NAME:field=value,... text for --variant: every field that differs from the defaults, uncut."""
-    base = type(config)()
+def settings_text(config, base=None) -> str:
+    """NAME:field=value,... text for --variant: every field that differs from `base` (default: the
+    rules' defaults; a command with --set passes the common rules those make), uncut."""
+    base = type(config)() if base is None else base
     out = []
     for f in dataclasses.fields(config):
         v = getattr(config, f.name)
@@ -62,19 +63,26 @@ def command_for(cmp) -> str:
     (`cmp`: a workbench Comparison)."""
     a = cmp.table.attrs
     return compare_command(a["game"], cmp.configs, tuple(cmp.results[a["baseline"]].bots), a["games"], a["seed"],
-                           rotate=a.get("rotate", False), by=a.get("by", "seat"), measures=a.get("measures", []))
+                           rotate=a.get("rotate", False), by=a.get("by", "seat"), measures=a.get("measures", []),
+                           common=getattr(cmp, "common", None))
 
 
 def compare_command(game: str, configs: dict, bots: tuple, games: int, seed: int, *, rotate: bool = False,
-                    by: str = "seat", measures=()) -> str:
+                    by: str = "seat", measures=(), common=None) -> str:
     """`meeple compare GAME --variant NAME:... ...` for {name: Config} (the baseline first) and the
     bots of the baseline's seats (the CLI fits one name to every variant's player count). A name
-    the CLI refuses is replaced by the nearest one it takes (cli_name), so the command always runs."""
+    the CLI refuses is replaced by the nearest one it takes (cli_name), so the command always runs.
+    `common`: the common rules every variant started from (compare's config=, the lab's common
+    numbers): each number they change is a --set, and each variant names what differs from them
+    (the CLI's rule, issue 33: the common rules are every variant's start, its own fields win)."""
     argv = ["meeple", "compare", game]
     taken: list[str] = []
+    if common is not None:
+        for piece in settings_list(settings_text(common)):
+            argv += ["--set", piece]
     for name, config in configs.items():
         taken.append(cli_name(name, taken))
-        argv += ["--variant", f"{taken[-1]}:{settings_text(config)}"]
+        argv += ["--variant", f"{taken[-1]}:{settings_text(config, common)}"]
     argv += ["--bots", bots[0] if len(set(bots)) == 1 else ",".join(bots)]
     argv += ["--games", str(games), "--seed", str(seed)]
     if len(set(bots)) > 1 and not rotate:  # compare rotates different bots unless told not to

@@ -13,6 +13,7 @@ import hashlib
 from importlib import metadata
 
 from .chance import CHANCE, game_seed, start
+from .files import shown_path
 
 __all__ = ["package_version", "chance_fingerprint", "StampWarning", "stamp_warnings"]
 
@@ -43,12 +44,15 @@ def stamp_warnings(version: str | None, chance: str | None, what: str) -> list[s
     """One line per way a shared variant may not replay here (`what`: "link", "variant file", ...)."""
     out = []
     here_version, here_chance = package_version(), chance_fingerprint()
+    # what a file or link says is echoed cut and printable: a terminal escape in it must not act on the
+    # reader's terminal, nor a megabyte of it fill the warning (issue 33)
+    shown = {"version": shown_path(version, 60), "chance": shown_path(chance, 80)}
     if chance is not None and chance != here_chance:
-        out.append(f"this {what} was made with the chance stream {chance}; this meeple deals {here_chance}: "
+        out.append(f"this {what} was made with the chance stream {shown['chance']}; this meeple deals {here_chance}: "
                    "the same seeds give other games here, so the figures will differ.")
     if version is None:
         out.append(f"this {what} names no meeple version: it may come from another version ({here_version} here).")
     elif version != here_version:
-        out.append(f"this {what} was made with meeple {version}; this is meeple {here_version}: the rules or bots "
+        out.append(f"this {what} was made with meeple {shown['version']}; this is meeple {here_version}: the rules or bots "
                    "may have changed, so the figures may differ.")
     return out

@@ -76,6 +76,14 @@ def strict(value):
     return value
 
 
+def _echo(value) -> str:
+    """A value a check refuses, as its error echoes it: the repr, escapes written out, cut past 40 characters."""
+    return shown_text(repr(value) if isinstance(value, str) else value, 40)
+
+
+MAX_ERROR = 600  # characters of an error text: what a check echoes of user text is cut to fit (issue 33)
+
+
 class Control:
     """What every control shares: its inputs' values, the messages, the view."""
 
@@ -159,6 +167,8 @@ class Control:
             raise ValueError(f"a {cls.kind} setup was expected, got {shown_text(kind, 40)}")
         try:
             return cls(**setup["args"])
+        except ValueError as e:  # a saved setup's megabyte (or escape) echoed by a check: cut and printable
+            raise ValueError(shown_text(" ".join(str(e).split()), MAX_ERROR)) from None
         except TypeError:  # an argument the control does not take
             raise ValueError(f"a {cls.kind} setup takes {', '.join(inspect.signature(cls).parameters)}; got "
                              f"{shown_text(', '.join(map(str, setup['args'])), 80)}") from None
@@ -179,7 +189,7 @@ class Control:
                 raise ValueError(f"unknown command {shown_text(do, 40)}; allowed: set, press")
             self.error = ""
         except ValueError as e:
-            self.error = str(e)
+            self.error = shown_text(" ".join(str(e).split()), MAX_ERROR)
         self.moves += 1
         return self.view()
 
@@ -203,7 +213,7 @@ class TallyCount(Control):
         super().__init__()
         for what, v in (("question", question), ("yes", yes), ("no", no)):
             if not isinstance(v, str) or not v.strip():
-                raise ValueError(f"{what} must be some text, got {v!r}")
+                raise ValueError(f"{what} must be some text, got {_echo(v)}")
         for what, v in (("yes_count", yes_count), ("no_count", no_count)):
             check_seed(v, what)  # a whole number >= 0
         self.title, self.yes, self.no = question, yes, no
@@ -226,7 +236,7 @@ class TallyCount(Control):
     def add(self, happened: bool) -> None:
         """Count one more game (True: it happened)."""
         if not isinstance(happened, bool):
-            raise ValueError(f"add() takes True or False, got {happened!r}")
+            raise ValueError(f"add() takes True or False, got {_echo(happened)}")
         if happened:
             self.yes_count += 1
         else:
@@ -273,7 +283,7 @@ class DieEditor(Control):
         super().__init__()
         faces = tuple(pb.Config().faces if faces is None else faces)
         if len(faces) != 6 or any(f not in self.FACES or isinstance(f, bool) for f in faces):
-            raise ValueError(f"faces={faces!r} is not allowed: six faces, each a whole number from 1 to 9")
+            raise ValueError(f"faces={_echo(faces)} is not allowed: six faces, each a whole number from 1 to 9")
         self.faces, self.seed = faces, check_seed(seed)
         self.compute()
 
@@ -318,7 +328,7 @@ class RerollRule(Control):
     def __init__(self, rerolls=None, gap: int = 4):
         super().__init__()
         if rerolls is not None and (isinstance(rerolls, (str, bytes)) or not hasattr(rerolls, "__iter__")):
-            raise ValueError(f"rerolls={rerolls!r} is not allowed: one of yes/no/if-last for each of the "
+            raise ValueError(f"rerolls={_echo(rerolls)} is not allowed: one of yes/no/if-last for each of the "
                              f"{len(pb.Config().faces)} faces, e.g. {pb.Config().rerolls}")  # -1 was a TypeError
         self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
         pb.Config(rerolls=self.rerolls)  # the rules check the rule's shape and names
@@ -361,7 +371,7 @@ class TrackLength(Control):
         super().__init__()
         spaces = pb.Config().spaces if spaces is None else spaces
         if spaces not in self.SPACES or isinstance(spaces, bool):
-            raise ValueError(f"spaces={spaces!r} is not allowed: a whole number from 4 to 30")
+            raise ValueError(f"spaces={_echo(spaces)} is not allowed: a whole number from 4 to 30")
         self.spaces = spaces
         self.compute()
 
@@ -530,7 +540,7 @@ class FlipSimulator(Control):
 
     def _press(self, name: str) -> None:
         if name not in ("flip", "stop", "new"):
-            raise ValueError(f"unknown button {name!r}: flip, stop or new")
+            raise ValueError(f"unknown button {_echo(name)}: flip, stop or new")
         self.actions.append(name)
         if name == "new" or not self._deciding():  # the round is over (or a steal to decide): deal again
             self.seed += 1
@@ -570,10 +580,10 @@ class StealDie(Control):
         self.die = tuple(base.die if die is None else die)
         self.minus_one = base.minus_one if minus_one is None else minus_one
         if len(self.die) != 6 or any(f not in self.FACES or isinstance(f, bool) for f in self.die):
-            raise ValueError(f"die={self.die!r} is not allowed: six faces, each from -1 to 4")
+            raise ValueError(f"die={_echo(self.die)} is not allowed: six faces, each from -1 to 4")
         self._modes = ("steal-back", "discard")
         if self.minus_one not in self._modes:
-            raise ValueError(f"minus_one={self.minus_one!r} is not allowed: steal-back or discard")
+            raise ValueError(f"minus_one={_echo(self.minus_one)} is not allowed: steal-back or discard")
         self.compute()
 
     def args(self) -> dict:
@@ -634,14 +644,14 @@ class HandDeal(Control):
         if isinstance(game, str):  # 'bucket-brigade', as every other call names the game, was refused
             game = {name: title for title, name in self.GAMES.items()}.get(game, game)
         if not isinstance(game, str) or game not in self.GAMES:
-            raise ValueError(f"game={game!r} is not allowed: "
+            raise ValueError(f"game={_echo(game)} is not allowed: "
                              + " or ".join(f"{title!r} ({name!r})" for title, name in self.GAMES.items()))
         self.game, self.seed, self.colour = game, check_seed(seed), colour
         self.size = self._config(game, None).hand_size if size is None else size
         if self.size not in self.SIZES or isinstance(self.size, bool):
-            raise ValueError(f"size={self.size!r} is not allowed: a whole number from 3 to 16")
+            raise ValueError(f"size={_echo(self.size)} is not allowed: a whole number from 3 to 16")
         if deals not in self.DEALS or isinstance(deals, bool):
-            raise ValueError(f"deals={deals!r} is not allowed: 100 to 4000 in steps of 100")
+            raise ValueError(f"deals={_echo(deals)} is not allowed: 100 to 4000 in steps of 100")
         self.deals = deals
         self.compute()
 

@@ -30,6 +30,7 @@ from types import SimpleNamespace
 
 from meeple.rules.chance import check_seed
 from meeple.rules.config import describe_kind as _describe
+from meeple.rules.files import shown_path, shown_text
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import measure_columns, measures, play_game
 from meeple.rules.sim.results import rate_row as _rate_row
@@ -78,7 +79,7 @@ def candidate_values(mod, config, field: str) -> list:
 
 def check_games(games) -> int:
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
-        raise ValueError(f"games={games!r} is not allowed: a whole number from {MIN_GAMES} to {MAX_GAMES}")
+        raise ValueError(f"games={_echo(games)} is not allowed: a whole number from {MIN_GAMES} to {MAX_GAMES}")
     return games
 
 
@@ -179,6 +180,20 @@ class LocalRunner:
         pass
 
 
+MAX_ERROR = 1000  # characters of an error the view shows (its own text and what it echoes, cut)
+
+
+def _echo(value) -> str:
+    """User text or a value from a saved setup as an error echoes it: its repr, control characters and
+    terminal escapes written out, cut in the middle past 60 characters (a 1 MB name was echoed whole)."""
+    return shown_text(repr(value) if isinstance(value, str) else value, 60)
+
+
+def _one_line(error: BaseException) -> str:
+    """An error's text, printable and at most MAX_ERROR characters: a rule's own message may echo a value."""
+    return shown_path(" ".join(str(error).split()), MAX_ERROR)
+
+
 # --- the session -----------------------------------------------------------------------
 
 class ExplorerSession:
@@ -198,6 +213,12 @@ class ExplorerSession:
 
     def __init__(self, game="bucket-brigade", field="bonus", values=None, config=None, bots="heuristic,random",
                  games: int = 300, seed: int = 0, measure: str | None = None, runner=None):
+        try:
+            self._setup(game, field, values, config, bots, games, seed, measure, runner)
+        except ValueError as e:  # one printable line, cut: a saved setup may hold a megabyte of a name
+            raise ValueError(_one_line(e)) from None
+
+    def _setup(self, game, field, values, config, bots, games, seed, measure, runner) -> None:
         self.mod = mod = game_module(game)
         if isinstance(config, str) or hasattr(config, "__fspath__"):
             config = mod.Config.load(config)
@@ -216,7 +237,7 @@ class ExplorerSession:
         self.measures = {k: v for k, v in measures(mod, self.config).items() if k not in self.fields}
         measure = measure or ("score" if len(self.fields) == 1 else "win_rate")
         if measure not in self.measures:
-            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+            raise ValueError(f"measure={_echo(measure)} is not allowed: one of {', '.join(self.measures)}")
         self.measure = measure
         self.design = _design_wanted([measure])  # a design measure: every game keeps its trail (only then)
         self.seat = 0
@@ -239,7 +260,7 @@ class ExplorerSession:
         fields = (field,) if isinstance(field, str) else tuple(field) if isinstance(field, (tuple, list)) else (field,)
         allowed = self.config.parameters(numbers_only=True)
         if not 1 <= len(fields) <= 2 or len(set(fields)) != len(fields):
-            raise ValueError(f"field={field!r} is not allowed: one number, or a pair of two different numbers")
+            raise ValueError(f"field={_echo(field)} is not allowed: one number, or a pair of two different numbers")
         for f in fields:
             if f in allowed:
                 continue
@@ -247,20 +268,20 @@ class ExplorerSession:
                 try:  # a path out of range or an unknown name: the config's own message says exactly what
                     kind = self.config.kind(f)
                 except (ValueError, TypeError) as e:
-                    raise ValueError(f"field={f!r} is not allowed: {e}") from None
+                    raise ValueError(f"field={_echo(f)} is not allowed: {e}") from None
                 if f.strip() in allowed:
-                    raise ValueError(f"field={f!r} is not allowed: write it without spaces, {f.strip()!r}")
+                    raise ValueError(f"field={_echo(f)} is not allowed: write it without spaces, {_echo(f.strip())}")
                 hint = (f"put one of its elements on the slider, e.g. {f.strip()}[0]" if f"{f.strip()}[0]" in allowed
                         else "a slider moves numbers and switches only")
-                raise ValueError(f"field={f!r} is not allowed: it holds {_describe(kind)}, not one number; {hint}")
-            raise ValueError(f"field={f!r} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
+                raise ValueError(f"field={_echo(f)} is not allowed: it holds {_describe(kind)}, not one number; {hint}")
+            raise ValueError(f"field={_echo(f)} is not allowed: one of {', '.join(allowed)} (numbers and switches)")
         if len(fields) == 2:  # hand_size and hand_sizes[1] are one number: a map of it against itself would lie
             self.config.with_values({f: self.config.get(f) for f in fields})
         return fields
 
     def _lineup(self, bots) -> list[str]:
         if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
-            raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic,random' or ['heuristic', 'random']")
+            raise ValueError(f"bots={_echo(bots)} is not allowed: bot names, e.g. 'heuristic,random' or ['heuristic', 'random']")
         names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
         n = self.config.players
         if len(names) == 2 and n > 2:  # "heuristic,random": the first seat against the rest
@@ -271,7 +292,7 @@ class ExplorerSession:
             raise ValueError(f"need {n} bots (one per player), got {len(names)}")
         unknown = [b for b in names if b not in self.mod.BOTS]
         if unknown:
-            raise ValueError(f"unknown bot {unknown[0]!r} for {self.mod.NAME}; known bots: {', '.join(self.mod.BOTS)}")
+            raise ValueError(f"unknown bot {_echo(unknown[0])} for {self.mod.NAME}; known bots: {', '.join(self.mod.BOTS)}")
         return names
 
     def _axes(self, values) -> list[list]:
@@ -281,14 +302,14 @@ class ExplorerSession:
             axes = [candidate_values(self.mod, self.config, f) for f in self.fields]
         elif n == 1:
             if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-                raise ValueError(f"values={values!r} is not allowed: a list of values for {self.fields[0]}, e.g. [0, 3, 6]")
+                raise ValueError(f"values={_echo(values)} is not allowed: a list of values for {self.fields[0]}, e.g. [0, 3, 6]")
             axes = [list(values)]
         elif isinstance(values, dict):
             axes = [list(values.get(f, candidate_values(self.mod, self.config, f))) for f in self.fields]
         elif isinstance(values, (tuple, list)) and len(values) == 2 and all(isinstance(v, (tuple, list, range)) for v in values):
             axes = [list(v) for v in values]
         else:
-            raise ValueError(f"values for two fields: a pair of lists or a dict {{field: values}}, got {values!r}")
+            raise ValueError(f"values for two fields: a pair of lists or a dict {{field: values}}, got {_echo(values)}")
         typed_axes = []
         for f, vs in zip(self.fields, axes):
             if not vs:
@@ -299,7 +320,7 @@ class ExplorerSession:
                     v = self.config.value_for(f, v.item() if hasattr(v, "item") else v)  # numpy scalars too
                     self.config.with_values({f: v})
                 except (ValueError, TypeError) as e:
-                    raise ValueError(f"value {v!r} for {f} is not allowed: {e}") from None
+                    raise ValueError(f"value {_echo(v)} for {f} is not allowed: {e}") from None
                 if v in typed:
                     raise ValueError(f"values for {f} name {label(v)} twice; give each value once")
                 typed.append(v)
@@ -317,7 +338,7 @@ class ExplorerSession:
             same = [o for o in offered if (o is None and v is None) or
                     (o is not None and v is not None and o == v and isinstance(o, bool) == isinstance(v, bool))]
             if not same:
-                raise ValueError(f"{f}={v!r} is not on the slider; allowed: {', '.join(map(label, offered))}")
+                raise ValueError(f"{f}={_echo(v)} is not on the slider; allowed: {', '.join(map(label, offered))}")
             out.append(same[0])
         return tuple(out)
 
@@ -476,7 +497,7 @@ class ExplorerSession:
 
     def set_measure(self, measure) -> None:
         if measure not in self.measures:
-            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+            raise ValueError(f"measure={_echo(measure)} is not allowed: one of {', '.join(self.measures)}")
         self.measure = measure
         if _design_wanted([measure]) and not self.design:  # the values played so far kept no trail: again
             self.design = True
@@ -485,7 +506,7 @@ class ExplorerSession:
     def set_seat(self, seat) -> None:
         n = len(self.bots)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat={seat!r} is not allowed: a seat from 0 to {n - 1}")
+            raise ValueError(f"seat={_echo(seat)} is not allowed: a seat from 0 to {n - 1}")
         self.seat = seat
 
     def neighbours(self, cell: tuple | None = None, came_from=None) -> list[tuple]:
@@ -720,7 +741,7 @@ class ExplorerSession:
                     if (not isinstance(index, list) or len(index) != len(self.fields)
                             or not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(s)
                                        for i, s in zip(index, self.stops))):
-                        raise ValueError(f"index={index!r} is not allowed: one stop per slider, "
+                        raise ValueError(f"index={_echo(index)} is not allowed: one stop per slider, "
                                          f"from 0 to {', '.join(str(len(s) - 1) for s in self.stops)}")
                     value = tuple(s[i] for s, i in zip(self.stops, index))
                     self.move(value[0] if len(value) == 1 else value)
@@ -743,9 +764,9 @@ class ExplorerSession:
             elif do == "csv":
                 answer = {"csv": self.csv()}
             else:
-                raise ValueError(f"unknown command {do!r}; allowed: {', '.join(COMMANDS)}")
+                raise ValueError(f"unknown command {_echo(do)}; allowed: {', '.join(COMMANDS)}")
         except ValueError as e:
-            self.error = str(e)
+            self.error = _one_line(e)
         out = self.view()
         if answer is not None:
             out["answer"] = answer

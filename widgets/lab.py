@@ -5,12 +5,16 @@
         lab.step(50)                 # plays the next games of both variants (the site shows progress)
     print(lab.text())                # format_comparison's table: paired, with intervals and rule usage
     VariantLab("bucket-brigade", ["big: hand_size=9", "bonus: bonus=6"])   # several variants at once
+    VariantLab("bucket-king", ["pyramid_base=4"], common=["players=3"])    # common numbers: base and variants start there
     lab.link()                       # "?game=...&set=hand_size%3D9&...&meeple=0.2.0&chance=splitmix64-..."
     VariantLab.from_link(query)      # the same lab again (warnings when the version differs)
     lab.variant_file()               # TOML that `meeple compare --variant that.toml` reads
     lab.command()                    # the `meeple compare` command with the same figures
     lab.report()                     # the HTML report `meeple compare --report` writes for that command
 
+Common numbers (`common=`) are what `meeple compare --set` gives: the base rules and every variant
+start from them, and a variant's own numbers win over them (comparison.on_common, the one rule of
+the CLI and compare(config=), issue 33); the printed command gives them as --set.
 The rule numbers are named as `--set` names them (fields, `hand_sizes[1]`, aliases such as
 `hand_size`) and parsed by Config.with_text. The games are played on compare's seeds (game i
 from `game_seed(seed, i)` for every variant) and the figures are workbench.comparison's:
@@ -30,7 +34,7 @@ from meeple.rules import GAMES
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
 from meeple.rules.simulate import MAX_GAMES, Results, play_game
-from meeple.rules.comparison import sameness_lines
+from meeple.rules.comparison import common_config, on_common, sameness_lines
 from meeple.rules.sim.design import wanted
 from meeple.rules.sim.results import measure_name
 from meeple.rules.sim.results import measures as all_measures
@@ -39,33 +43,39 @@ from meeple.rules.workbench import comparison, format_comparison, lineup, usage_
 from .report import report_html, seat_chart
 
 BASE = "base"
-LINK_KEYS = ("game", "set", "name", "bots", "games", "seed", "measure", "meeple", "chance")
+LINK_KEYS = ("game", "set", "common", "name", "bots", "games", "seed", "measure", "meeple", "chance")
 
 
 class VariantLab:
     """A variant of one game against its base rules, played in steps on compare's seeds."""
 
     def __init__(self, game: str, settings=(), *, bots: str = "random", games: int = 500, seed: int = 1,
-                 name: str = "variant", measures=()):
-        if game not in GAMES:
-            raise ValueError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+                 name: str = "variant", measures=(), common=()):
+        if not isinstance(game, str) or game not in GAMES:
+            raise ValueError(f"unknown game {shown(game)}; games: {', '.join(GAMES)}")
         self.mod = game_module(game)
-        self.settings = [s.strip() for s in (settings.splitlines() if isinstance(settings, str) else settings)
-                         if isinstance(s, str) and s.strip()]
+        self.settings = _lines(settings)
         if not self.settings:
             raise ValueError("set at least one rule number, e.g. " + _example(self.mod))
+        self.common = _lines(common)  # `meeple compare --set` lines: where the base and every variant start
+        try:
+            self.base = common_config(self.mod, self.common, "common numbers")[0]
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"common numbers: {' '.join(str(e).split())} (names: see the list; e.g. "
+                             f"{_example(self.mod)})") from None
         self.name = check_name(name)
         groups = variant_lines(self.settings, self.name)  # "NAME: field=value" lines make more variants
         self.variants = {}
         for key, lines in groups.items():
             try:
-                config = self.mod.Config().with_text(lines)
+                config = on_common(self.mod, lines, self.base, what=key)[1]
             except (ValueError, TypeError) as e:
-                where = f"{key}: " if len(groups) > 1 else ""
-                raise ValueError(f"{where}{' '.join(str(e).split())} (names: see the list; e.g. "
-                                 f"{_example(self.mod)})") from None
-            if config == self.mod.Config():
-                raise ValueError(f"{', '.join(lines)} leaves the rules as they are: change a number")
+                text = " ".join(str(e).split())
+                text = text.removeprefix(f"{key}: ") if len(groups) == 1 else text
+                raise ValueError(f"{text} (names: see the list; e.g. {_example(self.mod)})") from None
+            if config == self.base:
+                raise ValueError(f"{', '.join(lines)} leaves the rules as they are"
+                                 f"{' (with the common numbers)' if self.common else ''}: change a number")
             self.variants[key] = config
         self.name = next(iter(self.variants))
         self.variant = self.variants[self.name]
@@ -74,7 +84,7 @@ class VariantLab:
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed={seed!r} is not allowed: a whole number, 0 or more")
         self.games, self.seed, self.bots = games, seed, bots
-        self.configs = {BASE: self.mod.Config(), **self.variants}
+        self.configs = {BASE: self.base, **self.variants}
         self.refs = {k: lineup(self.mod, bots, c.players) for k, c in self.configs.items()}
         self._bots = {k: resolve_bots(self.mod, r, self.configs[k].players) for k, r in self.refs.items()}
         # as `meeple compare` does by default: different bots in the seats are seated in turn
@@ -121,7 +131,8 @@ class VariantLab:
         results = {k: Results(self.mod, c, self.refs[k], self.seed, self.games, self.rotate, self.records[k], partial)
                    for k, c in self.configs.items()}
         return comparison(self.mod, self.configs, results, self.refs, seed=self.seed, games=self.games,
-                          interrupted=partial, rotate=self.rotate, rotate_default=self.rotate, chosen=self.chosen)
+                          interrupted=partial, rotate=self.rotate, rotate_default=self.rotate, chosen=self.chosen,
+                          common=self.base if self.common else None)
 
     def text(self) -> str:
         return format_comparison(self.comparison().table)
@@ -145,13 +156,14 @@ class VariantLab:
         """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
         bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, self.rotate, []).bots
         return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate,
-                               measures=self.measures)
+                               measures=self.measures, common=self.base if self.common else None)
 
     # --- sharing ------------------------------------------------------------------
 
     def link(self) -> str:
         """The query string that restores this lab, stamped with the package version and chance fingerprint."""
-        pairs = [("game", self.mod.NAME), *(("set", s) for s in self.settings), ("name", self.name),
+        pairs = [("game", self.mod.NAME), *(("set", s) for s in self.settings), *(("common", s) for s in self.common),
+                 ("name", self.name),
                  ("bots", self.bots), ("games", str(self.games)), ("seed", str(self.seed)),
                  *(("measure", m) for m in self.measures),
                  ("meeple", package_version()), ("chance", chance_fingerprint())]
@@ -173,7 +185,7 @@ class VariantLab:
         except ValueError:
             raise ValueError(f"games={one.get('games')!r}, seed={one.get('seed')!r}: whole numbers") from None
         lab = cls(one["game"], q["set"], bots=one.get("bots", "random"), games=games, seed=seed,
-                  name=one.get("name", "variant"), measures=q.get("measure", []))
+                  name=one.get("name", "variant"), measures=q.get("measure", []), common=q.get("common", []))
         return lab, stamp_warnings(one.get("meeple"), one.get("chance"), "link")
 
     def variant_file(self) -> str:
@@ -184,6 +196,21 @@ class VariantLab:
                 f"# Replays with this package version: `meeple compare --variant` warns when yours differs.\n"
                 f"{head}\nmeeple = {json.dumps(package_version())}\nchance = {json.dumps(chance_fingerprint())}\n"
                 f"\n[set]{rest}")
+
+
+def shown(value, limit: int = 60) -> str:
+    """User text as an error echoes it: its repr (printable, escapes shown), cut to `limit` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _lines(value) -> list[str]:
+    """Rule-number lines from text (one a line) or a list of texts; blank ones dropped."""
+    if isinstance(value, str):
+        value = value.splitlines()
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f"rule numbers are text, one a line, or a list of texts; got {shown(value)}")
+    return [s.strip() for s in value if isinstance(s, str) and s.strip()]
 
 
 MAX_NAME = 24  # a variant's name: a table column and a file name, so short
@@ -247,10 +274,12 @@ def lab_start(request: str) -> str:
         lab, warnings = VariantLab.from_link(r["link"])
     else:
         lab = VariantLab(r["game"], r.get("settings", []), bots=r.get("bots", "random"), games=r.get("games", 500),
-                         seed=r.get("seed", 1), name=r.get("name", "variant"), measures=r.get("measures", []))
+                         seed=r.get("seed", 1), name=r.get("name", "variant"), measures=r.get("measures", []),
+                         common=r.get("common", []))
     _labs["page"] = lab
     return _answer(lab, {"warnings": warnings, "link": lab.link(), "file": lab.variant_file(),
                          "command": lab.command(), "game": lab.mod.NAME, "settings": lab.settings,
+                         "common": lab.common,
                          "bots": lab.bots, "seed": lab.seed, "name": lab.name, "measures": lab.measures})
 
 

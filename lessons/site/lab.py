@@ -24,7 +24,9 @@ same seed), so every difference below is measured game by game, with its 95% int
 you changed (a rule no bot uses cannot show an effect).
 
 Name a number as `--set` does: a field (`bonus=6`), one entry of a list (`hand_sizes[1]=12`),
-a whole list (`track=2,-1,0,1`) or a named number (`hand_size=9`). The page's address then
+a whole list (`track=2,-1,0,1`) or a named number (`hand_size=9`). *Common numbers* are shared:
+the base rules and every variant start from them (as `meeple compare --set` gives them), and a
+variant's own numbers win over them. The page's address then
 holds your variant: share it, and whoever opens it sees the same lab. The variant file is
 what `meeple compare --variant FILE.toml` reads; the command under the table prints the same
 figures from the same seeds. *Download report* saves the comparison as one HTML file to share

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..config import DECIMAL_NUMBER, VARIANT_SUFFIXES, read_variant, variant_config
+from ..comparison import on_common
+from ..config import DECIMAL_NUMBER, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
@@ -31,51 +32,38 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
 _NAME = VARIANT_NAME
 
 
-def _settings(text: str) -> list[str]:
-    """'bonus=6,track=0,0,1,2' -> ['bonus=6', 'track=0,0,1,2']: a piece without '=' belongs to the value before it."""
-    out: list[str] = []
-    for piece in text.split(","):
-        if "=" in piece or not out:
-            out.append(piece)
-        else:
-            out[-1] += "," + piece
-    return [s for s in out if s.strip()]
-
-
 def parse_variants(items: list[str], mod, base, said_players: bool = False) -> dict:
     """{name: Config} from --variant options; CliError on the first bad one.
 
-    One rule for every variant, inline or a file (issue 33): `base` (what --preset, --config and
-    --set made) is where each starts, and the variant's own fields win over it. A file for another
-    game, or one whose player count differs from the one the command line gave (`said_players`:
-    --set players=N, or N bots named), is refused naming both."""
+    One rule for every variant, inline or a file (issue 33), the one compare(config=) and the
+    variant lab follow (comparison.on_common): `base` (what --preset, --config and --set made) is
+    where each starts, and the variant's own fields win over it. A file for another game, or one
+    whose player count differs from the one the command line gave (`said_players`: --set
+    players=N, N bots named, or a --preset/--config with another count than the defaults'), is
+    refused naming both."""
     if len(items) < 2:
         raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
     out = {}
     for item in items:
         if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
-            shown = shown_path(item)
             try:
-                game, name, settings = read_variant(item)
-                if game != mod.NAME:
-                    raise ValueError(f"--variant {shown} is a {game} variant, but the command line plays {mod.NAME}")
-                config = variant_config(mod.Config, item, settings, base)
+                name, config = on_common(mod, Path(item), base, what=f"--variant {shown_path(item)}",
+                                         said_players=said_players, where="the command line")
             except ValueError as e:
                 raise CliError(str(e)) from None
-            if said_players and config.players != base.players:
-                raise CliError(f"--variant {shown} sets players={config.players}, but the command line gives "
-                               f"players={base.players}: drop one of them")
         else:
             name, sep, text = item.partition(":")
             name = name.strip()
+            shown = shown_path(repr(item), 80)  # echoed cut and printable (a megabyte, a terminal escape)
             if not sep:
-                raise CliError(f"--variant {item!r} is not NAME:field=value,... or a .json/.toml variant file")
-            if not _NAME.fullmatch(name):
-                raise CliError(f"--variant {item!r}: the name {name!r} is not allowed: {NAME_RULE}")
+                raise CliError(f"--variant {shown} is not NAME:field=value,... or a .json/.toml variant file")
+            if not _NAME.fullmatch(name) or len(name) > MAX_VARIANT_NAME:
+                raise CliError(f"--variant {shown}: the name {shown_path(repr(name), 60)} is not allowed: {NAME_RULE}, "
+                               f"at most {MAX_VARIANT_NAME} characters")
             try:
-                config = base.with_text(_settings(text)) if text.strip() else base
+                config = on_common(mod, settings_list(text), base, what=f"--variant {name}")[1]
             except ValueError as e:
-                raise CliError(f"--variant {name}: {e}") from None
+                raise CliError(str(e)) from None
         if name in out:
             raise CliError(f"two variants are named {name!r}")
         out[name] = config
@@ -124,7 +112,8 @@ def cmd_compare(args) -> int:
         out, report = None, _report_path(args.out, "--out")
     else:
         out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
-    said_players = len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
+    said_players = (len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
+                    or base.players != mod.Config().players)  # a --preset or --config that sets it
     variants = parse_variants(args.variant, mod, base, said_players)
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
@@ -136,6 +125,8 @@ def cmd_compare(args) -> int:
                           by=args.by, measures=chosen, rotate_default=args.rotate is None)
     except ValueError as e:
         raise CliError(str(e)) from None
+    if base != mod.Config():
+        result.common = base  # "Reproduce" (report) then gives the common rules as --set
     table = result.table
     print(format_comparison(table))
     if report is not None and not table.attrs.get("partial"):

@@ -214,3 +214,139 @@ def test_terminal_escapes_in_a_roster_or_a_variant_file_are_never_printed_raw(tm
     code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", esc, "--games", "5")
     one_line_error(code, out, err, "name must be printable text")
     assert "\x1b" not in err
+
+
+# --- the same rule in the Python API (issue 33) --------------------------------------------
+
+def _seat_lines(text: str) -> list[str]:
+    return [" ".join(line.split()) for line in text.splitlines() if "Player " in line]
+
+
+@pytest.mark.parametrize("common", ["players=3", ["players=3"], "config"])
+def test_compare_in_python_starts_every_variant_from_config_as_the_command_line_does(tmp_path, capsys, common):
+    """compare() had no common rules: a file variant played the file's (default) player count. With
+    config= every source (text, file, Config) starts from it, and the table is the CLI's."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules.workbench import compare, format_comparison
+
+    small4 = _variant_file(tmp_path / "small4.toml", "bucket-king", pyramid_base=4)
+    code, out, err = run(capsys, "compare", "bucket-king", "--set", "players=3", "--variant", "base:",
+                         "--variant", small4, "--variant", "inline:pyramid_base=4", "--games", "40")
+    assert code == 0, err
+    config = bk.Config(players=3) if common == "config" else common
+    table = compare("bucket-king", {"base": "", "v": small4, "inline": "pyramid_base=4"}, games=40, progress=False,
+                    config=config)
+    mine = format_comparison(table)
+    assert mine in out, (mine, out)
+    assert _seat_lines(mine) == _seat_lines(out) and len(_seat_lines(mine)) == 9
+    assert _rows(mine, "v") == _rows(mine, "inline"), mine
+    # a Config variant's own fields (its differences from the defaults) win over the common ones; it is
+    # resolved already: pyramid_base names the row of the Config's own player count
+    v = bk.Config(players=3).with_text(["pyramid_base=4"])
+    again = compare("bucket-king", {"base": None, "v": v, "inline": small4},
+                    games=40, progress=False, config=config)
+    assert _seat_lines(format_comparison(again)) == _seat_lines(mine)
+
+
+def test_compare_in_python_refuses_a_variant_file_that_conflicts_with_config_in_one_line(tmp_path):
+    from meeple.rules.workbench import compare
+
+    four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4)
+    other = _variant_file(tmp_path / "bb.toml", "bucket-brigade", bonus=3)
+    for variants, says in [({"base": "", "four": four}, "sets players=4, but config='players=3' gives players=3"),
+                           ({"base": "", "bb": other}, "is a bucket-brigade variant, but config='players=3' plays "
+                                                       "bucket-king"),
+                           ({"base": "", "x": "hard-ish"}, "is not allowed: a preset of bucket-king")]:
+        with pytest.raises(ValueError) as e:
+            compare("bucket-king", variants, games=5, progress=False, config="players=3")
+        assert "\n" not in str(e.value) and says in str(e.value), str(e.value)
+    # with no player count in common, the file's own wins (as on the command line)
+    three = _variant_file(tmp_path / "three.toml", "bucket-king", players=3)
+    table = compare("bucket-king", {"base": "", "three": three}, games=5, progress=False, config="hand_size=4")
+    changes = {r["variant"]: r["changes"] for r in table.to_dict(orient="records")}
+    assert changes == {"base": "hand_size=4", "three": "players=3, hand_size=4"}, changes
+
+
+def test_the_reproduce_command_of_a_comparison_with_common_rules_gives_them_as_set_and_runs(tmp_path, capsys):
+    """The report's "Reproduce" line: --set for the common rules, each variant what differs from them."""
+    import shlex
+
+    from meeple.rules.reproduce import command_for
+    from meeple.rules.workbench import compare_run, format_comparison
+
+    small4 = _variant_file(tmp_path / "small4.toml", "bucket-king", pyramid_base=4)
+    cmp = compare_run("bucket-king", {"base": "", "v": small4, "bonus": "hand_size=4"}, games=30, seed=2,
+                      progress=False, config="players=3")
+    command = command_for(cmp)
+    assert " --set players=3 " in command and "--variant base: " in command, command
+    code, out, err = run(capsys, *shlex.split(command)[1:])
+    assert code == 0, (command, err)
+    assert _seat_lines(out) == _seat_lines(format_comparison(cmp.table)) and len(_seat_lines(out)) == 9
+    report = tmp_path / "r.html"
+    code, out, err = run(capsys, "report", "bucket-king", "--set", "players=3", "--variant", "base:", "--variant",
+                         small4, "--games", "5", "--out", report)
+    assert code == 0 and "--set players=3" in report.read_text(), err
+
+
+# --- the teacher's readers: the class key and submitted notebooks (issue 33's audit) ------------
+
+@needs_fifo
+@pytest.mark.parametrize("kind", ["fifo", "zero", "deep"])
+def test_answers_and_grade_refuse_a_key_that_is_a_fifo_a_device_or_nested_too_deeply(tmp_path, kind):
+    """`meeple answers --key` and `grade --key` read the key with read_text: a FIFO waited for a writer for
+    ever, a link to /dev/zero filled the memory, a key nested 100,000 deep raised RecursionError."""
+    key = tmp_path / "key.json"
+    if kind == "fifo":
+        os.mkfifo(key)
+    elif kind == "zero":
+        os.symlink("/dev/zero", key)
+    else:
+        key.write_text("[" * 100_000 + "]" * 100_000)
+    says = {"fifo": "key.json is a FIFO (named pipe), not a file: not a class key",
+            "zero": "key.json is a device, not a file: not a class key",
+            "deep": "key.json is not a meeple class key"}[kind]
+    _refused(_meeple(["answers", "--key", "key.json"], tmp_path), says)
+    (tmp_path / "subs").mkdir()
+    _refused(_meeple(["grade", "--key", "key.json", "--out", "g.csv", "subs"], tmp_path), says)
+
+
+@needs_fifo
+def test_grade_names_a_submission_that_is_a_fifo_a_device_or_nested_too_deeply_in_one_line(tmp_path):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\nann\n")
+    assert _meeple(["class", "new", "roster.csv", "cls"], tmp_path).returncode == 0
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    for name, says in [("a.ipynb", "a.ipynb is a FIFO (named pipe), not a file: not a lesson notebook"),
+                       ("b.ipynb", "b.ipynb is a device, not a file: not a lesson notebook"),
+                       ("c.ipynb", "c.ipynb is not a notebook (nested too deeply)")]:
+        if name == "a.ipynb":
+            os.mkfifo(subs / name)
+        elif name == "b.ipynb":
+            os.symlink("/dev/zero", subs / name)
+        else:
+            (subs / name).write_text("[" * 100_000 + "]" * 100_000)
+        _refused(_meeple(["grade", "--key", "cls/class-key.json", "--out", "g.csv", "subs"], tmp_path), says)
+        (subs / name).unlink()
+
+
+def test_a_variant_files_stamp_is_warned_about_cut_and_printable(tmp_path, capsys):
+    """The stamp warnings (made with another meeple / chance stream) echoed the file's text raw: a terminal
+    escape in `meeple = ...` acted on the reader's terminal."""
+    path = tmp_path / "esc.toml"
+    path.write_text('format = "meeple-variant/1"\ngame = "bucket-brigade"\nname = "esc"\n'
+                    'meeple = "\\u001b[2J0.0.1"\nchance = "\\u001b]0;owned\\u0007' + "c" * 10**5 + '"\n\n[set]\nbonus = 3\n')
+    from meeple.rules.reproduce import StampWarning
+
+    with pytest.warns(StampWarning) as said:
+        code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", path, "--games", "5")
+    lines = [str(w.message) for w in said]
+    assert code == 0 and len(lines) == 2 and all(line.isprintable() and len(line) < 400 for line in lines), lines
+    assert any("made with meeple \\x1b[2J0.0.1;" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("item", ["x" * 10**6 + ":bonus=3", "\x1b[2J" + "y" * 10**6, "é" + "z" * 10**6 + ":bonus=3"])
+def test_an_inline_variant_name_is_at_most_200_characters_and_echoed_cut(capsys, item):
+    code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", item, "--games", "5")
+    one_line_error(code, out, err, "--variant '")
+    assert len(err) < 600 and "\x1b" not in err, err[:300]

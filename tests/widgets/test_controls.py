@@ -269,3 +269,53 @@ def test_reroll_rule_of_a_number_or_text_names_what_it_takes(rerolls):
     """RerollRule(-1) raised TypeError: 'int' object is not iterable."""
     with pytest.raises(ValueError, match=r"is not allowed: one of yes/no/if-last for each of the 6 faces"):
         C.RerollRule(rerolls)
+
+
+# --- the Explorer echoes user text cut and printable (issue 33) ------------------------------
+
+BIG = "\x1b[2J" + "x" * 10**6
+
+
+@pytest.mark.parametrize("args", [{"field": BIG}, {"bots": BIG}, {"bots": "heuristic," + BIG}, {"measure": BIG},
+                                  {"game": BIG}, {"values": [BIG]}, {"config": BIG}, {"game": [1]}])
+def test_the_explorer_refuses_a_megabyte_name_in_one_short_printable_line(args):
+    """The Explorer echoed a 1 MB name (from a saved setup) whole into its error text."""
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    with pytest.raises(ValueError) as e:
+        ExplorerSession(**args)
+    text = str(e.value)
+    assert len(text) < 1000 and text.isprintable() and "\n" not in text and "x" * 100 not in text, text[:300]
+
+
+@pytest.mark.parametrize("msg", [{"do": BIG}, {"do": "measure", "measure": BIG}, {"do": "games", "games": BIG},
+                                 {"do": "move", "value": BIG}, {"do": "move", "index": [BIG]},
+                                 {"do": "seat", "seat": BIG}])
+def test_the_explorers_error_text_is_cut_and_printable(msg):
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    error = ExplorerSession(games=20).handle(msg)["error"]
+    assert error and len(error) < 1000 and error.isprintable() and "x" * 100 not in error, error[:300]
+
+
+def _every_control_argument():
+    import inspect
+
+    from meeple.widgets import controls as C
+
+    return [(kind, name) for kind, cls in sorted(C.KINDS.items()) for name in inspect.signature(cls).parameters]
+
+
+@pytest.mark.parametrize("kind,name", _every_control_argument())
+@pytest.mark.parametrize("value", [BIG, [1] * 10**5], ids=["megabyte-escape", "long-list"])
+def test_every_control_refuses_a_megabyte_from_a_saved_setup_in_one_short_printable_line(kind, name, value):
+    """A seed, a size, a die of 10**6 faces from a saved setup was echoed whole into the error (1 MB)."""
+    from meeple.widgets import controls as C
+
+    try:
+        control = C.Control.from_setup({"kind": kind, "args": {name: value}})
+    except ValueError as e:
+        text = str(e)
+        assert len(text) <= 700 and text.isprintable() and "x" * 100 not in text, text[:300]
+    else:  # taken (free text): its view is strict JSON and no escape reaches it raw
+        json.dumps(control.view(), allow_nan=False)

@@ -204,3 +204,42 @@ def test_the_lab_shows_design_measures_as_the_command_it_prints(capsys):
     assert again.measures == ["drama", "margin"]
     with pytest.raises(ValueError, match="unknown measure 'dramas'"):
         VariantLab("duck-duck-bruce", ["max_steal=1"], measures=["dramas"])
+
+
+def test_common_numbers_are_where_the_base_and_every_variant_start_and_the_printed_command_carries_them(capsys):
+    """Issue 33: the lab had no common numbers (compare's --set); with them, the base and each variant start
+    there, a variant's own numbers win, the link restores them, and the printed command (run here through
+    the CLI's main, in-process) prints the same table."""
+    import json
+
+    from meeple.rules import bucket_king as bk
+    from meeple.widgets import lab as L
+
+    lab = VariantLab("bucket-king", ["pyramid_base=4", "big: hand_size=7"], common="players=3\n", games=30, seed=2)
+    assert lab.configs["base"] == bk.Config(players=3)
+    assert lab.configs["variant"] == bk.Config(players=3).with_text(["pyramid_base=4"])
+    assert lab.configs["big"] == bk.Config(players=3, hand_size=7)
+    while not lab.finished:
+        lab.step(9)
+    command = lab.command()
+    assert " --set players=3 " in command and "--variant base: " in command and "big:hand_size=7" in command, command
+    assert main(shlex.split(command)[1:] + ["--workers", "1"]) == 0
+    assert lab.text() in capsys.readouterr().out
+    back, notes = VariantLab.from_link(lab.link())
+    assert notes == [] and back.common == ["players=3"] and back.configs == lab.configs
+    started = json.loads(L.lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+        {"game": "bucket-king", "settings": ["pyramid_base=4"], "common": ["players=3"], "games": 5})})))
+    assert started["ok"]["common"] == ["players=3"] and "--set players=3" in started["ok"]["command"], started
+
+
+@pytest.mark.parametrize("common,says", [
+    (["players=9"], "common numbers: players=9 is not allowed"),
+    (["pyramid_base=4"], "leaves the rules as they are (with the common numbers)"),
+    (["\x1b[2J" + "x" * 10**6 + "=1"], "common numbers: unknown parameter"),
+    (42, "rule numbers are text, one a line, or a list of texts; got 42"),
+])
+def test_common_numbers_are_refused_in_one_short_printable_line(common, says):
+    with pytest.raises(ValueError) as e:
+        VariantLab("bucket-king", ["pyramid_base=4"], common=common)
+    text = str(e.value)
+    assert says in text and "\n" not in text and len(text) < 600 and text.isprintable(), text[:300]

@@ -29,6 +29,9 @@
   settings.rows = 3;
   settings.placeholder = "one rule number a line, as --set names it: hand_size=9, hand_sizes[1]=12, bonus=6; " +
     "several variants: NAME: field=value lines (big: hand_size=9)";
+  const common = el("textarea", "meeple-lab-common");  // `meeple compare --set`: the base and every variant start there
+  common.rows = 1;
+  common.placeholder = "numbers the base rules and every variant share, one a line, as --set names them: players=3";
   const names = el("datalist");
   names.id = "meeple-lab-names";
   const bots = el("input", "meeple-lab-bots");
@@ -48,7 +51,8 @@
   const out = el("div", "meeple-lab-out");
   const nameList = el("div", "meeple-lab-names");
   const form = el("div", "meeple-lab-form");
-  form.append(field("game", game), field("rule numbers", settings), field("bots", bots), field("games", games),
+  form.append(field("game", game), field("rule numbers", settings), field("common numbers", common),
+    field("bots", bots), field("games", games),
     field("seed", seed), field("measures", measures));
   const buttons = el("div", "meeple-lab-buttons");
   buttons.append(play, cancel);
@@ -138,6 +142,7 @@
       const started = await call("lab_start", request);
       game.value = started.game; showNames();
       settings.value = started.settings.join("\n");
+      common.value = started.common.join("\n");
       bots.value = started.bots; games.value = String(started.games); seed.value = String(started.seed);
       measures.value = started.measures.join(", ");
       history.replaceState(null, "", started.link);  // the address is the lab: reload or share it
@@ -168,7 +173,8 @@
     const n = Number(games.value), s = Number(seed.value);
     if (!Number.isInteger(n) || n < 1) { status.textContent = `games=${games.value} is not allowed: a whole number, 1 or more.`; return; }
     if (!Number.isInteger(s) || s < 0) { status.textContent = `seed=${seed.value} is not allowed: a whole number, 0 or more.`; return; }
-    run({ game: game.value || "bucket-brigade", settings: settings.value.split("\n"), bots: bots.value.trim() || "random",
+    run({ game: game.value || "bucket-brigade", settings: settings.value.split("\n"), common: common.value.split("\n"),
+      bots: bots.value.trim() || "random",
       games: n, seed: s, name: "variant", measures: measures.value });
   });
   cancel.addEventListener("click", () => { cancelled = true; cancel.disabled = true; });
