@@ -214,9 +214,7 @@ class ExplorerSession:
         self.baseline = tuple(self.config.get(f) for f in self.fields)
         # a measure named like a slider's field (`rounds`) is that field in the table
         self.measures = {k: v for k, v in measures(mod, self.config).items() if k not in self.fields}
-        measure = measure or ("score" if len(self.fields) == 1 else "win_rate")
-        if measure not in self.measures:
-            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+        measure = self._measure_key(measure or ("score" if len(self.fields) == 1 else "win_rate"))
         self.measure = measure
         self.design = _design_wanted([measure])  # a design measure: every game keeps its trail (only then)
         self.seat = 0
@@ -474,9 +472,18 @@ class ExplorerSession:
         self.version += 1
         self.runner.reset()  # the other games: none of them is wanted now
 
+    def _measure_key(self, measure) -> str:
+        """The key of `self.measures` (a sweep table's column: mean_cards_stolen) for a measure named as
+        `meeple rules GAME --measures` lists it (cards_stolen: the one name, issue 36) or by that key."""
+        if isinstance(measure, str) and measure.strip() in self.measures:
+            return measure.strip()
+        if isinstance(measure, str) and f"mean_{measure.strip()}" in self.measures:
+            return f"mean_{measure.strip()}"
+        raise ValueError(f"measure={measure!r} is not allowed: one of "
+                         f"{', '.join(k.removeprefix('mean_') for k in self.measures)}")
+
     def set_measure(self, measure) -> None:
-        if measure not in self.measures:
-            raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(self.measures)}")
+        measure = self._measure_key(measure)
         self.measure = measure
         if _design_wanted([measure]) and not self.design:  # the values played so far kept no trail: again
             self.design = True
