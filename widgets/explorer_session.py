@@ -202,6 +202,7 @@ class ExplorerSession:
         if isinstance(config, str) or hasattr(config, "__fspath__"):
             config = mod.Config.load(config)
         self.config = mod.Config() if config is None else config
+        self._configs: dict[tuple, tuple] = {}  # cell -> config_at(cell), made once
         if not isinstance(self.config, mod.Config):
             raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {type(self.config).__name__}")
         self.fields = self._check_fields(field)
@@ -381,11 +382,17 @@ class ExplorerSession:
         return list(itertools.product(*self.stops))
 
     def config_at(self, cell) -> tuple:
-        """(Config, bot refs) of a cell: the one way a value becomes rules, kernel and browser alike."""
-        config = self.config.with_values(dict(zip(self.fields, cell)))
-        # one name for every seat lets the lineup follow a varying player count (as sweep)
-        bots = self.bots[0] if len(set(self.bots)) == 1 else self.bots
-        return config, _bot_refs(self.mod, bots, config.players)
+        """(Config, bot refs) of a cell: the one way a value becomes rules, kernel and browser alike.
+        Made once a cell (with_values checks every field, about 1 ms; the paired column and chart ask
+        for every cell's player count each time they are drawn)."""
+        cell = tuple(cell)
+        made = self._configs.get(cell)
+        if made is None:
+            config = self.config.with_values(dict(zip(self.fields, cell)))
+            # one name for every seat lets the lineup follow a varying player count (as sweep)
+            bots = self.bots[0] if len(set(self.bots)) == 1 else self.bots
+            made = self._configs[cell] = (config, _bot_refs(self.mod, bots, config.players))
+        return made
 
     @property
     def current(self):
@@ -598,6 +605,28 @@ class ExplorerSession:
             return None  # the reference is not on the sliders (or not played yet)
         return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
 
+    def paired_rows(self) -> list[dict]:
+        """The paired chart's rows: for every played value and seat, `paired(cell, seat)` as
+        {field(s), "point", "seat", "bot", "who", "diff", "diff_low", "diff_high"}; a measure of
+        one number per game (turns, margin) gives one row per value ("every seat"). Two fields: the
+        chosen seat's, one line per value of the second field (`who`). None where no pair is known."""
+        order = {c: i for i, c in enumerate(self.cells())}
+        whole = specs.per_game(self.rows(), self.measure)
+        out = []
+        for c in self.played:
+            for r in self.points[c]:
+                seat = r["seat"]
+                if (whole and seat != 0) or (len(self.fields) == 2 and not whole and seat != self.seat):
+                    continue
+                d = self.paired(c, seat) or (None, None, None)
+                who = "every seat" if whole else f"Player {seat + 1} ({r['bot']})"
+                if len(self.fields) == 2:
+                    who = f"{self.fields[1]}={label(c[1])}" + ("" if whole else f", {who}")
+                out.append({**dict(zip(self.fields, c)), "point": order[c], "seat": seat, "bot": r["bot"], "who": who,
+                            **{k: (None if v is None or v != v else float(v))
+                               for k, v in zip(("diff", "diff_low", "diff_high"), d)}})
+        return out
+
     def status(self) -> str:
         """How far the reader's Explorer is: values played, and those playing in the background."""
         total = len(self.cells())
@@ -642,7 +671,8 @@ class ExplorerSession:
     # --- the charts ---------------------------------------------------------------------
 
     def specs(self) -> dict[str, dict]:
-        """The charts as Vega-Lite specs (plain dicts): {"win", "measure"} for one field, {"map"} for two.
+        """The charts as Vega-Lite specs (plain dicts): {"win", "measure", "paired"} for one field, {"map",
+        "paired"} for two ("paired": each value minus the reference, game by game, specs.paired).
         Built again only when the numbers, the measure or the seat change; the ring (or the
         outlined cell) follows the `meeple_current` parameter, set from view()["point"]."""
         if not self.points:
@@ -661,6 +691,9 @@ class ExplorerSession:
                 x, y = self.fields
                 built = {"map": specs.heatmap(rows, x, y, m, self.seat, label=label_, current=specs.Current(point),
                                               baseline=base)}
+            if m != "duration_spread":  # a figure of the run: nothing to pair game by game
+                built["paired"] = specs.paired(self.paired_rows(), self.fields[0], m, label=label_, reference=base[0],
+                                               reference_text=self.cell_text(base), current=specs.Current(point))
             self._specs = {"key": key, "specs": built}
         return self._specs["specs"]
 
