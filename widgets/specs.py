@@ -360,7 +360,7 @@ def paired(rows: list[dict], field: str, measure: str = "win_rate", *, label: st
     body = _with_param({"layer": layers}, current)
     ref = reference_text or (f"{field.replace('_', ' ')} = {reference}" if reference is not None else "the reference")
     body |= {"width": WIDTH, "height": HEIGHT,
-             "title": title or {"text": f"{label}: each value minus {ref}",
+             "title": title or {"text": [f"{label}:", f"each value minus {ref}"],  # two lines: as narrow as the others
                                 "subtitle": "paired game by game on the same seeds, 95% CI; 0: no difference"}}
     return _spec(d, body)
 

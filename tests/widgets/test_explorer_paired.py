@@ -36,7 +36,7 @@ def test_the_paired_chart_draws_exactly_what_paired_gives():
     zero = _layer(spec, "rule")[0]
     assert _data(spec, zero) == [{"zero": 0}] and zero["encoding"]["y"]["field"] == "zero"
     # it says which is the reference, in its title and as a labelled rule at x = 3
-    assert spec["title"]["text"] == "mean final score per seat: each value minus rounds = 3"
+    assert spec["title"]["text"] == ["mean final score per seat:", "each value minus rounds = 3"]
     labelled = [layer for layer in spec["layer"] if "layer" in layer]
     assert _data(spec, labelled[0]) == [{"rounds": 3, "label": "reference"}]
     assert spec["params"] == [{"name": specs.CURRENT, "value": 1}]  # the ring follows the slider
