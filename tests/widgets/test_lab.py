@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import shlex
 import warnings
 
@@ -262,3 +263,19 @@ def test_every_refusal_reaches_the_page_as_one_line_naming_what_is_wrong():
                     {"game": "duck-duck-bruce", "settings": ["max_steal=2"], "seed": -1}):
         said = start(request)["error"]
         assert "\n" not in said and "Traceback" not in said and len(said) < 300, said
+
+
+def test_the_report_says_identical_play_and_carries_the_design_measures():
+    """issue 36: the report (`compare --report`, the lab's download) names a variant that plays the
+    base games, and shows a design measure asked for with its paired difference, as compare prints it."""
+    from meeple.rules.comparison import sameness_lines
+
+    lab = VariantLab("duck-duck-bruce", ["b5: best_face=5", "ms1: max_steal=1"], bots="heuristic", games=20, seed=1,
+                     measures="margin")
+    lab.step(20)
+    page = lab.report()
+    said = sameness_lines(lab.comparison().table)
+    assert said and said[0].startswith("b5 plays the same games as base")
+    assert html.escape(said[0]) in page
+    margin = [line for line in lab.text().splitlines() if line.lstrip().startswith("ms1 ")][-1].split()
+    assert margin[0] == "ms1" and html.escape(" ".join(margin[1:4])) in page  # ms1's margin and its interval
