@@ -224,6 +224,7 @@ class ExplorerSession:
         self.usage: dict[tuple, dict] = {}  # cell -> rule usage of its games
         self.prints: dict[tuple, str] = {}  # cell -> games_print of its games (identical play is said)
         self.per_game: dict[tuple, dict] = {}  # cell -> {(measure, seat): {game: value}}, made when first paired
+        self.pairs: dict[tuple, tuple] = {}  # (cell, measure, seat) -> paired(cell, seat), made once (the chart asks often)
         self.records: dict[tuple, list] = {}  # cell -> its games (the paired column reads them)
         self.saved: dict[tuple, dict] = {}  # cell -> what a saved page carried: its paired column, its print
         self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
@@ -425,6 +426,7 @@ class ExplorerSession:
         self.prints.pop(cell, None)  # made when first asked (_print): a cold move pays only for what it shows
         self.records[cell] = records
         self.per_game.pop(cell, None)
+        self.pairs = {} if cell == self.baseline else {k: v for k, v in self.pairs.items() if k[0] != cell}
         self.version += 1
 
     def play(self, cells, wanted: bool = True) -> None:
@@ -474,7 +476,7 @@ class ExplorerSession:
 
     def _forget(self) -> None:
         """Drop every played value (another count of games, or design measures now wanted)."""
-        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved):
+        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved, self.pairs):
             kept.clear()
         self.version += 1
         self.runner.reset()  # the other games: none of them is wanted now
@@ -603,7 +605,10 @@ class ExplorerSession:
                 d = got["paired"][seat]
                 return None if d is None else tuple(math.nan if x is None else x for x in d)
             return None  # the reference is not on the sliders (or not played yet)
-        return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
+        key = (cell, self.measure, seat)
+        if key not in self.pairs:
+            self.pairs[key] = paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
+        return self.pairs[key]
 
     def paired_rows(self) -> list[dict]:
         """The paired chart's rows: for every played value and seat, `paired(cell, seat)` as
