@@ -223,6 +223,7 @@ class State:
     history: tuple[tuple[int, ...], ...]  # points of each finished round
     # Bookkeeping for statistics (game_stats, score_sources); no rule reads it:
     taken: tuple[tuple[int, ...], ...]  # per seat: where in its nest the cards taken from other nests lie
+    turns_taken: tuple[int, ...]  # per seat: turns it has finished (DDB-2; game_stats' bust_rate divides by it)
     is_over: bool = False
     # Logs shared with the states before and after this one (see rules/log.py): O(1) appends.
     _events: list | None = field(default_factory=list, compare=False, repr=False)
@@ -561,7 +562,7 @@ class Core:
     simulate's fast loop (`play_core`) plays a whole game on one Core with no State until the
     end. The fields are the State's, under the same names (so scores, winners, progress,
     game_stats, score_sources and check_state read either), with lists for what changes:
-    `row`, `discard`, `nests` (a list per seat), `totals`, `history`, `taken`, `facts`. The
+    `row`, `discard`, `nests` (a list per seat), `totals`, `history`, `taken`, `turns_taken`, `facts`. The
     draw pile is the first `_left` cards of `_dealt` (the round's shuffle); `unseen` counts
     the cards still in it by suit ("Bruce" too), kept by every flip (the bots read it). Chance:
     the seeded stream as (`key`, `counter`), rolled in place, or `chance`, any Chance
@@ -570,7 +571,7 @@ class Core:
     turn's end."""
 
     __slots__ = ("config", "chance", "seed", "key", "counter", "round", "start_player", "current_player", "phase",
-                 "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "is_over", "facts",
+                 "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "turns_taken", "is_over", "facts",
                  "unseen", "sink", "turn_end", "leaders")
 
     @property
@@ -597,6 +598,7 @@ def _core_of(s: State) -> Core:
     c.nests = [list(n) for n in s.nests]
     c.totals, c.history = list(s.totals), list(s.history)
     c.taken = [list(t) for t in s.taken]
+    c.turns_taken = list(s.turns_taken)
     c.is_over = s.is_over
     facts, n = s._facts, s._n_facts
     c.facts = facts if len(facts) == n else facts[:n]  # appends go on in place unless s is an older state
@@ -617,6 +619,7 @@ def _put(c: Core, s: State) -> State:
     s.nests = tuple(map(tuple, c.nests))
     s.totals, s.history = tuple(c.totals), tuple(c.history)
     s.taken = tuple(map(tuple, c.taken))
+    s.turns_taken = tuple(c.turns_taken)
     s.is_over = c.is_over
     s._facts, s._n_facts = c.facts, len(c.facts)
     s._unseen = dict(c.unseen)  # a new dict: the Core goes on counting in its own
@@ -670,6 +673,7 @@ def _start(config: Config, chance) -> Core:
     c.nests = [[] for _ in range(n)]
     c.totals, c.history = list(seat_values(config, "seat_points")), []  # DDB-14
     c.taken = [[] for _ in range(n)]
+    c.turns_taken = [0] * n
     c.is_over = False
     c.facts = []
     c.unseen = _deck_suits(config.suits, len(config.numbers), config.bruce_cards).copy()
@@ -715,6 +719,7 @@ def _flip(c: Core, p: int, ended: bool = False) -> None:
     and a high target play thousands)."""
     while True:
         if ended:
+            c.turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
             if c._left:
                 if c.turn_end is not None:  # _turn_over, inlined: every turn passes here
                     c.turn_end(c)
@@ -1070,7 +1075,10 @@ def _columns(state: State) -> dict[str, list[int]]:
 # follows: `meeple simulate --measure`, the summary and the Explorer show these words.
 MEASURES = {
     "doubles":                 "turns this seat lost to a double (DDB-5)",
-    "bruces":                  "turns this seat lost to Bruce (DDB-6)",
+    "bruces":                  "turns this seat lost to Bruce (DDB-6); per game (all seats' mean) a constant: "
+                               "every Bruce card ends one turn, rounds x Bruce cards / players "
+                               f"({Config().rounds * Config().bruce_cards / Config().players:.2f} by default); "
+                               "the bust rate is bust_rate",
     "ducks_busted":            "ducks of this seat's row lost to doubles and Bruce (DDB-5, DDB-6)",
     "steals_declined":         "steals this seat could have tried and declined (DDB-6)",
     "steals_tried":            "steals this seat tried (DDB-6, DDB-7)",
@@ -1079,6 +1087,9 @@ MEASURES = {
     "cards_lost_to_thieves":   "cards other players stole from this seat's nest (DDB-7)",
     "backfires":               "steals of this seat that rolled -1 (DDB-8)",
     "cards_lost_to_backfires": "cards this seat lost by its own -1 rolls (DDB-8)",
+    "turns_taken":             "turns this seat took (DDB-2): stopped, busted, or ended by the last card (DDB-9)",
+    "bust_rate":               "busts per turn this seat took: (doubles + bruces) / turns_taken (DDB-5, DDB-6); "
+                               "per game (all seats' mean) the seats' rates averaged",
     "points_flipped":          "points this seat's own flipped cards would have scored alone (DDB-10)",
     "points_taken":            "points added by cards taken from other nests (DDB-7, DDB-8, DDB-10)",
 }
@@ -1088,9 +1099,19 @@ def game_stats(state: State) -> dict:
     """Columns for simulate's table (one list entry per seat): busts by doubles
     and by Bruce and the ducks they threw away, steals declined / tried /
     succeeded, cards stolen and lost to thieves, -1 backfires and the cards
-    they cost (the simulate hook)."""
+    they cost, the turns each seat took and its bust rate (the simulate hook).
+
+    bust_rate[p] = (doubles[p] + bruces[p]) / turns_taken[p]: a bust is a turn ended by a
+    double (DDB-5, even when it kept the cards before the pair) or by Bruce (DDB-6); None for a
+    seat that took no turn (no value, left out of the means). Per game, the tables' mean over
+    the seats averages the seats' rates (each seat weighs the same), which differs from all
+    busts / all turns only as the seats' turn counts differ (at most one turn a round)."""
     columns = _columns(state)
     del columns["points_taken"]  # in score_sources
+    turns = state.turns_taken
+    columns["turns_taken"] = list(turns)
+    columns["bust_rate"] = [(d + b) / t if t else None
+                            for d, b, t in zip(columns["doubles"], columns["bruces"], turns)]
     return columns
 
 
@@ -1199,6 +1220,7 @@ def determinize(obs: Observation, rng: random.Random) -> State:
         totals=obs.totals,
         history=obs.history,
         taken=((),) * obs.config.players,  # statistics bookkeeping starts afresh in a sampled world
+        turns_taken=(0,) * obs.config.players,
         _events=None,  # a sampled world: nobody reads its events
         is_over=obs.phase == OVER,
         _unseen=dict(obs.unseen_suits),

@@ -223,6 +223,7 @@ class ExplorerSession:
         if isinstance(config, str) or hasattr(config, "__fspath__"):
             config = mod.Config.load(config)
         self.config = mod.Config() if config is None else config
+        self._configs: dict[tuple, tuple] = {}  # cell -> config_at(cell), made once
         if not isinstance(self.config, mod.Config):
             raise ValueError(f"config must be a {mod.NAME} Config (or a variant file), got {type(self.config).__name__}")
         self.fields = self._check_fields(field)
@@ -235,9 +236,7 @@ class ExplorerSession:
         self.baseline = tuple(self.config.get(f) for f in self.fields)
         # a measure named like a slider's field (`rounds`) is that field in the table
         self.measures = {k: v for k, v in measures(mod, self.config).items() if k not in self.fields}
-        measure = measure or ("score" if len(self.fields) == 1 else "win_rate")
-        if measure not in self.measures:
-            raise ValueError(f"measure={_echo(measure)} is not allowed: one of {', '.join(self.measures)}")
+        measure = self._measure_key(measure or ("score" if len(self.fields) == 1 else "win_rate"))
         self.measure = measure
         self.design = _design_wanted([measure])  # a design measure: every game keeps its trail (only then)
         self.seat = 0
@@ -246,6 +245,7 @@ class ExplorerSession:
         self.usage: dict[tuple, dict] = {}  # cell -> rule usage of its games
         self.prints: dict[tuple, str] = {}  # cell -> games_print of its games (identical play is said)
         self.per_game: dict[tuple, dict] = {}  # cell -> {(measure, seat): {game: value}}, made when first paired
+        self.pairs: dict[tuple, tuple] = {}  # (cell, measure, seat) -> paired(cell, seat), made once (the chart asks often)
         self.records: dict[tuple, list] = {}  # cell -> its games (the paired column reads them)
         self.saved: dict[tuple, dict] = {}  # cell -> what a saved page carried: its paired column, its print
         self.version = 0  # counts changes to `points`: charts built from the same version only move their ring
@@ -404,11 +404,17 @@ class ExplorerSession:
         return list(itertools.product(*self.stops))
 
     def config_at(self, cell) -> tuple:
-        """(Config, bot refs) of a cell: the one way a value becomes rules, kernel and browser alike."""
-        config = self.config.with_values(dict(zip(self.fields, cell)))
-        # one name for every seat lets the lineup follow a varying player count (as sweep)
-        bots = self.bots[0] if len(set(self.bots)) == 1 else self.bots
-        return config, _bot_refs(self.mod, bots, config.players)
+        """(Config, bot refs) of a cell: the one way a value becomes rules, kernel and browser alike.
+        Made once a cell (with_values checks every field, about 1 ms; the paired column and chart ask
+        for every cell's player count each time they are drawn)."""
+        cell = tuple(cell)
+        made = self._configs.get(cell)
+        if made is None:
+            config = self.config.with_values(dict(zip(self.fields, cell)))
+            # one name for every seat lets the lineup follow a varying player count (as sweep)
+            bots = self.bots[0] if len(set(self.bots)) == 1 else self.bots
+            made = self._configs[cell] = (config, _bot_refs(self.mod, bots, config.players))
+        return made
 
     @property
     def current(self):
@@ -441,6 +447,7 @@ class ExplorerSession:
         self.prints.pop(cell, None)  # made when first asked (_print): a cold move pays only for what it shows
         self.records[cell] = records
         self.per_game.pop(cell, None)
+        self.pairs = {} if cell == self.baseline else {k: v for k, v in self.pairs.items() if k[0] != cell}
         self.version += 1
 
     def play(self, cells, wanted: bool = True) -> None:
@@ -490,14 +497,23 @@ class ExplorerSession:
 
     def _forget(self) -> None:
         """Drop every played value (another count of games, or design measures now wanted)."""
-        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved):
+        for kept in (self.points, self.usage, self.prints, self.per_game, self.records, self.saved, self.pairs):
             kept.clear()
         self.version += 1
         self.runner.reset()  # the other games: none of them is wanted now
 
+    def _measure_key(self, measure) -> str:
+        """The key of `self.measures` (a sweep table's column: mean_cards_stolen) for a measure named as
+        `meeple rules GAME --measures` lists it (cards_stolen: the one name, issue 36) or by that key."""
+        if isinstance(measure, str) and measure.strip() in self.measures:
+            return measure.strip()
+        if isinstance(measure, str) and f"mean_{measure.strip()}" in self.measures:
+            return f"mean_{measure.strip()}"
+        raise ValueError(f"measure={_echo(measure)} is not allowed: one of "
+                         f"{', '.join(k.removeprefix('mean_') for k in self.measures)}")
+
     def set_measure(self, measure) -> None:
-        if measure not in self.measures:
-            raise ValueError(f"measure={_echo(measure)} is not allowed: one of {', '.join(self.measures)}")
+        measure = self._measure_key(measure)
         self.measure = measure
         if _design_wanted([measure]) and not self.design:  # the values played so far kept no trail: again
             self.design = True
@@ -610,7 +626,32 @@ class ExplorerSession:
                 d = got["paired"][seat]
                 return None if d is None else tuple(math.nan if x is None else x for x in d)
             return None  # the reference is not on the sliders (or not played yet)
-        return paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
+        key = (cell, self.measure, seat)
+        if key not in self.pairs:
+            self.pairs[key] = paired_difference(self._game_values(cell, seat), self._game_values(ref, seat))
+        return self.pairs[key]
+
+    def paired_rows(self) -> list[dict]:
+        """The paired chart's rows: for every played value and seat, `paired(cell, seat)` as
+        {field(s), "point", "seat", "bot", "who", "diff", "diff_low", "diff_high"}; a measure of
+        one number per game (turns, margin) gives one row per value ("every seat"). Two fields: the
+        chosen seat's, one line per value of the second field (`who`). None where no pair is known."""
+        order = {c: i for i, c in enumerate(self.cells())}
+        whole = specs.per_game(self.rows(), self.measure)
+        out = []
+        for c in self.played:
+            for r in self.points[c]:
+                seat = r["seat"]
+                if (whole and seat != 0) or (len(self.fields) == 2 and not whole and seat != self.seat):
+                    continue
+                d = self.paired(c, seat) or (None, None, None)
+                who = "every seat" if whole else f"Player {seat + 1} ({r['bot']})"
+                if len(self.fields) == 2:
+                    who = f"{self.fields[1]}={label(c[1])}" + ("" if whole else f", {who}")
+                out.append({**dict(zip(self.fields, c)), "point": order[c], "seat": seat, "bot": r["bot"], "who": who,
+                            **{k: (None if v is None or v != v else float(v))
+                               for k, v in zip(("diff", "diff_low", "diff_high"), d)}})
+        return out
 
     def status(self) -> str:
         """How far the reader's Explorer is: values played, and those playing in the background."""
@@ -656,7 +697,8 @@ class ExplorerSession:
     # --- the charts ---------------------------------------------------------------------
 
     def specs(self) -> dict[str, dict]:
-        """The charts as Vega-Lite specs (plain dicts): {"win", "measure"} for one field, {"map"} for two.
+        """The charts as Vega-Lite specs (plain dicts): {"win", "measure", "paired"} for one field, {"map",
+        "paired"} for two ("paired": each value minus the reference, game by game, specs.paired).
         Built again only when the numbers, the measure or the seat change; the ring (or the
         outlined cell) follows the `meeple_current` parameter, set from view()["point"]."""
         if not self.points:
@@ -675,6 +717,9 @@ class ExplorerSession:
                 x, y = self.fields
                 built = {"map": specs.heatmap(rows, x, y, m, self.seat, label=label_, current=specs.Current(point),
                                               baseline=base)}
+            if m != "duration_spread":  # a figure of the run: nothing to pair game by game
+                built["paired"] = specs.paired(self.paired_rows(), self.fields[0], m, label=label_, reference=base[0],
+                                               reference_text=self.cell_text(base), current=specs.Current(point))
             self._specs = {"key": key, "specs": built}
         return self._specs["specs"]
 

@@ -33,7 +33,8 @@ from urllib.parse import parse_qs, urlencode
 from meeple.rules import GAMES
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
-from meeple.rules.simulate import MAX_GAMES, Results, play_game
+from meeple.rules.simulate import MAX_GAMES, Results
+from meeple.rules.sim.play import playing
 from meeple.rules.comparison import common_config, on_common, sameness_lines
 from meeple.rules.sim.design import wanted
 from meeple.rules.sim.results import measure_name
@@ -90,6 +91,8 @@ class VariantLab:
         # as `meeple compare` does by default: different bots in the seats are seated in turn
         self.rotate = any(len(set(names)) > 1 for names, _ in self._bots.values())
         self.records: dict[str, list] = {k: [] for k in self.configs}
+        self._playing: dict = {}  # variant -> the game a step left unfinished (sim.play.playing), resumed next step
+        self._until: float | None = None  # the running step's end (perf_counter), None: no bound
         # the measures to add (names as `meeple rules GAME --measures` lists them); design ones are played
         # only when named (rules/sim/design.py)
         names = [m.strip() for m in (measures.split(",") if isinstance(measures, str) else measures) if m.strip()]
@@ -110,20 +113,40 @@ class VariantLab:
 
     def step(self, games: int = 50, seconds: float | None = None) -> int:
         """Play the next `games` games of every variant (the same game numbers, game by game across the
-        variants); with `seconds`, stop after the first game that ends past that time (the page asks for
-        0.3 s a step, so Cancel is seen within a second, however slow the bots). Returns games done."""
+        variants); with `seconds`, stop at the first decision that ends past that time, in the middle of
+        a game if need be (it goes on from there at the next step): the page asks for 0.3 s a step, so
+        Cancel is seen within a second however slow the bots (a lookahead game takes seconds in the
+        browser). The games are the same however they are cut into steps. Returns games done."""
         stop = min(self.games, self.done + max(1, int(games)))
-        until = None if seconds is None else time.perf_counter() + float(seconds)
+        self._until = None if seconds is None else time.perf_counter() + float(seconds)
         for i in range(self.done, stop):
             for key, config in self.configs.items():
                 if len(self.records[key]) > i:
                     continue
-                names, funcs = self._bots[key]
-                self.records[key].append(play_game(self.mod, config, names, funcs, self.seed, i, self.rotate,
-                                                   self.design))
-                if until is not None and time.perf_counter() >= until:
+                game = self._playing.pop(key, None)
+                if game is None:
+                    names, funcs = self._bots[key]
+                    game = playing(self.mod, config, names, funcs, self.seed, i, self.rotate, self.design,
+                                   pause=self._past)
+                try:
+                    next(game)
+                except StopIteration as over:
+                    self.records[key].append(over.value)
+                else:  # paused between two decisions: the time is up
+                    self._playing[key] = game
+                    return self.done
+                if self._past():
                     return self.done
         return self.done
+
+    def _past(self) -> bool:
+        """Whether the running step's time is up (`playing`'s pause)."""
+        return self._until is not None and time.perf_counter() >= self._until
+
+    @property
+    def playing(self) -> bool:
+        """Whether a game was left unfinished by the last step (it goes on at the next)."""
+        return bool(self._playing)
 
     def comparison(self):
         """workbench.comparison of the games played so far (partial when they are fewer than asked)."""
@@ -180,10 +203,13 @@ class VariantLab:
             if not q.get(key):
                 raise ValueError(f"the link names no {key}: it is not a variant lab link")
         one = {k: v[-1] for k, v in q.items()}
-        try:
-            games, seed = int(one.get("games", "500")), int(one.get("seed", "1"))
-        except ValueError:
-            raise ValueError(f"games={one.get('games')!r}, seed={one.get('seed')!r}: whole numbers") from None
+        numbers = {}
+        for key, default in (("games", "500"), ("seed", "1")):
+            try:
+                numbers[key] = int(one.get(key, default))
+            except ValueError:
+                raise ValueError(f"the link's {key}={one[key]!r} is not a whole number") from None
+        games, seed = numbers["games"], numbers["seed"]
         lab = cls(one["game"], q["set"], bots=one.get("bots", "random"), games=games, seed=seed,
                   name=one.get("name", "variant"), measures=q.get("measure", []), common=q.get("common", []))
         return lab, stamp_warnings(one.get("meeple"), one.get("chance"), "link")
@@ -253,7 +279,7 @@ _labs: dict[str, VariantLab] = {}
 
 
 def _answer(lab: VariantLab, extra: dict | None = None) -> str:
-    return json.dumps({"done": lab.done, "games": lab.games, **(extra or {})})
+    return json.dumps({"done": lab.done, "games": lab.games, "playing": lab.playing, **(extra or {})})
 
 
 def lab_games(_request: str = "") -> str:
@@ -283,8 +309,14 @@ def lab_start(request: str) -> str:
                          "bots": lab.bots, "seed": lab.seed, "name": lab.name, "measures": lab.measures})
 
 
+def _page_lab() -> VariantLab:
+    if "page" not in _labs:
+        raise ValueError("no lab is open: start one first (lab_start)")
+    return _labs["page"]
+
+
 def lab_step(request: str) -> str:
-    lab = _labs["page"]
+    lab = _page_lab()
     r = json.loads(request)
     lab.step(r.get("games", 50), r.get("seconds"))
     return _answer(lab)
@@ -301,7 +333,10 @@ def lab_call(request: str) -> str:
     line} (a refused link or setting reads as its message, not a Python traceback)."""
     ops = {"lab_games": lab_games, "lab_start": lab_start, "lab_step": lab_step, "lab_result": lab_result}
     try:
-        r = json.loads(request)
+        try:
+            r = json.loads(request)
+        except ValueError as e:
+            raise ValueError(f"the lab's request is not JSON text ({e})") from None
         op = r["op"]
         if op not in ops:
             raise ValueError(f"unknown lab request {op!r}: {', '.join(ops)}")
@@ -312,5 +347,5 @@ def lab_call(request: str) -> str:
 
 def lab_result(_request: str = "") -> str:
     """The summary, and the HTML report the page offers as a download."""
-    lab = _labs["page"]
+    lab = _page_lab()
     return json.dumps({**lab.summary(), "report": lab.report()})

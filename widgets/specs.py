@@ -319,6 +319,48 @@ def heatmap(rows: list[dict], x: str, y: str, measure: str = "win_rate", seat: i
 
 
 
+def paired(rows: list[dict], field: str, measure: str = "win_rate", *, label: str | None = None, reference=None,
+           reference_text: str | None = None, current=None, title: str | None = None) -> dict:
+    """Each value's paired difference from the reference value (the Explorer's `paired`: the measure
+    at that value minus the reference's, game by game on the same seeds), as a point with its 95%
+    interval (an error bar) and a rule at 0, no difference: the Altair gallery's "error bars showing
+    confidence interval" over a zero line. rows: {field, "point", "who", "diff", "diff_low",
+    "diff_high"} (ExplorerSession.paired_rows()); a value whose difference is unknown is left out.
+    `reference`: the reference value on x (a dashed rule labelled "reference"); `current`: ringed."""
+    d = _Data()
+    label = label or measure.replace("_", " ")
+    data = [r for r in rows if all(isinstance(r.get(k), (int, float)) and math.isfinite(r[k])
+                                   for k in ("diff", "diff_low", "diff_high"))]
+    fmt = "+.1%" if measure == "win_rate" else "+.2f"
+    x = _x(data, field, also=_marked(reference, current))
+    enc = {"x": x, "color": _colour()}
+    y_title = f"{label} minus the reference (95% CI)"
+    axis = {"format": "%"} if measure == "win_rate" else {}
+    zero = {"data": d.ref([{"zero": 0}]), "mark": {"type": "rule", "color": "#777", "strokeDash": [4, 4]},
+            "encoding": {"y": {"field": "zero", "type": "quantitative"}}}
+    bars = {"data": d.ref(data), "mark": {"type": "errorbar", "ticks": True}, "encoding": {
+        **enc, "y": {"field": "diff_low", "type": "quantitative", "title": y_title, "axis": axis},
+        "y2": {"field": "diff_high"}}}
+    points = {"data": d.ref(data), "mark": {"type": "point", "filled": True, "size": 50}, "encoding": {
+        **enc, "y": {"field": "diff", "type": "quantitative"},
+        "tooltip": [_tip("who", "seat", "nominal"), _tip(_col(field), field),
+                    _tip("diff", f"{label} minus the reference", "quantitative", fmt),
+                    _tip("diff_low", "95% CI from", "quantitative", fmt),
+                    _tip("diff_high", "to", "quantitative", fmt)]}}
+    layers = [zero, bars, points]
+    if reference is not None:
+        layers.insert(0, _rule_at(d, field, reference, "reference", "#aaa", x))
+    if current is not None:
+        layers.append(_ring(d, data, field, current, "diff", x))
+    body = _with_param({"layer": layers}, current)
+    ref = reference_text or (f"{field.replace('_', ' ')} = {reference}" if reference is not None else "the reference")
+    body |= {"width": WIDTH, "height": HEIGHT,
+             "title": title or {"text": [f"{label}:", f"each value minus {ref}"],  # two lines: as narrow as the others
+                                "subtitle": "paired game by game on the same seeds, 95% CI; 0: no difference"}}
+    return _spec(d, body)
+
+
+
 
 # --- the lessons' small controls (widgets/controls.py): exact distributions, dealt hands, decisiveness ---
 # Inline data ({"values": [...]}), drawn by panel.js; `charts.distribution_chart` is Altair's reading of
@@ -416,5 +458,5 @@ def decisiveness(rows: list[dict], title: str, fair: float) -> dict:
     }
 
 
-__all__ = ["Current", "heatmap", "measure", "per_game", "win_rate", "CURRENT", "WIDTH", "HEIGHT", "OKABE_ITO",
+__all__ = ["Current", "heatmap", "measure", "paired", "per_game", "win_rate", "CURRENT", "WIDTH", "HEIGHT", "OKABE_ITO",
            "distribution", "dealt_vs_exact", "decisiveness"]

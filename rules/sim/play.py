@@ -89,7 +89,23 @@ def _takes_chance(mod: ModuleType) -> bool:
 
 def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False,
               design: bool = False, chance: int = CHANCE) -> GameResult:
-    """Game `index` of a run: the same moves as `core.play(mod, config, lineup,
+    """Game `index` of a run: `playing(...)` played to its end at once (see there)."""
+    try:
+        next(playing(mod, config, names, funcs, seed, index, rotate, design, chance))
+    except StopIteration as done:
+        return done.value
+    raise AssertionError("playing yields only when given a `pause`")  # pragma: no cover
+
+
+def playing(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False,
+            design: bool = False, chance: int = CHANCE, pause=None):
+    """Game `index` of a run, played as a generator: it returns (StopIteration.value) the game's
+    GameResult, and, given `pause` (a function of no argument), yields between two decisions
+    whenever pause() is true, to go on at the next `next()`: the variant lab plays a game of slow
+    bots in steps of a fraction of a second, so the page sees Cancel within a second (issue 36).
+    Without `pause` it never yields (play_game); the same game either way.
+
+    Game `index` of a run: the same moves as `core.play(mod, config, lineup,
     game_seed(seed, index, chance), chance=chance)`, plus turn-by-turn leader tracking.
     `chance` is the chance version (1 replays the tables made before version 2).
 
@@ -173,6 +189,8 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
         actions += 1
         if not hooked and (state.current_player != p or state.round != r):  # a guess: the turn is over
             turn_end(state)
+        if pause is not None and pause():
+            yield
     round_pts = mod.round_scores(state)
     totals, round_leaders = list(getattr(state.config, "seat_points", ()) or [0] * n), []  # a head start counts (BB-15, DDB-14)
     for pts in round_pts[:-1]:
@@ -202,4 +220,4 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     )
 
 
-__all__ = ["CHECKPOINTS", "GameResult", "play_game"]
+__all__ = ["CHECKPOINTS", "GameResult", "play_game", "playing"]

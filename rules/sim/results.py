@@ -445,7 +445,8 @@ def measure_name(known: Sequence[str], name: str) -> str:
         raise ValueError(f"{name.removeprefix('mean_')} is a design measure, computed only when the run asks for it: "
                          f"simulate(..., measures=[{name.removeprefix('mean_')!r}]) or --measure "
                          f"{name.removeprefix('mean_')}")
-    raise ValueError(f"unknown measure {name!r}; known: {', '.join(known)}")
+    shown = dict.fromkeys(k.removeprefix("mean_") for k in known)  # the one name each (issue 36)
+    raise ValueError(f"unknown measure {name!r}; known: {', '.join(shown)}")
 
 
 def _table_measures(table) -> list[str]:

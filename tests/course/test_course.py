@@ -19,6 +19,7 @@ from meeple.rules import GAMES
 from harness import run
 from meeple.rules.cli import main
 from meeple.course.copying import GUIDE, LESSON, MANIFEST, copy_course, packaged_course
+from meeple.course.site.build import GUIDES
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -36,7 +37,8 @@ def test_the_package_data_glob_ships_every_numbered_lesson_and_nothing_else():
     """pyproject's glob and course.LESSON agree on every file in lessons/, so a lesson
     added later (15_..., 21_...) ships without a list to update."""
     globs = PYPROJECT["tool"]["setuptools"]["package-data"]["meeple.course"]
-    site = {"intro.md", "_config.yml"}  # the site's own sources (`meeple site`), with images/*.png
+    # the site's own sources (`meeple site`), with images/*.png, and every guide page it builds
+    site = {"intro.md", "_config.yml"} | {f"{name}.md" for name in GUIDES}
     for f in (ROOT / "lessons").iterdir():
         shipped = any(fnmatch.fnmatchcase(f.name, g) for g in globs)
         assert shipped == bool(LESSON.match(f.name) or f.name == GUIDE or f.name in site), f.name

@@ -26,8 +26,8 @@ def test_the_transport_and_every_kind_import_and_play_without_jupyter_altair_pan
         "after = json.loads(transport.send_json(first['id'], json.dumps({'do': 'move', 'index': [0]})))['view']\n"
         "print(after['view']['cell'], after['view']['played'], sorted(after['charts']))\n"
     )
-    # 2 played: 9, and the reference 13 (the current rules) it is paired with (issue 36)
-    assert run_without_jupyter(code).split() == ["hand_size", "=", "9", "2", "['key',", "'measure',", "'win']"]
+    # 2 played: 9, and the reference 13 (the current rules) it is paired with, and charted paired (issue 36)
+    assert run_without_jupyter(code).split() == ["hand_size", "=", "9", "2", "['key',", "'measure',", "'paired',", "'win']"]
 
 
 def test_a_kind_needs_the_three_methods_and_an_unknown_kind_or_id_says_what_exists():

@@ -19,7 +19,9 @@ The stored games are chance version 1 (made before version 2 existed): every one
 and replayed with chance=1, which this meeple keeps for them (a record without a "chance"
 key replays as version 1). Version 2's games are checked in tests/test_chance2.py. Bucket Brigade's lookahead sets were made
 again for issue 35's lookahead on the core (with racing: other choices, other games); the others
-are as they were.
+are as they were. Duck, Duck, Bruce's sets were made again with `--write --game=duck-duck-bruce`
+when its game_stats gained turns_taken and bust_rate (issue 36): the second hash of each game
+(the statistics) changed, the first (the record and its events) did not.
 """
 
 from __future__ import annotations
@@ -71,10 +73,10 @@ def _sets():
                 yield name, mod, preset, config, label, bots, games
 
 
-def generate(only_lineups=None) -> dict:
+def generate(only_lineups=None, only_games=None) -> dict:
     sets, full = [], []
     for name, mod, preset, config, label, bots, games in _sets():
-        if only_lineups and label not in only_lineups:
+        if (only_lineups and label not in only_lineups) or (only_games and name not in only_games):
             continue
         hashes = []
         for i in range(games):
@@ -152,14 +154,26 @@ def test_whole_records_replay_to_the_same_json_and_events():
         assert again.to_json() == text and list(again.events) == item["events"]
 
 
+def _in_place(old: list, made: list, key, mine) -> list:
+    """`old` with the entries `mine` picks replaced by `made`'s of the same key, where they stood
+    (a small diff); made's new keys at the end, old ones `made` lacks dropped."""
+    fresh = {key(e): e for e in made}
+    out = [fresh.pop(key(e)) if key(e) in fresh else e for e in old if key(e) in fresh or not mine(e)]
+    return out + list(fresh.values())
+
+
 def main(argv: list[str]) -> int:
     if "--write" in argv:
         only = [a.split("=", 1)[1] for a in argv if a.startswith("--lineups=")]
-        data = generate(only[0].split(",") if only else None)
-        if only and FIXTURE.exists():  # add or replace these line-ups, keep the others
-            old, labels = _load(), only[0].split(",")
-            data["sets"] = [e for e in old["sets"] if e["lineup"] not in labels] + data["sets"]
-            data["full"] = [f for f in old["full"] if f["lineup"] not in labels] + data["full"]
+        only_games = [g for a in argv if a.startswith("--game=") for g in a.split("=", 1)[1].split(",")]
+        data = generate(only[0].split(",") if only else None, only_games or None)
+        if (only or only_games) and FIXTURE.exists():  # add or replace these line-ups / games, keep the others
+            old, labels = _load(), only[0].split(",") if only else None
+            mine = (lambda lineup, game: (not labels or lineup in labels) and (not only_games or game in only_games))
+            data["sets"] = _in_place(old["sets"], data["sets"], lambda e: (e["game"], e["preset"], e["lineup"]),
+                                     lambda e: mine(e["lineup"], e["game"]))
+            data["full"] = _in_place(old["full"], data["full"], lambda f: (f["lineup"], f["record"]["game"]),
+                                     lambda f: mine(f["lineup"], f["record"]["game"]))
         FIXTURE.parent.mkdir(exist_ok=True)
         FIXTURE.write_text(json.dumps(data, indent=0) + "\n")
         return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import shlex
 import warnings
 
@@ -243,3 +244,77 @@ def test_common_numbers_are_refused_in_one_short_printable_line(common, says):
         VariantLab("bucket-king", ["pyramid_base=4"], common=common)
     text = str(e.value)
     assert says in text and "\n" not in text and len(text) < 600 and text.isprintable(), text[:300]
+
+
+def test_a_step_stops_inside_a_slow_game_and_the_next_goes_on_with_the_same_game():
+    """Lookahead bots take seconds a game in the browser: a step with `seconds` stops between two
+    decisions, inside a game, so the page sees Cancel within a second; the next step goes on with
+    that game, and the games are the same however the steps cut them (no timing: seconds=0 stops
+    after every decision)."""
+    whole = VariantLab("piggyback-brigade", ["faces[3]=2"], bots="lookahead,random", games=2, seed=1)
+    while not whole.finished:
+        whole.step(2)
+    cut = VariantLab("piggyback-brigade", ["faces[3]=2"], bots="lookahead,random", games=2, seed=1)
+    assert cut.step(2, seconds=0) == 0 and cut.playing  # one decision of the first game, then back to the page
+    assert all(r == [] for r in cut.records.values())
+    steps = 1
+    while not cut.finished:
+        cut.step(2, seconds=0)
+        steps += 1
+    assert not cut.playing and steps > 20  # many steps, each a decision or a game's end
+    assert cut.records == whole.records
+    assert cut.text() == whole.text()
+
+
+def test_the_pages_step_answer_says_a_game_is_in_play():
+    import json
+
+    from meeple.widgets.lab import lab_call
+
+    started = json.loads(lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+        {"game": "piggyback-brigade", "settings": ["faces[3]=2"], "bots": "lookahead", "games": 2})})))["ok"]
+    assert started["done"] == 0 and started["playing"] is False
+    step = json.loads(lab_call(json.dumps({"op": "lab_step", "request": json.dumps({"games": 2, "seconds": 0})})))
+    assert step["ok"] == {"done": 0, "games": 2, "playing": True}
+
+
+def test_every_refusal_reaches_the_page_as_one_line_naming_what_is_wrong():
+    import json
+
+    from meeple.widgets import lab as lab_module
+    from meeple.widgets.lab import lab_call
+
+    def start(request):
+        return json.loads(lab_call(json.dumps({"op": "lab_start", "request": json.dumps(request)})))
+
+    lab_module._labs.clear()
+    step = json.loads(lab_call(json.dumps({"op": "lab_step", "request": "{}"})))
+    assert step == {"error": "no lab is open: start one first (lab_start)"}  # not "KeyError: 'page'"
+    said = start({"game": "duck-duck-bruce", "settings": ["max_steal=2"], "measures": "dramas"})["error"]
+    assert said.startswith("unknown measure 'dramas'; known: win_rate, score, turns") and "mean_" not in said
+    assert "cards_stolen" in said and "drama" in said  # the names `meeple rules GAME --measures` lists
+    said = start({"link": "?game=duck-duck-bruce&set=max_steal%3D2&games=abc"})["error"]
+    assert said == "the link's games='abc' is not a whole number"
+    assert json.loads(lab_call("not json"))["error"].startswith("the lab's request is not JSON text")
+    for request in ({"game": "duck-duck-bruce", "settings": ["max_steal=2"], "bots": "nosuch"},
+                    {"game": "duck-duck-bruce", "settings": ["max_steal=9"]},
+                    {"game": "duck-duck-bruce", "settings": ["x" * 100 + ": max_steal=2"]},
+                    {"game": "duck-duck-bruce", "settings": ["max_steal=2"], "seed": -1}):
+        said = start(request)["error"]
+        assert "\n" not in said and "Traceback" not in said and len(said) < 300, said
+
+
+def test_the_report_says_identical_play_and_carries_the_design_measures():
+    """issue 36: the report (`compare --report`, the lab's download) names a variant that plays the
+    base games, and shows a design measure asked for with its paired difference, as compare prints it."""
+    from meeple.rules.comparison import sameness_lines
+
+    lab = VariantLab("duck-duck-bruce", ["b5: best_face=5", "ms1: max_steal=1"], bots="heuristic", games=20, seed=1,
+                     measures="margin")
+    lab.step(20)
+    page = lab.report()
+    said = sameness_lines(lab.comparison().table)
+    assert said and said[0].startswith("b5 plays the same games as base")
+    assert html.escape(said[0]) in page
+    margin = [line for line in lab.text().splitlines() if line.lstrip().startswith("ms1 ")][-1].split()
+    assert margin[0] == "ms1" and html.escape(" ".join(margin[1:4])) in page  # ms1's margin and its interval

@@ -320,7 +320,8 @@ function render({ model, el }) {
         const spec = JSON.parse(darkMode ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
         if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
         if (spec.signals) spec.signals.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
-        const title = spec.title && spec.title.text ? spec.title.text : typeof spec.title === "string" ? spec.title : n;
+        const named = spec.title && spec.title.text ? spec.title.text : typeof spec.title === "string" ? spec.title : n;
+        const title = Array.isArray(named) ? named.join(" ") : named;  // a title of two lines (specs.paired)
         boxes[i].setAttribute("aria-label", `${title}. ` + (model.get("view").chart_text || ""));
         views.set(n, { view: await embed(boxes[i], spec, c.format === "vega", darkMode), key });
         const svg = boxes[i].querySelector("svg");

@@ -149,10 +149,12 @@
       warn.textContent = started.warnings.map((w) => "⚠ " + w[0].toUpperCase() + w.slice(1)).join("\n");
       let done = 0;
       const t0 = performance.now();
-      while (done < started.games && !cancelled) {  // each step ends after ~0.3 s: Cancel is seen within a second
-        done = (await call("lab_step", { games: started.games, seconds: 0.3 })).done;
-        status.textContent = `Playing ${started.games} games of each rule set: ${done} of ${started.games} ` +
-          `(${((performance.now() - t0) / 1000).toFixed(0)} s)`;
+      // each step ends after ~0.3 s, inside a game of slow bots if need be: Cancel is seen within a second
+      while (done < started.games && !cancelled) {
+        const step = await call("lab_step", { games: started.games, seconds: 0.3 });
+        done = step.done;
+        status.textContent = `Playing ${started.games} games of each rule set: ${done} of ${started.games}` +
+          `${step.playing ? ", the next one under way" : ""} (${((performance.now() - t0) / 1000).toFixed(0)} s)`;
       }
       const r = await call("lab_result");
       showResult(started, r);
