@@ -416,16 +416,16 @@ def _ender_bonus(answer):
 
 @exercise("14.luck_alone", "the chance as an exact Fraction")
 def _luck_alone(answer):
-    n, k = 100, exercise_numbers("14")["wins"]
+    n, k = exercise_numbers("14")["luck"]
     right = expected("14.luck_alone")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
     if a == Fraction(comb(n, k), 2**n):
-        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to 100."
+        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to {n}."
     if a == right - Fraction(comb(n, k), 2**n):
         return False, f"that is more than {k}; at least {k} includes {k} itself."
-    return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
+    return False, f"each number of wins j has chance C({n}, j) / 2^{n}; add them for j = {k} to {n}."
 
 
 DIE_A = (2, 2, 4, 4, 9, 9)  # lesson 14's die A (section 2)
@@ -737,7 +737,8 @@ def _balance_answer():
 
 @answer_of("14.luck_alone")
 def _luck_answer():
-    return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
+    n, k = exercise_numbers("14")["luck"]
+    return Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
 
 
 @answer_of("14.die_d")

@@ -19,6 +19,10 @@ from meeple.course.classroom import same_id
 
 from .checking import WHOSE
 
+# 14.luck_alone's (n games, at least k wins): the lesson's own (100, 60) first, then k from 59% to 70% of n
+LUCK = ((100, 60), *((n, k) for n in (60, 70, 80, 90, 100, 110, 120, 150)
+                     for k in range(round(0.59 * n), round(0.70 * n) + 1) if (n, k) != (100, 60)))
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -41,7 +45,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
     "06": {"gap": (4, 2, 3, 5, 6),
            "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))},
-    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9), "cards": (10, 8, 9, 11, 12)},
+    # bruce_cards: 1 to 20 Bruces (a classmate's 07.bruces matches only at the same deck and handful, issue 37)
+    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9, 3, 10, 11, 12, 2, 13, 14, 15, 1, 16, 17, 18, 19, 20),
+           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15)},
     # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
     # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
     # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
@@ -50,18 +56,26 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
                     (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
                     (2, (("yellow", 4),)))},
-    # exercise 2 (09.trailer, 09.leader): trail, lead and duel_die, the die of both steals (6 to 12 faces, one or
+    # exercise 2 (09.trailer, 09.leader): trail, lead and duel_die, the die of both steals (8 to 16 faces, one or
     # two -1s; the lesson's STEAL_DIE first). Each die keeps the lesson's rule for the trailer at every trail
-    # (the smallest claim that can overtake is best), and spreads the answers (issue 37: the leader's answer,
+    # (the smallest claim that can overtake is best), gives no answer the lesson's table of win chances shows
+    # (its six-sided die's twelfths: hence no 6- or 12-faced die), and spreads the answers (issue 37: the leader's answer,
     # 0, was the whole class's; now the opponent steals after the leader, so the leader's best is a claim)
-    "09": {"trail": (4, 3, 5, 2, 1, 6), "lead": (2, 1, 3, 4, 5),
-           "duel_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 0, 1, 1, 2, 3), (-1, 0, 1, 1, 2, 2, 3, 3),
-                        (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3), (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3), (-1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3),
-                        (-1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3),
-                        (-1, 1, 1, 1, 1, 2, 3, 3, 3, 3), (-1, 1, 2, 2, 2, 3, 3, 3), (-1, -1, 1, 1, 2, 2, 2, 3, 3, 3),
-                        (-1, 0, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3), (-1, -1, 1, 1, 2, 3), (-1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
-                        (-1, -1, 0, 1, 1, 2, 3, 3), (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3), (-1, 0, 1, 1, 1, 1, 2, 2, 3, 3),
-                        (-1, 0, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3)),
+    "09": {"trail": (4, 3, 5, 2, 1, 6), "lead": (2, 1, 3, 4, 5, 6),
+           "duel_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3),
+                        (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3), (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                        (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3), (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
+                        (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+                        (-1, -1, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                        (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                        (-1, 0, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3),
+                        (-1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                        (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                        (-1, -1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3),
+                        (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+                        (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                        (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+                        (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3)),
            # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
            "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
                             (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
@@ -80,13 +94,14 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # those whose answer is a figure the lesson shows (17, 26, 29, 33, 52: q rounds to 1) and 48, whose 400 dealt
     # worlds in tests/test_student_numbers.py put q1 outside their 95% interval)
     "13": {"position": (8, 14, 23, 55, 60, 71)},
-    # wins not 58: its chance rounds to a figure the lesson shows. die_d: exercise 2's die D, each with a face it
+    # luck: 14.luck_alone's (games n, wins k), from 59% to 70% of n games (LUCK): not (100, 58), whose chance
+    # rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37). die_d: exercise 2's die D, each with a face it
     # shares with A (a tie, half a win) and its own chance against A, none a figure the lesson shows before
     # cycle_bruces and cycle_seed: the Bruces in the deck of section 3's round-robin and its seed (and so 14.cycle's
     # evidence), from the base six and the lesson's seed 1; each deck and seed decides some pairings and leaves
     # others open, so the decided pairings 14.cycle asks for are the student's own (issue 37: its answer, [],
     # was the whole class's)
-    "14": {"wins": (60, 59, 61, 62, 63),
+    "14": {"luck": LUCK,
            "die_d": ((0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4)),
            "cycle_bruces": (6, 4, 5, 7, 8, 10, 3, 9, 12), "cycle_seed": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
     # lessons 15-18 (lessons_15_18.PARAMS reads these; none is a number the lesson shows before asking:
