@@ -277,3 +277,28 @@ def test_a_code_typed_without_dashes_or_with_spaces_gives_the_same_numbers(a_cla
         assert ex.normalise(typed) == code.casefold() and cls.who(typed) == ROSTER[3], typed
         assert ex.exercise_numbers("14", typed) == ex.exercise_numbers("14", code)
     assert ex.normalise("Ada  Lovelace") == "ada lovelace"  # a self-study name stays a name
+
+
+def test_identical_evidence_is_flagged_only_beyond_what_equal_numbers_explain():
+    """Issue 37: students whose numbers ask for the same games (03.seat: the same player count, the
+    lesson's seed 1) hand in the same games (and here the same verdict) honestly, and are not flagged
+    for it; the same games handed in
+    by a student whose numbers ask for other games are (both students), and fail for that student."""
+    from meeple.course import grading
+    from meeple.course.submission import encode
+    from meeple.rules import piggyback_brigade as pb
+
+    cls = classroom.ClassKey(bytes(32), [f"Student {i:02d}" for i in range(40)])
+    table = {s: ex.exercise_numbers("03", cls.codes[s])["seat"] for s in cls.students}
+    a = cls.students[0]
+    b = next(s for s in cls.students if s != a and table[s][0] == table[a][0]
+             and ex.answer("03.seat", cls.codes[s]) == ex.answer("03.seat", cls.codes[a]))  # the same answer, games and all
+    c = next(s for s in cls.students if table[s][0] != table[a][0])
+    games = ex.Evidence.play("piggyback-brigade", pb.Config(players=table[a][0]), "heuristic", games=2000, seed=1)
+    subs = {s: {"03.seat": (encode((ex.answer("03.seat", cls.codes[w]), games)), cls.codes[s])}
+            for s, w in ((a, a), (b, b), (c, a))}
+    columns, out = grading.grade(subs, cls, ["03.seat"])
+    assert [out[s]["marks"]["03.seat"] for s in (a, b, c)] == ["pass", "pass", "fail"]
+    assert out[a]["flags"] == [f"identical evidence in 03.seat with {c}"]
+    assert out[b]["flags"] == [f"identical evidence in 03.seat with {c}"]
+    assert out[c]["flags"] == [f"identical evidence in 03.seat with {a}, {b}"]
