@@ -19,7 +19,7 @@ from meeple.rules.core import bot_rng
 from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.stats import wilson
 
-from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
+from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number
 from .evidence import Evidence, need_evidence, replay_sample
 from .key import answer_of, expected
 from .numbers import exercise_numbers

@@ -95,8 +95,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # worlds in tests/test_student_numbers.py put q1 outside their 95% interval)
     "13": {"position": (8, 14, 23, 55, 60, 71)},
     # luck: 14.luck_alone's (games n, wins k), from 59% to 70% of n games (LUCK): not (100, 58), whose chance
-    # rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37). die_d: exercise 2's die D, each with a face it
-    # shares with A (a tie, half a win) and its own chance against A, none a figure the lesson shows before
+    # rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37).
+    # die_d: exercise 2's die D, each with a face it shares with A (a tie, half a win) and its own chance against A,
+    # none a figure the lesson shows before.
     # cycle_bruces and cycle_seed: the Bruces in the deck of section 3's round-robin and its seed (and so 14.cycle's
     # evidence), from the base six and the lesson's seed 1; each deck and seed decides some pairings and leaves
     # others open, so the decided pairings 14.cycle asks for are the student's own (issue 37: its answer, [],
