@@ -552,15 +552,15 @@ def test_two_students_get_different_numbers_and_each_passes_with_their_own(capsy
     monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
     try:
         assert ex.exercise_numbers("07", "Ada Lovelace") == ex.exercise_numbers("07", "  ada   LOVELACE ")
-        ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
+        ada, alan = ex.answer("07.bruces", "Ada Lovelace"), ex.answer("07.bruces", "Alan Turing")
         assert ada != alan
         ex.student("Ada Lovelace")
-        assert _run("07.third", ada, capsys)[0]
-        assert not _run("07.third", alan, capsys)[0]  # a neighbour's answer does not pass
+        assert _run("07.bruces", ada, capsys)[0]
+        assert not _run("07.bruces", alan, capsys)[0]  # a neighbour's answer does not pass
         ex.student(None)
         assert ex.exercise_numbers("07") == {k: v[0] for k, v in ex.NUMBERS["07"].items()}  # no id: the defaults
         monkeypatch.setenv("MEEPLE_STUDENT", "Alan Turing")
-        assert _run("07.third", alan, capsys)[0]
+        assert _run("07.bruces", alan, capsys)[0]
     finally:
         ex.student(None)
     with pytest.raises(ValueError, match="non-empty"):
