@@ -15,7 +15,7 @@ says the convention); nothing of the notebook is executed here, and no saved ver
 The CSV has one row per roster student (one who submitted nothing is all "missing"), a column
 per exercise of the lessons anyone submitted ("pass", "fail" or "missing"), the number passed
 ("Total") and "Flags": answers worked with another student's code, and identical evidence (the same
-games) in two students' work. A flag is a question for the teacher, not a verdict. Beside the
+games) in two students' work that their numbers do not explain (`_explained`). A flag is a question for the teacher, not a verdict. Beside the
 CSV, a folder of feedback files: each exercise's verdict line as `check()` would show it.
 """
 
@@ -30,7 +30,7 @@ from typing import Any
 
 from meeple.rules.files import FileError, read_capped, shown_path, write_all
 from meeple.rules.registry import game_module
-from meeple.course.exercises import Evidence, as_student, checking
+from meeple.course.exercises import Evidence, as_student, checking, exercise_numbers
 
 from .classroom import ClassKey, same_id
 from .submission import MIMETYPE_KEY
@@ -245,10 +245,24 @@ def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" 
         out[student] = {"marks": marks, "lines": lines, "flags": flags}
     for (key, _), who in sorted(evidence.items()):
         for s in who:
-            mates = [w for w in who if w != s]
+            mates = [w for w in who if w != s and not _explained(key, s, w, cls, out)]
             if mates:
                 out[s]["flags"].append(f"identical evidence in {key} with {', '.join(mates)}")
     return columns, out
+
+
+def _explained(key: str, a: str, b: str, cls: ClassKey, graded: dict) -> bool:
+    """Whether equal numbers explain that students `a` and `b` handed in the same evidence for `key`:
+    the lessons prescribe each run's seed, so two students whose numbers ask for the same games
+    play the same games. That holds when their numbers for the lesson are all equal, or when the
+    evidence passes for both (the checker replays it against each one's own numbers: rules,
+    bots, games and, where the numbers give one, the seed). Anything else (evidence that is right
+    for one student's numbers and handed in by another too) is flagged (judgement call, issue 37:
+    students who shared a deck were flagged for the games the lesson told them to play)."""
+    lesson = key.split(".", 1)[0]
+    if exercise_numbers(lesson, cls.codes[a]) == exercise_numbers(lesson, cls.codes[b]):
+        return True
+    return graded[a]["marks"].get(key) == "pass" == graded[b]["marks"].get(key)
 
 
 def gradebook_csv(columns: "list[str]", graded: dict) -> str:

@@ -39,7 +39,7 @@ from .evidence import REPLAY, Evidence, interval_and_run, need_evidence, own_int
 from .key import answer, answer_key, answer_of, answers_from, expected, read_roster, shown
 from .numbers import NUMBERS, VARIED, as_student, current_student, exercise_numbers, normalise, student
 from . import lessons_01_07, lessons_08_14, lessons_15_18, lessons_19_21, lessons_22_25  # registers every lesson's checkers
-from .lessons_01_07 import (CATCHUP_GAMES, CATCHUP_LIMIT, CATCHUP_SEED, CHASE_GAP, EDGE, EDGE_FAIR, ENDER_BONUS,
+from .lessons_01_07 import (CATCHUP_GAMES, CATCHUP_SEED, CHASE_GAP, EDGE, EDGE_FAIR, ENDER_BONUS,
                             ENDER_GAMES, ENDER_LEAST, ENDER_SEED, HALF, PRACTICE_DIE, SEAT_GAMES, SEAT_SEED,
                             TARGET_TURNS, ender_fair_share, ender_win_rate, games_for_half_width, games_for_power,
                             halftime_leader, seat_one_at_four)
@@ -51,7 +51,7 @@ __all__ = [
     "answer", "answer_key", "answer_of", "answers_from", "expected", "read_roster", "shown",
     "NUMBERS", "VARIED", "as_student", "current_student", "exercise_numbers", "normalise", "student",
     "lessons_01_07", "lessons_08_14", "lessons_15_18", "lessons_19_21", "lessons_22_25",
-    "CATCHUP_GAMES", "CATCHUP_LIMIT", "CATCHUP_SEED", "CHASE_GAP", "EDGE", "EDGE_FAIR", "ENDER_BONUS", "ENDER_GAMES",
+    "CATCHUP_GAMES", "CATCHUP_SEED", "CHASE_GAP", "EDGE", "EDGE_FAIR", "ENDER_BONUS", "ENDER_GAMES",
     "ENDER_LEAST", "ENDER_SEED", "HALF", "PRACTICE_DIE", "SEAT_GAMES", "SEAT_SEED", "TARGET_TURNS",
     "ender_fair_share", "ender_win_rate", "games_for_half_width", "games_for_power", "halftime_leader",
     "seat_one_at_four",

@@ -193,29 +193,40 @@ def _chase(answer):
                    "while the gap is 0 or more every face rerolls, after that black faces stop.")
 
 
-SEAT_GAMES, SEAT_SEED = 2000, 1  # the lesson's games and seed (a student's player count: seat_players())
+SEAT_GAMES, SEAT_SEED = 2000, 1  # the lesson's games and seed (a student's table and seat: seat_question())
+
+
+def seat_question() -> "tuple[int, int]":
+    """(players, seat) 03.seat asks this student about: is Player `seat` (1 = the first) favoured
+    in games of that many players? (issue 37: Player 1 was favoured at every count, so the answer
+    was "yes" for the whole class; the later seats are not.)"""
+    players, seat = exercise_numbers("03")["seat"]
+    return players, seat
 
 
 def seat_players() -> int:
     """The number of players 03.seat asks this student about."""
-    return exercise_numbers("03")["seat_players"]
+    return seat_question()[0]
 
 
 def seat_one(records, seat: int = 0) -> "tuple[float, int, float, float]":
-    """(Player 1's win share summed, games, low, high) from a run's games (a shared win counts 1/k)."""
+    """(Player seat+1's win share summed, games, low, high) from a run's games (a shared win counts 1/k)."""
     shares = [1 / len(g.winners) if seat in g.winners else 0.0 for g in records]
     return (math.fsum(shares), len(shares), *wilson(math.fsum(shares), len(shares)))
 
 
-def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, players: "int | None" = None, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
-    """(wins, games, low, high) of Player 1 in games of heuristic bots (default: this student's
-    player count; cached). Standard library: the site's Python runs it."""
-    players = seat_players() if players is None else players
+def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, players: "int | None" = None, seat: "int | None" = None,
+                     _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
+    """(wins, games, low, high) of Player `seat` (1-based) in games of heuristic bots (default: this
+    student's player count and seat; cached). Standard library: the site's Python runs it."""
+    mine = seat_question()
+    players = mine[0] if players is None else players
+    seat = (mine[1] if players == mine[0] else 1) if seat is None else seat
     key = (games, seed, players)
     if key not in _memo:
-        _memo[key] = seat_one(Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic",
-                                            games=games, seed=seed).records)
-    return _memo[key]
+        _memo[key] = Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic",
+                                   games=games, seed=seed).records
+    return seat_one(_memo[key], seat - 1)
 
 
 def _verdict(low: float, high: float, fair: float) -> str:
@@ -229,18 +240,19 @@ def _seat_one(answer):
         raise WrongKind(f"pass the pair {example}; got {answer!r:.80}")
     said, run = answer
     verdict = need_choice(said, ("yes", "no", "cannot tell"))
-    players = seat_players()
+    players, seat = seat_question()
     fair = 1 / players
     ev = need_evidence(run, game="piggyback-brigade", config=pb.Config(players=players), bots="heuristic",
                        games=SEAT_GAMES, rotate=False)
-    wins, games, lo, hi = seat_one(ev.records)
+    wins, games, lo, hi = seat_one(ev.records, seat - 1)
     truth = _verdict(lo, hi, fair)
     if verdict == truth:
-        return True, (f"your {games} games give Player 1 {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair "
+        return True, (f"your {games} games give Player {seat} {wins / games:.1%} ({lo:.1%} to {hi:.1%}) against a fair "
                       f"{fair:.1%} (1/{players}), replayed from their seeds.")
     if verdict == "cannot tell":
         return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/{players}?"
-    return False, f"compare the whole interval, not only the win rate, with the fair share 1/{players}."
+    return False, (f"compare Player {seat}'s whole interval (seat index {seat - 1}), not only its win rate, with the "
+                   f"fair share 1/{players}; 'cannot tell' when the interval holds it.")
 
 
 # --- lesson 4: a race as a Markov chain (Piggyback Brigade) ----------------------------------------
@@ -350,14 +362,21 @@ def _games_for_power(answer):
 
 # --- lesson 6: catch-up (Piggyback Brigade, Duck, Duck, Bruce) -----------------------------------
 
-CATCHUP_GAMES, CATCHUP_SEED, CATCHUP_LIMIT = 600, 1, 0.35  # the lesson's own limit (a student's: catchup_question())
+CATCHUP_GAMES, CATCHUP_SEED = 600, 1  # the lesson's games and seed (a student's target: catchup_question())
+_Y, _N, _L = pb.YES, pb.NO, pb.IF_LAST
+# The rules the answer key tries, in order, for a student's target (06.catchup is open: any rule whose
+# interval lies inside the target passes): from the most catch-up to none, the six faces' rules.
+CATCHUP_RULES = ((_Y, _L, _L, _L, _L, _L), (_Y, _Y, _L, _L, _L, _L), (_L, _L, _L, _L, _N, _N), (_L, _L, _N, _N, _N, _N),
+                 (_Y, _Y, _Y, _L, _L, _L), (_N, _N, _N, _N, _N, _N), (_Y, _Y, _N, _N, _N, _N), (_Y, _Y, _Y, _Y, _N, _L),
+                 (_Y, _Y, _Y, _Y, _Y, _L), (_Y, _Y, _Y, _Y, _L, _N), (_Y, _Y, _Y, _N, _N, _N))
 
 
-def catchup_question() -> "tuple[int, float]":
-    """(players, limit) of this student's 06.catchup: the half-time leader of a game of that many
-    players should win at most `limit`, the whole interval at or below it."""
-    players, percent = exercise_numbers("06")["catchup"]
-    return players, percent / 100
+def catchup_question() -> "tuple[int, float, float]":
+    """(players, low, high) of this student's 06.catchup: in games of that many players the
+    half-time leader should win between `low` and `high`, the whole interval inside (issue 37: an
+    upper limit alone let the lesson's own strong catch-up pass for every student)."""
+    players, low, high = exercise_numbers("06")["catchup"]
+    return players, low / 100, high / 100
 
 
 HALFTIME = 1  # GameResult.turn_leaders[1]: the sole leader after 50% of the turns (meeple.rules.sim.CHECKPOINTS)
@@ -384,7 +403,7 @@ def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED
 
 @exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
 def _catch_up_rule(answer):
-    players, limit = catchup_question()
+    players, low, high = catchup_question()
     if isinstance(answer, pb.Config):
         cfg = answer
         if cfg.players != players:
@@ -402,11 +421,13 @@ def _catch_up_rule(answer):
         return False, "every face always rerolls, so the first piglet's turn never ends short of the finish: not a race."
     rate, lo, hi, n = halftime_leader(cfg)
     said = f"with {players} players the half-time leader wins {rate:.1%} of {n} games ({lo:.1%} to {hi:.1%})"
-    if hi <= limit:
-        return True, said + f": the whole interval is at most {limit:.0%}."
-    if rate <= limit:
-        return False, said + f": the estimate is low enough, but the interval still reaches above {limit:.0%}. A stronger catch-up?"
-    return False, said + ". Give the piglets behind more help (or the leader less)."
+    if low <= lo and hi <= high:
+        return True, said + f": the whole interval lies between {low:.0%} and {high:.0%}."
+    if hi > high:
+        more = "the estimate is low enough, but the interval still reaches above" if rate <= high else "above"
+        return False, said + f": {more} {high:.0%}. Give the piglets behind more help (or the leader less)."
+    more = "the estimate is high enough, but the interval still reaches below" if rate >= low else "below"
+    return False, said + f": {more} {low:.0%}. Less catch-up: leading should count for more than that."
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
@@ -564,8 +585,15 @@ answer_of("05.power")(lambda: games_for_power(*edge_question()[:2]))
 
 @answer_of("06.catchup")
 def _catchup_answer():
-    # one rule that passes: only the last piglet rerolls
-    return pb.Config(players=catchup_question()[0], rerolls=(pb.IF_LAST,) * 6)
+    """The first of CATCHUP_RULES whose half-time leader's interval lies inside the student's target
+    (one rule that passes; the checker takes any)."""
+    players, low, high = catchup_question()
+    for rerolls in CATCHUP_RULES:
+        cfg = pb.Config(players=players, rerolls=rerolls)
+        _rate, lo, hi, _n = halftime_leader(cfg)
+        if low <= lo and hi <= high:
+            return cfg
+    raise AssertionError(f"no rule of CATCHUP_RULES meets {low:.0%} to {high:.0%} with {players} players")
 
 
 @answer_of("06.boost")

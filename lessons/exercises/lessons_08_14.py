@@ -19,7 +19,7 @@ from meeple.rules.core import bot_rng
 from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.stats import wilson
 
-from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number, need_whole
+from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval, need_number
 from .evidence import Evidence, need_evidence, replay_sample
 from .key import answer_of, expected
 from .numbers import exercise_numbers
@@ -140,9 +140,24 @@ def _claim3_variance(answer):
     return False, "list the net cards of each face (3, 0 or −1), then average the squared distance from the mean."
 
 
-def _last_steal(lead: int) -> dict[int, Fraction]:
-    config = _steal_rules()
+def duel_rules():
+    """The rules of this student's exercise 2 (09.trailer, 09.leader): the base rules with their `duel_die`."""
+    return ddb.Config(die=exercise_numbers("09")["duel_die"])
+
+
+def _last_steal(lead: int, config=None) -> dict[int, Fraction]:
+    """{choice: win chance} of the player who takes the game's last steal `lead` cards ahead (0: decline)."""
+    config = duel_rules() if config is None else config
     return {c: exact.win_chance(exact.steal_swing(c, config), lead)
+            for c in [0, *range(config.min_steal, config.max_steal + 1)]}
+
+
+def _steal_then_reply(lead: int, config=None) -> dict[int, Fraction]:
+    """{choice: win chance} of a player `lead` cards ahead whose steal comes before the opponent's, the
+    game's last (the opponent then makes their own best choice, `_last_steal`): 09.leader."""
+    config = duel_rules() if config is None else config
+    return {c: sum((p * (1 - max(_last_steal(-(lead + swing), config).values()))
+                    for swing, p in exact.steal_swing(c, config).items()), Fraction(0))
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
 
 
@@ -155,20 +170,28 @@ def _trailer(answer):
         return True, f"{best}: only a swing past the leader wins; take the smallest claim that can give one."
     if a in chances.values():
         return False, "that is the win chance of one choice, but not of the best one: compare every claim."
-    return False, (f"use exact.win_chance(exact.steal_swing(claim, steal_rules), -{exercise_numbers('09')['trail']}) for each "
+    if a in _last_steal(-exercise_numbers("09")["trail"], _steal_rules()).values():
+        return False, "that is with the lesson's steal_die; exercise 2 uses your die, mine['duel_die']."
+    return False, (f"use exact.win_chance(exact.steal_swing(claim, duel_rules), -{exercise_numbers('09')['trail']}) for each "
                    "claim and decline (0).")
 
 
-@exercise("09.leader", "a choice: 0 (decline), 1, 2 or 3")
+@exercise("09.leader", "the best win chance as an exact Fraction")
 def _leader(answer):
-    chances = _last_steal(exercise_numbers("09")["lead"])
-    a = need_whole(answer, "a choice: 0 (decline), 1, 2 or 3")
-    if a not in chances:
-        raise WrongKind(f"expected 0 (decline), 1, 2 or 3, got {answer!r}")
-    best = max(chances.values())
-    if chances[a] == best:
-        return True, f"win chance {best}: the leader already wins if nothing happens."
-    return False, "which choice can never cost you the lead? Compare the win chances, not the expected cards."
+    lead = exercise_numbers("09")["lead"]
+    chances = _steal_then_reply(lead)
+    best = expected("09.leader")
+    a = exact_answer(answer, best)
+    if a == best:
+        choice = max(chances, key=chances.get)
+        return True, (f"{best}, with {'decline' if choice == 0 else f'claim {choice}'}: the lead you take into "
+                      "your opponent's steal is what they must overcome.")
+    if a in _last_steal(lead).values():
+        return False, "that is the last steal's chance; here your opponent steals after you, with their own best choice."
+    if a in chances.values():
+        return False, "that is the win chance of one choice, but not of the best one: compare decline and every claim."
+    return False, ("for each of your choices, weigh every lead change it can make by the chance that your opponent, "
+                   "trailing by what is left, does not win with their best last steal.")
 
 
 # --- lesson 10: hands (Bucket Brigade, Bucket King) ---------------------------------
@@ -393,16 +416,16 @@ def _ender_bonus(answer):
 
 @exercise("14.luck_alone", "the chance as an exact Fraction")
 def _luck_alone(answer):
-    n, k = 100, exercise_numbers("14")["wins"]
+    n, k = exercise_numbers("14")["luck"]
     right = expected("14.luck_alone")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"about {float(right):.4f}: once in {round(1 / float(right))} tries by luck alone."
     if a == Fraction(comb(n, k), 2**n):
-        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to 100."
+        return False, f"that is exactly {k} wins; at least {k} adds {k + 1}, {k + 2}, ... up to {n}."
     if a == right - Fraction(comb(n, k), 2**n):
         return False, f"that is more than {k}; at least {k} includes {k} itself."
-    return False, f"each number of wins j has chance C(100, j) / 2^100; add them for j = {k} to 100."
+    return False, f"each number of wins j has chance C({n}, j) / 2^{n}; add them for j = {k} to {n}."
 
 
 DIE_A = (2, 2, 4, 4, 9, 9)  # lesson 14's die A (section 2)
@@ -441,15 +464,35 @@ def cycle_rules():
     return ddb.Config(players=2, rounds=1, bruce_cards=exercise_numbers("14")["cycle_bruces"])
 
 
-@exercise("14.cycle", "(runs, cycle): the list of your round-robin's simulate results and a list of three bots, or []")
+def cycle_seed() -> int:
+    """The seed of this student's round-robin in lesson 14 (section 3: every pairing plays it)."""
+    return exercise_numbers("14")["cycle_seed"]
+
+
+def _pair_names(decided, bots) -> set:
+    """A student's decided pairings as a set of (winner, loser) names; WrongKind if it is not a list of pairs of bots."""
+    if isinstance(decided, (str, bytes, dict)) or not isinstance(decided, (list, tuple, set, frozenset)):
+        raise WrongKind(f"the decided pairings are a list of (winner, loser) pairs of bot names, got {decided!r:.80}")
+    out = set()
+    for p in decided:
+        if isinstance(p, (str, bytes)) or not isinstance(p, (list, tuple)) or len(p) != 2 or any(b not in bots for b in p):
+            raise WrongKind(f"each decided pairing is (winner, loser), two of {', '.join(bots)}; got {p!r:.80}")
+        out.add(tuple(p))
+    return out
+
+
+@exercise("14.cycle", "(runs, decided, cycle): the list of your round-robin's simulate results, the list of its decided "
+                      "(winner, loser) pairings, and a list of three bots or []")
 def _cycle(answer):
+    shape = ("expected (runs, decided, cycle): the simulate results of section 3, the (winner, loser) pairs whose "
+             "winner's whole interval lies above one half, and a list of three bot names or []")
     try:
-        runs, cycle = answer
+        runs, decided, cycle = answer
         runs = list(runs)
     except (TypeError, ValueError):
-        raise WrongKind("expected (runs, cycle): the simulate results of section 3 and a list of three bot names, or []") from None
-    if cycle is None or cycle is Ellipsis:
-        return False, "no answer yet: put a list of three bot names, or [], in place of `...`."
+        raise WrongKind(shape) from None
+    if cycle is None or cycle is Ellipsis or decided is None or decided is Ellipsis:
+        return False, "no answer yet: put your decided pairings and a list of three bot names, or [], in place of `...`."
     if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
         raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
     if not runs or any(isinstance(r, (str, bytes, dict)) for r in runs):
@@ -460,16 +503,26 @@ def _cycle(answer):
     if len(pairs) != len(evs) or pairs != {tuple(sorted(p)) for p in combinations(CYCLE_BOTS, 2)}:
         raise Refused(f"runs should hold one run per pair of the round-robin's bots ({', '.join(CYCLE_BOTS)}), every "
                       f"pair once: {len(list(combinations(CYCLE_BOTS, 2)))} runs (a round-robin).")
-    rules = cycle_rules()
+    said = _pair_names(decided, bots)
+    rules, seed = cycle_rules(), cycle_seed()
     share = -(-90 // len(evs))  # about 90 games replayed in all
     sure = set()
     for e in evs:
         need_evidence(e, game="duck-duck-bruce", config=rules, bots=list(e.bots), games=CYCLE_GAMES,
                       rotate=True, replay=share)
+        if e.seed != seed:
+            raise Refused(f"your round-robin was played with seed {e.seed}; yours is seed {seed} (mine['cycle_seed']).")
         for b in e.bots:
             shares = [1 / len(g.winners) if g.bots.index(b) in g.winners else 0.0 for g in e.records]
             if _rate_row(shares)[1] > 0.5:
                 sure.add((b, next(o for o in e.bots if o != b)))
+    if said != sure:
+        wrong = sorted(said - sure)
+        if wrong:
+            a, b = wrong[0]
+            return False, f"in these games {a} does not surely beat {b}: its interval against {b} is not all above one half."
+        return False, (f"{len(sure - said)} decided pairing(s) missing: list every pair whose winner's whole interval "
+                       "lies above one half.")
     return _cycle_verdict(bots, sure, cycle)
 
 
@@ -478,8 +531,8 @@ def _cycle_verdict(bots, sure, cycle):
     cycles = [list(t) for t in permutations(bots, 3) if {(t[0], t[1]), (t[1], t[2]), (t[2], t[0])} <= sure]
     if not cycle:
         if not cycles:
-            return True, ("no cycle among the decided pairs: these games show no intransitivity (a pair they "
-                           "leave undecided could still hide one).")
+            return True, (f"{len(sure)} decided pairings and no cycle among them: these games show no intransitivity "
+                          "(a pair they leave undecided could still hide one).")
         return False, "look again: some three bots beat each other in a ring, each with its interval above one half."
     if len(cycle) != 3 or any(b not in bots for b in cycle):
         raise WrongKind(f"a cycle names three of {', '.join(bots)}, got {cycle!r}")
@@ -630,12 +683,7 @@ def _claim3_answer():
 
 
 answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
-
-
-@answer_of("09.leader")
-def _leader_answer():
-    chances = _last_steal(exercise_numbers("09")["lead"])
-    return max(chances, key=chances.get)
+answer_of("09.leader")(lambda: max(_steal_then_reply(exercise_numbers("09")["lead"]).values()))
 
 
 answer_of("10.three_red")(_three_red)
@@ -689,7 +737,8 @@ def _balance_answer():
 
 @answer_of("14.luck_alone")
 def _luck_answer():
-    return Fraction(sum(comb(100, j) for j in range(exercise_numbers("14")["wins"], 101)), 2**100)
+    n, k = exercise_numbers("14")["luck"]
+    return Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
 
 
 @answer_of("14.die_d")
@@ -699,20 +748,23 @@ def _die_d_answer():
 
 @answer_of("14.cycle")
 def _cycle_answer():
-    return list(_robin_cycle(cycle_rules()))
-
-
-@lru_cache(maxsize=8)  # a round-robin is 1,500 games: once per deck (a class shares a few decks)
-def _robin_cycle(rules) -> list:
-    """The cycle lesson 14's round-robin (seed 1) shows at these rules, or []."""
+    """(decided, cycle): the (winner, loser) pairings the student's round-robin decides, sorted, and its cycle or []."""
+    sure = _robin_sure(cycle_rules(), cycle_seed())
     ts = list(CYCLE_BOTS)
+    cycle = next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
+                  and {(p, q), (q, r), (r, p)} <= sure), [])
+    return sorted(sure), cycle
+
+
+@lru_cache(maxsize=128)  # a round-robin is 1,500 games: once per deck and seed
+def _robin_sure(rules, seed: int = 1) -> frozenset:
+    """The decided pairs {(winner, loser)} of lesson 14's round-robin at these rules and seed."""
     sure = set()
-    for a, b in combinations(ts, 2):
-        res = simulate("duck-duck-bruce", rules, [a, b], games=CYCLE_GAMES, seed=1,
+    for a, b in combinations(CYCLE_BOTS, 2):
+        res = simulate("duck-duck-bruce", rules, [a, b], games=CYCLE_GAMES, seed=seed,
                        rotate=True, progress=False, workers=1)
         for x, y in ((a, b), (b, a)):
             shares = [1 / len(g.winners) if g.bots.index(x) in g.winners else 0.0 for g in res.records]
             if _rate_row(shares)[1] > 0.5:
                 sure.add((x, y))
-    return next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
-                 and {(p, q), (q, r), (r, p)} <= sure), [])
+    return frozenset(sure)

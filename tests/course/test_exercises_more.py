@@ -87,27 +87,41 @@ def test_09_claim3_variance_from_the_faces(capsys):
 
 
 def test_09_leader_and_trailer(capsys):
-    # the last steal, two players, steal-back: brute force over the faces (lead change +2d / -2 / 0)
+    """Exercise 2 of lesson 9 with the lesson's own numbers (die STEAL_DIE, trail 4, lead 2), by brute
+    force over the faces (lead change +2d / -2 / 0): the trailer's best last steal; the leader whose
+    steal comes before the opponent's last one (issue 37: the last steal's leader declines, so its
+    answer, 0, was the whole class's)."""
     die = STEAL_DIE
 
-    def chance(claim, lead):
+    def chance(claim, lead):  # the last steal: win, or half a win on a tie
         total = Fraction(0)
         for f in die:
             after = lead + (0 if claim == 0 else 2 * claim if f >= claim else -2 if f == -1 else 0)
             total += Fraction(1 if after > 0 else 0) / len(die) + (Fraction(1, 2 * len(die)) if after == 0 else 0)
         return total
 
+    def before_reply(claim, lead):  # my steal, then the opponent's best last steal
+        total = Fraction(0)
+        for f in die if claim else die[:1]:
+            after = lead + (0 if claim == 0 else 2 * claim if f >= claim else -2 if f == -1 else 0)
+            total += (1 - max(chance(c, -after) for c in range(4))) / (len(die) if claim else 1)
+        return total
+
     behind = {c: chance(c, -4) for c in range(4)}
     assert _run("09.trailer", max(behind.values()), capsys)[0]
     ok, out = _run("09.trailer", behind[2], capsys)
     assert not ok and "best" in out
-    ahead = {c: chance(c, 2) for c in range(4)}
-    best = [c for c in ahead if ahead[c] == max(ahead.values())]
-    assert best == [0]
-    assert _run("09.leader", 0, capsys)[0]
-    assert not _run("09.leader", 3, capsys)[0]
+    ahead = {c: before_reply(c, 2) for c in range(4)}
+    best = max(ahead.values())
+    assert max(ahead, key=ahead.get) != 0  # with a steal to come, the leader claims
+    ok, out = _run("09.leader", best, capsys)
+    assert ok and "claim" in out, out
+    ok, out = _run("09.leader", ahead[0], capsys)
+    assert not ok and "best" in out, out
+    ok, out = _run("09.leader", max(chance(c, 2) for c in range(4)), capsys)  # the last steal's leader: declines
+    assert not ok and "last steal" in out, out
     ok, out = _run("09.leader", 7, capsys)
-    assert not ok and "right kind" in out
+    assert not ok
 
 
 def test_10_three_red_by_counting_hands(capsys):
@@ -285,16 +299,24 @@ def test_14_luck_die_and_cycle(capsys):
     ok, out = _cycle_verdict(bots, ring, ["t1", "t3", "t2"])
     assert not ok and "does not surely beat" in out
     assert _cycle_verdict(bots, {("t1", "t2"), ("t2", "t3"), ("t1", "t3")}, [])[0]
-    # the checker itself takes the round-robin's games: lesson 14's, genuine, pass
+    # the checker itself takes the round-robin's games: lesson 14's, genuine, pass with their decided pairings
     runs = _robin_runs()
-    assert _run("14.cycle", (runs, []), capsys)[0]
-    ok, out = _run("14.cycle", (runs, ...), capsys)
+    decided, cycle = ex.answer("14.cycle", None)
+    assert cycle == [] and decided
+    assert _run("14.cycle", (runs, decided, []), capsys)[0]
+    ok, out = _run("14.cycle", (runs, decided, ...), capsys)
     assert not ok and "no answer" in out.lower()
+    ok, out = _run("14.cycle", (runs, []), capsys)  # the old shape, no decided pairings
+    assert not ok and "right kind" in out
+    ok, out = _run("14.cycle", (runs, [*decided, ("threshold-1", "threshold-5")], []), capsys)
+    assert not ok and "does not surely beat" in out
+    ok, out = _run("14.cycle", (runs, ["threshold-1"], []), capsys)
+    assert not ok and "right kind" in out
     ok, out = _run("14.cycle", ["t1", "t2", "t3"], capsys)
     assert not ok and "right kind" in out
-    ok, out = _run("14.cycle", (runs[:-1], []), capsys)
+    ok, out = _run("14.cycle", (runs[:-1], decided, []), capsys)
     assert not ok and "every pair once" in out
-    ok, out = _run("14.cycle", (runs[:1], []), capsys)  # one pairing and no cycle: not the round-robin (issue 37)
+    ok, out = _run("14.cycle", (runs[:1], decided, []), capsys)  # one pairing and no cycle: not the round-robin (issue 37)
     assert not ok and "every pair once" in out
 
 
@@ -472,6 +494,7 @@ def _battery():
     seat_random = ex.Evidence.play("piggyback-brigade", pb.Config(players=4), "random", games=2000, seed=1)
     seat_three = ex.Evidence.play("piggyback-brigade", pb.Config(players=3), "heuristic", games=2000, seed=1)
     runs = _robin_runs()
+    decided = ex.answer("14.cycle", None)[0]
     forged_runs = runs[:-1] + [_forge(runs[-1], every=1)]  # one pairing's games all forged
     not_rotated = runs[:-1] + [simulate("duck-duck-bruce", runs[-1].config, list(runs[-1].bots), games=150, seed=1,
                                         progress=False, workers=1)]
@@ -500,11 +523,12 @@ def _battery():
             ("values that never reach the target", (9, _ender_runs(range(9, 11)))),
             ("games of other bots", (bonus, _ender_runs(bots="heuristic"))),
             ("forged games", (bonus, forged_bonus))]),
-        ("14.cycle", (runs, []), [
-            ("a guessed cycle", (runs, ["threshold-1", "threshold-2", "threshold-3"])),
-            ("a round-robin missing a pair", (runs[:-1], [])),
-            ("a run with the seats not rotated", (not_rotated, [])),
-            ("forged games", (forged_runs, []))]),
+        ("14.cycle", (runs, decided, []), [
+            ("a guessed cycle", (runs, decided, ["threshold-1", "threshold-2", "threshold-3"])),
+            ("guessed decided pairings", (runs, [("threshold-5", "threshold-1")], [])),
+            ("a round-robin missing a pair", (runs[:-1], decided, [])),
+            ("a run with the seats not rotated", (not_rotated, decided, [])),
+            ("forged games", (forged_runs, decided, []))]),
     ]
 
 
@@ -528,15 +552,15 @@ def test_two_students_get_different_numbers_and_each_passes_with_their_own(capsy
     monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
     try:
         assert ex.exercise_numbers("07", "Ada Lovelace") == ex.exercise_numbers("07", "  ada   LOVELACE ")
-        ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
+        ada, alan = ex.answer("07.bruces", "Ada Lovelace"), ex.answer("07.bruces", "Alan Turing")
         assert ada != alan
         ex.student("Ada Lovelace")
-        assert _run("07.third", ada, capsys)[0]
-        assert not _run("07.third", alan, capsys)[0]  # a neighbour's answer does not pass
+        assert _run("07.bruces", ada, capsys)[0]
+        assert not _run("07.bruces", alan, capsys)[0]  # a neighbour's answer does not pass
         ex.student(None)
         assert ex.exercise_numbers("07") == {k: v[0] for k, v in ex.NUMBERS["07"].items()}  # no id: the defaults
         monkeypatch.setenv("MEEPLE_STUDENT", "Alan Turing")
-        assert _run("07.third", alan, capsys)[0]
+        assert _run("07.bruces", alan, capsys)[0]
     finally:
         ex.student(None)
     with pytest.raises(ValueError, match="non-empty"):
@@ -548,9 +572,6 @@ def test_every_varied_exercise_holds_for_thirty_ids(capsys):
     spread over the choices, and the conclusions the lessons state hold (lesson 9: the leader
     declines, the trailer's best is the smallest gamble that can overtake; lesson 14: the
     solution's skill verdict follows the interval)."""
-    from meeple.course.exercises.lessons_08_14 import STEAL_DIE
-
-    rules = ddb.Config(die=STEAL_DIE)
     seen = {lesson: set() for lesson in ex.NUMBERS}
     try:
         for sid in IDS:
@@ -562,11 +583,12 @@ def test_every_varied_exercise_holds_for_thirty_ids(capsys):
                                                 "17.rounds", "20.wait", "21.tuned"}):
                 assert _run(key, ex.answer(key), capsys)[0], (sid, key)
             mine = ex.exercise_numbers("09")
+            rules = ddb.Config(die=mine["duel_die"])
             behind = {c: exact.win_chance(exact.steal_swing(c, rules), -mine["trail"]) for c in range(4)}
             over = [c for c in range(1, 4) if max(exact.steal_swing(c, rules)) > mine["trail"]]
-            assert behind[min(over)] == max(behind.values()), (sid, behind)
+            assert behind[min(over) if over else 3] == max(behind.values()), (sid, behind)  # none: a tie at best
             ahead = {c: exact.win_chance(exact.steal_swing(c, rules), mine["lead"]) for c in range(4)}
-            assert ahead[0] == max(ahead.values()), (sid, ahead)
+            assert ahead[0] == max(ahead.values()), (sid, ahead)  # the last steal's leader declines
     finally:
         ex.student(None)
     assert all(len(v) > 2 for v in seen.values()), seen

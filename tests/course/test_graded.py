@@ -98,20 +98,20 @@ import contextlib, io, json
 from meeple.course import exercises as ex
 from meeple.course.exercises import graded
 table = graded.seal(["Ada Lovelace", "Alan Turing"], rounds=1000)
-ada, alan = ex.answer("07.third", "Ada Lovelace"), ex.answer("07.third", "Alan Turing")
+ada, alan = ex.answer("07.bruces", "Ada Lovelace"), ex.answer("07.bruces", "Alan Turing")
 keys = graded.install(json.loads(json.dumps(table)))
 assert keys == sorted(graded.SEALED), keys
 assert ex.check.__module__ == "meeple.course.exercises.checking"
 ex.student("Ada Lovelace")
 with contextlib.redirect_stdout(io.StringIO()) as out:
-    assert ex.check("07.third", ada)
-    assert not ex.check("07.third", alan)
-    assert not ex.check("07.third", 1 - ada)
+    assert ex.check("07.bruces", ada)
+    assert not ex.check("07.bruces", alan)
+    assert not ex.check("07.bruces", 1 - ada)
 said = out.getvalue()
 assert "no hints" in said and "complement" not in said, said
 ex.student("Grace Hopper")
 with contextlib.redirect_stdout(io.StringIO()) as out:
-    assert not ex.check("07.third", ada)
+    assert not ex.check("07.bruces", ada)
 assert "roster" in out.getvalue()
 print("ok")
 """

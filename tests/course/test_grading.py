@@ -172,16 +172,23 @@ def test_saved_answers_read_back_as_what_check_was_given():
 
 def _expected_copier_marks(cls, columns) -> dict:
     """Student 27 hands in Student 26's notebooks: an exact answer passes where the two answer keys
-    agree; 14.cycle's games pass where the two decks are the same (the same games, the same cycle)."""
+    agree; 14.cycle's games pass where the two decks and seeds are the same (the same games, the same
+    answer)."""
     mine, theirs = cls.codes[COPIER], cls.codes[ROSTER[26]]
     marks = {}
     for key in columns:
         if key == "14.cycle":
-            same = ex.exercise_numbers("14", mine)["cycle_bruces"] == ex.exercise_numbers("14", theirs)["cycle_bruces"]
+            same = _robin_of(mine) == _robin_of(theirs)
         else:
             same = ex.answer(key, mine) == ex.answer(key, theirs)
         marks[key] = "pass" if same else "fail"
     return marks
+
+
+def _robin_of(code: str) -> tuple:
+    """(deck, seed) of a student's round-robin in lesson 14: what 14.cycle's games are played with."""
+    mine = ex.exercise_numbers("14", code)
+    return mine["cycle_bruces"], mine["cycle_seed"]
 
 
 def test_a_class_graded_end_to_end(a_class, tmp_path):
@@ -204,7 +211,7 @@ def test_a_class_graded_end_to_end(a_class, tmp_path):
     exact = [k for k in ex.keys() if k[:2] in ("07", "14") and k != "14.cycle"]
     with ex.as_student(code):
         one = ex.Evidence.play("duck-duck-bruce", ex.lessons_08_14.cycle_rules(), "threshold-1,threshold-2", 150, 1, True)
-    guesses = [record(k, Fraction(1, 2), code) for k in exact] + [record("14.cycle", ([one], []), code)]
+    guesses = [record(k, Fraction(1, 2), code) for k in exact] + [record("14.cycle", ([one], [], []), code)]
     (subs / f"{GUESSER}.ipynb").write_text(json.dumps(_notebook(guesses, f"open({str(marker)!r}, 'w')")), encoding="utf-8")
     (subs / "stray.ipynb").write_text(json.dumps(_notebook([])), encoding="utf-8")  # names nobody: skipped, said
 
@@ -216,25 +223,23 @@ def test_a_class_graded_end_to_end(a_class, tmp_path):
     assert list(rows[0]) == ["Student", *columns, "Total", "Out of", "Flags"] and len(columns) >= 48
     assert [r["Student"] for r in rows] == ROSTER
     by = {r["Student"]: r for r in rows}
-    deck = {s: ex.exercise_numbers("14", cls.codes[s])["cycle_bruces"] for s in ROSTER}
-    games_of = {**deck, COPIER: deck[ROSTER[26]]}  # the deck each one's round-robin games were played with
+    copier = _expected_copier_marks(cls, [k for k in columns if k[:2] in ("07", "14")])
+    copied_cycle_fails = copier["14.cycle"] == "fail"  # else equal numbers explain the copied games
     two = [k for k in columns if k[:2] in ("07", "14")]
+    # the copier's games for 14.cycle are those of every honest student with Student 26's deck and seed
+    same_games = [s for s in HONEST if _robin_of(cls.codes[s]) == _robin_of(cls.codes[ROSTER[26]])]
     for s in HONEST:
         want = {k: "pass" if s in EVERY_LESSON or k in two else "missing" for k in columns}
         assert {k: by[s][k] for k in columns} == want, s
         assert by[s]["Total"] == str(sum(v == "pass" for v in want.values())) and by[s]["Out of"] == str(len(columns))
-        same_games = sorted(o for o in [*HONEST, COPIER] if o != s and games_of[o] == games_of[s])
         flags = [f for f in by[s]["Flags"].split("; ") if f]
-        cycle = [f for f in flags if "in 14.cycle" in f]
-        assert cycle == ([f"identical evidence in 14.cycle with {', '.join(same_games)}"] if same_games else []), s
-        # the three who did every lesson may share games elsewhere too (the same numbers, the lesson's seed)
-        others = [f for f in flags if f not in cycle]
-        assert all(f.startswith("identical evidence in ") and s in EVERY_LESSON for f in others), (s, others)
-    copier = _expected_copier_marks(cls, two)
+        # honest students share games only where their numbers ask for the same ones: never flagged (issue 37)
+        assert flags == ([f"identical evidence in 14.cycle with {COPIER}"] if s in same_games and copied_cycle_fails
+                         else []), (s, flags)
     assert {k: by[COPIER][k] for k in two} == copier and {by[COPIER][k] for k in columns if k not in two} == {"missing"}
     assert by[COPIER]["Total"] == str(sum(v == "pass" for v in copier.values()))
-    assert by[COPIER]["Flags"].startswith(f"answers worked with {ROSTER[26]}'s numbers; identical evidence in 14.cycle with ")
-    assert ROSTER[26] in by[COPIER]["Flags"] and COPIER in by[ROSTER[26]]["Flags"]
+    assert by[COPIER]["Flags"] == f"answers worked with {ROSTER[26]}'s numbers" + (
+        f"; identical evidence in 14.cycle with {', '.join(same_games)}" if copied_cycle_fails else "")
     assert [by[GUESSER][k] for k in two] == ["fail"] * 6 and by[GUESSER]["Total"] == "0" and not by[GUESSER]["Flags"]
     assert {by[ABSENT][k] for k in columns} == {"missing"} and by[ABSENT]["Total"] == "0"
     feedback = (tmp_path / "grades-feedback" / "Student_28.md").read_text(encoding="utf-8")
@@ -277,3 +282,28 @@ def test_a_code_typed_without_dashes_or_with_spaces_gives_the_same_numbers(a_cla
         assert ex.normalise(typed) == code.casefold() and cls.who(typed) == ROSTER[3], typed
         assert ex.exercise_numbers("14", typed) == ex.exercise_numbers("14", code)
     assert ex.normalise("Ada  Lovelace") == "ada lovelace"  # a self-study name stays a name
+
+
+def test_identical_evidence_is_flagged_only_beyond_what_equal_numbers_explain():
+    """Issue 37: students whose numbers ask for the same games (03.seat: the same player count, the
+    lesson's seed 1) hand in the same games (and here the same verdict) honestly, and are not flagged
+    for it; the same games handed in
+    by a student whose numbers ask for other games are (both students), and fail for that student."""
+    from meeple.course import grading
+    from meeple.course.submission import encode
+    from meeple.rules import piggyback_brigade as pb
+
+    cls = classroom.ClassKey(bytes(32), [f"Student {i:02d}" for i in range(40)])
+    table = {s: ex.exercise_numbers("03", cls.codes[s])["seat"] for s in cls.students}
+    a = cls.students[0]
+    b = next(s for s in cls.students if s != a and table[s][0] == table[a][0]
+             and ex.answer("03.seat", cls.codes[s]) == ex.answer("03.seat", cls.codes[a]))  # the same answer, games and all
+    c = next(s for s in cls.students if table[s][0] != table[a][0])
+    games = ex.Evidence.play("piggyback-brigade", pb.Config(players=table[a][0]), "heuristic", games=2000, seed=1)
+    subs = {s: {"03.seat": (encode((ex.answer("03.seat", cls.codes[w]), games)), cls.codes[s])}
+            for s, w in ((a, a), (b, b), (c, a))}
+    columns, out = grading.grade(subs, cls, ["03.seat"])
+    assert [out[s]["marks"]["03.seat"] for s in (a, b, c)] == ["pass", "pass", "fail"]
+    assert out[a]["flags"] == [f"identical evidence in 03.seat with {c}"]
+    assert out[b]["flags"] == [f"identical evidence in 03.seat with {c}"]
+    assert out[c]["flags"] == [f"identical evidence in 03.seat with {a}, {b}"]

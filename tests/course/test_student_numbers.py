@@ -133,43 +133,56 @@ def _players_per_id(lesson, name):
 
 
 def test_03_seat_each_student_passes_with_their_own_games_and_not_a_neighbours(no_student):
-    """03.seat asks about the student's own player count: their games (seed 1, as the lesson says)
-    pass with the verdict they give; a neighbour's games at another count do not; and the lesson's
-    conclusion (the first seat is favoured) holds at every count a student gets."""
-    from meeple.rules.stats import wilson
-
-    counts = _players_per_id("03", "seat_players")
-    assert len(set(counts.values())) > 2
+    """03.seat asks about the student's own table and seat: on the lesson's games (seed 1) the twelve
+    (players, seat) a student gets split four "yes", four "cannot tell" and four "no" (issue 37: Player
+    1 was favoured at every count, so "yes" was the whole class's answer); a student passes with their
+    own games and the key's verdict, and a neighbour's games at another count are refused."""
+    choices = ex.NUMBERS["03"]["seat"]
+    verdicts = Counter()
     games = {}
-    for players in sorted(set(counts.values())):
-        games[players] = ex.Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic", games=2000, seed=1)
-        wins, n, lo, hi = l1.seat_one(games[players].records)
-        assert lo > 1 / players, (players, lo)  # "yes": favoured, at every count
-        assert (wins, n) == l1.seat_one_at_four(players=players)[:2]
+    for players, seat in choices:
+        if players not in games:
+            games[players] = ex.Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic", games=2000, seed=1)
+        wins, n, lo, hi = l1.seat_one(games[players].records, seat - 1)
+        assert (wins, n) == l1.seat_one_at_four(players=players, seat=seat)[:2]
         assert wilson(wins, n) == (lo, hi)
+        verdicts[l1._verdict(lo, hi, 1 / players)] += 1
+    assert verdicts == {"yes": 4, "cannot tell": 4, "no": 4}, verdicts
+    asked = _players_per_id("03", "seat")
+    assert len({ex.answer("03.seat", sid) for sid in IDS}) == 3
     mine = IDS[0]
     ex.student(mine)
-    assert ex.answer("03.seat") == "yes"
-    assert _quiet("03.seat", ("yes", games[counts[mine]]))[0]
-    other = next(p for p in games if p != counts[mine])
-    ok, said = _quiet("03.seat", ("yes", games[other]))
+    players = asked[mine][0]
+    assert _quiet("03.seat", (ex.answer("03.seat"), games[players]))[0]
+    wrong = next(v for v in ("yes", "no", "cannot tell") if v != ex.answer("03.seat"))
+    assert not _quiet("03.seat", (wrong, games[players]))[0]
+    other = next(p for p in games if p != players)
+    ok, said = _quiet("03.seat", (ex.answer("03.seat"), games[other]))
     assert not ok and "other rules" in said, said
 
 
-def test_06_catchup_the_base_rule_fails_and_the_strong_catch_up_passes_for_every_student(no_student):
-    """06.catchup: at every (players, limit) a student gets, the base rule's half-time leader reaches
-    above the limit (the exercise asks for something) and the strongest of the lesson's rules stays
-    under it (the solution's choice passes); a neighbour's Config for another player count fails."""
+def test_06_catchup_neither_the_base_rule_nor_the_strong_catch_up_meets_any_target(no_student):
+    """06.catchup: at every (players, low, high) a student gets, the base rule's half-time leader is
+    outside the band (the exercise asks for something), and so is the lesson's strong catch-up (issue
+    37: it passed for everyone); the key's rule passes; a neighbour's Config for another player count
+    fails; the targets lie on both sides of the base rule (some want less catch-up)."""
     strong = (pb.IF_LAST,) * 6
-    for players, percent in set(ex.NUMBERS["06"]["catchup"]):
-        assert l1.halftime_leader(pb.Config(players=players))[2] > percent / 100, (players, percent)
-        assert l1.halftime_leader(pb.Config(players=players, rerolls=strong))[2] <= percent / 100, (players, percent)
+    sides = set()
+    for players, low, high in set(ex.NUMBERS["06"]["catchup"]):
+        for rules in (pb.Config().rerolls, strong):
+            _, lo, hi, _ = l1.halftime_leader(pb.Config(players=players, rerolls=rules))
+            assert not (low / 100 <= lo and hi <= high / 100), (players, low, high, rules)
+        sides.add(l1.halftime_leader(pb.Config(players=players))[0] < low / 100)
+    assert sides == {True, False}
     asked = {sid: ex.exercise_numbers("06", sid)["catchup"] for sid in IDS}
     assert len(set(asked.values())) > 2
+    for sid in IDS[:8]:
+        ex.student(sid)
+        answer = ex.answer("06.catchup")
+        assert answer.players == asked[sid][0] and _quiet("06.catchup", answer)[0], sid
+        assert not _quiet("06.catchup", pb.Config(players=asked[sid][0], rerolls=strong))[0], sid
     mine = IDS[0]
     ex.student(mine)
-    answer = ex.answer("06.catchup")
-    assert answer.players == asked[mine][0] and _quiet("06.catchup", answer)[0]
     other = next(s for s in IDS if asked[s][0] != asked[mine][0])
     ok, said = _quiet("06.catchup", ex.answer("06.catchup", other))
     assert not ok and "players" in said, said
@@ -416,43 +429,55 @@ def test_14_die_d_each_student_passes_with_their_own_answer_and_not_a_classmates
 
 
 def _round_robin(sid):
-    """Lesson 14's round-robin (section 3: every pair of thresholds, 150 games, seed 1, seats rotated)
-    with student `sid`'s deck, as the site's solution plays it (Evidence.play: the same games as simulate)."""
+    """Lesson 14's round-robin (section 3: every pair of thresholds, 150 games, the student's seed, seats
+    rotated) with student `sid`'s deck, as the site's solution plays it (Evidence.play: the same games as simulate)."""
     from itertools import combinations
 
     from meeple.course.exercises import lessons_08_14 as l8
 
     with ex.as_student(sid):
-        rules = l8.cycle_rules()
+        rules, seed = l8.cycle_rules(), l8.cycle_seed()
     ts = [f"threshold-{k}" for k in range(1, 6)]
-    return [ex.Evidence.play("duck-duck-bruce", rules, [a, b], games=l8.CYCLE_GAMES, seed=1, rotate=True)
+    return [ex.Evidence.play("duck-duck-bruce", rules, [a, b], games=l8.CYCLE_GAMES, seed=seed, rotate=True)
             for a, b in combinations(ts, 2)]
 
 
 def test_14_cycle_each_student_passes_with_their_own_round_robin_and_not_a_classmates(no_student):
-    """14.cycle asks about the round-robin of the student's own deck (section 3): thirty ids meet
-    every deck; for two students with different decks, each passes with their own games and the
-    key's answer, and is refused a classmate's games (other rules), a guessed cycle, a cycle
-    with no games, and their own games with one pairing's winners forged."""
+    """14.cycle asks about the round-robin of the student's own deck and seed (section 3): thirty ids
+    meet most decks and seeds, and their answers (the decided pairings, the cycle) are not all the same
+    (issue 37: [] was the whole class's answer); for two students with different decks, each passes
+    with their own games and the key's answer, and is refused a classmate's games (other rules), their
+    own deck at another seed, a pairing left out, a guessed cycle, an answer with no games, and their
+    own games with one pairing's winners forged."""
+    from meeple.course.exercises import lessons_08_14 as l8
+
     decks = {sid: ex.exercise_numbers("14", sid)["cycle_bruces"] for sid in IDS}
-    assert set(decks.values()) == set(ex.NUMBERS["14"]["cycle_bruces"])
+    assert len(set(decks.values())) > 5 and len({ex.exercise_numbers("14", s)["cycle_seed"] for s in IDS}) > 5
+    assert len({repr(ex.answer("14.cycle", sid)) for sid in IDS}) > 3
     two = [IDS[0], next(s for s in IDS if decks[s] != decks[IDS[0]])]
     robins = {sid: _round_robin(sid) for sid in two}
     for sid, classmate in (two, two[::-1]):
         ex.student(sid)
-        key = ex.answer("14.cycle")
-        ok, said = _quiet("14.cycle", (robins[sid], key))
+        decided, cycle = ex.answer("14.cycle")
+        ok, said = _quiet("14.cycle", (robins[sid], decided, cycle))
         assert ok, (sid, said)
-        ok, said = _quiet("14.cycle", (robins[classmate], key))
+        ok, said = _quiet("14.cycle", (robins[classmate], decided, cycle))
         assert not ok and "other rules" in said, said
+        seed = l8.cycle_seed() % 10 + 1
+        elsewhere = [ex.Evidence.play("duck-duck-bruce", r.config, list(r.bots), games=l8.CYCLE_GAMES, seed=seed, rotate=True)
+                     for r in robins[sid]]
+        ok, said = _quiet("14.cycle", (elsewhere, decided, cycle))
+        assert not ok and "seed" in said, said
+        ok, said = _quiet("14.cycle", (robins[sid], decided[1:], cycle))
+        assert not ok and "missing" in said, said
         guess = next(c for c in (["threshold-1", "threshold-2", "threshold-3"], ["threshold-3", "threshold-4", "threshold-5"])
-                     if c != key)
-        assert not _quiet("14.cycle", (robins[sid], guess))[0], (sid, guess)
-        assert not _quiet("14.cycle", key)[0], sid  # the answer alone, no games
+                     if c != cycle)
+        assert not _quiet("14.cycle", (robins[sid], decided, guess))[0], (sid, guess)
+        assert not _quiet("14.cycle", (decided, cycle))[0], sid  # the answer alone, no games
         first = robins[sid][0]  # threshold-1 against threshold-2: give threshold-1 every game
         forged = [g._replace(winners=(g.bots.index("threshold-1"),)) for g in first.records]
         robin = [ex.Evidence(first.game, first.config, first.bots, first.seed, first.rotate, forged), *robins[sid][1:]]
-        ok, said = _quiet("14.cycle", (robin, key))
+        ok, said = _quiet("14.cycle", (robin, decided, cycle))
         assert not ok and "does not replay" in said, said
     ex.student(None)
 

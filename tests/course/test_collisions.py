@@ -1,0 +1,68 @@
+"""Issue 37's bar for per-student numbers: a classmate's answer passes in at most 2% of pairs.
+
+Measured as tests/bench/collisions.py measures it (ordered pairs of 60 class codes whose exact
+answers are equal), with the exercises' own answer functions and a fixed class key, so the test is
+seeded and runs in seconds (no games: the exercises below are exact).
+
+Held to 2% here, the exercises this round widened: 07.bruces (1 to 20 Bruces, handfuls of 6 to 15
+cards), 09.leader (a steal before the opponent's last one: 20 dice of 8 to 16 faces, leads 1 to 6),
+14.luck_alone (about 90 pairs of games and wins), 16.at_most (60 pairs of turns and spaces: 1/60 of
+pairs expected, 1.8% on this key's codes) and 15.above_fair (already there).
+
+Not at 2% yet, and why (tests/bench/collisions.py prints every exact exercise's figure):
+- 09.trailer (about 4%): its answer is one die's chance of rolling at least a claim, k/n with n of
+  8 to 16 faces (and half of it on a tie), so there are only about 30 values to spread a class over;
+- 07.third and 07.no_double (about 5%): they depend on the deck's Bruces alone (20 choices);
+- 16.variance (about 3.5%): the variance of k turns is k times one turn's, so k alone (2 to 30) sets it;
+- the rest of graded.SEALED (5% to 50%): their numbers take 2 to 12 values, each left as the lessons
+  chose them (the lessons show figures some other choices would give away); widening them is left to
+  a later round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from meeple.course import exercises as ex
+from meeple.course.classroom import code_of
+from meeple.course.exercises import graded
+
+CODES = [code_of(bytes(32), f"student {i}") for i in range(60)]
+WIDENED = ("07.bruces", "09.leader", "14.luck_alone", "15.above_fair", "16.at_most")
+
+
+def _share(key: str) -> float:
+    """The share of ordered pairs of CODES whose answers to `key` are equal."""
+    counts = Counter(graded.canonical(ex.answer(key, code)) for code in CODES)
+    return sum(n * (n - 1) for n in counts.values()) / (len(CODES) * (len(CODES) - 1))
+
+
+@pytest.mark.parametrize("key", WIDENED)
+def test_a_classmates_answer_passes_in_at_most_two_percent_of_pairs(key):
+    assert key in graded.SEALED  # an exact answer: it passes exactly when it is equal
+    share = _share(key)
+    assert share <= 0.02, f"{key}: a classmate's answer passes in {share:.1%} of pairs"
+
+
+def test_the_trailers_answer_is_bounded_by_its_dice_but_not_shared():
+    """09.trailer cannot reach 2% (see the docstring); it stays well under lesson 9's 64% before."""
+    assert _share("09.trailer") <= 0.06
+
+
+def test_the_reworked_exercises_answers_are_not_the_whole_class(no_student):
+    """03.seat, 06.catchup and 09.leader (issue 37: each had one answer for the whole class) now
+    give a class several answers; 14.cycle's is tested in tests/course/test_student_numbers.py (it
+    plays a round-robin per deck and seed)."""
+    for key, least in (("03.seat", 3), ("06.catchup", 4), ("09.leader", 30)):
+        answers = {repr(ex.answer(key, code)) for code in CODES}
+        assert len(answers) >= least, (key, answers)
+
+
+@pytest.fixture
+def no_student(monkeypatch):
+    monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
+    ex.student(None)
+    yield
+    ex.student(None)
