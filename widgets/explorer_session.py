@@ -123,6 +123,15 @@ def _echo(value) -> str:
     return shown_text(repr(value) if isinstance(value, str) else value, 60)
 
 
+def _nearest(value, stops):
+    """The stop nearest `value` (the first of two as near); the first stop for a value that is not
+    a number (a switch, a word) or a slider of words."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and \
+            all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in stops):
+        return min(stops, key=lambda v: abs(v - value))
+    return stops[0]
+
+
 def _one_line(error: BaseException) -> str:
     """An error's text, printable and at most MAX_ERROR characters: a rule's own message may echo a value."""
     return shown_path(" ".join(str(error).split()), MAX_ERROR)
@@ -186,6 +195,10 @@ class ExplorerSession:
         self.error = ""
         self.came_from = None  # the cell shown before (which way the reader moves)
         self.cell = tuple(b if b in s else s[0] for b, s in zip(self.baseline, self.stops))
+        # what every value is paired with: the current rules' value, or where the sliders do not
+        # offer it, the nearest value they do (a reference nobody can play would leave the paired
+        # column and chart empty)
+        self.reference = tuple(b if b in s else _nearest(b, s) for b, s in zip(self.baseline, self.stops))
         self._specs: dict = {}
 
     # --- checks ------------------------------------------------------------------
@@ -381,7 +394,7 @@ class ExplorerSession:
         self.prints.pop(cell, None)  # made when first asked (_print): a cold move pays only for what it shows
         self.records[cell] = records
         self.per_game.pop(cell, None)
-        self.pairs = {} if cell == self.baseline else {k: v for k, v in self.pairs.items() if k[0] != cell}
+        self.pairs = {} if cell == self.reference else {k: v for k, v in self.pairs.items() if k[0] != cell}
         self.version += 1
 
     def play(self, cells, wanted: bool = True) -> None:
@@ -398,8 +411,8 @@ class ExplorerSession:
     def _with_reference(self, cell) -> list[tuple]:
         """`cell`, and the reference it is paired with (the current rules' value) when that is on the
         sliders and not played yet: every value's numbers are paired, whichever is played first."""
-        ref = self.baseline
-        return [cell] + ([ref] if ref != cell and ref not in self.points and ref in self.cells() else [])
+        ref = self.reference
+        return [cell] + ([ref] if ref != cell and ref not in self.points else [])
 
     def play_current(self) -> None:
         self.play(self._with_reference(self.cell))
@@ -512,8 +525,9 @@ class ExplorerSession:
                  "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
                  "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
         lines = usage_lines(SimpleNamespace(attrs=attrs))
-        ref = self._print(self.baseline)
-        same = [same_line(name, self.cell_text(self.baseline))] if ref is not None and self._print(cell) == ref else []
+        ref = self._print(self.reference)
+        same = [same_line(name, self.cell_text(self.reference))] if cell != self.reference and ref is not None \
+            and self._print(cell) == ref else []
         return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
 
     def _print(self, cell) -> str | None:
@@ -547,11 +561,17 @@ class ExplorerSession:
             got[key] = out
         return got[key]
 
+    def reference_words(self) -> str:
+        """What the reference is, in words: the current rules, or the slider's value nearest them."""
+        if self.reference == self.baseline:
+            return "the current rules"
+        return f"the sliders' value nearest the current rules, {self.cell_text(self.baseline)}"
+
     def paired(self, cell=None, seat: int = 0) -> tuple[float, float, float] | None:
         """The measure at `cell` minus the reference (the current rules' value), game by game on the same
         seeds, with its 95% interval; None until both are played."""
         cell = self.cell if cell is None else cell
-        ref = self.baseline
+        ref = self.reference
         if seat >= min(self.config_at(cell)[0].players, self.config_at(ref)[0].players):
             return None  # a seat one of the two player counts does not have: nothing to pair
         if cell not in self.records or ref not in self.records:
@@ -606,7 +626,7 @@ class ExplorerSession:
             return None
         extra = self.measure not in ("win_rate", "score")
         value, low, high = measure_columns(self.measure)
-        ref = self.cell_text(self.baseline)
+        ref = self.cell_text(self.reference)
         shown = self.measure.removeprefix("mean_")  # the name every surface shows (issue 36)
         columns = ["seat", "win rate", "95% CI", "mean score", "95% CI"] + ([shown, "95% CI"] if extra else []) \
             + [f"{shown} vs {ref} (paired, 95% CI)"]
@@ -619,13 +639,13 @@ class ExplorerSession:
             if extra:
                 row += [number_text(r.get(value), ".2f"), f"{number_text(r.get(low), '.2f')} to {number_text(r.get(high), '.2f')}"]
             d = self.paired(cell, r["seat"])
-            missing = r["seat"] >= self.config_at(self.baseline)[0].players
-            row.append("the reference" if cell == self.baseline else f"no Player {r['seat'] + 1} at {ref}" if missing
+            missing = r["seat"] >= self.config_at(self.reference)[0].players
+            row.append("the reference" if cell == self.reference else f"no Player {r['seat'] + 1} at {ref}" if missing
                        else f"play {ref} to compare" if d is None else
                        f"{number_text(d[0], '+' + spec_)} ({number_text(d[1], '+' + spec_)} to {number_text(d[2], '+' + spec_)})")
             rows.append(row)
         return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}; paired against the "
-                           f"reference {ref} (the current rules), game by game on the same seeds",
+                           f"reference {ref} ({self.reference_words()}), game by game on the same seeds",
                 "columns": columns, "rows": rows}
 
     # --- the charts ---------------------------------------------------------------------
@@ -652,8 +672,9 @@ class ExplorerSession:
                 built = {"map": specs.heatmap(rows, x, y, m, self.seat, label=label_, current=specs.Current(point),
                                               baseline=base)}
             if m != "duration_spread":  # a figure of the run: nothing to pair game by game
-                built["paired"] = specs.paired(self.paired_rows(), self.fields[0], m, label=label_, reference=base[0],
-                                               reference_text=self.cell_text(base), current=specs.Current(point))
+                built["paired"] = specs.paired(self.paired_rows(), self.fields[0], m, label=label_,
+                                               reference=self.reference[0],
+                                               reference_text=self.cell_text(self.reference), current=specs.Current(point))
             self._specs = {"key": key, "specs": built}
         return self._specs["specs"]
 

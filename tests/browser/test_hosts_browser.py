@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from widget_cases import (CASES, EXPLORER, EXPLORER_MOVE, IMPORTS, STEPPER, as_shown, expected, explorer_expected,
+from widget_cases import (CASES, EXPLORER, EXPLORER_MOVE, IMPORTS, STEPPER, as_shown, expected, explorer_charts, explorer_expected,
                           operate, shown)
 
 pytestmark = pytest.mark.browser
@@ -261,9 +261,13 @@ def drive_explorer(page, shots: Path, host: str) -> None:
     assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(back)
     assert "bonus = 2" in back["numbers"]["heading"] and back["status"] == "3 of 3 values simulated."
     assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: ArrowLeft took focus from the slider"
-    page.wait_for_function("el => { const c = el.querySelector('.meeple-explorer-charts');"
-                           " return c.dataset.drawn && c.querySelectorAll('svg').length === 2; }",
-                           arg=root.element_handle())
+    charts = explorer_charts(EXPLORER_MOVE, EXPLORER_MOVE - 1)
+    assert charts == ["measure", "paired", "win"], charts
+    page.wait_for_function("([el, n]) => { const c = el.querySelector('.meeple-explorer-charts');"
+                           " return c.dataset.drawn && c.querySelectorAll('svg').length === n; }",
+                           arg=[root.element_handle(), len(charts)])
+    drawn = root.evaluate("el => [...el.querySelectorAll('.meeple-explorer-chart')].map(b => b.dataset.chart).sort()")
+    assert drawn == charts, f"{host}: the charts drawn {drawn}, CPython's {charts}"
     root.screenshot(path=str(shots / f"{host}-explorer.png"))
 
 

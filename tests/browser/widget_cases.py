@@ -55,6 +55,18 @@ def explorer_expected(*stops: int) -> dict:
     return json.loads(json.dumps(view))
 
 
+def explorer_charts(*stops: int) -> list[str]:
+    """The charts ExplorerSession draws in CPython after the same moves (one field: the win rate,
+    the measure and the paired difference from the reference value)."""
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    session = ExplorerSession(**EXPLORER_ARGS)
+    session.play_current()
+    for index in stops:
+        session.handle({"do": "move", "index": [index]})
+    return sorted(session.specs())
+
+
 def control(kind: str):
     """A fresh logic class for a case, made as the notebook makes it (without Jupyter)."""
     from meeple.widgets import controls as C

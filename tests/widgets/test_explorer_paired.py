@@ -74,3 +74,21 @@ def test_vega_draws_the_paired_chart():
                         measure="score")
     s.move(2)
     assert vlc.vegalite_to_png(s.specs()["paired"])[:4] == b"\x89PNG"
+
+
+def test_a_reference_the_slider_does_not_offer_is_the_nearest_value_it_does_and_says_so():
+    """Bucket Brigade's bonus is 3 by default; a slider over 0, 2 and 4 cannot play 3. Every value is
+    then paired with 2 (the nearest; of two as near, the first), the table and the chart say so, and
+    the chart is not empty (before: 'play bonus = 3 to compare', which no control could do)."""
+    s = ExplorerSession("bucket-brigade", "bonus", values=[0, 2, 4], bots="heuristic,random", games=20, seed=3)
+    assert s.baseline == (3,) and s.reference == (2,)
+    s.move(4)
+    assert (2,) in s.points  # the reference played with the first move
+    heading = s.numbers()["heading"]
+    assert "reference bonus = 2 (the sliders' value nearest the current rules, bonus = 3)" in heading, heading
+    assert all("to compare" not in row[-1] for row in s.numbers()["rows"])
+    drawn = _data(s.specs()["paired"], _layer(s.specs()["paired"], "point")[0])
+    assert {r["bonus"] for r in drawn} == {2, 4} and all(r["diff"] is not None for r in drawn)
+    assert s.specs()["paired"]["title"]["text"][-1] == "each value minus bonus = 2"
+    on_the_rules = ExplorerSession("bucket-brigade", "bonus", values=[0, 3, 6], games=20, seed=3)
+    assert on_the_rules.reference == (3,) and on_the_rules.reference_words() == "the current rules"
