@@ -252,7 +252,8 @@ def drive_explorer(page, shots: Path, host: str) -> None:
     moved = explorer_expected(EXPLORER_MOVE)
     page.wait_for_function(EXPLORER_READY, arg=[root.element_handle(), moved["point"]])
     assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(moved)
-    assert "bonus = 4" in moved["numbers"]["heading"] and moved["status"] == "2 of 3 values simulated."
+    # bonus = 4, and the reference it is paired with (2: the sliders' value nearest the rules' 3)
+    assert "bonus = 4" in moved["numbers"]["heading"] and moved["status"] == "3 of 3 values simulated."
     assert slider.evaluate("el => el.getRootNode().activeElement === el"), f"{host}: focus left the Explorer's slider"
     slider.press("ArrowLeft")
     assert slider.input_value() == str(EXPLORER_MOVE - 1), f"{host}: ArrowLeft did not move the Explorer's slider"
