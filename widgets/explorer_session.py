@@ -33,16 +33,13 @@ from meeple.rules.config import describe_kind as _describe
 from meeple.rules.files import shown_path, shown_text
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import measure_columns, measures, play_game
-from meeple.rules.sim.results import rate_row as _rate_row
 from meeple.rules.sim.runner import bot_refs as _bot_refs
-from meeple.rules.sim.text import show_value as _show_value
-from meeple.rules.stats import mean_ci
 from meeple.rules.comparison import games_print, paired_difference, same_line
-from meeple.rules.sim.design import duration_spread
 from meeple.rules.sim.design import wanted as _design_wanted
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 
 from . import specs
+from .explorer_rows import cell_rows, is_number, is_present, number_text
 
 MAX_GAMES = 20_000
 MIN_GAMES = 10
@@ -81,69 +78,6 @@ def check_games(games) -> int:
     if isinstance(games, bool) or not isinstance(games, int) or not MIN_GAMES <= games <= MAX_GAMES:
         raise ValueError(f"games={_echo(games)} is not allowed: a whole number from {MIN_GAMES} to {MAX_GAMES}")
     return games
-
-
-def _fmt(v, spec: str) -> str:
-    """A number as the numbers table shows it; "n/a" where there is none (no game counted it)."""
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
-        return "n/a"
-    return format(v, spec)
-
-
-# --- one value's numbers, as sweep gives them (no pandas) ----------------------------
-
-def _number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _present(v) -> bool:
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
-
-
-def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
-    """One row per seat for one value (`point`: {field: value}) from its games, with the
-    columns, order and digits of `sweep`'s table (a test holds them equal): the varied
-    fields, point, seat, bot, games, win rate and mean score with 95% intervals, then
-    turns, rounds and lead changes per game and mean_<column> per seat for the game's
-    own numeric columns, each with _low and _high."""
-    records = sorted(records, key=lambda g: g.index)
-    n, seats = len(records), range(players)
-    rows = []
-    for s in seats if n else ():
-        share = [(1.0 / len(g.winners) if g.winners else 0.0) if s in g.winners else 0.0 for g in records]
-        rate, lo, hi = _rate_row(share)
-        m, mlo, mhi = mean_ci([g.scores[s] for g in records])
-        row = {name: _show_value(v) for name, v in point.items()}
-        row |= {"point": k, "seat": s, "bot": ",".join(dict.fromkeys(g.bots[s] for g in records)), "games": n,
-                "win_rate": rate, "win_low": lo, "win_high": hi, "score": m, "score_low": mlo, "score_high": mhi}
-        rows.append(row)
-    if not n:
-        return rows
-    for col in ("turns", "rounds", "lead_changes"):
-        # a swept field of that name keeps its column: the game length is then <col>_played (as sweep)
-        name = f"{col}_played" if col in point else col
-        got = mean_ci([getattr(g, col) for g in records])
-        for row in rows:
-            row |= {name: got[0], f"{name}_low": got[1], f"{name}_high": got[2]}
-    spread = duration_spread([g.turns for g in records])  # as sweep: the run's spread of game lengths
-    for row in rows:
-        row |= {"duration_spread": spread[0], "duration_spread_low": spread[1], "duration_spread_high": spread[2]}
-    columns: dict[str, list[list]] = {}  # the game's own columns, per seat (a results table's, by seat)
-    for key in dict.fromkeys(k for g in records for k in g.stats):
-        columns[key] = [[(v[s] if isinstance(v, (list, tuple)) else v) for v in (g.stats.get(key) for g in records)]
-                        for s in seats]
-    sources = list(dict.fromkeys(k for g in records if g.sources for d in g.sources for k in d))
-    for key in sources:
-        columns[f"points_{key}"] = [[g.sources[s].get(key, 0) if g.sources else None for g in records] for s in seats]
-    for col, per_seat in columns.items():
-        values = [v for part in per_seat for v in part if v is not None]
-        # a results table's numeric column (not a switch, not text): what sweep averages
-        if not values or not all(_number(v) for v in values):
-            continue
-        for row, part in zip(rows, per_seat):
-            got = mean_ci([v for v in part if _present(v)])
-            row |= {f"mean_{col}": got[0], f"mean_{col}_low": got[1], f"mean_{col}_high": got[2]}
-    return rows
 
 
 # --- who plays the games -------------------------------------------------------------
@@ -608,7 +542,7 @@ class ExplorerSession:
                     v = g.stats.get(col) if not col.startswith("points_") else (
                         g.sources[seat].get(col.removeprefix("points_"), 0) if g.sources else None)
                     v = v[seat] if isinstance(v, (list, tuple)) else v
-                if _present(v) and _number(v):
+                if is_present(v) and is_number(v):
                     out[g.index] = float(v)
             got[key] = out
         return got[key]
@@ -679,16 +613,16 @@ class ExplorerSession:
         rows = []
         spec_ = ".1%" if self.measure == "win_rate" else ".2f"
         for r in self.points[cell]:
-            row = [f"Player {r['seat'] + 1} ({r['bot']})", _fmt(r["win_rate"], ".1%"),
-                   f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}", _fmt(r["score"], ".2f"),
-                   f"{_fmt(r['score_low'], '.2f')} to {_fmt(r['score_high'], '.2f')}"]
+            row = [f"Player {r['seat'] + 1} ({r['bot']})", number_text(r["win_rate"], ".1%"),
+                   f"{number_text(r['win_low'], '.1%')} to {number_text(r['win_high'], '.1%')}", number_text(r["score"], ".2f"),
+                   f"{number_text(r['score_low'], '.2f')} to {number_text(r['score_high'], '.2f')}"]
             if extra:
-                row += [_fmt(r.get(value), ".2f"), f"{_fmt(r.get(low), '.2f')} to {_fmt(r.get(high), '.2f')}"]
+                row += [number_text(r.get(value), ".2f"), f"{number_text(r.get(low), '.2f')} to {number_text(r.get(high), '.2f')}"]
             d = self.paired(cell, r["seat"])
             missing = r["seat"] >= self.config_at(self.baseline)[0].players
             row.append("the reference" if cell == self.baseline else f"no Player {r['seat'] + 1} at {ref}" if missing
                        else f"play {ref} to compare" if d is None else
-                       f"{_fmt(d[0], '+' + spec_)} ({_fmt(d[1], '+' + spec_)} to {_fmt(d[2], '+' + spec_)})")
+                       f"{number_text(d[0], '+' + spec_)} ({number_text(d[1], '+' + spec_)} to {number_text(d[2], '+' + spec_)})")
             rows.append(row)
         return {"heading": f"{self.cell_text(cell)}, {self.games} games, seed {self.seed}; paired against the "
                            f"reference {ref} (the current rules), game by game on the same seeds",
@@ -731,9 +665,9 @@ class ExplorerSession:
         drawn = ", ".join(self.cell_text(c) for c in self.played)
         value, low, high = measure_columns(self.measure)
         spec = ".1%" if self.measure == "win_rate" else ".2f"
-        parts = [f"Player {r['seat'] + 1} ({r['bot']}) wins {_fmt(r['win_rate'], '.1%')} (95% CI "
-                 f"{_fmt(r['win_low'], '.1%')} to {_fmt(r['win_high'], '.1%')}), {self.measure.replace('_', ' ')} "
-                 f"{_fmt(r.get(value), spec)} ({_fmt(r.get(low), spec)} to {_fmt(r.get(high), spec)})"
+        parts = [f"Player {r['seat'] + 1} ({r['bot']}) wins {number_text(r['win_rate'], '.1%')} (95% CI "
+                 f"{number_text(r['win_low'], '.1%')} to {number_text(r['win_high'], '.1%')}), {self.measure.replace('_', ' ')} "
+                 f"{number_text(r.get(value), spec)} ({number_text(r.get(low), spec)} to {number_text(r.get(high), spec)})"
                  for r in self.points[cell]]
         return f"Charts of {drawn}. At {self.cell_text(cell)}: " + "; ".join(parts) + "."
 

@@ -21,7 +21,7 @@ from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import MAX_GAMES, play_game
 from meeple.rules.sim.runner import bot_refs as _bot_refs
 
-from meeple.widgets.explorer_session import cell_rows
+from meeple.widgets.explorer_rows import cell_rows
 from meeple.widgets.specs import clean_value
 
 
