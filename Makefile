@@ -67,11 +67,14 @@ git-filter: $(STAMP)
 # The loop to run while working: the fast tier (tests/rules, tests/widgets, tests/course and the
 # house checks: no lesson executed, no site built, no browser), under 3 minutes on two cores.
 # The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
+# It runs on every core (pytest-xdist, each test module whole on one worker; `make check JOBS=0` for
+# one process): its tests use their own tmp_path, ports and child processes, nothing shared.
 FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py \
         tests/test_rule_ids.py tests/test_benchmarks_file.py
+JOBS ?= auto
 check: $(STAMP)
 	@mkdir -p build
-	$(BIN)/python -m pytest -q --basetemp=build/pytest-check $(FAST)
+	$(BIN)/python -m pytest -q -n $(JOBS) --dist loadscope --basetemp=build/pytest-check $(FAST)
 
 # pytest's temporary folder is this clone's build/pytest (emptied at the start of each run): not
 # /tmp/pytest-of-<user>, which every clone on the machine shares (its `pytest-current` link and

@@ -5,6 +5,7 @@
 - `stop_after`: a Ctrl-C (KeyboardInterrupt) once a run has finished n games;
 - `MEEPLE`: the command line that starts `meeple` in a process of its own;
 - `notebook`: a small lesson notebook, for the scrub and file-mode tests;
+- `new_class`: `meeple class new` for a roster, for the grading tests of both tiers;
 - `needs_proc`, `children`, `alive`, `cpu_ticks`, `wait_for`: child processes read from
   Linux /proc, for the tests that end a run and check that its worker processes end too;
 - `run_without_jupyter`: a Python snippet run in a fresh process where altair, pandas, numpy
@@ -74,6 +75,16 @@ def notebook(cells=None) -> dict:
         {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "x = 1", "outputs": [], "execution_count": 1},
     ]
     return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def new_class(folder: Path, students: "list[str]") -> Path:
+    """`meeple class new` in `folder` for `students` (a roster.csv with an email each): the key file's path."""
+    from meeple.course import classroom
+
+    roster = folder / "roster.csv"
+    roster.write_text("id,email\n" + "".join(f"{s},{i}@school.example\n" for i, s in enumerate(students)), encoding="utf-8")
+    assert main(["class", "new", str(roster), str(folder / "class")]) == 0
+    return folder / "class" / classroom.KEY_FILE
 
 
 needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads child processes from Linux /proc")
