@@ -446,8 +446,9 @@ def _catch_up_boost(answer):
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
 def _rules_07():
-    """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
-    return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
+    """Lesson 7's exercise deck: the base deck's first `suits` colours and this student's number of Bruces."""
+    mine = exercise_numbers("07")
+    return ddb.Config(suits=ddb.Config().suits[:mine["suits"]], bruce_cards=mine["bruce_cards"])
 
 
 def _round_start_after_one_duck(ducks: int = 1):

@@ -45,9 +45,11 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
     "06": {"gap": (4, 2, 3, 5, 6),
            "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))},
-    # bruce_cards: 1 to 20 Bruces (a classmate's 07.bruces matches only at the same deck and handful, issue 37)
+    # bruce_cards: 1 to 20 Bruces (a classmate's 07.bruces matches only at the same deck and handful, issue 37);
+    # suits: the deck's colours, the base ten or its first 5 to 9 (07.third and 07.no_double depend on the
+    # colours and the Bruces alone: 120 decks, not 20, so a classmate's deck is rarely the student's)
     "07": {"bruce_cards": (6, 4, 5, 7, 8, 9, 3, 10, 11, 12, 2, 13, 14, 15, 1, 16, 17, 18, 19, 20),
-           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15)},
+           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15), "suits": (10, 8, 6, 9, 7, 5)},
     # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
     # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
     # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
