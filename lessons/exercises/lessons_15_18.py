@@ -13,6 +13,7 @@ Each exercise's answer is registered for the teacher's key with `answer_of`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -123,10 +124,16 @@ def _at_most(answer):
     return False, f"convolve the turn's distribution {p['turns']} times (exact.distance_after) and add the chances up to the distance."
 
 
+def published_16(p=None) -> pb.Config:
+    """16.variance's die: the preset's, with the student's cap on rerolls a turn (None: no cap)."""
+    p = p or PARAMS["16"]
+    return dataclasses.replace(pb.Config.presets()[p["preset"]], max_rerolls=p["max_rerolls"])
+
+
 @exercise("16.variance", "the exact variance as a Fraction")
 def _variance(answer):
     p = PARAMS["16"]
-    cfg = pb.Config.presets()[p["preset"]]
+    cfg = published_16(p)
     m, v = exact.turn_moments(cfg)
     right = p["variance_turns"] * v
     got = exact_answer(answer, right, "an exact Fraction")
@@ -136,9 +143,11 @@ def _variance(answer):
         return False, "that is one turn's variance: independent turns' variances add."
     if got == p["variance_turns"] ** 2 * v:
         return False, "variances of independent turns add; n squared times is the variance of one turn scaled by n."
-    base = exact.turn_moments(pb.Config())[1]
+    base = exact.turn_moments(dataclasses.replace(pb.Config(), max_rerolls=p["max_rerolls"]))[1]
     if got == p["variance_turns"] * base:
         return False, f"that is the base die's; the exercise asks for the {p['preset']} preset."
+    if p["max_rerolls"] is not None and got == p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]:
+        return False, f"that is the die without a cap; the exercise's turns reroll at most {p['max_rerolls']} times (max_rerolls)."
     return False, "find one turn's variance for this die (exact.turn_moments) and use that independent turns' variances add."
 
 
@@ -277,7 +286,7 @@ def _at_most_answer():
 @answer_of("16.variance")
 def _variance_answer():
     p = PARAMS["16"]
-    return p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]
+    return p["variance_turns"] * exact.turn_moments(published_16(p))[1]
 
 
 @answer_of("17.first_by")

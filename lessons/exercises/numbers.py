@@ -112,9 +112,11 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # 17's engine races to 27.4%, 7 players' 17.first_by, so 2)
     "15": {"prior": ((2, 6), (3, 9), (2, 9), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
            "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
-    # 16: 4 x 15 (turns, at most) pairs, each its own chance, and 2 to 30 turns for the variance (issue 37)
+    # 16: 4 x 15 (turns, at most) pairs, each its own chance, and 2 to 30 turns for the variance (issue 37);
+    # max_rerolls: 16.variance's cap on the published die's rerolls a turn (None: the preset's, no cap), each cap
+    # its own turn variance, so (turns, cap) gives 116 variances for 116 pairs, not 29
     "16": {"turns": (2, 3, 4, 5), "at_most": (10, 8, 9, 11, 12, 6, 7, 13, 14, 15, 16, 17, 18, 19, 20),
-           "variance_turns": (3, 2, *range(4, 31))},
+           "variance_turns": (3, 2, *range(4, 31)), "max_rerolls": (None, 2, 1, 3)},
     # race_players: 17.rounds's race (not 4: section 2 plays that very race, always-reroll, no extensions); at
     # every count the engine's races are clearly shorter than the model's (tests/test_student_numbers.py)
     "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2)},
