@@ -284,8 +284,8 @@ def _four_turn_track(answer):
 
 @exercise("04.slow", expects="an exact Fraction")
 def _more_than_three(answer):
-    k = exercise_numbers("04")["more_than"]
-    dist = _trial_turns()
+    k, spaces = exercise_numbers("04")["more_than"], exercise_numbers("04")["slow_spaces"]
+    dist = _trial_turns(spaces)
     want = expected("04.slow")
     x = exact_answer(answer, want)
     if x == want:
@@ -294,7 +294,9 @@ def _more_than_three(answer):
         return False, f"that counts {k} turns too: 'more than {k}' starts at {k + 1}."
     if x == 1 - want:
         return False, f"that is the chance of {k} turns or fewer: the complement."
-    return False, f"add up the chances of every number of turns above {k} (or subtract the rest from 1)."
+    if spaces != pb.Config().spaces and x == exact.at_least(_trial_turns(pb.Config().spaces), k + 1):
+        return False, f"that is on the base track; exercise 2's track has {spaces} spaces (exact.time_trial_turns(config, {spaces}))."
+    return False, f"on {spaces} spaces, add up the chances of every number of turns above {k} (or subtract the rest from 1)."
 
 
 # --- lesson 5: how many games? ---------------------------------------------------------------------
@@ -571,13 +573,13 @@ def _track_answer():
 
 @answer_of("04.slow")
 def _slow_answer():
-    return exact.at_least(_trial_turns(), exercise_numbers("04")["more_than"] + 1)
+    return exact.at_least(_trial_turns(exercise_numbers("04")["slow_spaces"]), exercise_numbers("04")["more_than"] + 1)
 
 
-@lru_cache(maxsize=1)
-def _trial_turns() -> dict:
-    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
-    return exact.time_trial_turns(pb.Config())
+@lru_cache(maxsize=None)
+def _trial_turns(spaces: int) -> dict:
+    """exact.time_trial_turns of the base rules on a track of `spaces` spaces (worked out once per track)."""
+    return exact.time_trial_turns(pb.Config(), spaces)
 
 
 answer_of("05.games")(lambda: games_for_half_width(*edge_question()[1:]))

@@ -37,7 +37,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # four "no" (tests/course/test_student_numbers.py), so the verdict is the student's own (issue 37)
     "03": {"gap": (5, 2, 3, 6, 7),
            "seat": ((4, 1), (3, 1), (5, 1), (6, 2), (3, 2), (4, 2), (5, 3), (6, 4), (3, 3), (4, 4), (5, 5), (6, 6))},
-    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, about 4 turns
+    # turns not 4: the track slider opens on the base 20 spaces, about 4 turns. slow_spaces: 04.slow's track, the base
+    # 20 spaces or 12 to 30 (the slider's range): with more_than 2 to 6, 95 (track, turns) pairs, each its own chance
+    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5, 6), "slow_spaces": (20, *range(12, 20), *range(21, 31))},
     "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
     # catchup: (players, low, high): the half-time leader's whole interval between low and high per cent. The
     # base rule fails each, and so does the lesson's strong catch-up (only the last rerolls): some targets want
