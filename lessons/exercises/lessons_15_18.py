@@ -153,11 +153,11 @@ def _variance(answer):
 
 # --- lesson 17: the first of several piglets -------------------------------------------
 
-def _lone_race(_memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
-    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
-    if not _memo:
-        _memo["trial"] = exact.time_trial_turns(pb.Config())
-    return _memo["trial"]
+def _lone_race(spaces: int, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
+    """exact.time_trial_turns of the base rules on a track of `spaces` spaces (worked out once per track)."""
+    if spaces not in _memo:
+        _memo[spaces] = exact.time_trial_turns(pb.Config(), spaces)
+    return _memo[spaces]
 
 
 def race_config_17(players: int | None = None):
@@ -169,7 +169,7 @@ def race_config_17(players: int | None = None):
 def _first_by(answer):
     p = PARAMS["17"]
     n, r = p["players"], p["rounds"]
-    trial = _lone_race()
+    trial = _lone_race(p["first_spaces"])
     alone = exact.at_most(trial, r)
     right = 1 - (1 - alone) ** n
     got = exact_answer(answer, right, "an exact Fraction")
@@ -181,6 +181,8 @@ def _first_by(answer):
         return False, "that is the chance that every piglet has crossed; the race needs only one."
     if got == 1 - (1 - exact.at_most(trial, r - 1)) ** n:
         return False, "off by one round: 'within' includes the last round named."
+    if p["first_spaces"] != pb.Config().spaces and got == 1 - (1 - exact.at_most(_lone_race(pb.Config().spaces), r)) ** n:
+        return False, f"that is on the base track; the exercise's track has {p['first_spaces']} spaces (exact.time_trial_turns(config, spaces))."
     return False, "P(the first of n crosses by round r) = 1 - P(one piglet has not) ** n."
 
 
@@ -292,7 +294,7 @@ def _variance_answer():
 @answer_of("17.first_by")
 def _first_by_answer():
     p = PARAMS["17"]
-    return 1 - (1 - exact.at_most(_lone_race(), p["rounds"])) ** p["players"]
+    return 1 - (1 - exact.at_most(_lone_race(p["first_spaces"]), p["rounds"])) ** p["players"]
 
 
 @answer_of("17.rounds")

@@ -126,7 +126,10 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "variance_turns": (3, 2, *range(4, 31)), "max_rerolls": (None, 2, 1, 3)},
     # race_players: 17.rounds's race (not 4: section 2 plays that very race, always-reroll, no extensions); at
     # every count the engine's races are clearly shorter than the model's (tests/test_student_numbers.py)
-    "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2)},
+    # first_spaces: 17.first_by's track, the base 20 spaces or 12 to 30 (lesson 4's slider): with players and rounds,
+    # 228 races, each its own chance (issue 37)
+    "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2),
+           "first_spaces": (20, *range(12, 20), *range(21, 31))},
     "18": {"lead": (-2, -3, -4)},
     # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
     # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.

@@ -32,7 +32,7 @@ def test_the_answer_key_is_what_the_checkers_accept():
 def _answers():
     p15, p16, p17 = more.PARAMS["15"], more.PARAMS["16"], more.PARAMS["17"]
     a, b = exact.beta_posterior(*p15["prior"], p15["wins"], p15["games"])
-    trial = exact.time_trial_turns(pb.Config())
+    trial = exact.time_trial_turns(pb.Config(), p17["first_spaces"])
     return {
         "15.posterior_mean": (Fraction(a, a + b), Fraction(p15["wins"], p15["games"])),
         "15.above_fair": (1 - exact.beta_cdf(a, b, p15["fair"]), exact.beta_cdf(a, b, p15["fair"])),
