@@ -133,8 +133,13 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "18": {"lead": (-2, -3, -4)},
     # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
     # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
-    "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
-           "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
+    # flipped and bruces_seen: 19.due's (cards flipped, Bruces among them), 10 to 42 cards and 1 to 4 Bruces: 88 pairs,
+    # 77 chances, none a chance the lesson shows first (its chart's B/(N - k) for k = 0, 4, ..., 36, and 1/5, 1/11),
+    # hence no 11, 21, 22, 30, 31, 33, 35, 37, 38, 39, 41 cards. claims: 19.cold_streak's, 8 to 20 claims a game (with
+    # claim and streak: 78 questions, 75 chances). Issue 37
+    "19": {"flipped": (24, 20, 28, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 25, 26, 27, 29, 32, 34, 36, 40, 42),
+           "bruces_seen": (2, 1, 3, 4), "drought": (27, 25, 30, 33),
+           "claims": (12, 10, 15, 8, 9, 11, 13, 14, 16, 17, 18, 19, 20), "claim": (3, 2), "streak": (6, 5, 7)},
     # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
     # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
     # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
