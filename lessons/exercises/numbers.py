@@ -149,8 +149,10 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # players and bots: 21.tuned's search (not 4 players: section 4 tunes that game); at every player count the
     # model's first-seat edge shrinks as the first section grows (tests/test_student_numbers.py), and the key's
     # search is the solution's own (seed 5). model_players not 6 (nor 4, 7): the 6-player model's first seat, 0.261,
-    # is a figure the lesson shows (chance version 2's engine runs)
-    "21": {"model_players": (5, 3, 2), "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
+    # is a figure the lesson shows (chance version 2's engine runs). model_spaces: 21.model_seat's track, the base 20
+    # spaces or 12 to 34 (the lesson's model runs only four seats): 69 races, each its own chance (issue 37)
+    "21": {"model_players": (5, 3, 2), "model_spaces": (20, *range(12, 20), *range(21, 35)),
+           "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
            "tune_field": ("sections[0]",), "tune_values": ((2, 9),), "tune_games": (400,)},
     # lessons 22-25 (exercises.lessons_22_25.lesson_numbers reads these; none is a number the lesson shows first).
     # record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,
