@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from contextlib import contextmanager
 from fractions import Fraction
+from itertools import combinations_with_replacement
 from typing import Any, Callable
 
 from meeple.course.classroom import same_id
@@ -23,14 +24,29 @@ from .checking import WHOSE
 LUCK = ((100, 60), *((n, k) for n in (60, 70, 80, 90, 100, 110, 120, 150)
                      for k in range(round(0.59 * n), round(0.70 * n) + 1) if (n, k) != (100, 60)))
 
+# 02.moments's practice dice: the lesson's five first, then every six-faced die of faces 1 to 6 with three or more
+# different faces whose (mean, variance) is new (a classmate's die rarely shares the student's moments, issue 37) and
+# is not the piglets' die's nor the lesson's steady die's (lesson 2 shows both)
+def _practice_dice() -> tuple:
+    dice = [(1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4), (2, 2, 3, 3, 4, 6)]
+    moments = lambda f: (sum(f), sum(x * x for x in f))  # noqa: E731 - six faces: the sums fix mean and variance
+    seen = {moments(f) for f in (*dice, (1, 2, 3, 4, 1, 3), (2, 2, 2, 3, 3, 2))}
+    for f in combinations_with_replacement(range(1, 7), 6):
+        if len(set(f)) >= 3 and moments(f) not in seen:
+            seen.add(moments(f))
+            dice.append(f)
+    return tuple(dice)
+
+
+PRACTICE_DICE = _practice_dice()
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
 NUMBERS: dict[str, dict[str, tuple]] = {
     # lessons 1-6 (the sampled 01.ender asks its own bonus, 03.seat its players, 06.catchup its players and limit)
     "01": {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)},
-    "02": {"practice_die": ((1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4),
-                            (2, 2, 3, 3, 4, 6)),
+    "02": {"practice_die": PRACTICE_DICE,
            "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
     # gap not 4: the lesson's reroll toggles show the chase four spaces behind. seat: 03.seat's (players, seat
     # asked about, 1 = Player 1): on the lesson's 2000 games (seed 1) four are favoured, four "cannot tell" and
