@@ -120,7 +120,7 @@ def _net_cards(claim: int, die) -> dict[int, Fraction]:
 
 
 def variance_die() -> tuple:
-    """The eight-sided die of this student's 09.claim3_variance (exercise 2 keeps STEAL_DIE)."""
+    """The steal die (8 to 14 faces) of this student's 09.claim3_variance (numbers.VARIANCE_DICE)."""
     return exercise_numbers("09")["variance_die"]
 
 

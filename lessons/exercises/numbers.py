@@ -40,6 +40,36 @@ def _practice_dice() -> tuple:
 
 PRACTICE_DICE = _practice_dice()
 
+
+# 09.claim3_variance's steal dice: the lesson's five first, then dice of 8 to 14 faces, one to three -1s, two or more
+# 3s and 1s and 2s between, each with a claim-3 variance of its own (claim 3's net cards depend on the 3s and the -1s
+# alone) and none a variance lesson 9's table shows (the base die's claims), issue 37
+def _claim_variance(die, claim: int = 3) -> Fraction:
+    """The variance of a claim's net cards with this steal die (lessons_08_14.net cards: claim, -1 or 0)."""
+    net = [claim if face >= claim else -1 if face == -1 else 0 for face in die]
+    mean = Fraction(sum(net), len(die))
+    return Fraction(sum(x * x for x in net), len(die)) - mean * mean
+
+
+def _variance_dice() -> tuple:
+    dice = [(-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
+            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3)]
+    base = (-1, 1, 1, 2, 3, 3)  # the base game's die (ddb.Config().die), whose claims lesson 9's table shows
+    shown = {_claim_variance(base, claim) for claim in (1, 2, 3)}
+    seen = {_claim_variance(d) for d in dice} | shown
+    for faces in range(8, 15):
+        for minus in (1, 2, 3):
+            for threes in range(2, faces - minus - 1):
+                between = faces - minus - threes
+                die = (-1,) * minus + (1,) * (between - between // 2) + (2,) * (between // 2) + (3,) * threes
+                if _claim_variance(die) not in seen:
+                    seen.add(_claim_variance(die))
+                    dice.append(die)
+    return tuple(dice)
+
+
+VARIANCE_DICE = _variance_dice()
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -96,9 +126,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                         (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
                         (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
                         (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3)),
-           # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
-           "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
-                            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
+           # variance_die: 09.claim3_variance's die, each with a claim-3 variance of its own (VARIANCE_DICE)
+           "variance_die": VARIANCE_DICE},
     "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
