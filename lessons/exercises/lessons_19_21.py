@@ -32,8 +32,11 @@ from .search import closest, measured_runs, undecided
 def lesson_numbers(lesson: int) -> dict:
     """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
     `meeple.course.exercises.student`; the choices are in `numbers.NUMBERS`). Lesson 20's
-    `wait_game` is also given as `players`, `bots` and `special_one`."""
+    `wait_game` is also given as `players`, `bots` and `special_one`, lesson 21's `model_race` as
+    `model_players` and `model_spaces`."""
     numbers = exercise_numbers(f"{lesson:02d}")
+    if "model_race" in numbers:
+        numbers["model_players"], numbers["model_spaces"] = numbers["model_race"]
     if "wait_game" in numbers:
         numbers["players"], numbers["bots"], numbers["special_one"] = numbers["wait_game"]
     return numbers
