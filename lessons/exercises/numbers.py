@@ -82,6 +82,9 @@ VARIANCE_DICE = _variance_dice()
 MODEL_RACE_SHOWN = frozenset({(5, 14), (5, 17), (5, 24), (5, 26), (5, 27), (5, 33), (5, 34), (5, 35), (5, 36), (5, 37),
                               (2, 17), (2, 18), (2, 24), (2, 25), (2, 26), (2, 27), (2, 28), (2, 29)})
 
+# 08.five_ducks's decks (colours, extra Bruces) whose bust chance lesson 8 shows before asking (3/5, 2/3, 41/59, 23/29)
+FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6), (8, 10), (7, 15)})
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -116,7 +119,10 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
     # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
     # a bust chance and differ in their gain (tests/test_student_numbers.py)
-    "08": {"extra_bruces": (2, 1, 3, 4),
+    # deck: 08.five_ducks's (colours, extra Bruces), the base deck's first 7 to 10 colours and 1 to 20 more Bruces than
+    # its six, but for the decks whose answer is a figure lesson 8 shows first (FIVE_DUCKS_SHOWN): 72 decks, not 4
+    "08": {"deck": ((10, 2), *((s, e) for e in range(1, 21) for s in (10, 9, 8, 7)
+                               if (s, e) != (10, 2) and (s, e) not in FIVE_DUCKS_SHOWN)),
            "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
                     (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
                     (2, (("yellow", 4),)))},
