@@ -448,9 +448,9 @@ def _catch_up_boost(answer):
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
 def _rules_07():
-    """Lesson 7's exercise deck: the base deck's first `suits` colours and this student's number of Bruces."""
-    mine = exercise_numbers("07")
-    return ddb.Config(suits=ddb.Config().suits[:mine["suits"]], bruce_cards=mine["bruce_cards"])
+    """Lesson 7's exercise deck: the base deck's first colours and this student's number of Bruces (their `deck`)."""
+    suits, bruces = exercise_numbers("07")["deck"]
+    return ddb.Config(suits=ddb.Config().suits[:suits], bruce_cards=bruces)
 
 
 def _round_start_after_one_duck(ducks: int = 1):
@@ -465,13 +465,14 @@ def _round_start_after_one_duck(ducks: int = 1):
 
 
 def _third_flip_answer() -> Fraction:
-    row, left = _round_start_after_one_duck(2)
+    row, left = _round_start_after_one_duck(exercise_numbers("07")["seen"])
     return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
 
 
 @exercise("07.third", expects="an exact Fraction")
 def _third_flip(answer):
-    row, left = _round_start_after_one_duck(2)
+    seen = exercise_numbers("07")["seen"]
+    row, left = _round_start_after_one_duck(seen)
     cards = sum(left.values())
     want = expected("07.third")
     x = exact_answer(answer, want)
@@ -479,12 +480,12 @@ def _third_flip(answer):
         return True, f"{want}: the cards that bust it over the cards still face down."
     deck = len(_rules_07().deck())
     if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
-        return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
-    if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
-        return False, "two cards have left the pile, not one: count what is still face down after both flips."
+        return False, f"that counts the flipped ducks as if they went back into the pile: this deck has {seen} cards fewer now."
+    if x == Fraction(sum(left[s] for s in row) + left[None], cards + seen - 1):
+        return False, f"{seen} cards have left the pile, not one: count what is still face down after all {seen} flips."
     if x in (Fraction(left[None], cards), Fraction(sum(left[s] for s in row), cards),
              Fraction(left[row[0]] + left[None], cards)):
-        return False, "a Bruce and a duck of either suit in the row end the turn: count all of them."
+        return False, "a Bruce and a duck of any suit in the row end the turn: count all of them."
     return False, "count the cards that would end the turn among those still face down."
 
 

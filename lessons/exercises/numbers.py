@@ -85,6 +85,9 @@ MODEL_RACE_SHOWN = frozenset({(5, 14), (5, 17), (5, 24), (5, 26), (5, 27), (5, 3
 # 08.five_ducks's decks (colours, extra Bruces) whose bust chance lesson 8 shows before asking (3/5, 2/3, 41/59, 23/29)
 FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6), (8, 10), (7, 15)})
 
+# lesson 7's decks (colours, Bruces) with an answer lesson 7 shows before asking
+SEVEN_DECKS_SHOWN = frozenset({(9, 1), (9, 2), (9, 3), (9, 5), (9, 20), (8, 3), (8, 10), (10, 15)})
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -108,13 +111,14 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
     "06": {"gap": (4, 2, 3, 5, 6),
            "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))},
-    # bruce_cards: 4 to 22 Bruces (a classmate's 07.bruces matches only at the same deck and handful, issue 37);
-    # suits: the deck's colours, the base ten or its first 7 to 9 (07.third and 07.no_double depend on the
-    # colours and the Bruces alone: 68 decks, so a classmate's deck is rarely the student's). No 1 to 3, 10 or 20
-    # Bruces: with 8 or 9 colours some answer would be a figure the lesson shows first (its engine rounds, its
-    # hypergeometric), and no fewer colours: a small deck with many Bruces holds one in the handful almost surely
-    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22),
-           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15), "suits": (10, 8, 9, 7)},
+    # deck: lesson 7's exercise deck (colours, Bruces), the base deck's ten and six first, then its first 6 to 10
+    # colours with 1 to 22 Bruces, at most half as many as its ducks (07.third and 07.no_double depend on the deck
+    # alone: issue 37), but for the decks where some answer of 07.third, 07.no_double or 07.bruces (at any handful)
+    # is a figure the lesson shows first (SEVEN_DECKS_SHOWN). seen: 07.third's ducks of different suits flipped before
+    # the flip asked about (2 to 4: with the deck 297 questions, 145 chances). cards: 07.bruces's handful, 6 to 15
+    "07": {"deck": ((10, 6), *((s, b) for s in (10, 9, 8, 7, 6) for b in range(1, 23)
+                               if b <= 3 * s and (s, b) != (10, 6) and (s, b) not in SEVEN_DECKS_SHOWN)),
+           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15), "seen": (2, 3, 4)},
     # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
     # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
     # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share

@@ -9,8 +9,8 @@ Held to 2% here, the exercises widened so far (the numbers this round added to 0
 asking, as tests/lessons/test_lessons_run.py reads them):
 - 02.moments: 176 practice dice, each its own mean and variance;
 - 04.slow: more than 2 to 6 turns on a track of 12 to 30 spaces (95 pairs);
-- 07.bruces: 4 to 22 Bruces, handfuls of 6 to 15 cards; 07.third and 07.no_double: the deck's 7 to
-  10 colours and 4 to 22 Bruces (68 decks);
+- 07.third, 07.no_double and 07.bruces: 97 decks of 6 to 10 colours and 1 to 22 Bruces; 07.third asks
+  after 2 to 4 ducks (291 questions), 07.bruces about handfuls of 6 to 15 cards;
 - 08.five_ducks: 72 decks of 7 to 10 colours and 1 to 20 extra Bruces;
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader: a steal before the opponent's last one (20 dice of 8 to 16 faces, leads 1 to 6);
