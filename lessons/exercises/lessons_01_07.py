@@ -284,8 +284,8 @@ def _four_turn_track(answer):
 
 @exercise("04.slow", expects="an exact Fraction")
 def _more_than_three(answer):
-    k = exercise_numbers("04")["more_than"]
-    dist = _trial_turns()
+    k, spaces = exercise_numbers("04")["more_than"], exercise_numbers("04")["slow_spaces"]
+    dist = _trial_turns(spaces)
     want = expected("04.slow")
     x = exact_answer(answer, want)
     if x == want:
@@ -294,7 +294,9 @@ def _more_than_three(answer):
         return False, f"that counts {k} turns too: 'more than {k}' starts at {k + 1}."
     if x == 1 - want:
         return False, f"that is the chance of {k} turns or fewer: the complement."
-    return False, f"add up the chances of every number of turns above {k} (or subtract the rest from 1)."
+    if spaces != pb.Config().spaces and x == exact.at_least(_trial_turns(pb.Config().spaces), k + 1):
+        return False, f"that is on the base track; exercise 2's track has {spaces} spaces (exact.time_trial_turns(config, {spaces}))."
+    return False, f"on {spaces} spaces, add up the chances of every number of turns above {k} (or subtract the rest from 1)."
 
 
 # --- lesson 5: how many games? ---------------------------------------------------------------------
@@ -446,8 +448,9 @@ def _catch_up_boost(answer):
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
 
 def _rules_07():
-    """Lesson 7's exercise deck: the base deck with this student's number of Bruces."""
-    return ddb.Config(bruce_cards=exercise_numbers("07")["bruce_cards"])
+    """Lesson 7's exercise deck: the base deck's first colours and this student's number of Bruces (their `deck`)."""
+    suits, bruces = exercise_numbers("07")["deck"]
+    return ddb.Config(suits=ddb.Config().suits[:suits], bruce_cards=bruces)
 
 
 def _round_start_after_one_duck(ducks: int = 1):
@@ -462,13 +465,14 @@ def _round_start_after_one_duck(ducks: int = 1):
 
 
 def _third_flip_answer() -> Fraction:
-    row, left = _round_start_after_one_duck(2)
+    row, left = _round_start_after_one_duck(exercise_numbers("07")["seen"])
     return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
 
 
 @exercise("07.third", expects="an exact Fraction")
 def _third_flip(answer):
-    row, left = _round_start_after_one_duck(2)
+    seen = exercise_numbers("07")["seen"]
+    row, left = _round_start_after_one_duck(seen)
     cards = sum(left.values())
     want = expected("07.third")
     x = exact_answer(answer, want)
@@ -476,12 +480,12 @@ def _third_flip(answer):
         return True, f"{want}: the cards that bust it over the cards still face down."
     deck = len(_rules_07().deck())
     if x == Fraction(sum(left[s] for s in row) + len(row) + left[None], deck):
-        return False, "that counts the flipped ducks as if they went back into the pile: this deck has two cards fewer now."
-    if x == Fraction(sum(left[s] for s in row) + left[None], cards + 1):
-        return False, "two cards have left the pile, not one: count what is still face down after both flips."
+        return False, f"that counts the flipped ducks as if they went back into the pile: this deck has {seen} cards fewer now."
+    if x == Fraction(sum(left[s] for s in row) + left[None], cards + seen - 1):
+        return False, f"{seen} cards have left the pile, not one: count what is still face down after all {seen} flips."
     if x in (Fraction(left[None], cards), Fraction(sum(left[s] for s in row), cards),
              Fraction(left[row[0]] + left[None], cards)):
-        return False, "a Bruce and a duck of either suit in the row end the turn: count all of them."
+        return False, "a Bruce and a duck of any suit in the row end the turn: count all of them."
     return False, "count the cards that would end the turn among those still face down."
 
 
@@ -570,13 +574,13 @@ def _track_answer():
 
 @answer_of("04.slow")
 def _slow_answer():
-    return exact.at_least(_trial_turns(), exercise_numbers("04")["more_than"] + 1)
+    return exact.at_least(_trial_turns(exercise_numbers("04")["slow_spaces"]), exercise_numbers("04")["more_than"] + 1)
 
 
-@lru_cache(maxsize=1)
-def _trial_turns() -> dict:
-    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
-    return exact.time_trial_turns(pb.Config())
+@lru_cache(maxsize=None)
+def _trial_turns(spaces: int) -> dict:
+    """exact.time_trial_turns of the base rules on a track of `spaces` spaces (worked out once per track)."""
+    return exact.time_trial_turns(pb.Config(), spaces)
 
 
 answer_of("05.games")(lambda: games_for_half_width(*edge_question()[1:]))

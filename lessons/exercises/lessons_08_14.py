@@ -53,8 +53,10 @@ def _ddb_nest_position():
 
 
 def _five_ducks_rules():
-    """08.five_ducks's deck: the base deck with the student's extra Bruces (the base deck's five ducks are in the lesson's table)."""
-    return ddb.Config(bruce_cards=ddb.Config().bruce_cards + exercise_numbers("08")["extra_bruces"])
+    """08.five_ducks's deck: the base deck's first colours with the student's extra Bruces (their `deck`; the base
+    deck's five ducks are in the lesson's table)."""
+    (suits, extra), base = exercise_numbers("08")["deck"], ddb.Config()
+    return ddb.Config(suits=base.suits[:suits], bruce_cards=base.bruce_cards + extra)
 
 
 @exercise("08.five_ducks", "the exact bust chance as a Fraction")
@@ -65,7 +67,8 @@ def _five_ducks(answer):
     a = exact_answer(answer, right)
     base = ddb.Config()
     if a == ddb.bust_probability(row, _ddb_unseen(base, row)):
-        return False, f"that is the base deck's {base.bruce_cards} Bruces; this deck has {config.bruce_cards}."
+        return False, (f"that is the base deck's ({len(base.suits)} colours, {base.bruce_cards} Bruces); this deck has "
+                       f"{len(config.suits)} colours and {config.bruce_cards} Bruces.")
     face_down = len(config.deck()) - len(row)
     if a in (ddb.bust_probability(row, config.deck()), right * face_down / (face_down + len(row))):
         return False, ("the five ducks in the row are face up: leave them out of the cards still "
@@ -120,7 +123,7 @@ def _net_cards(claim: int, die) -> dict[int, Fraction]:
 
 
 def variance_die() -> tuple:
-    """The eight-sided die of this student's 09.claim3_variance (exercise 2 keeps STEAL_DIE)."""
+    """The steal die (8 to 14 faces) of this student's 09.claim3_variance (numbers.VARIANCE_DICE)."""
     return exercise_numbers("09")["variance_die"]
 
 

@@ -13,6 +13,7 @@ Each exercise's answer is registered for the teacher's key with `answer_of`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
@@ -123,10 +124,16 @@ def _at_most(answer):
     return False, f"convolve the turn's distribution {p['turns']} times (exact.distance_after) and add the chances up to the distance."
 
 
+def published_16(p=None) -> pb.Config:
+    """16.variance's die: the preset's, with the student's cap on rerolls a turn (None: no cap)."""
+    p = p or PARAMS["16"]
+    return dataclasses.replace(pb.Config.presets()[p["preset"]], max_rerolls=p["max_rerolls"])
+
+
 @exercise("16.variance", "the exact variance as a Fraction")
 def _variance(answer):
     p = PARAMS["16"]
-    cfg = pb.Config.presets()[p["preset"]]
+    cfg = published_16(p)
     m, v = exact.turn_moments(cfg)
     right = p["variance_turns"] * v
     got = exact_answer(answer, right, "an exact Fraction")
@@ -136,19 +143,21 @@ def _variance(answer):
         return False, "that is one turn's variance: independent turns' variances add."
     if got == p["variance_turns"] ** 2 * v:
         return False, "variances of independent turns add; n squared times is the variance of one turn scaled by n."
-    base = exact.turn_moments(pb.Config())[1]
+    base = exact.turn_moments(dataclasses.replace(pb.Config(), max_rerolls=p["max_rerolls"]))[1]
     if got == p["variance_turns"] * base:
         return False, f"that is the base die's; the exercise asks for the {p['preset']} preset."
+    if p["max_rerolls"] is not None and got == p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]:
+        return False, f"that is the die without a cap; the exercise's turns reroll at most {p['max_rerolls']} times (max_rerolls)."
     return False, "find one turn's variance for this die (exact.turn_moments) and use that independent turns' variances add."
 
 
 # --- lesson 17: the first of several piglets -------------------------------------------
 
-def _lone_race(_memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
-    """exact.time_trial_turns of the base track (the same for every student: worked out once)."""
-    if not _memo:
-        _memo["trial"] = exact.time_trial_turns(pb.Config())
-    return _memo["trial"]
+def _lone_race(spaces: int, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
+    """exact.time_trial_turns of the base rules on a track of `spaces` spaces (worked out once per track)."""
+    if spaces not in _memo:
+        _memo[spaces] = exact.time_trial_turns(pb.Config(), spaces)
+    return _memo[spaces]
 
 
 def race_config_17(players: int | None = None):
@@ -160,7 +169,7 @@ def race_config_17(players: int | None = None):
 def _first_by(answer):
     p = PARAMS["17"]
     n, r = p["players"], p["rounds"]
-    trial = _lone_race()
+    trial = _lone_race(p["first_spaces"])
     alone = exact.at_most(trial, r)
     right = 1 - (1 - alone) ** n
     got = exact_answer(answer, right, "an exact Fraction")
@@ -172,6 +181,8 @@ def _first_by(answer):
         return False, "that is the chance that every piglet has crossed; the race needs only one."
     if got == 1 - (1 - exact.at_most(trial, r - 1)) ** n:
         return False, "off by one round: 'within' includes the last round named."
+    if p["first_spaces"] != pb.Config().spaces and got == 1 - (1 - exact.at_most(_lone_race(pb.Config().spaces), r)) ** n:
+        return False, f"that is on the base track; the exercise's track has {p['first_spaces']} spaces (exact.time_trial_turns(config, spaces))."
     return False, "P(the first of n crosses by round r) = 1 - P(one piglet has not) ** n."
 
 
@@ -277,13 +288,13 @@ def _at_most_answer():
 @answer_of("16.variance")
 def _variance_answer():
     p = PARAMS["16"]
-    return p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]
+    return p["variance_turns"] * exact.turn_moments(published_16(p))[1]
 
 
 @answer_of("17.first_by")
 def _first_by_answer():
     p = PARAMS["17"]
-    return 1 - (1 - exact.at_most(_lone_race(), p["rounds"])) ** p["players"]
+    return 1 - (1 - exact.at_most(_lone_race(p["first_spaces"]), p["rounds"])) ** p["players"]
 
 
 @answer_of("17.rounds")

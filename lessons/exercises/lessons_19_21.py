@@ -32,8 +32,11 @@ from .search import closest, measured_runs, undecided
 def lesson_numbers(lesson: int) -> dict:
     """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
     `meeple.course.exercises.student`; the choices are in `numbers.NUMBERS`). Lesson 20's
-    `wait_game` is also given as `players`, `bots` and `special_one`."""
+    `wait_game` is also given as `players`, `bots` and `special_one`, lesson 21's `model_race` as
+    `model_players` and `model_spaces`."""
     numbers = exercise_numbers(f"{lesson:02d}")
+    if "model_race" in numbers:
+        numbers["model_players"], numbers["model_spaces"] = numbers["model_race"]
     if "wait_game" in numbers:
         numbers["players"], numbers["bots"], numbers["special_one"] = numbers["wait_game"]
     return numbers
@@ -235,24 +238,33 @@ def _wait(answer):
 
 # --- lesson 21: the first seat (Piggyback Brigade) ---------------------------------------------------
 
-def model_first_seat(players: int) -> Fraction:
-    return exact.race_seat_chances(exact.time_trial_turns(pb.Config()), players)[0]
+@lru_cache(maxsize=None)
+def _model_trial(spaces: int) -> dict:
+    """exact.time_trial_turns of the base rules on a track of `spaces` spaces (once per track)."""
+    return exact.time_trial_turns(pb.Config(), spaces)
+
+
+def model_first_seat(players: int, spaces: "int | None" = None) -> Fraction:
+    """Player 1's chance in the independent-race model: `players` lone piglets on `spaces` spaces (the base track's)."""
+    return exact.race_seat_chances(_model_trial(pb.Config().spaces if spaces is None else spaces), players)[0]
 
 
 @exercise("21.model_seat", expects="the chance as an exact Fraction")
 def _model_seat(answer):
-    players = lesson_numbers(21)["model_players"]
-    right = model_first_seat(players)
+    players, spaces = lesson_numbers(21)["model_players"], lesson_numbers(21)["model_spaces"]
+    right = model_first_seat(players, spaces)
     a = exact_answer(answer, right)
     if a == right:
         return True, (f"{fraction_text(right, 25)}, ≈ {float(right):.3f}, against a fair {Fraction(1, players)}: in this model the whole "
                       "edge is winning the ties in turns.")
     if a == Fraction(1, players):
         return False, "that is the fair share; in the model Player 1 wins every tie in the number of turns."
-    chances = exact.race_seat_chances(exact.time_trial_turns(pb.Config()), players)
+    chances = exact.race_seat_chances(_model_trial(spaces), players)
     if a in chances:
         return False, f"that is seat {chances.index(a) + 1}'s chance; the question asks for Player 1's."
-    return False, (f"exact.race_seat_chances(exact.time_trial_turns(pb.Config()), {players}) lists every seat's "
+    if spaces != pb.Config().spaces and a == model_first_seat(players):
+        return False, f"that is on the base track; the question's track has {spaces} spaces."
+    return False, (f"exact.race_seat_chances(exact.time_trial_turns(pb.Config(), {spaces}), {players}) lists every seat's "
                    "chance, Player 1 first.")
 
 
@@ -299,7 +311,7 @@ answer_of("19.due")(lambda: next_bruce(lesson_numbers(19)["flipped"], lesson_num
 answer_of("19.drought")(lambda: drought_chance(lesson_numbers(19)["drought"]))
 answer_of("19.cold_streak")(lambda: cold_streak_chance(lesson_numbers(19)["claims"], lesson_numbers(19)["claim"], lesson_numbers(19)["streak"]))
 answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"], lesson_numbers(20)["model_lives"]))
-answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"]))
+answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"], lesson_numbers(21)["model_spaces"]))
 
 
 WAIT_SEED, TUNED_SEED = 7, 5  # the seeds of 20.wait's and 21.tuned's solutions: the key plays the solution's games

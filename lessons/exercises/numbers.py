@@ -13,6 +13,7 @@ import os
 from collections.abc import Mapping
 from contextlib import contextmanager
 from fractions import Fraction
+from itertools import combinations_with_replacement
 from typing import Any, Callable
 
 from meeple.course.classroom import same_id
@@ -23,21 +24,86 @@ from .checking import WHOSE
 LUCK = ((100, 60), *((n, k) for n in (60, 70, 80, 90, 100, 110, 120, 150)
                      for k in range(round(0.59 * n), round(0.70 * n) + 1) if (n, k) != (100, 60)))
 
+# 02.moments's practice dice: the lesson's five first, then every six-faced die of faces 1 to 6 with three or more
+# different faces whose (mean, variance) is new (a classmate's die rarely shares the student's moments, issue 37), with
+# neither its mean nor its variance a figure lesson 2 shows before asking: the piglets' die's and the steady die's
+# (7/3, 11/9, 2/9) and 02.die's targets (3/2 to 9/2, 1)
+def _practice_dice() -> tuple:
+    dice = [(1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4), (2, 2, 3, 3, 4, 6)]
+
+    def moments(f):
+        mean = Fraction(sum(f), len(f))
+        return mean, Fraction(sum(x * x for x in f), len(f)) - mean * mean
+
+    shown = {Fraction(7, 3), Fraction(11, 9), Fraction(2, 9), Fraction(3, 2), Fraction(5, 2), Fraction(7, 2),
+             Fraction(9, 2), Fraction(1)}
+    seen = {moments(f) for f in dice}
+    for f in combinations_with_replacement(range(1, 7), 6):
+        mean, variance = moments(f)
+        if len(set(f)) >= 3 and (mean, variance) not in seen and not {mean, variance} & shown:
+            seen.add((mean, variance))
+            dice.append(f)
+    return tuple(dice)
+
+
+PRACTICE_DICE = _practice_dice()
+
+
+# 09.claim3_variance's steal dice: the lesson's five first, then dice of 8 to 14 faces, one to three -1s, two or more
+# 3s and 1s and 2s between, each with a claim-3 variance of its own (claim 3's net cards depend on the 3s and the -1s
+# alone) and none a variance lesson 9 shows (the base die's claims and lead changes), issue 37
+def _claim_variance(die, claim: int = 3) -> Fraction:
+    """The variance of a claim's net cards with this steal die (lessons_08_14.net cards: claim, -1 or 0)."""
+    net = [claim if face >= claim else -1 if face == -1 else 0 for face in die]
+    mean = Fraction(sum(net), len(die))
+    return Fraction(sum(x * x for x in net), len(die)) - mean * mean
+
+
+def _variance_dice() -> tuple:
+    dice = [(-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
+            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3)]
+    base = (-1, 1, 1, 2, 3, 3)  # the base game's die (ddb.Config().die): lesson 9 shows its claims' variances and
+    shown = {k * _claim_variance(base, claim) for claim in (1, 2, 3) for k in (1, 4)}  # its lead changes' (twice the cards)
+    seen = {_claim_variance(d) for d in dice} | shown
+    for faces in range(8, 15):
+        for minus in (1, 2, 3):
+            for threes in range(2, faces - minus - 1):
+                between = faces - minus - threes
+                die = (-1,) * minus + (1,) * (between - between // 2) + (2,) * (between // 2) + (3,) * threes
+                if _claim_variance(die) not in seen:
+                    seen.add(_claim_variance(die))
+                    dice.append(die)
+    return tuple(dice)
+
+
+VARIANCE_DICE = _variance_dice()
+
+# 21.model_seat's races whose first-seat chance lesson 21 shows before asking (to three digits, in its engine tables)
+MODEL_RACE_SHOWN = frozenset({(5, 14), (5, 17), (5, 24), (5, 26), (5, 27), (5, 33), (5, 34), (5, 35), (5, 36), (5, 37),
+                              (2, 17), (2, 18), (2, 24), (2, 25), (2, 26), (2, 27), (2, 28), (2, 29)})
+
+# 08.five_ducks's decks (colours, extra Bruces) whose bust chance lesson 8 shows before asking (3/5, 2/3, 41/59, 23/29)
+FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6), (8, 10), (7, 15)})
+
+# lesson 7's decks (colours, Bruces) with an answer lesson 7 shows before asking
+SEVEN_DECKS_SHOWN = frozenset({(9, 1), (9, 2), (9, 3), (9, 5), (9, 20), (8, 3), (8, 10), (10, 15)})
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
 NUMBERS: dict[str, dict[str, tuple]] = {
     # lessons 1-6 (the sampled 01.ender asks its own bonus, 03.seat its players, 06.catchup its players and limit)
     "01": {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)},
-    "02": {"practice_die": ((1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4),
-                            (2, 2, 3, 3, 4, 6)),
+    "02": {"practice_die": PRACTICE_DICE,
            "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))},
     # gap not 4: the lesson's reroll toggles show the chase four spaces behind. seat: 03.seat's (players, seat
     # asked about, 1 = Player 1): on the lesson's 2000 games (seed 1) four are favoured, four "cannot tell" and
     # four "no" (tests/course/test_student_numbers.py), so the verdict is the student's own (issue 37)
     "03": {"gap": (5, 2, 3, 6, 7),
            "seat": ((4, 1), (3, 1), (5, 1), (6, 2), (3, 2), (4, 2), (5, 3), (6, 4), (3, 3), (4, 4), (5, 5), (6, 6))},
-    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5)},  # not 4: the track slider opens on the base 21 spaces, about 4 turns
+    # turns not 4: the track slider opens on the base 20 spaces, about 4 turns. slow_spaces: 04.slow's track, the base
+    # 20 spaces or 12 to 30 (the slider's range): with more_than 2 to 6, 95 (track, turns) pairs, each its own chance
+    "04": {"turns": (5, 3, 6), "more_than": (3, 2, 4, 5, 6), "slow_spaces": (20, *range(12, 20), *range(21, 31))},
     "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
     # catchup: (players, low, high): the half-time leader's whole interval between low and high per cent. The
     # base rule fails each, and so does the lesson's strong catch-up (only the last rerolls): some targets want
@@ -45,14 +111,22 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
     "06": {"gap": (4, 2, 3, 5, 6),
            "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))},
-    # bruce_cards: 1 to 20 Bruces (a classmate's 07.bruces matches only at the same deck and handful, issue 37)
-    "07": {"bruce_cards": (6, 4, 5, 7, 8, 9, 3, 10, 11, 12, 2, 13, 14, 15, 1, 16, 17, 18, 19, 20),
-           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15)},
+    # deck: lesson 7's exercise deck (colours, Bruces), the base deck's ten and six first, then its first 6 to 10
+    # colours with 1 to 22 Bruces, at most half as many as its ducks (07.third and 07.no_double depend on the deck
+    # alone: issue 37), but for the decks where some answer of 07.third, 07.no_double or 07.bruces (at any handful)
+    # is a figure the lesson shows first (SEVEN_DECKS_SHOWN). seen: 07.third's ducks of different suits flipped before
+    # the flip asked about (2 to 4: with the deck 297 questions, 145 chances). cards: 07.bruces's handful, 6 to 15
+    "07": {"deck": ((10, 6), *((s, b) for s in (10, 9, 8, 7, 6) for b in range(1, 23)
+                               if b <= 3 * s and (s, b) != (10, 6) and (s, b) not in SEVEN_DECKS_SHOWN)),
+           "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15), "seen": (2, 3, 4)},
     # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
     # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
     # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
     # a bust chance and differ in their gain (tests/test_student_numbers.py)
-    "08": {"extra_bruces": (2, 1, 3, 4),
+    # deck: 08.five_ducks's (colours, extra Bruces), the base deck's first 7 to 10 colours and 1 to 20 more Bruces than
+    # its six, but for the decks whose answer is a figure lesson 8 shows first (FIVE_DUCKS_SHOWN): 72 decks, not 4
+    "08": {"deck": ((10, 2), *((s, e) for e in range(1, 21) for s in (10, 9, 8, 7)
+                               if (s, e) != (10, 2) and (s, e) not in FIVE_DUCKS_SHOWN)),
            "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
                     (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
                     (2, (("yellow", 4),)))},
@@ -76,9 +150,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                         (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
                         (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
                         (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3)),
-           # claim 3's net cards depend on the 3s and the -1s alone: each die has its own count of both
-           "variance_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
-                            (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3))},
+           # variance_die: 09.claim3_variance's die, each with a claim-3 variance of its own (VARIANCE_DICE)
+           "variance_die": VARIANCE_DICE},
     "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
@@ -108,19 +181,36 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # lessons 15-18 (lessons_15_18.PARAMS reads these; none is a number the lesson shows before asking:
     # chance version 2 moved lesson 15's coverage to 0.965, prior (2, 8)'s 15.above_fair, so (2, 9); and lesson
     # 17's engine races to 27.4%, 7 players' 17.first_by, so 2)
-    "15": {"prior": ((2, 6), (3, 9), (2, 9), (4, 12), (3, 7)), "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32)),
+    # record: 15's (wins, games), the lesson's five first, then 16 to 48 games won 25% to 45% of the time, chosen so that
+    # with the five priors 112 of 150 posterior means differ (15.posterior_mean is (a + wins) / (a + b + games): issue 37)
+    # and none of the new ones gives, with any prior and fair share, a posterior mean or 15.above_fair chance lesson 15
+    # shows before asking (as a Fraction or to three digits)
+    "15": {"prior": ((2, 6), (3, 9), (2, 9), (4, 12), (3, 7)),
+           "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32), (5, 16), (8, 29), (13, 29), (10, 35), (11, 35),
+                      (16, 36), (10, 39), (17, 39), (7, 21), (7, 26), (11, 40), (14, 45), (13, 47), (19, 47), (19, 48),
+                      (15, 37), (8, 31), (11, 33), (10, 38), (16, 38), (13, 40), (12, 42), (15, 46), (10, 25), (9, 31)),
            "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))},
-    # 16: 4 x 15 (turns, at most) pairs, each its own chance, and 2 to 30 turns for the variance (issue 37)
+    # 16: 4 x 15 (turns, at most) pairs, each its own chance, and 2 to 30 turns for the variance (issue 37) but 16 to
+    # 18 (with some caps a figure the lesson shows: 20, 17.7, 15.5); max_rerolls: 16.variance's cap on the published
+    # die's rerolls a turn (None: the preset's, no cap), each cap its own turn variance: 104 variances, not 26
     "16": {"turns": (2, 3, 4, 5), "at_most": (10, 8, 9, 11, 12, 6, 7, 13, 14, 15, 16, 17, 18, 19, 20),
-           "variance_turns": (3, 2, *range(4, 31))},
+           "variance_turns": (3, 2, *range(4, 16), *range(19, 31)), "max_rerolls": (None, 2, 1, 3)},
     # race_players: 17.rounds's race (not 4: section 2 plays that very race, always-reroll, no extensions); at
     # every count the engine's races are clearly shorter than the model's (tests/test_student_numbers.py)
-    "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2)},
+    # first_spaces: 17.first_by's track, the base 20 spaces or 15 to 29 (lesson 4's slider) but 23 (with some players and
+    # rounds a figure the lesson shows first; so are 12 to 14 and 30): with players and rounds, 168 races (issue 37)
+    "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2),
+           "first_spaces": (20, *range(15, 20), 21, 22, *range(24, 30))},
     "18": {"lead": (-2, -3, -4)},
     # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
     # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
-    "19": {"flipped": (24, 20, 28, 30), "bruces_seen": (2, 1, 3), "drought": (27, 25, 30, 33),
-           "claims": (12, 10, 15), "claim": (3, 2), "streak": (6, 5, 7)},
+    # flipped and bruces_seen: 19.due's (cards flipped, Bruces among them), 8 to 34 cards and 1 to 4 Bruces: 84 pairs,
+    # none a chance the lesson shows first (its chart's B/(N - k) for k = 0, 4, ..., 36, 1/5, 1/11, and its rolls' 1/6
+    # and 15.4%), hence no 11, 21, 22, 30, 31, 33 cards. claims: 19.cold_streak's, 8 to 22 claims a game but 13 (whose
+    # 5 failures of claim 2 come to 15.4%), with claim and streak 84 questions. Issue 37
+    "19": {"flipped": (24, 20, 28, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 25, 26, 27, 29, 32, 34),
+           "bruces_seen": (2, 1, 3, 4), "drought": (27, 25, 30, 33),
+           "claims": (12, 10, 15, 8, 9, 11, 14, 16, 17, 18, 19, 20, 21, 22), "claim": (3, 2), "streak": (6, 5, 7)},
     # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
     # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
     # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
@@ -130,8 +220,12 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # players and bots: 21.tuned's search (not 4 players: section 4 tunes that game); at every player count the
     # model's first-seat edge shrinks as the first section grows (tests/test_student_numbers.py), and the key's
     # search is the solution's own (seed 5). model_players not 6 (nor 4, 7): the 6-player model's first seat, 0.261,
-    # is a figure the lesson shows (chance version 2's engine runs)
-    "21": {"model_players": (5, 3, 2), "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
+    # is a figure the lesson shows (chance version 2's engine runs). model_race: 21.model_seat's (seats, track spaces),
+    # the lesson's three on the base 20 spaces first, then 5, 3 or 2 seats on 12 to 40 spaces, each its own chance
+    # (issue 37), but for those whose chance is a figure lesson 21 shows before asking (MODEL_RACE_SHOWN)
+    "21": {"model_race": ((5, 20), (3, 20), (2, 20), *((p, s) for s in (*range(12, 20), *range(21, 41)) for p in (5, 3, 2)
+                                                        if (p, s) not in MODEL_RACE_SHOWN)),
+           "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
            "tune_field": ("sections[0]",), "tune_values": ((2, 9),), "tune_games": (400,)},
     # lessons 22-25 (exercises.lessons_22_25.lesson_numbers reads these; none is a number the lesson shows first).
     # record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,

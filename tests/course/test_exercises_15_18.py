@@ -32,14 +32,14 @@ def test_the_answer_key_is_what_the_checkers_accept():
 def _answers():
     p15, p16, p17 = more.PARAMS["15"], more.PARAMS["16"], more.PARAMS["17"]
     a, b = exact.beta_posterior(*p15["prior"], p15["wins"], p15["games"])
-    trial = exact.time_trial_turns(pb.Config())
+    trial = exact.time_trial_turns(pb.Config(), p17["first_spaces"])
     return {
         "15.posterior_mean": (Fraction(a, a + b), Fraction(p15["wins"], p15["games"])),
         "15.above_fair": (1 - exact.beta_cdf(a, b, p15["fair"]), exact.beta_cdf(a, b, p15["fair"])),
         "16.at_most": (sum(exact.distance_after(pb.Config(), p16["turns"], p16["at_most"]).values()),
                        sum(exact.distance_after(pb.Config(), p16["turns"], p16["at_most"] - 1).values())),
-        "16.variance": (p16["variance_turns"] * exact.turn_moments(pb.Config.presets()[p16["preset"]])[1],
-                        exact.turn_moments(pb.Config.presets()[p16["preset"]])[1]),
+        "16.variance": (p16["variance_turns"] * exact.turn_moments(more.published_16(p16))[1],
+                        exact.turn_moments(more.published_16(p16))[1]),
         "17.first_by": (1 - (1 - exact.at_most(trial, p17["rounds"])) ** p17["players"], exact.at_most(trial, p17["rounds"])),
         "18.value": (more.guarded_18()[3][2], 1 - more.guarded_18()[3][2]),
     }
