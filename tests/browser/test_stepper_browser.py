@@ -258,7 +258,7 @@ def _explorer_lesson() -> str:
 
 
 def test_a_lesson_draws_its_explorer_and_charts(lab, shots, page_for):
-    """A lesson with an Explorer as a student opens it: the Explorer and both charts appear
+    """A lesson with an Explorer as a student opens it: the Explorer and its charts appear
     without errors; clicking "Run every value" simulates every value on the slider."""
     url, _ = lab
     lesson = _explorer_lesson()
@@ -268,8 +268,11 @@ def test_a_lesson_draws_its_explorer_and_charts(lab, shots, page_for):
         explorer = page.locator(".meeple-explorer").first
         explorer.wait_for()
         first = "document.querySelector('.meeple-explorer')"
-        page.wait_for_function(f"{first}.querySelectorAll('.vega-embed svg, .vega-embed canvas').length >= 2")
-        assert explorer.locator(".vega-embed").count() == 2
+        page.wait_for_function(f"!!{first}.querySelector('.meeple-explorer-charts').dataset.drawn")
+        # one field: the win rate, the measure and the paired difference; two: the map and the paired
+        names = explorer.evaluate("el => [...el.querySelectorAll('.meeple-explorer-chart')].map(b => b.dataset.chart).sort()")
+        assert names in (["measure", "paired", "win"], ["map", "paired"]), names
+        assert explorer.locator(".vega-embed").count() == len(names)
         assert "95% CI" in explorer.locator(".meeple-numbers").inner_text()
         # its heading reads as a sentence for any field (it said "how does players change"), and one
         # CSV button shows the numbers (there were two)
