@@ -301,14 +301,20 @@ class ExplorerSession:
         if played:
             # JSON has no NaN or infinity (an interval of one game): null, as the charts' data; the rows
             # as columns and values (a page carries them: the names once, not once a row)
-            out["played"] = []
+            # the columns once for every value (a value whose columns differ carries its own): 1 kB a
+            # value, and a page has 1.5 MB cold
+            out["played"], out["columns"] = [], None
             for c in self.played:
                 rows = self.rows(c)
+                columns = list(rows[0]) if rows else []
+                out["columns"] = columns if out["columns"] is None else out["columns"]
+                table = {"values": [[specs.clean_value(v) for v in r.values()] for r in rows]}
+                if columns != out["columns"]:
+                    table["columns"] = columns
                 # what the games themselves would give and the page does not carry: identical play, and the
                 # paired difference from the reference for the measure shown (issue 36)
                 paired = [self.paired(c, seat) for seat in range(len(self.bots))]
-                out["played"].append([list(c), {"columns": list(rows[0]) if rows else [],
-                                                "values": [[specs.clean_value(v) for v in r.values()] for r in rows]},
+                out["played"].append([list(c), table,
                                       self.usage.get(c, {}),
                                       {"print": self._print(c), "measure": self.measure,
                                        "paired": [None if d is None else [specs.clean_value(x) for x in d]
@@ -337,8 +343,8 @@ class ExplorerSession:
                 if kept[0].get("print"):
                     s.prints[cell] = kept[0]["print"]
                 s.saved[cell] = kept[0]
-            if isinstance(rows, dict):  # columns and values, as setup(played=True) writes them
-                rows = [dict(zip(rows["columns"], v)) for v in rows["values"]]
+            if isinstance(rows, dict):  # values (and the columns once), as setup(played=True) writes them
+                rows = [dict(zip(rows.get("columns", setup.get("columns") or []), v)) for v in rows["values"]]
             s.points[cell] = [{**r, "point": 0} for r in rows]  # rows() numbers them again
             s.usage[cell] = dict(usage)
             s.version += 1

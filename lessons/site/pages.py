@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import html as htmllib
 import json
+import math
 import os
 import re
 import shutil
@@ -199,7 +200,27 @@ def edit_widget_state(page: Path, *edits) -> int:
 def _to_vega(spec: dict) -> dict:
     """Vega-Lite compiled to Vega by vl-convert, the compiler Altair itself uses, at the
     Vega-Lite version Altair names."""
-    return vl_convert.vegalite_to_vega(spec, vl_version=vl_version_for_vl_convert())
+    vega = vl_convert.vegalite_to_vega(spec, vl_version=vl_version_for_vl_convert())
+    for data in vega.get("data", []):
+        if isinstance(data.get("values"), list):
+            data["values"] = [_drawn(row) for row in data["values"]]
+    return vega
+
+
+DRAWN_DIGITS = 6  # significant digits of a number a chart draws: far finer than a pixel, a third of the bytes
+
+
+def _drawn(value):
+    """`value` (a row of a chart's data) with every float cut to DRAWN_DIGITS significant digits:
+    a page has 1.5 MB cold, and 0.26523327997278395 draws where 0.265233 does. The numbers a
+    reader reads (the tables, the text alternatives) are made before, from the full values."""
+    if isinstance(value, float):
+        return float(f"{value:.{DRAWN_DIGITS}g}") if math.isfinite(value) else value
+    if isinstance(value, dict):
+        return {k: _drawn(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_drawn(v) for v in value]
+    return value
 
 
 def compile_chart(model: dict) -> int:

@@ -170,10 +170,11 @@ function render({ model, el }) {
     if (onSite) { gotCsv({ csv: savedCsv() }); return; }
     model.send({ do: "csv" });
   }
-  function savedCsv() {  // the rows saved with the page (setup.played: columns and values per cell)
-    const played = (model.get("setup") || {}).played || [];
+  function savedCsv() {  // the rows saved with the page (setup.columns once, setup.played: values per cell)
+    const setup = model.get("setup") || {};
+    const played = setup.played || [];
     if (!played.length) return "";
-    const cols = played[0][1].columns;
+    const cols = setup.columns || played[0][1].columns;
     const cell = (v) => (v === null || v === undefined ? "" : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
     const lines = [cols.join(",")];
     played.forEach(([, t]) => t.values.forEach((r) => lines.push(r.map(cell).join(","))));
