@@ -17,7 +17,7 @@ from meeple.rules.stats import mean_ci
 
 def number_text(v, spec: str) -> str:
     """A number as the numbers table shows it; "n/a" where there is none (no game counted it)."""
-    if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
+    if not is_number(v) or not math.isfinite(v):
         return "n/a"
     return format(v, spec)
 

@@ -126,8 +126,7 @@ def _echo(value) -> str:
 def _nearest(value, stops):
     """The stop nearest `value` (the first of two as near); the first stop for a value that is not
     a number (a switch, a word) or a slider of words."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and \
-            all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in stops):
+    if is_number(value) and all(is_number(v) for v in stops):
         return min(stops, key=lambda v: abs(v - value))
     return stops[0]
 
