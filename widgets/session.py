@@ -86,6 +86,22 @@ class StepperSession:
         return cls(mod, mod.Config.from_dict(setup["config"]), setup["seed"], list(setup["bots"]), setup["seat"],
                    bool(setup.get("show_all", False)))
 
+    def text(self) -> str:
+        """The game as plain text (where no widget can draw it, e.g. a cell run on the course
+        site): whose turn, the scores, the reader's moves and the last events, from `view`."""
+        v = self.view
+        lines = [f"{v['title']} · {v['subtitle']}", f"Round {v['round']}, step {v['step']}. {v['status']}"]
+        for p in v["players"]:
+            bot = "" if p["bot"] == "you" else f" ({p['bot']})"
+            mark = " ← to move" if p["current"] and not v["over"] else " ← wins" if p["winner"] else ""
+            lines.append(f"  {p['name']}{bot}: {p['score']}{mark}")
+        if v["actions"]:
+            lines.append("Your moves: " + ", ".join(v["actions"]))
+        if v["events"]:
+            lines.append("Last events:")
+            lines += [f"  {e}" for e in v["events"][-5:]]
+        return "\n".join(lines)
+
     # --- the reader's commands ---------------------------------------------------
 
     def new_game(self) -> None:

@@ -58,6 +58,7 @@ from pathlib import Path
 from ..exercises import read_roster
 from ..scrub import scrub_notebook
 from . import cells as site_cells  # the runnable exercise cells: editor, cells files, scripts
+from . import dry_run  # which worked examples run in the browser, found by running them so
 from . import graded as site_graded  # a graded build's wheel: sealed answers, no answer key
 from . import lab as site_lab  # the variant lab page
 from . import pages as site_pages  # the built pages rewritten: widget state, Vega, KaTeX, the theme trimmed
@@ -202,7 +203,12 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     pages += site_lab.stage(src)  # the variant lab (issue 25)
     (src / "_toc.yml").write_text(toc_yaml(pages))
     site_vendor.vendor(modules, src / "_vendor", sealed)
-    exercises = sum(site_cells.stage(src / nb.name, src / "_vendor") for nb in chosen)
+    kinds = dry_run.run([src / nb.name for nb in chosen])  # which worked examples run in the browser
+    stepper = site_cells.vendor_stepper(src / "_vendor" / site_vendor.MODULES)  # a worked example's Stepper
+    counted = [site_cells.stage(src / nb.name, src / "_vendor", kinds[nb.stem], stepper) for nb in chosen]
+    exercises = sum(c["exercise"] for c in counted)
+    examples = sum(c["example"] for c in counted)
+    local = sum(c["local"] for c in counted)
     if not execute:
         site_cells.no_execute(src / "_config.yml")
     elif execute is not True:
@@ -246,7 +252,9 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     site_vendor.write_cache_headers(built)
     runnable = sum(site_cells.add_scripts(page) for page in built.glob("*.html"))
     site_lab.add_scripts(built)
-    print(f"build_site: {exercises} exercise cells editable and runnable in the browser, on {runnable} pages", flush=True)
+    print(f"build_site: {exercises} exercise cells and {examples} worked examples editable and runnable in the "
+          f"browser, on {runnable} pages ({local} cells need pandas, altair or a widget: they say how to run them "
+          "on a computer)", flush=True)
     print(f"build_site: {charts} charts compiled to Vega, {slimmed / 1e3:.0f} kB of empty widget traits left out, "
           f"{formulas} formulas typeset with KaTeX, "
           f"{maps} source maps left out", flush=True)

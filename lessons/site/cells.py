@@ -18,6 +18,7 @@ above it, so `check()` answers there as in JupyterLab. The build:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -25,7 +26,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import meeple.widgets
+
 EXERCISE_TAG = "meeple-exercise"
+EXAMPLE_TAG = "meeple-example"  # a worked example that runs in the browser (dry_run.py ran it so)
+LOCAL_TAG = "meeple-local"  # a cell that needs what only a computer's Python has (pandas, altair, widgets)
+TAGS = {"exercise": EXERCISE_TAG, "example": EXAMPLE_TAG, "local": LOCAL_TAG}
+HIDDEN = "remove-input"  # a cell whose code the page leaves out (prose made by say(...)): nothing to edit
+CONTEXT = "context"  # a cell that only runs as the lesson's code above a reader's cell
 SOLUTION = "solution"
 # CodeMirror 6 and what it needs, every package at an exact version (npm resolves the rest
 # of the tree to these), and esbuild to bundle them at build time.
@@ -72,20 +80,59 @@ def page_cells(nb: dict) -> list[dict]:
     return out
 
 
-def stage(staged: Path, vendor: Path) -> int:
-    """Tag the staged lesson's exercise cells and write its cells file; returns its exercises."""
+def module_name(data: bytes, suffix: str) -> str:
+    """An anywidget module's file name in the site's _static/widgets/: its SHA-256, so the name
+    changes only with the content (cached for good) and equal modules are one file."""
+    return hashlib.sha256(data).hexdigest()[:20] + suffix
+
+
+def vendor_stepper(modules: Path) -> dict[str, str]:
+    """The Stepper's front end (widgets/static/stepper.js and .css) in the site's widget modules
+    folder `modules`, under the names an executed page's saved Stepper gets there: the page draws
+    a worked example's Stepper with it. {"esm", "css"}: paths relative to _static/."""
+    static = Path(meeple.widgets.__file__).parent / "static"
+    out = {}
+    for key, suffix in (("esm", ".js"), ("css", ".css")):
+        data = (static / f"stepper{suffix}").read_bytes()
+        name = module_name(data, suffix)
+        modules.mkdir(parents=True, exist_ok=True)
+        (modules / name).write_bytes(data)
+        out[key] = f"{modules.name}/{name}"
+    return out
+
+
+def stage(staged: Path, vendor: Path, kinds: list[dict], stepper: dict | None = None) -> dict[str, int]:
+    """Tag the staged lesson's code cells by kind (`kinds`: dry_run.py's, one per page cell) and
+    write its cells file (with `stepper`, where the Stepper's front end is); returns how many
+    cells of each kind."""
     nb = json.loads(staged.read_text())
-    found = 0
+    cells = page_cells(nb)
+    if len(kinds) != len(cells) or any((k["kind"] == "exercise") != (c["kind"] == "exercise") for k, c in zip(kinds, cells)):
+        sys.exit(f"build_site: the dry run of {staged.name} does not match its cells (it ran another copy?)")
+    counts = dict.fromkeys(TAGS, 0)
+    kinds = [dict(k) for k in kinds]  # the page's own copy: a hidden cell's kind becomes "context"
+    mine = iter(kinds)
     for cell in nb["cells"]:
-        if is_exercise(cell):
-            meta = cell.setdefault("metadata", {})
-            meta["tags"] = [*meta.get("tags", []), EXERCISE_TAG]
-            found += 1
+        if cell.get("cell_type") != "code" or SOLUTION in cell.get("metadata", {}).get("tags", []):
+            continue
+        found = next(mine)
+        kind = found["kind"]
+        meta = cell.setdefault("metadata", {})
+        if HIDDEN in meta.get("tags", []) and kind != "exercise":  # the page shows its output, not its code
+            found.update(kind=CONTEXT, needs="")
+            continue
+        # a local cell also names what it needs (meeple-cells-boot.js says it): tag_meeple-needs-pandas
+        needs = [f"meeple-needs-{found['needs']}"] if found.get("needs") else []
+        meta["tags"] = [*meta.get("tags", []), TAGS[kind], *needs]
+        counts[kind] += 1
     staged.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+    for cell, kind in zip(cells, kinds):
+        cell.update(kind)
     folder = vendor / CELLS_DIR
-    folder.mkdir(exist_ok=True)
-    (folder / f"{staged.stem}.json").write_text(json.dumps({"page": staged.stem, "cells": page_cells(nb)}) + "\n")
-    return found
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{staged.stem}.json").write_text(json.dumps({"page": staged.stem, "cells": cells, "stepper": stepper})
+                                                + "\n")
+    return counts
 
 
 def wanted(modules: Path) -> list[Path]:
@@ -146,9 +193,9 @@ def vendor_files(static: Path, vendor: Path) -> None:
 
 
 def add_scripts(page: Path) -> bool:
-    """A page with exercise cells loads the worker's front end and meeple-cells.js; True if it has any."""
+    """A page with code cells (exercises, worked examples) loads the worker's front end and meeple-cells.js; True if it has any."""
     text = page.read_text()
-    if f"tag_{EXERCISE_TAG}" not in text:
+    if not any(f"tag_{tag}" in text for tag in TAGS.values()):
         return False
     # a script the page already names (Sphinx adds meeple-live.js to widget pages as "...js?v=<hash>")
     # is not named twice: it would run twice, its state (the page's one Python) made twice

@@ -12,7 +12,6 @@ each function rewrites the built HTML in place and returns what it did, for the 
 
 from __future__ import annotations
 
-import hashlib
 import html as htmllib
 import json
 import math
@@ -29,6 +28,7 @@ from altair.utils._importers import vl_version_for_vl_convert
 
 from meeple.rules.extras import require
 
+from .cells import module_name
 from .vendor import KATEX_DIR, MODULES, PYODIDE_DIR, STATIC, VEGA_DIR, VEGA_LITE_DIR, WIDGETS_STATIC
 from meeple.widgets.chart_text import describe
 
@@ -118,7 +118,7 @@ def externalize_modules(page: Path, static: Path) -> int:
             if not isinstance(body, str) or len(body) <= INLINE_MAX or body.startswith("./"):
                 continue
             data = body.encode()
-            name = hashlib.sha256(data).hexdigest()[:20] + suffix
+            name = module_name(data, suffix)
             target = static / MODULES / name
             if not target.exists():
                 target.parent.mkdir(exist_ok=True)

@@ -217,13 +217,49 @@ def test_exercise_cells_are_tagged_and_listed_without_their_answers(tmp_path):
     src.write_text(json.dumps(nb))
     vendor = tmp_path / "_vendor"
     vendor.mkdir()
-    assert bs.site_cells.stage(src, vendor) == 1
+    kinds = bs.dry_run.run([src])["01_lesson"]
+    assert kinds == [{"kind": "example", "needs": ""}, {"kind": "exercise", "needs": ""}]
+    assert bs.site_cells.stage(src, vendor, kinds) == {"exercise": 1, "example": 1, "local": 0}
     cells = json.loads(src.read_text())["cells"]
     assert [bs.site_cells.EXERCISE_TAG in c["metadata"].get("tags", []) for c in cells] == [False, False, True, False, False]
+    assert [bs.site_cells.EXAMPLE_TAG in c["metadata"].get("tags", []) for c in cells] == [False, True, False, False, False]
     listed = json.loads((vendor / "cells" / "01_lesson.json").read_text())
-    assert listed == {"page": "01_lesson", "cells": [{"kind": "context", "source": "x = 1\n"},
-                                                     {"kind": "exercise", "source": "answer = ...\ncheck('01.x', answer)\n"}]}
+    assert listed == {"page": "01_lesson", "stepper": None,
+                      "cells": [{"kind": "example", "needs": "", "source": "x = 1\n"},
+                                {"kind": "exercise", "needs": "", "source": "answer = ...\ncheck('01.x', answer)\n"}]}
     assert "answer = 42" not in json.dumps(listed)  # the solution cell is left out
+
+
+def test_the_dry_run_finds_which_worked_examples_run_in_the_browser(tmp_path):
+    """Issue 38: a worked example is runnable on the page exactly when it runs in a Python without
+    pandas, altair, numpy or a widget library (the site's Pyodide core); a cell that needs one is
+    marked with the module, so the page can say so; a cell whose code the page hides is not offered."""
+    def code(source, *tags):
+        return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": source, "outputs": [],
+                "execution_count": None}
+
+    nb = {"cells": [
+        code("from fractions import Fraction\nfrom meeple.rules import simulate\nimport pandas as pd\n"),
+        code("res = simulate('bucket-brigade', bots='random', games=5, seed=1, progress=False)\nres"),
+        code("frame = pd.DataFrame({'x': [1]})"),
+        code("frame.x.sum()"),  # needs pandas through the name the cell above could not make
+        code("Fraction(1, 3) + 1"),
+        code("import numpy as np\nnp.zeros(2)"),
+        code("answer = ...\ncheck('01.x', answer)"),
+        code("print('prose')", "remove-input"),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    src = tmp_path / "09_lesson.ipynb"
+    src.write_text(json.dumps(nb))
+    kinds = bs.dry_run.run([src])["09_lesson"]
+    assert [(k["kind"], k["needs"]) for k in kinds] == [
+        ("local", "pandas"), ("example", ""), ("local", "pandas"), ("local", "pandas"), ("example", ""),
+        ("local", "numpy"), ("exercise", ""), ("example", "")]
+    vendor = tmp_path / "_vendor"
+    assert bs.site_cells.stage(src, vendor, kinds) == {"exercise": 1, "example": 2, "local": 4}
+    tags = [c["metadata"]["tags"] for c in json.loads(src.read_text())["cells"]]
+    assert tags[0] == ["meeple-local", "meeple-needs-pandas"] and tags[7] == ["remove-input"]
+    listed = json.loads((vendor / "cells" / "09_lesson.json").read_text())["cells"]
+    assert listed[7]["kind"] == "context"  # the page shows its output only: nothing to edit
 
 
 def test_the_site_has_the_pages_the_readme_sends_readers_to():

@@ -24,10 +24,16 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib.util
 import io
 import json
 import sys
 import traceback
+
+import meeple.widgets
+from meeple.widgets.session import StepperSession
+
+from . import transport
 
 # Not in the site's Python (npm's Pyodide core has none of them), as a lesson imports them.
 NOT_IN_BROWSER = ("altair", "pandas", "numpy", "IPython", "ipywidgets", "anywidget", "traitlets", "vl_convert",
@@ -35,7 +41,7 @@ NOT_IN_BROWSER = ("altair", "pandas", "numpy", "IPython", "ipywidgets", "anywidg
 OUTPUT_MAX = 20_000  # characters of printed output kept per cell (a runaway print loop stays readable)
 
 
-def _targets(node: ast.AST) -> set[str]:
+def targets(node: ast.AST) -> set[str]:
     """The names a statement binds (assignments, imports, defs, for/with targets)."""
     out: set[str] = set()
     for n in ast.walk(node):
@@ -48,9 +54,9 @@ def _targets(node: ast.AST) -> set[str]:
     return out
 
 
-def _binds_or_changes(node: ast.AST) -> set[str]:
+def binds_or_changes(node: ast.AST) -> set[str]:
     """The names a statement binds, and those it changes in place: `x.append(...)`, `x[k] = v`, `x.a = v`."""
-    out = _targets(node)
+    out = targets(node)
     for n in ast.walk(node):
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
             base = n.func.value
@@ -67,7 +73,7 @@ def _binds_or_changes(node: ast.AST) -> set[str]:
     return out
 
 
-def _reads(node: ast.AST) -> set[str]:
+def reads(node: ast.AST) -> set[str]:
     """The names a statement reads (`n += 1` reads n too)."""
     out = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     return out | {n.target.id for n in ast.walk(node) if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name)}
@@ -80,12 +86,34 @@ def _missing_module(err: BaseException) -> str | None:
     return top if isinstance(err, ImportError) and top in NOT_IN_BROWSER else None
 
 
+class Stepper(StepperSession):
+    """The Stepper as the page's Python has it (no anywidget there): the same game, from the
+    same arguments, shown as text; `run()` hands its setup to the page, which draws it live
+    under the cell with the Stepper's own front end."""
+
+    def __init__(self, game="bucket-brigade", config=None, seed: int = 0, bots="heuristic", seat: int | None = 0,
+                 show_all: bool = False):
+        super().__init__(game, config, seed, bots, seat, show_all)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+def _give_the_page_a_stepper() -> None:
+    """Where anywidget is missing (the site's Pyodide), `from meeple.widgets import Stepper`
+    gives the page's Stepper; where it is there, the widget stays the widget."""
+    if importlib.util.find_spec("anywidget") is None:
+        vars(meeple.widgets).setdefault("Stepper", Stepper)
+
+
 class Page:
     """One lesson page's namespace and what could not run in it."""
 
     def __init__(self) -> None:
+        _give_the_page_a_stepper()
         self.namespace: dict = {"__name__": "__main__", "__builtins__": __builtins__}
         self.skipped: dict[str, str] = {}  # name -> why the statement that makes it was skipped
+        self.needs: dict[str, str] = {}  # name -> the browser-missing module behind its skip ("" if none)
         self.ran = 0  # context cells run so far
         self.done: set[str] = set()  # statements of the cells above already run ("cell:statement")
 
@@ -98,7 +126,14 @@ class Page:
         return f"{type(err).__name__}: {err}"
 
     def _statement(self, stmt: ast.stmt, where: str, retry: list | None = None) -> str | None:
-        """Run one statement of the lesson quietly; the reason when it could not run here."""
+        """Run one statement of the lesson quietly; the reason when it could not run here.
+        `from m import a, b` runs name by name: `from meeple.widgets import Stepper, charts`
+        still gives the page its Stepper where charts (altair) cannot come."""
+        if isinstance(stmt, ast.ImportFrom) and len(stmt.names) > 1:
+            whys = [self._statement(ast.ImportFrom(stmt.module, [alias], stmt.level, lineno=stmt.lineno,
+                                                   col_offset=stmt.col_offset), where, retry)
+                    for alias in stmt.names]
+            return next((w for w in whys if w), None)
         sink = io.StringIO()  # the lesson's own prints are already on the page
         try:
             with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
@@ -107,8 +142,9 @@ class Page:
             why = self._why(e)
             if retry is not None and isinstance(e, NameError) and e.name not in self.skipped:
                 retry.append(e.name)
-            for name in _targets(stmt):
+            for name in targets(stmt):
                 self.skipped.setdefault(name, why)
+                self.needs.setdefault(name, self._needs(e))
                 self.namespace.pop(name, None)
             return why
         return None
@@ -127,7 +163,7 @@ class Page:
         """Run what `code` needs of the cells `above` (the lesson's, in order; see the module
         docstring): {"ran": statements run now, "skipped": [reasons]}."""
         try:
-            needed = _reads(ast.parse(code))
+            needed = reads(ast.parse(code))
         except SyntaxError:
             needed = set()  # run() will say what is wrong with the cell
         stmts = []
@@ -139,9 +175,9 @@ class Page:
             stmts += [(f"{i}:{k}", stmt) for k, stmt in enumerate(body)]
         chosen = []
         for sid, stmt in reversed(stmts):
-            if _binds_or_changes(stmt) & needed:
+            if binds_or_changes(stmt) & needed:
                 chosen.append((sid, stmt))
-                needed |= _reads(stmt)
+                needed |= reads(stmt)
         ran, skipped = 0, []
         for sid, stmt in reversed(chosen):
             if sid in self.done:
@@ -155,9 +191,14 @@ class Page:
         return json.dumps({"ran": ran, "skipped": skipped})
 
     def run(self, code: str) -> str:
-        """Run the reader's cell: {"out": printed text (and the last expression's value), "error": text or ""}."""
+        """Run the reader's cell: {"out": printed text (and the last expression's value), "error": text
+        or "", "needs": the module the browser lacks that stopped it, or "", "widget": when the cell's
+        value is a Stepper whose bots the browser has, {"kind", "id", "view", "setup", "text"}: the
+        game opened as a widget session (runtime.transport), which the page draws live and drives
+        (its text is shown only if the page cannot draw it); else null}."""
         out = io.StringIO()
-        error = ""
+        error = needs = ""
+        widget = None
         try:
             tree = ast.parse(code)
             last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
@@ -167,16 +208,32 @@ class Page:
                     value = eval(compile(ast.Expression(last.value), "<your cell>", "eval"), self.namespace)
                     # check(...)'s True/False: its words above already say right or wrong (as the site's pages)
                     said = isinstance(last.value, ast.Call) and getattr(last.value.func, "id", None) == "check"
-                    if value is not None and not (said and isinstance(value, bool)):
+                    drawn = isinstance(value, StepperSession) and value.setup()["portable"]
+                    if drawn:  # the page draws this very game, live, as JupyterLab shows the widget, not text
+                        sid, view = transport.adopt("stepper", transport.StepperKind(value))
+                        widget = {"kind": "stepper", "id": sid, "view": view, "setup": value.setup(),
+                                  "text": value.text()}
+                    elif value is not None and not (said and isinstance(value, bool)):
                         print(repr(value))
         except SyntaxError as e:
             error = f"SyntaxError: {e.msg} (line {e.lineno})"
         except Exception as e:  # noqa: BLE001 - the reader's error is shown, as JupyterLab shows it
             error = self._explain(e)
+            needs = self._needs(e)
         text = out.getvalue()
         if len(text) > OUTPUT_MAX:
             text = text[:OUTPUT_MAX] + f"\n... ({len(text) - OUTPUT_MAX:,} more characters not shown)"
-        return json.dumps({"out": text, "error": error})
+        return json.dumps({"out": text, "error": error, "needs": needs, "widget": widget})
+
+    def _needs(self, e: BaseException) -> str:
+        """The browser-missing module behind an error: its own import, or the cell above that made a name."""
+        module = _missing_module(e)
+        if module:
+            return module
+        name = getattr(e, "name", None)
+        if isinstance(e, NameError) and name in self.needs:
+            return self.needs[name]
+        return ""
 
     def _explain(self, e: BaseException) -> str:
         module = _missing_module(e)

@@ -63,6 +63,18 @@ def open_session(name: str, setup: dict) -> tuple[int, dict]:
     return sid, session.view()
 
 
+def adopt(name: str, session) -> tuple[int, dict]:
+    """A session made elsewhere (a Stepper a lesson cell made on the course site) opened as kind
+    `name`: (id, view). The same object adopted twice keeps its id: the page redraws the same game."""
+    for sid, known in _open.items():
+        if known is session or getattr(known, "stepper", None) is getattr(session, "stepper", object()):
+            return sid, known.view()
+    sid = _next[0]
+    _next[0] += 1
+    _open[sid] = session
+    return sid, session.view()
+
+
 def session(sid: int):
     got = _open.get(sid) if isinstance(sid, int) and not isinstance(sid, bool) else None
     if got is None:
@@ -142,5 +154,5 @@ register("explorer", ExplorerSession)
 for _name, _cls in CONTROL_KINDS.items():  # each control kind opens as its own name ("die-editor", ...)
     register(_name, type(f"{_cls.__name__}Kind", (ControlKind,), {"control_class": _cls}))
 
-__all__ = ["KINDS", "register", "kind", "open_session", "send_message", "close", "open_json", "send_json", "StepperKind",
+__all__ = ["KINDS", "register", "kind", "open_session", "adopt", "send_message", "close", "open_json", "send_json", "StepperKind",
            "ControlKind"]

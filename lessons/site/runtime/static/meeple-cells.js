@@ -1,8 +1,10 @@
-// meeple on the course site: every exercise cell is editable and runs in the reader's browser.
+// meeple on the course site: every exercise cell, and every worked example that runs in the
+// browser, is editable and runs in the reader's browser (issues 24 and 38).
 // Loaded by meeple-cells-boot.js when a reader first clicks "Edit and run" (or has saved edits).
 //
-// The build tags each exercise cell (class tag_meeple-exercise) and writes the lesson's code
-// cells to _static/cells/<page>.json (lessons/site/cells.py). Here each exercise gets a bar:
+// The build tags each exercise cell (class tag_meeple-exercise) and each worked example the
+// build's dry run ran without pandas, altair or a widget library (tag_meeple-example), and writes
+// the lesson's code cells to _static/cells/<page>.json (lessons/site/cells.py). Here each gets a bar:
 //  - "Edit": a code editor (CodeMirror 6, bundled from npm at build time, loaded on first use);
 //  - "Run" (or Shift+Enter in the editor): Python (Pyodide, the page's one worker from
 //    meeple-live.js) runs what the cell needs of the lesson's cells above it, once
@@ -11,14 +13,18 @@
 //    check() answers here as in JupyterLab ("✓ Right: ..." / "✗ ...");
 //  - "Reset" puts the lesson's code back; "Download notebook" gives the lesson with the
 //    reader's cells in it. Edits are kept in this browser (localStorage) across reloads.
+//  - a cell whose value is a Stepper: the game is drawn under it, live (the Stepper's own
+//    front end, driving the very game the cell made: a later cell sees the moves made there).
 // No rule and no checker lives here: Python decides, this file only carries text.
-// Each exercise cell carries data-meeple-cell = static | starting | running | done.
+// Each runnable cell carries data-meeple-cell = static | starting | running | done.
 (function () {
   "use strict";
   const here = document.currentScript.src.replace(/[^/]*$/, "");
   const EDITOR = here + "__EDITOR_DIR__/meeple-editor.js";  // the folder is written by the build
   const pageName = decodeURIComponent(location.pathname.split("/").pop() || "index.html").replace(/\.html$/, "");
-  const storeKey = (k) => `meeple-cells:${pageName}:${k}`;
+  // an exercise's edit is kept under its number among the exercises, a worked example's under "e" and its number
+  const storeKey = (key) => `meeple-cells:${pageName}:${key}`;
+  const KINDS = [{ kind: "exercise", prefix: "" }, { kind: "example", prefix: "e" }];
   let data = null;  // the lesson's cells file
   let editorReady = null;
   let queue = Promise.resolve();  // one cell at a time: one Python, one namespace
@@ -48,6 +54,7 @@
 .meeple-cell-output[data-result=right]{border-color:#2e8b57}
 .meeple-cell-output[data-result=wrong],.meeple-cell-output[data-result=error]{border-color:#c0392b}
 .meeple-cell-output .meeple-cell-error{color:#c0392b}
+.meeple-cell-widget{margin:.3em 0 1em}
 .cell>.cell_output[hidden]{display:none!important}`;
     document.head.appendChild(s);
   }
@@ -76,7 +83,7 @@
     return data;
   }
 
-  const code = (c) => (c.view ? c.view.state.doc.toString() : (localStorage.getItem(storeKey(c.k)) ?? c.original));
+  const code = (c) => (c.view ? c.view.state.doc.toString() : (localStorage.getItem(storeKey(c.key)) ?? c.original));
 
   async function edit(c) {
     if (c.view) { c.view.focus(); return; }
@@ -100,8 +107,8 @@
         E.EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;
           const text = u.state.doc.toString();
-          if (text === c.original) localStorage.removeItem(storeKey(c.k));
-          else localStorage.setItem(storeKey(c.k), text);
+          if (text === c.original) localStorage.removeItem(storeKey(c.key));
+          else localStorage.setItem(storeKey(c.key), text);
           c.reset.disabled = text === c.original;
         })],
     });
@@ -145,6 +152,11 @@
         const r = JSON.parse(await call("run", code(c)));
         tick.stop();
         show(c, r);
+        if (r.widget) {
+          await drawWidget(c, r.widget, d).catch((err) => {  // the game as text, and why it is not drawn
+            show(c, { out: (r.out || "") + r.widget.text + "\n", error: `(The game could not be drawn here: ${err.message}.)` });
+          });
+        }
         const py = globalThis.meepleLive.started;
         c.status.textContent = `Ran in your browser (Python ${py && py.version ? py.version : ""}).` +
           (skipped && r.error ? ` ${skipped} statement(s) of the lesson above need pandas, altair or widgets and did not run here.` : "");
@@ -172,15 +184,51 @@
     builtOutput(c).forEach((o) => { o.hidden = true; });  // the build's output is of the lesson's code, not this run's
   }
 
+  // A Stepper the cell made, drawn under its output by the Stepper's own front end (the file the build
+  // put in _static/widgets/, named in the cells file), on a model of the very session the cell holds.
+  const loaded = new Map();
+  function once(url, make) {
+    if (!loaded.has(url)) {
+      const p = make(url);
+      loaded.set(url, p);
+      p.catch(() => loaded.delete(url));  // a failed load is asked again on the next run
+    }
+    return loaded.get(url);
+  }
+  async function drawWidget(c, w, d) {
+    if (w.kind !== "stepper" || !d.stepper) throw new Error("this page names no Stepper front end");
+    once(here + d.stepper.css, (url) => new Promise((resolve, reject) => {
+      const link = el("link");
+      link.rel = "stylesheet";
+      link.href = url;
+      link.onload = resolve;
+      link.onerror = () => { link.remove(); reject(new Error(url)); };
+      document.head.appendChild(link);
+    })).catch(() => {});
+    const mod = await once(here + d.stepper.esm, (url) => import(url));
+    let widget = mod.default !== undefined ? mod.default : mod;
+    if (typeof widget === "function") widget = await widget();
+    const model = globalThis.meepleLive.attach(w.id, w.view);
+    const host = el("div", "meeple-cell-widget");
+    if (widget.initialize) await widget.initialize({ model });
+    await widget.render({ model, el: host });
+    if (c.widget) c.widget.remove();
+    c.widget = host;
+    c.out.after(host);
+    const root = host.querySelector(".meeple-stepper");
+    if (root) root.dataset.meepleLive = "live";
+  }
+
   // The output the site's build wrote under this cell (of the lesson's own code): hidden once the cell
   // has run here, shown again by Reset (the code is the lesson's again).
   const builtOutput = (c) => c.root.querySelectorAll(":scope > .cell_output");
 
   function reset(c) {
-    localStorage.removeItem(storeKey(c.k));
+    localStorage.removeItem(storeKey(c.key));
     if (c.view) c.view.dispatch({ changes: { from: 0, to: c.view.state.doc.length, insert: c.original } });
     c.reset.disabled = true;
     c.out.hidden = true;
+    if (c.widget) { c.widget.remove(); c.widget = null; }
     builtOutput(c).forEach((o) => { o.hidden = false; });
   }
 
@@ -189,12 +237,12 @@
     const r = await fetch(`_sources/${encodeURIComponent(pageName)}.ipynb`);
     if (!r.ok) throw new Error(`the notebook (_sources/${pageName}.ipynb) is missing: ${r.status}`);
     const nb = await r.json();
-    let k = 0;
+    // the cells file lists the lesson's code cells that are not answers, in order (lessons/site/cells.py page_cells)
+    let i = 0;
     nb.cells.forEach((cell) => {
-      const src = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
       const tags = (cell.metadata && cell.metadata.tags) || [];
-      if (cell.cell_type !== "code" || !src.includes("check(") || tags.includes("solution")) return;
-      const c = cells[k++];
+      if (cell.cell_type !== "code" || tags.includes("solution")) return;
+      const c = cells.find((x) => x.index === i++);
       if (c) cell.source = code(c);
     });
     const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"], { type: "application/x-ipynb+json" });
@@ -218,7 +266,7 @@
   }
 
   async function setUp() {
-    const roots = [...document.querySelectorAll(".cell.tag_meeple-exercise")];
+    const roots = [...document.querySelectorAll(".cell.tag_meeple-exercise, .cell.tag_meeple-example")];
     if (!roots.length) return;
     document.querySelectorAll(".meeple-cell-boot").forEach((b) => b.remove());  // meeple-cells-boot.js's
     style();
@@ -229,21 +277,29 @@
       roots.forEach((root) => root.prepend(el("div", "meeple-cell-bar", "This cell cannot run here: " + err.message)));
       return;
     }
-    const exercises = d.cells.map((x, i) => [x, i]).filter(([x]) => x.kind === "exercise");
-    roots.forEach((root, k) => {
-      const [entry, index] = exercises[k] || [null, -1];
-      if (!entry) return;
+    KINDS.forEach(({ kind, prefix }) => {
+      const mine = d.cells.map((x, i) => [x, i]).filter(([x]) => x.kind === kind);
+      document.querySelectorAll(`.cell.tag_meeple-${kind}`).forEach((root, k) => {
+        const [entry, index] = mine[k] || [null, -1];
+        if (entry) setUpCell(root, kind, `${prefix}${k}`, entry, index);
+      });
+    });
+    cells.sort((a, b) => a.index - b.index);
+  }
+
+  function setUpCell(root, kind, key, entry, index) {
+    {
       const bar = el("div", "meeple-cell-bar");
-      const c = { root, k, index, original: entry.source, bar };
+      const c = { root, kind, key, index, original: entry.source, bar };
       c.editBtn = el("button", "meeple-cell-edit", "✎ Edit");
       c.runBtn = el("button", "meeple-cell-run", "▶ Run");
       c.reset = el("button", "meeple-cell-reset", "↺ Reset");
       const dl = el("button", "meeple-cell-download", "⤓ Notebook with your edits");
-      c.status = el("span", "meeple-cell-status",
-        "Exercise: edit this cell and run it here; Python runs in your browser (the first start downloads about 13 MB).");
+      c.status = el("span", "meeple-cell-status", (kind === "exercise" ? "Exercise: edit this cell and run it here"
+        : "Worked example: change it and run it here") + "; Python runs in your browser (the first start downloads about 13 MB).");
       c.out = el("div", "meeple-cell-output");
       c.out.hidden = true;
-      c.reset.disabled = localStorage.getItem(storeKey(k)) === null;
+      c.reset.disabled = localStorage.getItem(storeKey(key)) === null;
       root.dataset.meepleCell = "static";
       bar.append(c.editBtn, c.runBtn, c.reset, dl, c.status);
       root.prepend(bar);
@@ -262,11 +318,11 @@
       }
       cells.push(c);
       // the reader's edit, back after a reload; and the cell whose "Edit and run" loaded this file
-      if (localStorage.getItem(storeKey(k)) !== null || globalThis.meepleCellsOpen === k) edit(c);
-    });
+      if (localStorage.getItem(storeKey(key)) !== null || globalThis.meepleCellsOpen === storeKey(key)) edit(c);
+    }
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
   else setUp();
-  globalThis.meepleCells = { cells, run: (k) => run(cells[k]) };
+  globalThis.meepleCells = { cells, run: (k) => run(cells[k]) };  // cells in the lesson's order
 })();
