@@ -14,12 +14,16 @@ data-meeple-cell="done"), bounded only by the suite's outer deadline.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import pytest
+from meeple.course.site import dry_run
+from meeple.course.site.cells import page_cells
+from meeple.course.site.runtime.cells import Page
 from site_build import local
-from site_exercises import CANNOT, exercises, lessons_with_exercises, type_code
+from site_exercises import CANNOT, ROOT, exercises, lessons_with_exercises, type_code
 
 LESSONS = lessons_with_exercises()
 
@@ -162,5 +166,70 @@ def test_an_edit_survives_a_reload_and_reset_brings_the_lesson_back(exercise_sit
         cell.locator(".meeple-cell-reset").click()
         assert "kept across a reload" not in cell.locator(".cm-content").inner_text()
         assert exercises(lesson)[0].stub.splitlines()[0] in cell.locator(".cm-content").inner_text()
+    finally:
+        page.close()
+
+
+def _expected_output(lesson: str, first_line: str) -> tuple[int, str]:
+    """(its number among the page's worked examples, what CPython prints for it) for the worked
+    example of `lesson` whose code starts with `first_line`, run as the page runs it (the lesson's
+    cells above that it needs, then the cell): the browser must print exactly this."""
+    listed = dry_run.run([ROOT / "lessons" / f"{lesson}.ipynb"])[lesson]
+    cells = page_cells(json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text()))
+    runnable = [i for i, k in enumerate(listed) if k["kind"] == "example" and not _hidden(lesson, i)]
+    at = next(i for i in runnable if cells[i]["source"].startswith(first_line))
+    page = Page()
+    page.prepare([c["source"] for c in cells[:at]], cells[at]["source"])
+    return runnable.index(at), json.loads(page.run(cells[at]["source"]))["out"]
+
+
+def _hidden(lesson: str, index: int) -> bool:
+    """Is the lesson's `index`-th page cell one whose code the page leaves out (remove-input)?"""
+    nb = json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code" and "solution" not in c.get("metadata", {}).get("tags", [])]
+    return "remove-input" in code[index].get("metadata", {}).get("tags", [])
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_worked_examples_run_on_the_page_as_in_cpython_and_a_stepper_plays_live(exercise_site, cached_browser, shots, width):
+    """Issue 38: a worked example (lesson 1's game played by `play(...)`) is edited and run on the
+    page and prints what CPython prints for it; lesson 1's `Stepper(...)` cell draws the game
+    live under it (a move changes it); a cell that needs pandas says so and how to run it locally."""
+    url, _, _ = exercise_site
+    lesson = "01_first_interval"
+    k, expected = _expected_output(lesson, "record = play(")
+    stepper_k, _ = _expected_output(lesson, "Stepper(")
+    page = cached_browser.new_page()
+    page.set_viewport_size({"width": width, "height": 900})
+    page.set_default_timeout(600_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{url}/{lesson}.html")
+        examples = page.locator(".cell.tag_meeple-example")
+        cell = examples.nth(k)
+        cell.locator(".meeple-cell-edit").click()
+        cell.locator(".cm-content").wait_for()
+        cell.locator(".meeple-cell-run").click()
+        page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=cell.element_handle())
+        assert cell.locator(".meeple-cell-output").inner_text().strip() == expected.strip()
+        game = examples.nth(stepper_k)
+        game.locator(".meeple-cell-edit").click()
+        game.locator(".meeple-cell-run").wait_for()
+        game.locator(".meeple-cell-run").click()
+        page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=game.element_handle())
+        live = game.locator(".meeple-cell-widget .meeple-stepper[data-meeple-live=live]")
+        live.wait_for()
+        before = live.inner_text()
+        move = live.locator("button:enabled", has_text="+").first
+        move.click()
+        page.wait_for_function("([el, t]) => el.innerText !== t", arg=[live.element_handle(), before])
+        assert "Player 1 plays" in live.inner_text()
+        note = page.locator(".cell.tag_meeple-needs-pandas .meeple-cell-local").first
+        assert "needs pandas" in note.inner_text() and "pip install meeple" in note.inner_text()
+        box = game.bounding_box()
+        assert box["width"] <= width, f"the played cell is {box['width']} px wide at {width} px"
+        game.screenshot(path=str(shots / f"worked-example-stepper-{width}.png"))
+        assert not errors, errors
     finally:
         page.close()
