@@ -92,11 +92,7 @@ from . import piggyback_brigade  # noqa: E402 - after the Ctrl-C handler
 from .core import Record, play, replay  # noqa: E402 - after the Ctrl-C handler
 from .registry import GAMES  # noqa: E402 - after the Ctrl-C handler
 from . import sim  # noqa: E402 - after the Ctrl-C handler
-from .sim import Results, balance_report, simulate, sweep  # noqa: E402 - after the Ctrl-C handler
-
-# The module path the README and older notebooks use (`from meeple.rules.simulate import
-# measures`) names the sim package; `meeple.rules.simulate` itself is the function.
-sys.modules[__name__ + ".simulate"] = sim
+from .sim import Results, balance_report, measures, simulate, sweep  # noqa: E402 - after the Ctrl-C handler
 from .workbench import compare, tune  # noqa: E402 - after the Ctrl-C handler
 
 
@@ -118,4 +114,4 @@ if importlib.util.find_spec("pyspiel") is not None:  # the optional extra meeple
     for _mod in GAMES.values():
         _mod.BOTS.setdefault("ismcts", _ismcts(_mod))
 
-__all__ = ["GAMES", "Record", "Results", "balance_report", "compare", "play", "replay", "simulate", "sweep", "tune"]
+__all__ = ["GAMES", "Record", "Results", "balance_report", "compare", "play", "replay", "simulate", "sweep", "tune", "measures"]

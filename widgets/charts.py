@@ -86,7 +86,7 @@ def distribution_chart(dist: Mapping, x_title: str = "value", title: str = "Exac
 
 def measure_chart(table: pd.DataFrame, field: str, measure: str = "win_rate", *, label: str | None = None,
                   baseline=None, current=None, title: str | None = None) -> alt.LayerChart:
-    """Any measure of a sweep table (`from meeple.rules.simulate import measures`) as `field` changes,
+    """Any measure of a sweep table (`from meeple.rules.sim import measures`) as `field` changes,
     with its 95% interval: one line per seat, or one line when the measure is one number
     per game (turns, rounds). `baseline`: the value the reader started from, drawn as a grey
     rule behind everything; `current`: the value under the slider, ringed (or a Vega

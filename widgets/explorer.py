@@ -26,7 +26,7 @@ import anywidget
 import pandas as pd
 import traitlets
 
-from meeple.rules.simulate import default_workers, shared_pool, simulate
+from meeple.rules.sim import default_workers, shared_pool, simulate
 
 from . import site_charts, vega
 from .explorer_session import ExplorerSession, candidate_values, label
@@ -181,7 +181,7 @@ class Explorer(anywidget.AnyWidget):
     the current value. bots: one per seat (or one for all, or "A,B": A in
     seat 1 against B); games: games per value; seed: same seed, same numbers.
     measure: what the second chart (the map, for two fields) shows; any
-    column of `measures(game)` (`from meeple.rules.simulate import measures`), chosen again in the widget.
+    column of `measures(game)` (`from meeple.rules.sim import measures`), chosen again in the widget.
     workers, executor: who plays (as for `sweep`). After each move the values
     next to the current one (along each slider) are played in the background,
     in the shared process pool (or `executor`), unless workers=1 without an

@@ -33,7 +33,7 @@ from urllib.parse import parse_qs, urlencode
 from meeple.rules import GAMES
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.reproduce import chance_fingerprint, compare_command, package_version, stamp_warnings
-from meeple.rules.simulate import MAX_GAMES, Results
+from meeple.rules.sim import MAX_GAMES, Results
 from meeple.rules.sim.play import playing
 from meeple.rules.comparison import common_config, on_common, sameness_lines
 from meeple.rules.sim.design import wanted

@@ -21,7 +21,7 @@ from typing import Any
 from meeple.rules.chance import game_seed
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim.results import make_tables as _tables
-from meeple.rules.simulate import play_game
+from meeple.rules.sim import play_game
 from meeple.rules.stats import mean_ci
 
 from .checking import Refused, WrongKind, agrees_to_digits, need_interval

@@ -27,7 +27,7 @@ def winners(state) -> list[int]:
     return [i for i, b in enumerate(state.buckets) if b == best]
 
 
-# --- simulation hooks (see meeple.rules.simulate) -----------------------------
+# --- simulation hooks (see meeple.rules.sim) -----------------------------
 
 # What each column of game_stats / score_sources (points_<source>) counts, and the rule it
 # follows: `meeple simulate --measure`, the summary and the Explorer show these words.

@@ -18,9 +18,8 @@ The modules, in the order a run goes through them:
 
 Game i of a run is played with seed `chance.game_seed(seed, i)` and its bots get
 `protocol.bot_rng(that seed, seat)`, so the table is the same whether one process, a pool
-or a dask cluster played it. `meeple.rules.simulate` is another name for this package
-(the module path older notebooks and the README use: `from meeple.rules.simulate import
-measures`); `meeple.rules.simulate` itself, as an attribute of `meeple.rules`, is the function.
+or a dask cluster played it. (`meeple.rules.simulate` is the function only: the module-path
+alias to this package that older notebooks used is gone, issue 34; no lesson used it.)
 
 OPTIONAL HOOKS a game module may define (simulate works without them):
   game_stats(state) -> dict       extra columns for the table, read from the final state:

@@ -25,7 +25,7 @@ import time
 import pandas  # noqa: F401 - imported up front: a notebook has it loaded already
 
 from meeple.rules import GAMES
-from meeple.rules.simulate import default_workers, simulate
+from meeple.rules.sim import default_workers, simulate
 
 _sim_module = importlib.import_module("meeple.rules.sim.runner")  # the runner, which holds the shared pool
 

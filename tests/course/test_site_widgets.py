@@ -10,7 +10,7 @@ import pytest
 from harness import run_without_jupyter
 from meeple.rules import bucket_brigade as bb
 from meeple.rules import replay
-from meeple.rules.simulate import sweep
+from meeple.rules.sim import sweep
 from meeple.course.site.runtime import live, transport
 from meeple.widgets import Stepper, site_charts
 from meeple.widgets.session import StepperSession

@@ -9,7 +9,7 @@ import pytest
 
 from harness import run_without_jupyter
 from meeple.rules import bucket_brigade as bb
-from meeple.rules.simulate import sweep
+from meeple.rules.sim import sweep
 from meeple.course.site.runtime import transport
 from meeple.widgets.explorer_session import ExplorerSession
 from meeple.widgets.session import StepperSession

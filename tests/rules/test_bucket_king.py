@@ -875,7 +875,7 @@ def test_game_stats_count_splits_biggest_losses_and_empty_pyramids():
 
 def test_simulation_table_has_the_hook_columns_and_the_default_progress_is_buckets_left():
     """simulate: points_* columns add up to the score; stats columns per seat; leaders follow buckets left."""
-    from meeple.rules.simulate import simulate
+    from meeple.rules.sim import simulate
 
     res = simulate("bucket-king", None, "heuristic", 12, 3, workers=1, progress=False)
     t = res.table

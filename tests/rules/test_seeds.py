@@ -65,7 +65,7 @@ def test_parameter_info_reads_fields_elements_and_named_numbers():
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_column_has_words_and_rules_of_the_seed_file(name):
     from meeple.rules.sim.design import DESIGN
-    from meeple.rules.simulate import measures
+    from meeple.rules.sim import measures
 
     mod = GAMES[name]
     rules = set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", _seed_file(mod), re.M))

@@ -194,7 +194,7 @@ def test_an_unknown_measure_is_one_line_before_any_game(capsys, monkeypatch, com
 
 def test_simulate_help_lists_every_games_measures(capsys):
     from meeple.rules import GAMES
-    from meeple.rules.simulate import measures
+    from meeple.rules.sim import measures
 
     with pytest.raises(SystemExit):
         main(["simulate", "--help"])
@@ -209,7 +209,7 @@ def test_simulate_help_lists_every_games_measures(capsys):
 
 
 def test_summary_measures_carry_intervals_and_refuse_unknown_names():
-    from meeple.rules.simulate import simulate
+    from meeple.rules.sim import simulate
     from meeple.rules.stats import mean_ci
 
     res = simulate(DDB, None, "heuristic", 10, 2, workers=1, progress=False)

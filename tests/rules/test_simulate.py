@@ -23,7 +23,7 @@ from meeple.rules.bots import random_bot
 from meeple.rules.chance import Chance, game_seed, start
 from meeple.rules.config import RuleConfig, need
 from meeple.rules.sim import head_to_head
-from meeple.rules.simulate import balance_report, simulate, sweep
+from meeple.rules.sim import balance_report, simulate, sweep
 from meeple.rules.stats import (
     binomial_two_sided_p,
     chi2_sf,
@@ -466,7 +466,7 @@ def test_importing_the_simulation_modules_needs_no_pandas():
     """meeple.rules stays importable with the standard library: pandas/tqdm load on use."""
     import subprocess
 
-    code = "import sys, meeple.rules.simulate, meeple.rules.exact, meeple.rules.cli.sim; " \
+    code = "import sys, meeple.rules.sim, meeple.rules.exact, meeple.rules.cli.sim; " \
            "print(sorted(m for m in ('pandas', 'tqdm', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

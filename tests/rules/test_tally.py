@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from meeple.rules import GAMES, simulate
-from meeple.rules.simulate import Results, RunningTotals, Totals, measures
+from meeple.rules.sim import Results, RunningTotals, Totals, measures
 
 SUMMARY_FRAMES = ("seats", "bots", "length", "columns", "measures")
 

@@ -14,7 +14,7 @@ from meeple.rules import bucket_king as bk
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
 from meeple.rules.registry import load_variant
-from meeple.rules.simulate import measure_columns, measures
+from meeple.rules.sim import measure_columns, measures
 from meeple.rules.workbench import format_comparison, measure_names
 
 

@@ -16,7 +16,7 @@ from meeple.rules import bucket_king as bk
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import exact
 from meeple.rules import piggyback_brigade as pb
-from meeple.rules.simulate import balance_report
+from meeple.rules.sim import balance_report
 from meeple.rules.stats import wilson
 from meeple.widgets import controls as C
 from meeple.course.site.runtime import transport

@@ -509,7 +509,7 @@ def test_a_swept_field_named_like_a_length_measure_keeps_its_whole_values():
     """Sweeping DDB's `rounds` (also the game-length column's name): the field's column holds
     the rule values as whole numbers, the game length goes to rounds_played, and the charts
     tick each whole value once on one axis for every layer (not "2 3 3 4 4")."""
-    from meeple.rules.simulate import sweep
+    from meeple.rules.sim import sweep
 
     table = sweep("duck-duck-bruce", None, {"rounds": [2, 3, 4]}, games=8, seed=1, workers=1, progress=False)
     assert str(table["rounds"].dtype) == "int64" and sorted(set(table["rounds"])) == [2, 3, 4]
