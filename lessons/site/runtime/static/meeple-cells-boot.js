@@ -71,7 +71,11 @@
       note.style.cssText = "margin:.3em 0;font-size:.9em;color:#555";
       note.textContent = (what ? `Runs on a computer, not here: this cell needs ${what}, which Python in your browser does not have.`
         : "Runs on a computer, not here: this cell uses what only the lesson's full Python has (pandas' tables).") +
-        " To run it: pip install meeple jupyterlab, then meeple lessons DIR and open this lesson in JupyterLab.";
+        " To run it: pip install meeple jupyterlab, then meeple lessons DIR and open this lesson in JupyterLab ";
+      const how = document.createElement("a");
+      how.href = "intro.html#run-locally";
+      how.textContent = "(how to run the lessons on your computer)";
+      note.append(how, ".");
       root.prepend(note);
     });
     if (saved) load(null);  // show the reader's edits (meeple-cells.js opens every edited cell)
