@@ -36,12 +36,19 @@
       document.head.appendChild(s);
     }
   }
-  const WIDGET = "a notebook widget library";
-  const NAMES = { anywidget: WIDGET, ipywidgets: WIDGET, traitlets: WIDGET, IPython: "IPython's display" };
+  const WIDGETS = ["anywidget", "ipywidgets", "traitlets", "IPython"];  // a notebook widget (or its display)
   function needs(root) {
     const tag = [...root.classList].find((c) => c.startsWith("tag_meeple-needs-"));
-    const module = tag ? tag.slice("tag_meeple-needs-".length) : "";
-    return NAMES[module] || module;
+    return tag ? tag.slice("tag_meeple-needs-".length) : "";
+  }
+  function saying(what) {
+    if (WIDGETS.includes(what)) {  // the page's saved widget is there, live once Python starts (meeple-live.js)
+      return "This cell makes a notebook widget: where the page shows it, it works once Python starts. " +
+        "To change the cell's code, run the lesson on your computer ";
+    }
+    return (what ? `Runs on a computer, not here: this cell needs ${what}, which Python in your browser does not have.`
+      : "Runs on a computer, not here: this cell uses what only the lesson's full Python has (pandas' tables).") +
+      " To run it: pip install meeple jupyterlab, then meeple lessons DIR and open this lesson in JupyterLab ";
   }
   function setUp() {
     let saved = false;
@@ -65,13 +72,10 @@
       });
     });
     document.querySelectorAll(".cell.tag_meeple-local").forEach((root) => {
-      const what = needs(root);
       const note = document.createElement("div");
       note.className = "meeple-cell-bar meeple-cell-local";
       note.style.cssText = "margin:.3em 0;font-size:.9em;color:#555";
-      note.textContent = (what ? `Runs on a computer, not here: this cell needs ${what}, which Python in your browser does not have.`
-        : "Runs on a computer, not here: this cell uses what only the lesson's full Python has (pandas' tables).") +
-        " To run it: pip install meeple jupyterlab, then meeple lessons DIR and open this lesson in JupyterLab ";
+      note.textContent = saying(needs(root));
       const how = document.createElement("a");
       how.href = "intro.html#run-locally";
       how.textContent = "(how to run the lessons on your computer)";
