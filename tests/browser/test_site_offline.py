@@ -77,7 +77,7 @@ def test_the_editor_and_the_explorer_say_what_failed_and_retry(site, browser, sh
     lesson = lessons_with("Explorer", site.lessons)[0]  # the pages tests' lesson: an Explorer and exercises
     context, page, errors = _page(browser, site, lesson, width)
     try:
-        boot = page.locator(".meeple-cell-boot").first
+        boot = page.locator(".cell.tag_meeple-exercise .meeple-cell-boot").first
         context.route("**/meeple-cells.js", lambda r: r.abort())
         boot.locator("button").click()
         page.wait_for_function(RETRY, arg=boot.element_handle())

@@ -242,7 +242,8 @@
     nb.cells.forEach((cell) => {
       const tags = (cell.metadata && cell.metadata.tags) || [];
       if (cell.cell_type !== "code" || tags.includes("solution")) return;
-      const c = cells.find((x) => x.index === i++);
+      const at = i++;
+      const c = cells.find((x) => x.index === at);
       if (c) cell.source = code(c);
     });
     const blob = new Blob([JSON.stringify(nb, null, 1) + "\n"], { type: "application/x-ipynb+json" });
