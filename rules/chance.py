@@ -322,6 +322,13 @@ class _Streams:
         while len(vals) <= upto:
             vals.append(bits(64))
 
+    def dice_bits(self):
+        """The dice stream's getrandbits (its Mersenne Twister seeded now if not yet): a game core that
+        draws the dice in place appends `dice_bits()(64)` to `dice` when it reads past the end."""
+        if self._dice_rng is None:
+            self._dice_rng = stream(self.seed, DICE)
+        return self._dice_rng.getrandbits
+
     def more_dice(self, upto: int) -> int:
         """Draw dice values until there are upto + 1; return value `upto`."""
         if self._dice_rng is None:

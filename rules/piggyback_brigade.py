@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, below_at, check_seed, roll_in_place, start, stream_key
+from .chance import Chance, Chance2, below_at, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -619,6 +619,11 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     next_seat, piglets_of = setup.next_seat, setup.piglets_of
     seeded = c.chance is None  # the seeded stream, drawn in place (_roll, inlined: the commonest draw)
     key = c.key if seeded else None
+    # simulate's fast loop on chance version 2: the dice drawn in place too (Chance2.below's values, without
+    # a Chance2 per roll); c.chance is written back when the race ends (nothing reads it before)
+    dice = c.chance.streams if bots is not None and type(c.chance) is Chance2 else None
+    if dice is not None:
+        rolled, at, deal, bits = dice.dice, c.chance.dice, c.chance.deal, dice.dice_bits()
     sink, turn_end = c.sink, c.turn_end
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
@@ -636,6 +641,14 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                     counter = c.counter
                     c.counter = counter + 1
                     face = below_at(key, counter, n_faces)
+                elif dice is not None:
+                    if at == len(rolled):  # the usual case: a new value, appended as more_dice does
+                        x = bits(64)
+                        rolled.append(x)
+                    else:
+                        x = rolled[at] if at < len(rolled) else dice.more_dice(at)
+                    face = (x * n_faces) >> 64
+                    at += 1
                 else:
                     face = _roll(c, n_faces)
             elif kind == "move":
@@ -665,6 +678,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 else:
                     group, dest, under = _move(stacks, where, piglet, steps[face])
                 if dest >= spaces:
+                    if dice is not None:
+                        c.chance = Chance2(dice, deal, at)
                     _turn_over(c)  # the winning roll ends the last turn
                     _finish(c, group)
                     return decisions
@@ -690,6 +705,14 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 counter = c.counter
                 c.counter = counter + 1
                 face = below_at(key, counter, n_faces)
+            elif dice is not None:
+                if at == len(rolled):  # the usual case: a new value, appended as more_dice does
+                    x = bits(64)
+                    rolled.append(x)
+                else:
+                    x = rolled[at] if at < len(rolled) else dice.more_dice(at)
+                face = (x * n_faces) >> 64
+                at += 1
             else:
                 face = _roll(c, n_faces)
             if len(c.pending) > 1:
