@@ -623,7 +623,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     # a Chance2 per roll); c.chance is written back when the race ends (nothing reads it before)
     dice = c.chance.streams if bots is not None and type(c.chance) is Chance2 else None
     if dice is not None:
-        rolled, at, deal, bits = dice.dice, c.chance.dice, c.chance.deal, dice.dice_bits()
+        rolled, at, deal = dice.dice, c.chance.dice, c.chance.deal
     sink, turn_end = c.sink, c.turn_end
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
@@ -642,12 +642,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                     c.counter = counter + 1
                     face = below_at(key, counter, n_faces)
                 elif dice is not None:
-                    if at == len(rolled):  # the usual case: a new value, appended as more_dice does
-                        x = bits(64)
-                        rolled.append(x)
-                    else:
-                        x = rolled[at] if at < len(rolled) else dice.more_dice(at)
-                    face = (x * n_faces) >> 64
+                    face = ((rolled[at] if at < len(rolled) else dice.more_dice(at)) * n_faces) >> 64
                     at += 1
                 else:
                     face = _roll(c, n_faces)
@@ -706,12 +701,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 c.counter = counter + 1
                 face = below_at(key, counter, n_faces)
             elif dice is not None:
-                if at == len(rolled):  # the usual case: a new value, appended as more_dice does
-                    x = bits(64)
-                    rolled.append(x)
-                else:
-                    x = rolled[at] if at < len(rolled) else dice.more_dice(at)
-                face = (x * n_faces) >> 64
+                face = ((rolled[at] if at < len(rolled) else dice.more_dice(at)) * n_faces) >> 64
                 at += 1
             else:
                 face = _roll(c, n_faces)
