@@ -625,6 +625,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     if dice is not None:
         rolled, at, deal = dice.dice, c.chance.dice, c.chance.deal
     sink, turn_end = c.sink, c.turn_end
+    note = c.leaders.append if turn_end is _note_leader else None  # simulate's fast loop: the leaders noted inline
+    owner = setup.owner
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
         how, rngs, seat_funcs, checked, seat_names = bots
@@ -665,13 +667,27 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 piglet = c.piglet
                 again = again_of[face]  # PB-6
                 if again is None:
-                    again = is_last(where, piglet)  # PB-7: judged before this roll
+                    again = where[piglet] == min(where)  # PB-7: judged before this roll (is_last, inlined)
                 if sink is not None:  # simulate's own races keep no event text: skip building it
                     before = _place_text(c, piglet)
                     group, dest, under = _move(stacks, where, piglet, steps[face])
                     _said_roll(c, face, piglet, group, dest, under, before, chosen)
-                else:
-                    group, dest, under = _move(stacks, where, piglet, steps[face])
+                else:  # _move, inlined (PB-9, PB-10, PB-13): the commonest step of a race
+                    i = where[piglet]
+                    if i < 0:
+                        group = [piglet]
+                    else:
+                        stack = stacks[i]
+                        h = stack.index(piglet)
+                        group = stack[h:]
+                        del stack[h:]
+                    dest = i + steps[face]
+                    if dest < spaces:
+                        stacks[dest] += group
+                    else:
+                        dest = spaces
+                    for q in group:
+                        where[q] = dest
                 if dest >= spaces:
                     if dice is not None:
                         c.chance = Chance2(dice, deal, at)
@@ -686,6 +702,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             if not c.pending:
                 if fresh:
                     fresh = False
+                elif note is not None:  # play_core's _note_leader, inlined (no piglet is past the finish here)
+                    top = max(where)
+                    note(owner[stacks[top][-1]] if top >= 0 else None)
                 elif turn_end is not None:  # _turn_over, inlined: every turn passes here
                     turn_end(c)
                 p = next_seat[c.current_player]
