@@ -1322,7 +1322,7 @@ def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
             best.append(a)
     if best is None:
         return NO_STEAL
-    return best[0] if len(best) == 1 or rng is None else best[rng.randrange(len(best))]
+    return best[0] if len(best) == 1 or rng is None else best[_bots.below(rng, len(best))]
 
 
 def _card_value(theirs, my_best: dict[str, int]) -> float:

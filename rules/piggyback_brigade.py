@@ -1237,7 +1237,7 @@ def _decide(setup: _Setup, phase: str, me: int, piglet: int, face: int, where, s
             elif v == best_value:
                 best.append(a)
         # equal values (e.g. two piglets before the start): the bot's rng decides, not the listing order
-        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        return best[0] if len(best) == 1 else best[_bots.below(rng, len(best))]
     if phase == TURN:
         if setup.config.extend_timing == BEFORE and max(where) >= 0:
             if max(where[q] for q in setup.piglets_of[me]) < 0:  # all mine before the start
