@@ -13,6 +13,7 @@ picklable: what a worker process sends back.
 from __future__ import annotations
 
 import inspect
+from operator import ne as _ne
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -55,13 +56,8 @@ def _leader(values) -> int | None:
 
 def _lead_changes(leaders) -> int:
     """How often the sole leader became someone else (ties in between skipped)."""
-    changes, last = 0, None
-    for seat in leaders:
-        if seat is not None:
-            if last is not None and seat != last:
-                changes += 1
-            last = seat
-    return changes
+    sole = [seat for seat in leaders if seat is not None]
+    return sum(map(_ne, sole, sole[1:]))  # each two sole leaders in a row that differ
 
 
 _TURN_HOOK: dict[Any, bool] = {}  # new_game function -> whether it takes `turn_end`
@@ -233,36 +229,48 @@ def _playing(mod: ModuleType, config, seat_names, seat_funcs, looks, checked, ga
     return _result(mod, state, index, game_seed, seat_names, leaders, actions, n, design, trail, movers)
 
 
+_HOOKS: dict = {}  # module -> (round_scores, game_stats or None, score_sources or None, scores, winners)
+
+
+def _hooks(mod: ModuleType) -> tuple:
+    """The module's functions _result reads, looked up once per module rather than once per game."""
+    known = _HOOKS.get(mod)
+    if known is None:
+        known = (mod.round_scores, getattr(mod, "game_stats", None), getattr(mod, "score_sources", None), mod.scores,
+                 mod.winners)
+        try:
+            _HOOKS[mod] = known
+        except TypeError:  # an unhashable module-like object: looked up each game
+            pass
+    return known
+
+
+_tuple_new = tuple.__new__
+
+
 def _result(mod: ModuleType, state, index: int, game_seed: int, seat_names, leaders, actions: int, n: int,
             design: bool, trail, movers) -> GameResult:
     """The GameResult of a finished game: what its final state and the leaders at each turn's end say."""
-    round_pts = mod.round_scores(state)
-    totals, round_leaders = list(getattr(state.config, "seat_points", ()) or [0] * n), []  # a head start counts (BB-15, DDB-14)
-    for pts in round_pts[:-1]:
-        totals = [t + v for t, v in zip(totals, pts)]
-        round_leaders.append(_leader(totals))
+    round_scores, game_stats, score_sources, scores_of, winners_of = _hooks(mod)
+    round_pts = round_scores(state)
+    round_leaders = []
+    if len(round_pts) > 1:
+        totals = list(getattr(state.config, "seat_points", ()) or [0] * n)  # a head start counts (BB-15, DDB-14)
+        for pts in round_pts[:-1]:
+            totals = [t + v for t, v in zip(totals, pts)]
+            round_leaders.append(_leader(totals))
     turns = len(leaders)
-    turn_leaders = tuple(leaders[max(1, -(-pct * turns // 100)) - 1] if turns else None for pct in CHECKPOINTS)
-    stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
-    sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
-    scores, winners = tuple(mod.scores(state)), tuple(mod.winners(state))
+    turn_leaders = tuple([leaders[max(1, -(-pct * turns // 100)) - 1] for pct in CHECKPOINTS]) if turns \
+        else (None,) * len(CHECKPOINTS)
+    stats = dict(game_stats(state)) if game_stats is not None else {}
+    sources = tuple([dict(d) for d in score_sources(state)]) if score_sources is not None else None
+    scores, winners = tuple(scores_of(state)), tuple(winners_of(state))
     if design:
         stats |= game_measures(trail, movers, scores, winners)
-    return GameResult(
-        index=index,
-        seed=game_seed,
-        bots=seat_names,
-        scores=scores,
-        winners=winners,
-        rounds=len(round_pts) or state.round + 1,
-        turns=turns,
-        actions=actions,
-        round_leaders=tuple(round_leaders),
-        turn_leaders=turn_leaders,
-        lead_changes=_lead_changes(leaders),
-        stats=stats,
-        sources=sources,
-    )
+    return _tuple_new(GameResult, (  # GameResult(index=..., ..., sources=...) in field order, without its __new__'s call
+        index, game_seed, seat_names, scores, winners, len(round_pts) or state.round + 1, turns, actions,
+        tuple(round_leaders), turn_leaders, _lead_changes(leaders), stats, sources,
+    ))
 
 
 __all__ = ["CHECKPOINTS", "GameResult", "play_game", "playing"]
