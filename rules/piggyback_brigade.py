@@ -754,7 +754,22 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 r = rng.getrandbits(k)
             action = legal[r]
         elif kind == 2:
-            action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
+            if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
+                piglet = c.piglet
+                i = where[piglet]
+                if setup.finish_likely[spaces - i]:
+                    action = ROLL_AGAIN
+                else:
+                    carriers = 0
+                    if 0 <= i < len(stacks):
+                        stack = stacks[i]
+                        h = stack.index(piglet)
+                        if h:
+                            pending = c.pending
+                            carriers = sum(1 for b in stack[:h] if owner[b] != p or b in pending)
+                    action = STOP if carriers * setup.face_sum / n_faces > setup.turn_mean else ROLL_AGAIN
+            else:
+                action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
         else:
             action = seat_funcs[p](None, list(legal), rngs[p])
             if checked[p] and action not in legal:
