@@ -87,8 +87,9 @@ _SEATING: dict = {}  # (module, names, funcs, shift) -> _seating's answer: the s
 
 
 def _seating(mod: ModuleType, names, funcs, n: int, shift: int):
-    """(seat_names, seat_funcs, looks, checked, play_core or None) of a line-up seated with `shift`:
-    worked out once per run rather than once per game (a run plays the same line-up every game)."""
+    """(seat_names, seat_funcs, looks, checked) of a line-up seated with `shift`: worked out once per
+    line-up rather than once per game (a run plays the same line-up every game). `checked` reads the
+    module's BOTS then: a bot is checked unless it is one of the package's own."""
     key = (mod, tuple(names), tuple(funcs), shift)
     try:
         known = _SEATING.get(key)
@@ -104,7 +105,7 @@ def _seating(mod: ModuleType, names, funcs, n: int, shift: int):
         # the stored records); a bot of the user's is checked on every move.
         own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
         checked = tuple(all(f is not b for b in own) for f in seat_funcs)
-        known = (tuple(names[k] for k in order), seat_funcs, looks, checked, getattr(mod, "play_core", None))
+        known = (tuple(names[k] for k in order), seat_funcs, looks, checked)
         if key is not None:
             _SEATING[key] = known
     return known
@@ -115,9 +116,10 @@ def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rota
     """Game `index` of a run: `playing(...)` played to its end at once (see there). The game's own
     loop (`play_core`) is called here directly, without the generator, when it plays the line-up."""
     n = config.players
-    seat_names, seat_funcs, looks, checked, core = _seating(mod, names, funcs, n, index % n if rotate else 0)
+    seat_names, seat_funcs, looks, checked = _seating(mod, names, funcs, n, index % n if rotate else 0)
     game_seed = _game_seed(seed, index, chance)
     rngs = [LazySeatRandom(game_seed, s, chance) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    core = getattr(mod, "play_core", None)
     if core is not None and not design:
         played = core(config, start(game_seed, chance), list(seat_funcs), rngs, list(checked), seat_names, _leader)
         if played is not None:
@@ -165,11 +167,11 @@ def playing(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate
     game, a little slower, and only when a design measure was asked for.
     """
     n = config.players
-    seat_names, seat_funcs, looks, checked, _core = _seating(mod, names, funcs, n, index % n if rotate else 0)
+    seat_names, seat_funcs, looks, checked = _seating(mod, names, funcs, n, index % n if rotate else 0)
     game_seed = _game_seed(seed, index, chance)
     rngs = [LazySeatRandom(game_seed, s, chance) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
     return (yield from _playing(mod, config, seat_names, seat_funcs, looks, checked, game_seed, rngs, index, design,
-                                chance, pause, _core))
+                                chance, pause, getattr(mod, "play_core", None)))
 
 
 def _playing(mod: ModuleType, config, seat_names, seat_funcs, looks, checked, game_seed: int, rngs, index: int,
@@ -229,30 +231,14 @@ def _playing(mod: ModuleType, config, seat_names, seat_funcs, looks, checked, ga
     return _result(mod, state, index, game_seed, seat_names, leaders, actions, n, design, trail, movers)
 
 
-_HOOKS: dict = {}  # module -> (round_scores, game_stats or None, score_sources or None, scores, winners)
-
-
-def _hooks(mod: ModuleType) -> tuple:
-    """The module's functions _result reads, looked up once per module rather than once per game."""
-    known = _HOOKS.get(mod)
-    if known is None:
-        known = (mod.round_scores, getattr(mod, "game_stats", None), getattr(mod, "score_sources", None), mod.scores,
-                 mod.winners)
-        try:
-            _HOOKS[mod] = known
-        except TypeError:  # an unhashable module-like object: looked up each game
-            pass
-    return known
-
-
 _tuple_new = tuple.__new__
 
 
 def _result(mod: ModuleType, state, index: int, game_seed: int, seat_names, leaders, actions: int, n: int,
             design: bool, trail, movers) -> GameResult:
     """The GameResult of a finished game: what its final state and the leaders at each turn's end say."""
-    round_scores, game_stats, score_sources, scores_of, winners_of = _hooks(mod)
-    round_pts = round_scores(state)
+    game_stats, score_sources = getattr(mod, "game_stats", None), getattr(mod, "score_sources", None)
+    round_pts = mod.round_scores(state)
     round_leaders = []
     if len(round_pts) > 1:
         totals = list(getattr(state.config, "seat_points", ()) or [0] * n)  # a head start counts (BB-15, DDB-14)
@@ -264,7 +250,7 @@ def _result(mod: ModuleType, state, index: int, game_seed: int, seat_names, lead
         else (None,) * len(CHECKPOINTS)
     stats = dict(game_stats(state)) if game_stats is not None else {}
     sources = tuple([dict(d) for d in score_sources(state)]) if score_sources is not None else None
-    scores, winners = tuple(scores_of(state)), tuple(winners_of(state))
+    scores, winners = tuple(mod.scores(state)), tuple(mod.winners(state))
     if design:
         stats |= game_measures(trail, movers, scores, winners)
     return _tuple_new(GameResult, (  # GameResult(index=..., ..., sources=...) in field order, without its __new__'s call

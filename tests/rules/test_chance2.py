@@ -81,7 +81,7 @@ def test_values_drawn_in_batches_are_those_drawn_one_at_a_time():
     dice, deal = stream(seed, DICE), stream(seed, DEAL)
     ch = Chance2.of(seed)
     rolls = []
-    for i in range(40):  # past two dice batches
+    for _ in range(40):  # past two dice batches
         r, ch = ch.below(1 << 62)
         rolls.append(r)
     assert rolls == [(dice.getrandbits(64) * (1 << 62)) >> 64 for _ in range(40)]
