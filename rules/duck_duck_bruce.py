@@ -1008,6 +1008,10 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
                 raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
         if action is FLIP:  # _act's first case, without the call: the commonest decision
             _flip(c, p)
+        elif action is STOP and c.phase is DECIDE:  # _act's stop (DDB-4), without the call: no text kept here
+            c.nests[p] += c.row
+            c.row = []
+            _flip(c, p, ended=True)
         else:
             _act(c, action)
         actions += 1
