@@ -55,6 +55,18 @@ def random_bot(observation, legal, rng: random.Random):
 
 
 random_bot.reads_observation = False  # simulate passes None instead of building one
+
+
+def below(rng: random.Random, n: int) -> int:
+    """rng.randrange(n) (n >= 1), the same draws: written out, as random_bot does, for a Mersenne
+    Twister (simulate's seat streams), without randrange's two Python calls; a bot's tie-break."""
+    if type(rng) not in _MERSENNE:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 # the Random classes whose randrange(n) is _randbelow_with_getrandbits(n) (simulate's seat streams too)
 _MERSENNE = (random.Random, SeatRandom, LazySeatRandom)
 

@@ -798,7 +798,7 @@ def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Rando
     track, end, index, counted = box.track, box.end, box.index, box.counted
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
-    round_total = _round_total
+    bonus, floor = cfg.bonus, cfg.floor_zero  # _round_total, inlined below: called for every legal play
     now = [counted[o][t] * track[p] for o, t, p in zip(ones, twos, positions)]  # _colour_points of each colour
     card_points = sum(now)
     danger = end - 2  # a hedgehog here can be finished by the next player
@@ -816,10 +816,14 @@ def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Rando
             else:
                 left_ones -= 1
         to = positions[k] + steps
-        if to >= end:
-            value = round_total(card_points - now[k] + counted[left_ones][left_twos] * track[end], cfg, True)
-        else:
-            value = round_total(card_points - now[k] + counted[left_ones][left_twos] * track[to], cfg, False)
+        if to >= end:  # _round_total(points, cfg, True)
+            value = card_points - now[k] + counted[left_ones][left_twos] * track[end] + bonus
+            if value <= 0 and floor:
+                value = 0
+        else:  # _round_total(points, cfg, False)
+            value = card_points - now[k] + counted[left_ones][left_twos] * track[to]
+            if value <= 0 and floor:
+                value = 0
             if near_end or to >= danger:
                 value -= risk
         if own is None:
@@ -830,7 +834,7 @@ def _heuristic_choice(box: _Box, ones, twos, positions, legal, rng: random.Rando
             best.append(a)
     # Ties are common (early in a round the floor at 0 makes every play worth 0):
     # break them with the bot's own rng, never by the hand's sort order.
-    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+    return best[0] if len(best) == 1 else best[_bots.below(rng, len(best))]
 
 
 def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from struct import unpack as _unpack
 from dataclasses import dataclass
 from typing import Sequence, TypeVar
 
@@ -318,18 +319,31 @@ class _Streams:
         """Draw deal values until there are upto + 1."""
         if self._deal_rng is None:
             self._deal_rng = stream(self.seed, DEAL)
-        bits, vals = self._deal_rng.getrandbits, self.deal
-        while len(vals) <= upto:
-            vals.append(bits(64))
+        vals = self.deal
+        k = upto + 1 - len(vals)
+        if k > 0:
+            vals += _values(self._deal_rng, k)
 
     def more_dice(self, upto: int) -> int:
-        """Draw dice values until there are upto + 1; return value `upto`."""
+        """Draw dice values until there are at least upto + 1 (a batch of _DICE_BATCH at least: the
+        same values, drawn a little ahead, so a core reads most rolls from the list); return value `upto`."""
         if self._dice_rng is None:
             self._dice_rng = stream(self.seed, DICE)
-        bits, vals = self._dice_rng.getrandbits, self.dice
-        while len(vals) <= upto:
-            vals.append(bits(64))
+        vals = self.dice
+        k = upto + 1 - len(vals)
+        if k > 0:
+            vals += _values(self._dice_rng, max(k, _DICE_BATCH))
         return vals[upto]
+
+
+_DICE_BATCH = 16
+
+
+def _values(rng: random.Random, k: int) -> tuple[int, ...]:
+    """The next k getrandbits(64) values of `rng`, in order, from one getrandbits(64 * k) call: CPython
+    fills a wide draw with 32-bit words from the least significant up, so its 64-bit pieces, lowest
+    first, are the values k calls of getrandbits(64) give (tests/rules/test_chance2.py checks it)."""
+    return _unpack(f"<{k}Q", rng.getrandbits(64 * k).to_bytes(8 * k, "little"))
 
 
 class Chance2:

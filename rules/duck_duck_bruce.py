@@ -1008,6 +1008,10 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
                 raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
         if action is FLIP:  # _act's first case, without the call: the commonest decision
             _flip(c, p)
+        elif action is STOP and c.phase is DECIDE:  # _act's stop (DDB-4), without the call: no text kept here
+            c.nests[p] += c.row
+            c.row = []
+            _flip(c, p, ended=True)
         else:
             _act(c, action)
         actions += 1
@@ -1061,14 +1065,20 @@ def tallies(state: State) -> list[dict[str, int]]:
 
 def _columns(state: State) -> dict[str, list[int]]:
     """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says."""
-    columns = {name: [0] * state.config.players for name in TALLY}
+    players = state.config.players
+    counts = [[0] * players for _ in TALLY]
     for p, fact, cards in state.facts:
-        once, per_card = FACTS[fact]
-        for name in once:
-            columns[name][p] += 1
-        if per_card:
-            columns[per_card][p] += cards
-    return columns
+        once, per_card = _FACT_COLUMNS[fact]
+        for i in once:
+            counts[i][p] += 1
+        if per_card is not None:
+            counts[per_card][p] += cards
+    return dict(zip(TALLY, counts))
+
+
+# FACTS with each name as its place in TALLY: what _columns adds up, read once per fact of a game
+_FACT_COLUMNS = {fact: (tuple(TALLY.index(name) for name in once), TALLY.index(per_card) if per_card else None)
+                 for fact, (once, per_card) in FACTS.items()}
 
 
 # What each column of game_stats / score_sources (points_<source>) counts, and the rule it
@@ -1322,7 +1332,7 @@ def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
             best.append(a)
     if best is None:
         return NO_STEAL
-    return best[0] if len(best) == 1 or rng is None else best[rng.randrange(len(best))]
+    return best[0] if len(best) == 1 or rng is None else best[_bots.below(rng, len(best))]
 
 
 def _card_value(theirs, my_best: dict[str, int]) -> float:

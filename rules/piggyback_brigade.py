@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, below_at, check_seed, roll_in_place, start, stream_key
+from .chance import Chance, Chance2, below_at, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, player_count_alias
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -619,7 +619,14 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     next_seat, piglets_of = setup.next_seat, setup.piglets_of
     seeded = c.chance is None  # the seeded stream, drawn in place (_roll, inlined: the commonest draw)
     key = c.key if seeded else None
+    # simulate's fast loop on chance version 2: the dice drawn in place too (Chance2.below's values, without
+    # a Chance2 per roll); c.chance is written back when the race ends (nothing reads it before)
+    dice = c.chance.streams if bots is not None and type(c.chance) is Chance2 else None
+    if dice is not None:
+        rolled, at, deal = dice.dice, c.chance.dice, c.chance.deal
     sink, turn_end = c.sink, c.turn_end
+    note = c.leaders.append if turn_end is _note_leader else None  # simulate's fast loop: the leaders noted inline
+    owner = setup.owner
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
         how, rngs, seat_funcs, checked, seat_names = bots
@@ -636,6 +643,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                     counter = c.counter
                     c.counter = counter + 1
                     face = below_at(key, counter, n_faces)
+                elif dice is not None:
+                    face = ((rolled[at] if at < len(rolled) else dice.more_dice(at)) * n_faces) >> 64
+                    at += 1
                 else:
                     face = _roll(c, n_faces)
             elif kind == "move":
@@ -657,14 +667,30 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 piglet = c.piglet
                 again = again_of[face]  # PB-6
                 if again is None:
-                    again = is_last(where, piglet)  # PB-7: judged before this roll
+                    again = where[piglet] == min(where)  # PB-7: judged before this roll (is_last, inlined)
                 if sink is not None:  # simulate's own races keep no event text: skip building it
                     before = _place_text(c, piglet)
                     group, dest, under = _move(stacks, where, piglet, steps[face])
                     _said_roll(c, face, piglet, group, dest, under, before, chosen)
-                else:
-                    group, dest, under = _move(stacks, where, piglet, steps[face])
+                else:  # _move, inlined (PB-9, PB-10, PB-13): the commonest step of a race
+                    i = where[piglet]
+                    if i < 0:
+                        group = [piglet]
+                    else:
+                        stack = stacks[i]
+                        h = stack.index(piglet)
+                        group = stack[h:]
+                        del stack[h:]
+                    dest = i + steps[face]
+                    if dest < spaces:
+                        stacks[dest] += group
+                    else:
+                        dest = spaces
+                    for q in group:
+                        where[q] = dest
                 if dest >= spaces:
+                    if dice is not None:
+                        c.chance = Chance2(dice, deal, at)
                     _turn_over(c)  # the winning roll ends the last turn
                     _finish(c, group)
                     return decisions
@@ -676,6 +702,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             if not c.pending:
                 if fresh:
                     fresh = False
+                elif note is not None:  # play_core's _note_leader, inlined (no piglet is past the finish here)
+                    top = max(where)
+                    note(owner[stacks[top][-1]] if top >= 0 else None)
                 elif turn_end is not None:  # _turn_over, inlined: every turn passes here
                     turn_end(c)
                 p = next_seat[c.current_player]
@@ -690,6 +719,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 counter = c.counter
                 c.counter = counter + 1
                 face = below_at(key, counter, n_faces)
+            elif dice is not None:
+                face = ((rolled[at] if at < len(rolled) else dice.more_dice(at)) * n_faces) >> 64
+                at += 1
             else:
                 face = _roll(c, n_faces)
             if len(c.pending) > 1:
@@ -722,7 +754,22 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 r = rng.getrandbits(k)
             action = legal[r]
         elif kind == 2:
-            action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
+            if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
+                piglet = c.piglet
+                i = where[piglet]
+                if setup.finish_likely[spaces - i]:
+                    action = ROLL_AGAIN
+                else:
+                    carriers = 0
+                    if 0 <= i < len(stacks):
+                        stack = stacks[i]
+                        h = stack.index(piglet)
+                        if h:
+                            pending = c.pending
+                            carriers = sum(1 for b in stack[:h] if owner[b] != p or b in pending)
+                    action = STOP if carriers * setup.face_sum / n_faces > setup.turn_mean else ROLL_AGAIN
+            else:
+                action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
         else:
             action = seat_funcs[p](None, list(legal), rngs[p])
             if checked[p] and action not in legal:
@@ -1205,7 +1252,7 @@ def _decide(setup: _Setup, phase: str, me: int, piglet: int, face: int, where, s
             elif v == best_value:
                 best.append(a)
         # equal values (e.g. two piglets before the start): the bot's rng decides, not the listing order
-        return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+        return best[0] if len(best) == 1 else best[_bots.below(rng, len(best))]
     if phase == TURN:
         if setup.config.extend_timing == BEFORE and max(where) >= 0:
             if max(where[q] for q in setup.piglets_of[me]) < 0:  # all mine before the start

@@ -290,11 +290,6 @@ def act(c: Core, action: Any) -> None:
         _play(c, p, action)
 
 
-def _say(c: Core, *entry) -> None:
-    if c.say is not None:
-        _log.say(c.say, *entry)
-
-
 def _turn_over(c: Core) -> None:
     """A player's turn is over: building their whole pyramid (BK-4, one turn each, in seat
     order), a lead with its choice of direction (BK-5, BK-6), a play (BK-7), or losing
@@ -313,7 +308,8 @@ def _place(c: Core, p: int, a: Place) -> None:
     pyr[k] = a.colour
     c.standing[p] |= 1 << k
     c.colour_masks[p][a.colour] |= 1 << k
-    _say(c, _places_text, p, a)
+    if c.say is not None:
+        _log.say(c.say, _places_text, p, a)
     if k + 1 < len(pyr):  # built in flat order: the top bucket is the last
         c.supply = fx.spent.get((supply, a.colour)) or spend(fx, supply, a.colour)
         return
@@ -335,17 +331,20 @@ def _start_round(c: Core, starter: int) -> None:
     if active_players(c) == 2:
         c.direction = 1
         c.phase = LEAD
-        _say(c, _starts_text, c.round, starter, False)
+        if c.say is not None:
+            _log.say(c.say, _starts_text, c.round, starter, False)
     else:
         c.direction = 0
         c.phase = DIRECTION
-        _say(c, _starts_text, c.round, starter, True)
+        if c.say is not None:
+            _log.say(c.say, _starts_text, c.round, starter, True)
 
 
 def _direction(c: Core, p: int, way: str) -> None:
     c.direction = 1 if way == LEFT else -1
     c.phase = LEAD
-    _say(c, _points_text, p, way, next_seat(c, p, c.direction))
+    if c.say is not None:
+        _log.say(c.say, _points_text, p, way, next_seat(c, p, c.direction))
 
 
 def _draw(c: Core, hand: list, k: int) -> int:
@@ -359,7 +358,8 @@ def _draw(c: Core, hand: list, k: int) -> int:
                 break
             draw, c.chance = c.chance.shuffled(c.discard)
             c.draw = draw
-            _say(c, _reshuffle_text, len(c.discard))
+            if c.say is not None:
+                _log.say(c.say, _reshuffle_text, len(c.discard))
             c.discard = []
         insort(hand, draw.pop())  # hands stay sorted
         got += 1
@@ -387,11 +387,13 @@ def _play(c: Core, p: int, a: PlayCards) -> None:
     c.to_beat, c.attacker = total, p
     want = cfg.draw_per_turn + len(a.extras)
     got = _draw(c, hand, want)
-    _say(c, _plays_text, p, a, lead, total, c.colour, got, want)
+    if c.say is not None:
+        _log.say(c.say, _plays_text, p, a, lead, total, c.colour, got, want)
     reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
     if reverse and active_players(c) > 2:
         c.direction = -c.direction
-        _say(c, _reverses_text, c.direction)
+        if c.say is not None:
+            _log.say(c.say, _reverses_text, c.direction)
     c.phase = FOLLOW
     _turn_over(c)
     c.current_player = next_seat(c, p, c.direction)
@@ -412,14 +414,16 @@ def _lose(c: Core, p: int, a: LoseBucket) -> None:
     standing = c.standing[p] = c.standing[p] & ~fall_mask
     for j in fall:
         pyr[j] = None
-    _say(c, _loses_text, p, a, c.colour, c.to_beat, len(fall) - 1)
+    if c.say is not None:
+        _log.say(c.say, _loses_text, p, a, c.colour, c.to_beat, len(fall) - 1)
     c.buckets[p] -= len(fall)
     c.lost_now = len(fall)
     parts = split_parts(rows, standing)
     if len(parts) > 1:
         c.parts = tuple(map(indices_of, parts))
         c.phase = KEEP
-        _say(c, _splits_text, p, c.parts)
+        if c.say is not None:
+            _log.say(c.say, _splits_text, p, c.parts)
         return
     _end_round(c, p)
 
@@ -438,7 +442,8 @@ def _keep(c: Core, p: int, a: KeepPart) -> None:
     c.buckets[p] -= gone
     c.lost_now += gone
     c.parts = ()
-    _say(c, _keeps_text, p, a.size, gone)
+    if c.say is not None:
+        _log.say(c.say, _keeps_text, p, a.size, gone)
     _end_round(c, p, split=gone)
 
 
@@ -454,7 +459,8 @@ def _end_round(c: Core, loser: int, split: int = 0) -> None:
     for front in c.fronts:
         c.discard += front
     c.fronts = [[] for _ in range(n)]
-    _say(c, _round_ends_text, c.round, loser, c.lost_now, c.buckets[loser])
+    if c.say is not None:
+        _log.say(c.say, _round_ends_text, c.round, loser, c.lost_now, c.buckets[loser])
     _turn_over(c)  # losing ends the loser's turn and the round
     c.round += 1
     starter = loser
@@ -465,7 +471,8 @@ def _end_round(c: Core, loser: int, split: int = 0) -> None:
         c.out[loser] = True
         c.discard += c.hands[loser]
         c.hands[loser] = []
-        _say(c, _out_text, loser)
+        if c.say is not None:
+            _log.say(c.say, _out_text, loser)
         left = n - sum(c.out)
         if (cfg.end_rule == "rulebook" and sum(c.out) >= 2) or (cfg.end_rule == "three-left" and left <= 3):
             _game_over(c)
@@ -479,5 +486,6 @@ def _game_over(c: Core) -> None:
     c.phase = OVER
     c.current_player = None
     c.parts = ()
-    w = winners(c)
-    _say(c, _game_over_text, tuple(w), c.buckets[w[0]])
+    if c.say is not None:
+        w = winners(c)
+        _log.say(c.say, _game_over_text, tuple(w), c.buckets[w[0]])

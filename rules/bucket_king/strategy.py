@@ -5,12 +5,15 @@ determinised lookahead, and `play_core`, simulate's engine hook for the random a
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from functools import lru_cache
+from math import inf
 
 from .. import bots as _bots
 from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
     ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
+    plain_only,
 )
 from .core import FIXED, Core, Fixed, fixed, new_core, offer, seat_lose_mask, supply_of
 from .core import act as _act
@@ -126,7 +129,7 @@ def _pick(tied: list, rng: random.Random | None):
     """One of equally good actions: the bot's rng decides, never the listing order."""
     if len(tied) == 1 or rng is None:
         return tied[0]
-    return tied[rng.randrange(len(tied))]
+    return tied[_bots.below(rng, len(tied))]
 
 
 def heuristic_bot(obs: Observation, legal: list, rng: random.Random):
@@ -229,6 +232,43 @@ def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
     return _arrange_point_keep(c, p, c.hands[p], legal, rng)
 
 
+def _random_move(c, fx: Fixed, p: int, rng: random.Random):
+    """random_bot's choice for seat p (to move) of core c: legal_actions(c)[below(rng, n)], the same draw
+    from `rng`, without building the list where the plain rules let the count and the one chosen move be
+    read from the cached plays (a lead: every colour's plays, in the hand's order; a follow: the plays
+    that beat the sum, then the buckets to lose, lowest position first); the list elsewhere."""
+    phase = c.phase
+    if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
+        legal = fx.offers.get(c.supply) or offer(fx, c.supply)
+        return legal[_bots.below(rng, len(legal))]
+    if fx.plain and (phase == LEAD or phase == FOLLOW):
+        hand = tuple(c.hands[p])
+        if phase == LEAD:
+            if hand:
+                runs, start, n = [], 0, 0
+                while start < len(hand):  # colour by colour, as legal_actions lists them
+                    stop = bisect_left(hand, (hand[start].colour, inf), start)
+                    plays = plain_only(hand[start:stop], fx.most)
+                    runs.append(plays)
+                    n += len(plays)
+                    start = stop
+                r = _bots.below(rng, n)
+                for plays in runs:
+                    if r < len(plays):
+                        return plays[r]
+                    r -= len(plays)
+        else:
+            plays = beating(of_colour(hand, c.colour), fx.most, c.to_beat - sum(map(card_value, c.fronts[p])))
+            mask = seat_lose_mask(c, p)
+            r = _bots.below(rng, len(plays) + mask.bit_count())
+            if r < len(plays):
+                return plays[r]
+            k = indices_of(mask)[r - len(plays)]
+            return LoseBucket(fx.layout.positions[k], c.pyramids[p][k])
+    legal = legal_actions(c)
+    return legal[_bots.below(rng, len(legal))]
+
+
 def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
     bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
@@ -261,10 +301,8 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
         p = c.current_player
         if kinds[p]:
             action = _heuristic_move(c, fx, p, rngs[p])
-        elif c.phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
-            action = random_bot(None, fx.offers.get(c.supply) or offer(fx, c.supply), rngs[p])
-        else:
-            action = random_bot(None, legal_actions(c), rngs[p])
+        else:  # random_bot's draw (bots.below is its getrandbits loop), on the cached plays where it can
+            action = _random_move(c, fx, p, rngs[p])
         _act(c, action)
         actions += 1
     return state_of(c), leaders, actions

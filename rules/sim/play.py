@@ -13,6 +13,7 @@ picklable: what a worker process sends back.
 from __future__ import annotations
 
 import inspect
+from operator import ne as _ne
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -55,13 +56,8 @@ def _leader(values) -> int | None:
 
 def _lead_changes(leaders) -> int:
     """How often the sole leader became someone else (ties in between skipped)."""
-    changes, last = 0, None
-    for seat in leaders:
-        if seat is not None:
-            if last is not None and seat != last:
-                changes += 1
-            last = seat
-    return changes
+    sole = [seat for seat in leaders if seat is not None]
+    return sum(map(_ne, sole, sole[1:]))  # each two sole leaders in a row that differ
 
 
 _TURN_HOOK: dict[Any, bool] = {}  # new_game function -> whether it takes `turn_end`
@@ -87,11 +83,51 @@ def _takes_chance(mod: ModuleType) -> bool:
     return known
 
 
+_SEATING: dict = {}  # (module, names, funcs, shift) -> _seating's answer: the same for every game of a run
+
+
+def _seating(mod: ModuleType, names, funcs, n: int, shift: int):
+    """(seat_names, seat_funcs, looks, checked) of a line-up seated with `shift`: worked out once per
+    line-up rather than once per game (a run plays the same line-up every game). `checked` reads the
+    module's BOTS then: a bot is checked unless it is one of the package's own."""
+    key = (mod, tuple(names), tuple(funcs), shift)
+    try:
+        known = _SEATING.get(key)
+    except TypeError:  # an unhashable bot (a callable object with its own ==) or module: worked out each game
+        known, key = None, None
+    if known is None:
+        if len(_SEATING) >= 256:  # many line-ups (a tournament): start afresh rather than grow
+            _SEATING.clear()
+        order = [(s - shift) % n for s in range(n)]
+        seat_funcs = tuple(funcs[k] for k in order)
+        looks = tuple(f not in _BLIND and getattr(f, "reads_observation", True) for f in seat_funcs)
+        # The package's own bots are known to choose among `legal` (core.play checks every move of
+        # the stored records); a bot of the user's is checked on every move.
+        own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
+        checked = tuple(all(f is not b for b in own) for f in seat_funcs)
+        known = (tuple(names[k] for k in order), seat_funcs, looks, checked)
+        if key is not None:
+            _SEATING[key] = known
+    return known
+
+
 def play_game(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate: bool = False,
               design: bool = False, chance: int = CHANCE) -> GameResult:
-    """Game `index` of a run: `playing(...)` played to its end at once (see there)."""
+    """Game `index` of a run: `playing(...)` played to its end at once (see there). The game's own
+    loop (`play_core`) is called here directly, without the generator, when it plays the line-up."""
+    n = config.players
+    seat_names, seat_funcs, looks, checked = _seating(mod, names, funcs, n, index % n if rotate else 0)
+    game_seed = _game_seed(seed, index, chance)
+    rngs = [LazySeatRandom(game_seed, s, chance) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    core = getattr(mod, "play_core", None)
+    if core is not None and not design:
+        played = core(config, start(game_seed, chance), list(seat_funcs), rngs, list(checked), seat_names, _leader)
+        if played is not None:
+            state, leaders, actions = played
+            return _result(mod, state, index, game_seed, seat_names, leaders, actions, n, False, (), ())
     try:
-        next(playing(mod, config, names, funcs, seed, index, rotate, design, chance))
+        next(_playing(mod, config, seat_names, seat_funcs, looks, checked, game_seed, rngs, index, design, chance,
+                      None, None))
     except StopIteration as done:
         return done.value
     raise AssertionError("playing yields only when given a `pause`")  # pragma: no cover
@@ -131,17 +167,18 @@ def playing(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate
     game, a little slower, and only when a design measure was asked for.
     """
     n = config.players
-    shift = index % n if rotate else 0
-    order = [(s - shift) % n for s in range(n)]
-    seat_names = tuple(names[k] for k in order)
-    seat_funcs = [funcs[k] for k in order]
-    looks = [f not in _BLIND and getattr(f, "reads_observation", True) for f in seat_funcs]
-    # The package's own bots are known to choose among `legal` (core.play checks every move of
-    # the stored records); a bot of the user's is checked on every move.
-    own = (*(mod.BOTS[b] for b in ("random", "heuristic", "lookahead") if b in mod.BOTS), *_BLIND)
-    checked = [all(f is not b for b in own) for f in seat_funcs]
+    seat_names, seat_funcs, looks, checked = _seating(mod, names, funcs, n, index % n if rotate else 0)
     game_seed = _game_seed(seed, index, chance)
     rngs = [LazySeatRandom(game_seed, s, chance) for s in range(n)]  # bot_rng's streams, seeded when first drawn from
+    return (yield from _playing(mod, config, seat_names, seat_funcs, looks, checked, game_seed, rngs, index, design,
+                                chance, pause, getattr(mod, "play_core", None)))
+
+
+def _playing(mod: ModuleType, config, seat_names, seat_funcs, looks, checked, game_seed: int, rngs, index: int,
+             design: bool, chance: int, pause, core):
+    """playing's game, seated (_seating) and seeded: `core` (the module's play_core, or None: the
+    loop below plays) first unless `design`, then the protocol loop; returns the GameResult."""
+    n = config.players
     legal_actions, apply, observation = mod.legal_actions, mod.apply, mod.observation
     progress = getattr(mod, "progress", mod.scores)
     leaders: list[int | None] = []  # the sole leader at the end of each turn
@@ -160,18 +197,18 @@ def playing(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate
             trail.append(tuple(values))
             movers.append(mover[0])
 
+    # A game's own loop on its mutable core (the engine hook: see playing's docstring), or None.
+    played = core(config, start(game_seed, chance), list(seat_funcs), rngs, list(checked), seat_names, _leader) \
+        if core is not None and not design else None
     # A module with a `step` hook plays in place on this private state, which keeps
     # no event text (nobody reads it): the same moves as apply, without a copy per move.
     step = getattr(mod, "step", None)
     hooked = _reports_turns(mod)  # the game calls turn_end itself, at every turn's end
-    kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {}) \
-        | ({"chance": start(game_seed, chance)} if _takes_chance(mod) else {})
-    # A game's own loop on its mutable core (the engine hook: see the docstring), or None.
-    played = mod.play_core(config, start(game_seed, chance), seat_funcs, rngs, checked, seat_names, _leader) \
-        if hasattr(mod, "play_core") and not design else None
     if played is not None:
         state, leaders, actions = played  # over: the loop below does nothing
     else:
+        kwargs = ({"events": False} if step else {}) | ({"turn_end": turn_end} if hooked else {}) \
+            | ({"chance": start(game_seed, chance)} if _takes_chance(mod) else {})
         state, actions = mod.new_game(config, game_seed, **kwargs), 0
     while not state.is_over:
         if actions >= MAX_STEPS:
@@ -191,33 +228,35 @@ def playing(mod: ModuleType, config, names, funcs, seed: int, index: int, rotate
             turn_end(state)
         if pause is not None and pause():
             yield
+    return _result(mod, state, index, game_seed, seat_names, leaders, actions, n, design, trail, movers)
+
+
+_tuple_new = tuple.__new__
+
+
+def _result(mod: ModuleType, state, index: int, game_seed: int, seat_names, leaders, actions: int, n: int,
+            design: bool, trail, movers) -> GameResult:
+    """The GameResult of a finished game: what its final state and the leaders at each turn's end say."""
+    game_stats, score_sources = getattr(mod, "game_stats", None), getattr(mod, "score_sources", None)
     round_pts = mod.round_scores(state)
-    totals, round_leaders = list(getattr(state.config, "seat_points", ()) or [0] * n), []  # a head start counts (BB-15, DDB-14)
-    for pts in round_pts[:-1]:
-        totals = [t + v for t, v in zip(totals, pts)]
-        round_leaders.append(_leader(totals))
+    round_leaders = []
+    if len(round_pts) > 1:
+        totals = list(getattr(state.config, "seat_points", ()) or [0] * n)  # a head start counts (BB-15, DDB-14)
+        for pts in round_pts[:-1]:
+            totals = [t + v for t, v in zip(totals, pts)]
+            round_leaders.append(_leader(totals))
     turns = len(leaders)
-    turn_leaders = tuple(leaders[max(1, -(-pct * turns // 100)) - 1] if turns else None for pct in CHECKPOINTS)
-    stats = dict(mod.game_stats(state)) if hasattr(mod, "game_stats") else {}
-    sources = tuple(dict(d) for d in mod.score_sources(state)) if hasattr(mod, "score_sources") else None
+    turn_leaders = tuple([leaders[max(1, -(-pct * turns // 100)) - 1] for pct in CHECKPOINTS]) if turns \
+        else (None,) * len(CHECKPOINTS)
+    stats = dict(game_stats(state)) if game_stats is not None else {}
+    sources = tuple([dict(d) for d in score_sources(state)]) if score_sources is not None else None
     scores, winners = tuple(mod.scores(state)), tuple(mod.winners(state))
     if design:
         stats |= game_measures(trail, movers, scores, winners)
-    return GameResult(
-        index=index,
-        seed=game_seed,
-        bots=seat_names,
-        scores=scores,
-        winners=winners,
-        rounds=len(round_pts) or state.round + 1,
-        turns=turns,
-        actions=actions,
-        round_leaders=tuple(round_leaders),
-        turn_leaders=turn_leaders,
-        lead_changes=_lead_changes(leaders),
-        stats=stats,
-        sources=sources,
-    )
+    return _tuple_new(GameResult, (  # GameResult(index=..., ..., sources=...) in field order, without its __new__'s call
+        index, game_seed, seat_names, scores, winners, len(round_pts) or state.round + 1, turns, actions,
+        tuple(round_leaders), turn_leaders, _lead_changes(leaders), stats, sources,
+    ))
 
 
 __all__ = ["CHECKPOINTS", "GameResult", "play_game", "playing"]

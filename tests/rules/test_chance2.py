@@ -74,6 +74,30 @@ def test_values_are_the_mersenne_twister_of_seed_times_256_plus_purpose():
     assert bot_rng(seed, 2, chance=1).random() == LazySeatRandom(seed, 2, 1).random() != bot_rng(seed, 2).random()
 
 
+def test_values_drawn_in_batches_are_those_drawn_one_at_a_time():
+    """The deal's shuffle and the dice draw many 64-bit values in one wide getrandbits call (and the
+    dice a batch ahead): the values, across batch boundaries, are getrandbits(64)'s one at a time."""
+    seed = 98765
+    dice, deal = stream(seed, DICE), stream(seed, DEAL)
+    ch = Chance2.of(seed)
+    rolls = []
+    for _ in range(40):  # past two dice batches
+        r, ch = ch.below(1 << 62)
+        rolls.append(r)
+    assert rolls == [(dice.getrandbits(64) * (1 << 62)) >> 64 for _ in range(40)]
+    deck, ch = ch.shuffled(range(70))
+    deck2, ch = ch.shuffled(range(3))
+    want = list(range(70))
+    for i in range(69, 0, -1):
+        j = (deal.getrandbits(64) * (i + 1)) >> 64
+        want[i], want[j] = want[j], want[i]
+    again = list(range(3))
+    for i in range(2, 0, -1):
+        j = (deal.getrandbits(64) * (i + 1)) >> 64
+        again[i], again[j] = again[j], again[i]
+    assert (deck, deck2, ch.deal, ch.dice) == (want, again, 71, 40)
+
+
 def test_a_chance2_is_immutable_so_an_earlier_state_draws_the_same_again():
     ch = start(7)
     a, later = ch.below(1000)
