@@ -170,17 +170,24 @@ def test_an_edit_survives_a_reload_and_reset_brings_the_lesson_back(exercise_sit
         page.close()
 
 
-def _expected_output(lesson: str, first_line: str) -> tuple[int, str]:
-    """(its number among the page's worked examples, what CPython prints for it) for the worked
-    example of `lesson` whose code starts with `first_line`, run as the page runs it (the lesson's
-    cells above that it needs, then the cell): the browser must print exactly this."""
+def _expected_output(lesson: str, first_line: str, edit=None) -> tuple[int, int, str]:
+    """(its number among the page's worked examples, its number among the lesson's code cells
+    that are not answers, what CPython prints for it) for the worked example of `lesson` whose
+    code starts with `first_line` (changed by `edit(code)` if given), run as the page runs it (the
+    lesson's cells above that it needs, then the cell): the browser must print exactly this."""
     listed = dry_run.run([ROOT / "lessons" / f"{lesson}.ipynb"])[lesson]
     cells = page_cells(json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text()))
     runnable = [i for i, k in enumerate(listed) if k["kind"] == "example" and not _hidden(lesson, i)]
     at = next(i for i in runnable if cells[i]["source"].startswith(first_line))
+    code = edit(cells[at]["source"]) if edit else cells[at]["source"]
     page = Page()
-    page.prepare([c["source"] for c in cells[:at]], cells[at]["source"])
-    return runnable.index(at), json.loads(page.run(cells[at]["source"]))["out"]
+    page.prepare([c["source"] for c in cells[:at]], code)
+    return runnable.index(at), at, json.loads(page.run(code))["out"]
+
+
+def _another_seed(code: str) -> str:
+    assert "seed=" in code
+    return code.replace("seed=", "seed=1000 + ", 1)
 
 
 def _hidden(lesson: str, index: int) -> bool:
@@ -197,8 +204,8 @@ def test_worked_examples_run_on_the_page_as_in_cpython_and_a_stepper_plays_live(
     live under it (a move changes it); a cell that needs pandas says so and how to run it locally."""
     url, _, _ = exercise_site
     lesson = "01_first_interval"
-    k, expected = _expected_output(lesson, "record = play(")
-    stepper_k, _ = _expected_output(lesson, "Stepper(")
+    k, at, expected = _expected_output(lesson, "record = play(")
+    stepper_k, _, _ = _expected_output(lesson, "Stepper(")
     page = cached_browser.new_page()
     page.set_viewport_size({"width": width, "height": 900})
     page.set_default_timeout(600_000)
@@ -213,6 +220,18 @@ def test_worked_examples_run_on_the_page_as_in_cpython_and_a_stepper_plays_live(
         cell.locator(".meeple-cell-run").click()
         page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=cell.element_handle())
         assert cell.locator(".meeple-cell-output").inner_text().strip() == expected.strip()
+        if width == 1400:  # the reader's change: another deal, as CPython plays it; kept in the notebook they save
+            _, _, changed = _expected_output(lesson, "record = play(", _another_seed)
+            assert changed != expected
+            edited = _another_seed(page_cells(json.loads((ROOT / "lessons" / f"{lesson}.ipynb").read_text()))[at]["source"])
+            type_code(page, cell, edited)
+            cell.locator(".meeple-cell-run").click()
+            page.wait_for_function("c => c.dataset.meepleCell === 'done'", arg=cell.element_handle())
+            assert cell.locator(".meeple-cell-output").inner_text().strip() == changed.strip()
+            with page.expect_download() as dl:
+                cell.locator(".meeple-cell-download").click()
+            saved = page_cells(json.loads(Path(dl.value.path()).read_text()))
+            assert saved[at]["source"] == edited and saved[at - 1]["source"] != edited
         game = examples.nth(stepper_k)
         game.locator(".meeple-cell-edit").click()
         game.locator(".meeple-cell-run").wait_for()
