@@ -88,6 +88,10 @@ FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6)
 # lesson 7's decks (colours, Bruces) with an answer lesson 7 shows before asking
 SEVEN_DECKS_SHOWN = frozenset({(9, 1), (9, 2), (9, 3), (9, 5), (9, 20), (8, 3), (8, 10), (10, 15)})
 
+# 11.second_row's poke probabilities (see NUMBERS["11"])
+SECOND_ROW_P = (Fraction(1, 2), *sorted({Fraction(a, b) for b in range(3, 19) if 20 % b for a in range(1, b)
+                                        if Fraction(a, b).denominator == b}))
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -156,8 +160,10 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
     # pyramid of the same shape passes too; one for the other shape does not
-    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4)),
-           "none_players": (4, 5, 3, 6)},
+    # p: 11.second_row's poke probability, the lesson's 1/2 first, then every a/b strictly between 0 and 1 with b from 3 to
+    # 18 but those over 2, 4, 5, 10 or 20 (lesson 11's curves show p = k/20): 91 values, each its own expected loss, so a
+    # classmate's answer is rarely the student's (issue 37: five values, 21% of pairs)
+    "11": {"p": SECOND_ROW_P, "none_players": (4, 5, 3, 6)},
     # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
     # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
     "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},

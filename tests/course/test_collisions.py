@@ -14,6 +14,7 @@ asking, as tests/lessons/test_lessons_run.py reads them):
 - 08.five_ducks: 72 decks of 7 to 10 colours and 1 to 20 extra Bruces;
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader: a steal before the opponent's last one (20 dice of 8 to 16 faces, leads 1 to 6);
+- 11.second_row: 91 poke probabilities a/b (b from 3 to 18, none k/20 as lesson 11's curves draw);
 - 14.luck_alone: about 90 pairs of games and wins;
 - 15.posterior_mean: five priors and 30 records (112 posterior means); 15.above_fair (already there);
 - 16.at_most: 60 pairs of turns and spaces (1/60 of pairs expected, 1.8% on this key's codes);
@@ -45,7 +46,7 @@ from meeple.course.exercises import graded
 
 CODES = [code_of(bytes(32), f"student {i}") for i in range(60)]
 WIDENED = ("02.moments", "04.slow", "07.bruces", "07.third", "07.no_double", "08.five_ducks", "09.claim3_variance", "09.leader",
-           "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "19.due",
+           "11.second_row", "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "19.due",
            "19.cold_streak", "21.model_seat")
 
 
