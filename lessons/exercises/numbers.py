@@ -92,6 +92,17 @@ SEVEN_DECKS_SHOWN = frozenset({(9, 1), (9, 2), (9, 3), (9, 5), (9, 20), (8, 3), 
 SECOND_ROW_P = (Fraction(1, 2), *sorted({Fraction(a, b) for b in range(3, 19) if 20 % b for a in range(1, b)
                                         if Fraction(a, b).denominator == b}))
 
+# 19.drought's (Bruce cards, run): a round's pile in a game whose deck holds the base 60 ducks and that many Bruce cards
+# (ddb.Config(bruce_cards=...): lesson 19's "small bag" lever), and a stretch of at least `run` cards without a Bruce.
+# The base six Bruces and 27 first, then 3 to 10 Bruces with every run whose chance lies between 5% and 95% in that
+# pile (lesson 19 shows only the base pile's 40 or more): 159 questions, each its own chance (issue 37: 4 runs, 26%)
+DROUGHT_RUNS = {3: (22, 47), 4: (19, 42), 5: (17, 38), 6: (16, 35), 7: (15, 32), 8: (14, 30), 9: (13, 28), 10: (12, 27)}
+DROUGHTS = ((6, 27), *((b, r) for b, (low, high) in DROUGHT_RUNS.items() for r in range(low, high + 1) if (b, r) != (6, 27)))
+
+# 20.model_wait's lottery models (see NUMBERS["20"])
+WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (6, 11)) for lives in range(2, most + 1)
+                         if (p, lives) not in {(6, 4), (5, 10)}))
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -215,12 +226,15 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # and 15.4%), hence no 11, 21, 22, 30, 31, 33 cards. claims: 19.cold_streak's, 8 to 22 claims a game but 13 (whose
     # 5 failures of claim 2 come to 15.4%), with claim and streak 84 questions. Issue 37
     "19": {"flipped": (24, 20, 28, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 25, 26, 27, 29, 32, 34),
-           "bruces_seen": (2, 1, 3, 4), "drought": (27, 25, 30, 33),
+           "bruces_seen": (2, 1, 3, 4), "drought": DROUGHTS,
            "claims": (12, 10, 15, 8, 9, 11, 14, 16, 17, 18, 19, 20, 21, 22), "claim": (3, 2), "streak": (6, 5, 7)},
     # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
     # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
     # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
-    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "end_rule": ("rulebook",), "min_games": (150,),
+    # model: 20.model_wait's lottery model (players, lives each), 6 and 4 first, then 3 players of 2 to 24 lives, 4 of 2
+    # to 20, 5 of 2 to 14 and 6 of 2 to 11 (the longer chains take seconds to follow), but 5 of 10, which section 1
+    # works out: 64 models, each its own wait (issue 37: 9, 11% of pairs)
+    "20": {"model": WAIT_MODELS, "end_rule": ("rulebook",), "min_games": (150,),
            "wait_game": ((6, "heuristic", False), (6, "heuristic", True), (5, "random", False), (5, "random", True),
                          (6, "random", True), (5, "heuristic", True))},
     # players and bots: 21.tuned's search (not 4 players: section 4 tunes that game); at every player count the

@@ -22,6 +22,8 @@ asking, as tests/lessons/test_lessons_run.py reads them):
   turn (104);
 - 17.first_by: 2, 3, 5 or 6 piglets within 1 to 3 rounds on a track of 15 to 29 spaces (168 races);
 - 19.due: 1 to 4 Bruces among 8 to 34 cards flipped (84 pairs); 19.cold_streak: 8 to 22 claims (84);
+- 19.drought: a deck of 3 to 10 Bruce cards and a stretch whose chance lies between 5% and 95% (159 questions);
+- 20.model_wait: the lottery model with 3 to 6 players of 2 to 24 lives (64 models);
 - 21.model_seat: 69 races of 2, 3 or 5 seats on a track of 12 to 40 spaces.
 
 Not at 2% yet, and why (tests/bench/collisions.py prints every exact exercise's figure):
@@ -47,7 +49,7 @@ from meeple.course.exercises import graded
 CODES = [code_of(bytes(32), f"student {i}") for i in range(60)]
 WIDENED = ("02.moments", "04.slow", "07.bruces", "07.third", "07.no_double", "08.five_ducks", "09.claim3_variance", "09.leader",
            "11.second_row", "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "19.due",
-           "19.cold_streak", "21.model_seat")
+           "19.cold_streak", "19.drought", "20.model_wait", "21.model_seat")
 
 
 def _share(key: str) -> float:
