@@ -257,16 +257,26 @@ def _three_red_sampled(answer):
                   "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
 
 
+def led_variant() -> tuple[bk.Config, int]:
+    """10.led_five's Bucket King deck and hand (copies, hand_size) and its least number of reds, for the student in use."""
+    copies, hand, least = exercise_numbers("10")["led"]
+    return bk.Config(copies=copies, hand_size=hand), least
+
+
 @exercise("10.led_five", "the chance as an exact Fraction")
 def _led_five(answer):
-    king, k = bk.Config(), exercise_numbers("10")["led"]
+    king, k = led_variant()
     right = expected("10.led_five")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
     if a == exact.at_least(exact.colour_in_hand(king, "red"), k):
         return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
-    return False, f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), {k})."
+    if king != bk.Config() and a == exact.at_least(exact.led_colour_count(bk.Config(), "red"), k):
+        return False, (f"that is the base game's deck and hand; yours: bk.Config(copies={king.copies}, "
+                       f"hand_size={king.hand_size}).")
+    return False, (f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count("
+                   f"bk.Config(copies={king.copies}, hand_size={king.hand_size}), 'red'), {k}).")
 
 
 # --- lesson 11: cascades (Bucket King) ------------------------------------------------
@@ -695,7 +705,8 @@ answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the 
 
 @answer_of("10.led_five")
 def _led_five_answer():
-    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
+    king, least = led_variant()
+    return exact.at_least(exact.led_colour_count(king, "red"), least)
 
 
 @answer_of("11.none_colour")

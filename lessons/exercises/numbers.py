@@ -101,7 +101,16 @@ DROUGHTS = ((6, 27), *((b, r) for b, (low, high) in DROUGHT_RUNS.items() for r i
 
 # 20.model_wait's lottery models (see NUMBERS["20"])
 WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (6, 11)) for lives in range(2, most + 1)
-                         if (p, lives) not in {(6, 4), (5, 10)}))
+                         if (p, lives) not in {(6, 4), (5, 10), (3, 11)}))
+
+# 10.led_five's (copies, hand, least): a Bucket King deck of 2 or 3 copies of each card dealing hands of 5 to 20 cards
+# (bk.Config(copies=..., hand_size=...)), and a red lead's posterior chance of at least `least` reds, every least whose
+# chance lies between 1% and 99% with 2 copies (LEAD_LEAST: least from the first to the second). The base game's deck
+# and hand with 5 first; not its 4, which section 4 works out: 109 questions, each its own chance (issue 37: 2, 49%)
+LEAD_LEAST = {5: (2, 4), 6: (3, 4), 7: (3, 5), 8: (3, 5), 9: (3, 5), 10: (3, 6), 11: (4, 6), 12: (4, 6), 13: (4, 7),
+              14: (4, 7), 15: (5, 7), 16: (5, 8), 17: (5, 8), 18: (5, 8), 19: (5, 8), 20: (6, 9)}
+LEADS = ((2, 10, 5), *((c, h, k) for c in (2, 3) for h, (low, high) in LEAD_LEAST.items() for k in range(low, high + 1)
+                       if (c, h, k) not in {(2, 10, 5), (2, 10, 4)}))
 
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
@@ -167,7 +176,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                         (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3)),
            # variance_die: 09.claim3_variance's die, each with a claim-3 variance of its own (VARIANCE_DICE)
            "variance_die": VARIANCE_DICE},
-    "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
+    # reds not 4: the lesson shows that chance (the leak check over 30 ids). led: 10.led_five's (copies, hand, least), LEADS
+    "10": {"reds": (3, 2, 4), "led": LEADS},
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
     # pyramid of the same shape passes too; one for the other shape does not
@@ -233,7 +243,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
     # model: 20.model_wait's lottery model (players, lives each), 6 and 4 first, then 3 players of 2 to 24 lives, 4 of 2
     # to 20, 5 of 2 to 14 and 6 of 2 to 11 (the longer chains take seconds to follow), but 5 of 10, which section 1
-    # works out: 64 models, each its own wait (issue 37: 9, 11% of pairs)
+    # works out, and 3 of 11, whose wait reads 5.00 (a figure of the lesson's text): 63 models, each its own wait
+    # (issue 37: 9, 11% of pairs)
     "20": {"model": WAIT_MODELS, "end_rule": ("rulebook",), "min_games": (150,),
            "wait_game": ((6, "heuristic", False), (6, "heuristic", True), (5, "random", False), (5, "random", True),
                          (6, "random", True), (5, "heuristic", True))},

@@ -14,6 +14,8 @@ asking, as tests/lessons/test_lessons_run.py reads them):
 - 08.five_ducks: 72 decks of 7 to 10 colours and 1 to 20 extra Bruces;
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader: a steal before the opponent's last one (20 dice of 8 to 16 faces, leads 1 to 6);
+- 10.led_five: a Bucket King deck of 2 or 3 copies dealing hands of 5 to 20 cards, and a least number of reds
+  whose posterior chance lies between 1% and 99% (109 questions);
 - 11.second_row: 91 poke probabilities a/b (b from 3 to 18, none k/20 as lesson 11's curves draw);
 - 14.luck_alone: about 90 pairs of games and wins;
 - 15.posterior_mean: five priors and 30 records (112 posterior means); 15.above_fair (already there);
@@ -23,7 +25,7 @@ asking, as tests/lessons/test_lessons_run.py reads them):
 - 17.first_by: 2, 3, 5 or 6 piglets within 1 to 3 rounds on a track of 15 to 29 spaces (168 races);
 - 19.due: 1 to 4 Bruces among 8 to 34 cards flipped (84 pairs); 19.cold_streak: 8 to 22 claims (84);
 - 19.drought: a deck of 3 to 10 Bruce cards and a stretch whose chance lies between 5% and 95% (159 questions);
-- 20.model_wait: the lottery model with 3 to 6 players of 2 to 24 lives (64 models);
+- 20.model_wait: the lottery model with 3 to 6 players of 2 to 24 lives (63 models);
 - 21.model_seat: 69 races of 2, 3 or 5 seats on a track of 12 to 40 spaces.
 
 Not at 2% yet, and why (tests/bench/collisions.py prints every exact exercise's figure):
@@ -48,7 +50,7 @@ from meeple.course.exercises import graded
 
 CODES = [code_of(bytes(32), f"student {i}") for i in range(60)]
 WIDENED = ("02.moments", "04.slow", "07.bruces", "07.third", "07.no_double", "08.five_ducks", "09.claim3_variance", "09.leader",
-           "11.second_row", "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "19.due",
+           "10.led_five", "11.second_row", "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "19.due",
            "19.cold_streak", "19.drought", "20.model_wait", "21.model_seat")
 
 

@@ -180,6 +180,24 @@ def test_10_led_five_is_bayes_over_every_split(capsys):
     assert not ok and "prior" in out
 
 
+def test_10_led_five_is_on_the_students_own_deck(capsys):
+    """Issue 37: 10.led_five asks about the student's deck (2 or 3 copies, hands of 5 to 20 cards) and least reds;
+    the base game's posterior at their least is refused with a hint naming their deck."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    try:
+        sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("10", f"student {i:02d}")["led"][:2] != (2, 10))
+        ex.student(sid)
+        copies, hand, least = ex.exercise_numbers("10")["led"]
+        right = exact.at_least(exact.led_colour_count(bk.Config(copies=copies, hand_size=hand), "red"), least)
+        assert ex.answer("10.led_five") == right and _run("10.led_five", right, capsys)[0]
+        ok, out = _run("10.led_five", exact.at_least(exact.led_colour_count(bk.Config(), "red"), least), capsys)
+        assert not ok and f"bk.Config(copies={copies}, hand_size={hand})" in out
+    finally:
+        ex.student(None)
+
+
 def test_11_none_colour_places_and_second_row(capsys):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
