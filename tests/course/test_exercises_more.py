@@ -649,3 +649,25 @@ def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("== Alan Turing")
     assert main(["answers", "--key", str(key), "--student", "Grace Hopper"]) == 2
     assert "neither an id nor a code" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key, lesson", [("03.chase", "03"), ("06.boost", "06")])
+def test_the_chase_is_on_the_students_own_die(key, lesson, capsys):
+    """Issue 37: 03.chase and 06.boost roll the student's die (numbers.CHASE_DICE); the base die's answer at their
+    gap is refused with a hint naming their faces, their own passes."""
+    try:
+        sid = next(f"student {i:02d}" for i in range(60)
+                   if ex.exercise_numbers(lesson, f"student {i:02d}")["die"] != pb.Config().faces)
+        ex.student(sid)
+        die, gap = ex.exercise_numbers(lesson)["die"], ex.exercise_numbers(lesson)["gap"]
+        plain = lambda faces: pb.Config(faces=faces, rerolls=(pb.YES,) * 4 + (pb.NO,) * 2)  # noqa: E731
+        if key == "03.chase":
+            right, base = (exact.chase_turn_mean(pb.Config(faces=f), gap) for f in (die, pb.Config().faces))
+        else:
+            right, base = (exact.chase_turn_mean(pb.Config(faces=f), gap) - exact.chase_turn_mean(plain(f), gap)
+                           for f in (die, pb.Config().faces))
+        assert ex.answer(key) == right and _run(key, right, capsys)[0]
+        ok, out = _run(key, base, capsys)
+        assert not ok and f"pb.Config(faces={die})" in out
+    finally:
+        ex.student(None)
