@@ -105,6 +105,15 @@ DROUGHTS = ((6, 27), *((b, r) for b, (low, high) in DROUGHT_RUNS.items() for r i
 WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (6, 11)) for lives in range(2, most + 1)
                          if (p, lives) not in {(6, 4), (5, 10), (3, 11)}))
 
+# 10.three_red's (hand, least): a Bucket Brigade deal of hands of 4 to 18 cards (four players up to 13, the base
+# hand, three players beyond: lessons_08_14.three_red_rules) and at least `least` reds, every least whose chance lies
+# between 2% and 98% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
+# lesson shows: 66 questions, each its own chance (issue 37: 3, 33% of pairs)
+RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 3), 7: (1, 4), 8: (1, 4), 9: (1, 4), 10: (1, 4), 11: (1, 5), 12: (1, 5),
+             13: (1, 5), 14: (1, 6), 15: (2, 6), 16: (2, 6), 17: (2, 6), 18: (2, 7)}
+THREE_REDS = ((13, 3), *((h, k) for h, (low, high) in RED_LEAST.items() for k in range(low, high + 1)
+                         if (h, k) not in {(13, 3), (13, 4)}))
+
 # 10.led_five's (copies, hand, least): a Bucket King deck of 2 or 3 copies of each card dealing hands of 5 to 20 cards
 # (bk.Config(copies=..., hand_size=...)), and a red lead's posterior chance of at least `least` reds, every least whose
 # chance lies between 1% and 99% with 2 copies (LEAD_LEAST: least from the first to the second). The base game's deck
@@ -262,8 +271,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "duel_die": DUEL_DICE,
            # variance_die: 09.claim3_variance's die, each with a claim-3 variance of its own (VARIANCE_DICE)
            "variance_die": VARIANCE_DICE},
-    # reds not 4: the lesson shows that chance (the leak check over 30 ids). led: 10.led_five's (copies, hand, least), LEADS
-    "10": {"reds": (3, 2, 4), "led": LEADS},
+    # reds: 10.three_red's and 10.three_red_sampled's (hand, least), THREE_REDS. led: 10.led_five's (copies, hand, least), LEADS
+    "10": {"reds": THREE_REDS, "led": LEADS},
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
     # pyramid of the same shape passes too; one for the other shape does not

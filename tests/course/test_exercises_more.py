@@ -613,19 +613,49 @@ def test_every_varied_exercise_holds_for_thirty_ids(capsys):
 
 
 def test_the_sampled_red_hands_follow_the_students_number(capsys):
-    """10.three_red_sampled counts the hands with the student's number of reds or more."""
+    """10.three_red_sampled deals the student's own game (their hand size, issue 37) and counts the hands with their
+    number of reds or more; another count, or the base game's deals for a student of another hand, do not pass."""
+    from meeple.rules import bucket_brigade as bb
     from meeple.rules.stats import wilson
+    from meeple.course.exercises import lessons_08_14 as l8
 
-    deals = _deals()
     ids = {ex.exercise_numbers("10", f"student {i:02d}")["reds"]: f"student {i:02d}" for i in range(30)}
-    assert len(ids) > 1
+    assert len(ids) > 10
+    picked = [sid for (hand, _least), sid in ids.items() if hand != bb.Config().hand_size][:2]
     try:
-        for reds, sid in ids.items():
+        for sid in picked:
             ex.student(sid)
-            mine = wilson(sum(v >= reds for v in deals.values()), len(deals))
-            assert _run("10.three_red_sampled", (mine, deals), capsys)[0], (sid, reds)
-            other = wilson(sum(v >= reds + 1 for v in deals.values()), len(deals))
+            hand, least = ex.exercise_numbers("10")["reds"]
+            rules = l8.three_red_rules()
+            assert rules.hand_size == hand
+            deals = _deals(rules=rules)
+            mine = wilson(sum(v >= least for v in deals.values()), len(deals))
+            assert _run("10.three_red_sampled", (mine, deals), capsys)[0], (sid, hand, least)
+            other = wilson(sum(v >= least + 1 for v in deals.values()), len(deals))
             assert not _run("10.three_red_sampled", (other, deals), capsys)[0]
+            base = _deals()
+            ok, out = _run("10.three_red_sampled", (wilson(sum(v >= least for v in base.values()), len(base)), base), capsys)
+            assert not ok and "replay" in out, out
+    finally:
+        ex.student(None)
+
+
+def test_10_three_red_is_on_the_students_own_hand(capsys):
+    """Issue 37: 10.three_red asks about the student's hand size and least reds (numbers.THREE_REDS: 66 questions);
+    the base game's chance at their least is refused with a hint naming their hand."""
+    from meeple.rules import bucket_brigade as bb
+
+    try:
+        sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("10", f"student {i:02d}")["reds"][0] != 13)
+        ex.student(sid)
+        hand, least = ex.exercise_numbers("10")["reds"]
+        players = 4 if hand <= 13 else 3
+        sizes = list(bb.Config().hand_sizes)
+        sizes[players - 3] = hand
+        right = exact.colour_at_least(bb.Config(players=players, hand_sizes=tuple(sizes)), "red", least)
+        assert ex.answer("10.three_red") == right and _run("10.three_red", right, capsys)[0]
+        ok, out = _run("10.three_red", exact.colour_at_least(bb.Config(), "red", least), capsys)
+        assert not ok and f"yours has {hand}" in out
     finally:
         ex.student(None)
 
