@@ -690,7 +690,7 @@ def test_the_chase_is_on_the_students_own_die(key, lesson, capsys):
                    if ex.exercise_numbers(lesson, f"student {i:02d}")["die"] != pb.Config().faces)
         ex.student(sid)
         die, gap = ex.exercise_numbers(lesson)["die"], ex.exercise_numbers(lesson)["gap"]
-        plain = lambda faces: pb.Config(faces=faces, rerolls=(pb.YES,) * 4 + (pb.NO,) * 2)  # noqa: E731
+        plain = lambda faces: pb.Config(faces=faces, rerolls=(pb.YES,) * 4 + (pb.NO,) * 2)  # noqa: E731 - the no-catch-up rule on a die, named for the two uses below
         if key == "03.chase":
             right, base = (exact.chase_turn_mean(pb.Config(faces=f), gap) for f in (die, pb.Config().faces))
         else:
