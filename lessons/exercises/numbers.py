@@ -107,10 +107,10 @@ WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (
 
 # 10.three_red's (hand, least): a Bucket Brigade deal of hands of 4 to 18 cards (four players up to 13, the base
 # hand, three players beyond: lessons_08_14.three_red_rules) and at least `least` reds, every least whose chance lies
-# between 2% and 98% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
-# lesson shows: 66 questions, each its own chance (issue 37: 3, 33% of pairs)
-RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 3), 7: (1, 4), 8: (1, 4), 9: (1, 4), 10: (1, 4), 11: (1, 5), 12: (1, 5),
-             13: (1, 5), 14: (1, 6), 15: (2, 6), 16: (2, 6), 17: (2, 6), 18: (2, 7)}
+# between 1% and 99% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
+# lesson shows: 74 questions, each its own chance (issue 37: 3, 33% of pairs)
+RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 4), 7: (1, 4), 8: (1, 4), 9: (1, 5), 10: (1, 5), 11: (1, 5), 12: (1, 5),
+             13: (1, 6), 14: (1, 6), 15: (1, 6), 16: (1, 6), 17: (1, 7), 18: (2, 7)}
 THREE_REDS = ((13, 3), *((h, k) for h, (low, high) in RED_LEAST.items() for k in range(low, high + 1)
                          if (h, k) not in {(13, 3), (13, 4)}))
 

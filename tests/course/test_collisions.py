@@ -17,8 +17,8 @@ tests/lessons/test_lessons_run.py reads them):
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader and 09.trailer: a steal before the opponent's last one, or the last one, with one of 51 dice of 7 to 20
   faces (numbers.DUEL_DICE and TRAILER_DICE), leads and trails 1 to 6 (97 trailer chances);
-- 10.three_red: a Bucket Brigade hand of 4 to 18 cards and a least number of reds whose chance lies between 2% and
-  98% (66 questions);
+- 10.three_red: a Bucket Brigade hand of 4 to 18 cards and a least number of reds whose chance lies between 1% and
+  99% (74 questions);
 - 10.led_five: a Bucket King deck of 2 or 3 copies dealing hands of 5 to 20 cards, and a least number of reds
   whose posterior chance lies between 1% and 99% (109 questions);
 - 11.second_row: 91 poke probabilities a/b (b from 3 to 18, none k/20 as lesson 11's curves draw);

@@ -641,7 +641,7 @@ def test_the_sampled_red_hands_follow_the_students_number(capsys):
 
 
 def test_10_three_red_is_on_the_students_own_hand(capsys):
-    """Issue 37: 10.three_red asks about the student's hand size and least reds (numbers.THREE_REDS: 66 questions);
+    """Issue 37: 10.three_red asks about the student's hand size and least reds (numbers.THREE_REDS: 74 questions);
     the base game's chance at their least is refused with a hint naming their hand."""
     from meeple.rules import bucket_brigade as bb
 
