@@ -177,9 +177,14 @@ def _die_mean_2_5_var_1(answer):
 CHASE_GAP = 5  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
 
 
+def chase_rules(lesson: str = "03") -> pb.Config:
+    """The base rules with this student's die of 03.chase (lesson "03") or 06.boost ("06"): its faces, the base colours."""
+    return pb.Config(faces=exercise_numbers(lesson)["die"])
+
+
 @exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
 def _chase(answer):
-    cfg = pb.Config()
+    cfg, gap = chase_rules(), exercise_numbers("03")["gap"]
     want = expected("03.chase")
     x = exact_answer(answer, want)
     if x == want:
@@ -189,6 +194,8 @@ def _chase(answer):
         return False, "that is the turn of a piglet that is never last; this one is last until it passes the other."
     if x == exact.exact_turn_distance(cfg, from_last=True, max_rerolls=12).mean():
         return False, "that reads 'last' as last all turn; last place is judged again before every roll."
+    if cfg != pb.Config() and x == exact.chase_turn_mean(pb.Config(), gap):
+        return False, f"that is the base die's chase; yours has the faces {cfg.faces} (pb.Config(faces={cfg.faces}))."
     return False, ("write the expected rest of the turn as a function of the gap still to close; "
                    "while the gap is 0 or more every face rerolls, after that black faces stop.")
 
@@ -433,16 +440,24 @@ def _catch_up_rule(answer):
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
+def _plain(cfg: pb.Config) -> pb.Config:
+    """These rules with black faces that never reroll."""
+    return pb.Config(faces=cfg.faces, rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in cfg.rerolls))
+
+
 @exercise("06.boost", expects="an exact Fraction (spaces)")
 def _catch_up_boost(answer):
     want = expected("06.boost")
     x = exact_answer(answer, want)
+    cfg, gap = chase_rules("06"), exercise_numbers("06")["gap"]
     if x == want:
         return True, f"{want} ≈ {float(want):.2f} spaces a turn: that is the strength of the catch-up."
     if x == -want:
         return False, "the sign: the base rule gives the chaser more, so the boost is positive."
-    return False, (f"compute `exact.chase_turn_mean` {exercise_numbers('06')['gap']} spaces behind with both "
-                   "reroll rules and subtract.")
+    if cfg != pb.Config() and x == exact.chase_turn_mean(pb.Config(), gap) - exact.chase_turn_mean(_plain(pb.Config()), gap):
+        return False, f"that is the base die's boost; yours has the faces {cfg.faces} (pb.Config(faces={cfg.faces}))."
+    return False, (f"compute `exact.chase_turn_mean` {gap} spaces behind with both reroll rules, on your die "
+                   f"{cfg.faces}, and subtract.")
 
 
 # --- lesson 7: without replacement (Duck, Duck, Bruce) -----------------------------------------------
@@ -553,7 +568,7 @@ def die_with(want_m: Fraction, want_v: Fraction) -> "tuple[int, ...] | None":
 
 @answer_of("03.chase")
 def _chase_answer():
-    return exact.chase_turn_mean(pb.Config(), exercise_numbers("03")["gap"])
+    return exact.chase_turn_mean(chase_rules(), exercise_numbers("03")["gap"])
 
 
 @answer_of("03.seat")
@@ -602,10 +617,8 @@ def _catchup_answer():
 
 @answer_of("06.boost")
 def _boost_answer():
-    base = pb.Config()
-    plain = pb.Config(rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in base.rerolls))
-    gap = exercise_numbers("06")["gap"]
-    return exact.chase_turn_mean(base, gap) - exact.chase_turn_mean(plain, gap)
+    base, gap = chase_rules("06"), exercise_numbers("06")["gap"]
+    return exact.chase_turn_mean(base, gap) - exact.chase_turn_mean(_plain(base), gap)
 
 
 answer_of("07.third")(_third_flip_answer)

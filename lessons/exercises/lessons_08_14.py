@@ -199,8 +199,19 @@ def _leader(answer):
 
 # --- lesson 10: hands (Bucket Brigade, Bucket King) ---------------------------------
 
+def three_red_rules() -> bb.Config:
+    """10.three_red's game for the student in use: Bucket Brigade dealing their hand size (numbers' THREE_REDS), with
+    four players (the base game) up to the base hand and three beyond (four hands of more would not fit the deck)."""
+    hand, _least = exercise_numbers("10")["reds"]
+    base = bb.Config()
+    players = base.players if hand <= base.hand_size else 3
+    sizes = list(base.hand_sizes)
+    sizes[players - 3] = hand  # hand_sizes: for 3, 4 and 5 players (BB-2)
+    return bb.Config(players=players, hand_sizes=tuple(sizes))
+
+
 def _three_red() -> Fraction:
-    return exact.colour_at_least(bb.Config(), "red", exercise_numbers("10")["reds"])
+    return exact.colour_at_least(three_red_rules(), "red", exercise_numbers("10")["reds"][1])
 
 
 @exercise("10.three_red", "the chance as an exact Fraction")
@@ -209,20 +220,25 @@ def _three_red_check(answer):
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
-    reds, k = exact.colour_in_hand(bb.Config(), "red"), exercise_numbers("10")["reds"]
+    config, k = three_red_rules(), exercise_numbers("10")["reds"][1]
+    reds = exact.colour_in_hand(config, "red")
     if a == reds.get(k):
         return False, f"that is exactly {k} reds; the question is {k} or more (add {k + 1}, {k + 2}, ...)."
     if a == exact.at_least(reds, k + 1):
         return False, f"that is {k + 1} or more; at least {k} includes exactly {k}."
-    return False, f"take colour_in_hand(brigade, 'red') and add the chances of {k}, {k + 1}, {k + 2}, ... reds."
+    if config != bb.Config() and a == exact.colour_at_least(bb.Config(), "red", k):
+        return False, (f"that is the base game's hand of {bb.Config().hand_size} cards; yours has {config.hand_size} "
+                       f"({config.players} players).")
+    return False, (f"take colour_in_hand for a hand of {config.hand_size} cards and add the chances of {k}, {k + 1}, "
+                   f"{k + 2}, ... reds.")
 
 
 THREE_RED_DEALS = 1000
 
 
 def _reds_in_first_hand(seed) -> int:
-    """Red cards in Player 1's hand of a seeded four-player Bucket Brigade deal (BB-2)."""
-    return sum(c.colour == "red" for c in bb.observation(bb.new_game(bb.Config(), seed), 0).hand)
+    """Red cards in Player 1's hand of a seeded Bucket Brigade deal of the student's game (three_red_rules, BB-2)."""
+    return sum(c.colour == "red" for c in bb.observation(bb.new_game(three_red_rules(), seed), 0).hand)
 
 
 @exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
@@ -244,7 +260,7 @@ def _three_red_sampled(answer):
     if sorted(deals) != list(range(first, first + len(deals))):
         raise Refused("deal seeds in a row (range(n)), not a choice of seeds: every deal counts.")
     replay_sample(deals, _reds_in_first_hand, "the deal of seed")
-    k = exercise_numbers("10")["reds"]
+    k = exercise_numbers("10")["reds"][1]
     hits = sum(v >= k for v in deals.values())
     mine = wilson(hits, len(deals))
     if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
@@ -257,16 +273,26 @@ def _three_red_sampled(answer):
                   "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
 
 
+def led_variant() -> tuple[bk.Config, int]:
+    """10.led_five's Bucket King deck and hand (copies, hand_size) and its least number of reds, for the student in use."""
+    copies, hand, least = exercise_numbers("10")["led"]
+    return bk.Config(copies=copies, hand_size=hand), least
+
+
 @exercise("10.led_five", "the chance as an exact Fraction")
 def _led_five(answer):
-    king, k = bk.Config(), exercise_numbers("10")["led"]
+    king, k = led_variant()
     right = expected("10.led_five")
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right}, about {float(right):.1%}."
     if a == exact.at_least(exact.colour_in_hand(king, "red"), k):
         return False, "that is the chance before the lead (the prior); use the posterior, led_colour_count."
-    return False, f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count(king, 'red'), {k})."
+    if king != bk.Config() and a == exact.at_least(exact.led_colour_count(bk.Config(), "red"), k):
+        return False, (f"that is the base game's deck and hand; yours: bk.Config(copies={king.copies}, "
+                       f"hand_size={king.hand_size}).")
+    return False, (f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count("
+                   f"bk.Config(copies={king.copies}, hand_size={king.hand_size}), 'red'), {k}).")
 
 
 # --- lesson 11: cascades (Bucket King) ------------------------------------------------
@@ -695,7 +721,8 @@ answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the 
 
 @answer_of("10.led_five")
 def _led_five_answer():
-    return exact.at_least(exact.led_colour_count(bk.Config(), "red"), exercise_numbers("10")["led"])
+    king, least = led_variant()
+    return exact.at_least(exact.led_colour_count(king, "red"), least)
 
 
 @answer_of("11.none_colour")

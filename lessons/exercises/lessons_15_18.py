@@ -41,6 +41,8 @@ class _Params(Mapping):
         numbers.update(exercise_numbers(lesson))
         if "record" in numbers:
             numbers["wins"], numbers["games"] = numbers.pop("record")
+        if "steal" in numbers:
+            numbers["lead"], numbers["die"] = numbers.pop("steal")
         return numbers
 
     def __iter__(self):
@@ -212,19 +214,20 @@ def _rounds(answer):
 
 # --- lesson 18: the guarded steal -------------------------------------------------------
 
-def guarded_matrix_18(lead: int | None = None):
-    """(claims, guards, matrix) of lesson 18's variant, base dice: the thief's win chance for each
-    claim (rows) against each guard (columns), as the lesson builds it (not an answer: the game)."""
-    table = exact.guarded_steal_matrix(ddb.Config(), PARAMS["18"]["lead"] if lead is None else lead)
+def guarded_matrix_18(lead: int | None = None, die: tuple | None = None):
+    """(claims, guards, matrix) of lesson 18's variant with the student's steal die (or `die`): the thief's
+    win chance for each claim (rows) against each guard (columns), as the lesson builds it (not an answer: the game)."""
+    p = PARAMS["18"]
+    table = exact.guarded_steal_matrix(ddb.Config(die=p["die"] if die is None else die), p["lead"] if lead is None else lead)
     claims = sorted({d for d, _ in table})
     guards = sorted({g for _, g in table})
     return claims, guards, [[table[(d, g)] for g in guards] for d in claims]
 
 
-def guarded_18(lead: int | None = None):
-    """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, base dice:
+def guarded_18(lead: int | None = None, die: tuple | None = None):
+    """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, the student's die:
     the game solved (18.value's and 18.mix's answers; a graded build leaves this out)."""
-    claims, guards, matrix = guarded_matrix_18(lead)
+    claims, guards, matrix = guarded_matrix_18(lead, die)
     return claims, guards, matrix, exact.solve_zero_sum(matrix)
 
 
@@ -240,6 +243,9 @@ def _value(answer):
         return False, "that is the best the victim can hold the thief to with one fixed guard; a mix does better."
     if got == 1 - v:
         return False, "that is the victim's chance; the exercise asks for the thief's."
+    die = PARAMS["18"]["die"]
+    if die != ddb.Config().die and got == guarded_18(die=ddb.Config().die)[3][2]:
+        return False, f"that is the base die's game; yours rolls the die {die} (ddb.Config(die={die}))."
     return False, "solve the matrix (exact.solve_zero_sum) or make every claim in the mix equally good against the victim's mix."
 
 

@@ -32,9 +32,14 @@ from .search import closest, measured_runs, undecided
 def lesson_numbers(lesson: int) -> dict:
     """{name: value} for lesson 19, 20 or 21's exercises, for the current student (see
     `meeple.course.exercises.student`; the choices are in `numbers.NUMBERS`). Lesson 20's
-    `wait_game` is also given as `players`, `bots` and `special_one`, lesson 21's `model_race` as
-    `model_players` and `model_spaces`."""
+    `wait_game` is also given as `players`, `bots` and `special_one` and its `model` as `model_players`
+    and `model_lives`, lesson 21's `model_race` as `model_players` and `model_spaces`, lesson 19's
+    `drought` as `drought_bruces` and `drought_run`."""
     numbers = exercise_numbers(f"{lesson:02d}")
+    if "drought" in numbers:
+        numbers["drought_bruces"], numbers["drought_run"] = numbers["drought"]
+    if "model" in numbers:
+        numbers["model_players"], numbers["model_lives"] = numbers["model"]
     if "model_race" in numbers:
         numbers["model_players"], numbers["model_spaces"] = numbers["model_race"]
     if "wait_game" in numbers:
@@ -105,16 +110,24 @@ def _due(answer):
     return False, "count the Bruces still face down over the cards still face down."
 
 
-def drought_chance(run: int) -> Fraction:
-    cards, bruces = _ddb_counts()
+def _drought_pile(bruce_cards: int) -> tuple[int, int]:
+    """(cards, Bruces) of a round's pile in a game of `bruce_cards` Bruce cards (the base deck's ducks)."""
+    deck = ddb.Config(bruce_cards=bruce_cards).deck()
+    return len(deck), sum(type(c) is ddb.Bruce for c in deck)
+
+
+def drought_chance(bruce_cards: int, run: int) -> Fraction:
+    """P(a round's pile, with `bruce_cards` Bruces, has a stretch of at least `run` cards without one)."""
+    cards, bruces = _drought_pile(bruce_cards)
     return exact.at_least(exact.longest_gap(cards, bruces), run)
 
 
 @exercise("19.drought", expects="the chance as an exact Fraction")
 def _drought(answer):
-    run = lesson_numbers(19)["drought"]
-    cards, bruces = _ddb_counts()
-    right = drought_chance(run)
+    n = lesson_numbers(19)
+    b, run = n["drought_bruces"], n["drought_run"]
+    cards, bruces = _drought_pile(b)
+    right = drought_chance(b, run)
     a = exact_answer(answer, right)
     if a == right:
         return True, f"{right} ≈ {float(right):.3f} of the rounds have a stretch of {run} or more cards without Bruce."
@@ -126,7 +139,10 @@ def _drought(answer):
         return False, f"that is a longest stretch of exactly {run}; the question says {run} or more."
     if a == 1 - right:
         return False, "that is the chance that every stretch is shorter: the complement."
-    return False, f"take exact.longest_gap(cards, Bruces) and add the chances of {run}, {run + 1}, ..."
+    if b != ddb.Config().bruce_cards and a == drought_chance(ddb.Config().bruce_cards, run):
+        return False, (f"that is the base game's pile ({ddb.Config().bruce_cards} Bruces); yours holds {b} Bruces "
+                       f"among {cards} cards (ddb.Config(bruce_cards={b}).deck()).")
+    return False, f"take exact.longest_gap({cards}, {bruces}) and add the chances of {run}, {run + 1}, ..."
 
 
 def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
@@ -182,6 +198,7 @@ def first_out_wait(state) -> int | None:
 
 
 @lru_cache(maxsize=16)
+@lru_cache(maxsize=None)
 def model_wait(players: int, lives: int) -> Fraction:
     return sum(((r2 - r1) * p for (r1, r2), p in exact.elimination_rounds(players, lives).items()), Fraction(0))
 
@@ -308,7 +325,7 @@ def _tuned(answer):
 # --- the answers (the teacher's key: `meeple.course.exercises.answer`) --------------------------
 
 answer_of("19.due")(lambda: next_bruce(lesson_numbers(19)["flipped"], lesson_numbers(19)["bruces_seen"]))
-answer_of("19.drought")(lambda: drought_chance(lesson_numbers(19)["drought"]))
+answer_of("19.drought")(lambda: drought_chance(*lesson_numbers(19)["drought"]))
 answer_of("19.cold_streak")(lambda: cold_streak_chance(lesson_numbers(19)["claims"], lesson_numbers(19)["claim"], lesson_numbers(19)["streak"]))
 answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"], lesson_numbers(20)["model_lives"]))
 answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"], lesson_numbers(21)["model_spaces"]))

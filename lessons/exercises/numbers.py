@@ -88,6 +88,164 @@ FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6)
 # lesson 7's decks (colours, Bruces) with an answer lesson 7 shows before asking
 SEVEN_DECKS_SHOWN = frozenset({(9, 1), (9, 2), (9, 3), (9, 5), (9, 20), (8, 3), (8, 10), (10, 15)})
 
+# 11.second_row's poke probabilities (see NUMBERS["11"])
+SECOND_ROW_P = (Fraction(1, 2), *sorted({Fraction(a, b) for b in range(3, 19) if 20 % b for a in range(1, b)
+                                        if Fraction(a, b).denominator == b}))
+
+# 19.drought's (Bruce cards, run): a round's pile in a game whose deck holds the base 60 ducks and that many Bruce cards
+# (ddb.Config(bruce_cards=...): lesson 19's "small bag" lever), and a stretch of at least `run` cards without a Bruce.
+# The base six Bruces and 27 first, then 3 to 10 Bruces with every run whose chance lies between 5% and 95% in that
+# pile but 9 Bruces and 19 (42.6%, a figure lesson 19 shows first): 158 questions, each its own chance (issue 37: 4
+# runs, 26% of pairs)
+DROUGHT_RUNS = {3: (22, 47), 4: (19, 42), 5: (17, 38), 6: (16, 35), 7: (15, 32), 8: (14, 30), 9: (13, 28), 10: (12, 27)}
+DROUGHTS = ((6, 27), *((b, r) for b, (low, high) in DROUGHT_RUNS.items() for r in range(low, high + 1)
+                       if (b, r) not in {(6, 27), (9, 19)}))
+
+# 20.model_wait's lottery models (see NUMBERS["20"])
+WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (6, 11)) for lives in range(2, most + 1)
+                         if (p, lives) not in {(6, 4), (5, 10), (3, 11)}))
+
+# 10.three_red's (hand, least): a Bucket Brigade deal of hands of 4 to 18 cards (four players up to 13, the base
+# hand, three players beyond: lessons_08_14.three_red_rules) and at least `least` reds, every least whose chance lies
+# between 1% and 99% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
+# lesson shows: 74 questions, each its own chance (issue 37: 3, 33% of pairs)
+RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 4), 7: (1, 4), 8: (1, 4), 9: (1, 5), 10: (1, 5), 11: (1, 5), 12: (1, 5),
+             13: (1, 6), 14: (1, 6), 15: (1, 6), 16: (1, 6), 17: (1, 7), 18: (2, 7)}
+THREE_REDS = ((13, 3), *((h, k) for h, (low, high) in RED_LEAST.items() for k in range(low, high + 1)
+                         if (h, k) not in {(13, 3), (13, 4)}))
+
+# 10.led_five's (copies, hand, least): a Bucket King deck of 2 or 3 copies of each card dealing hands of 5 to 20 cards
+# (bk.Config(copies=..., hand_size=...)), and a red lead's posterior chance of at least `least` reds, every least whose
+# chance lies between 1% and 99% with 2 copies (LEAD_LEAST: least from the first to the second). The base game's deck
+# and hand with 5 first; not its 4, which section 4 works out: 109 questions, each its own chance (issue 37: 2, 49%)
+LEAD_LEAST = {5: (2, 4), 6: (3, 4), 7: (3, 5), 8: (3, 5), 9: (3, 5), 10: (3, 6), 11: (4, 6), 12: (4, 6), 13: (4, 7),
+              14: (4, 7), 15: (5, 7), 16: (5, 8), 17: (5, 8), 18: (5, 8), 19: (5, 8), 20: (6, 9)}
+LEADS = ((2, 10, 5), *((c, h, k) for c in (2, 3) for h, (low, high) in LEAD_LEAST.items() for k in range(low, high + 1)
+                       if (c, h, k) not in {(2, 10, 5), (2, 10, 4)}))
+
+# 03.chase's and 06.boost's dice: the base die's faces first, then dice whose four white faces (rerolling always) and two
+# black ones (rerolling if last) take other numbers, each with a chase of its own (a chase turn's mean depends on the
+# faces alone, not their colours, so no two share their faces; at most one gap's mean or boost is another's)
+CHASE_DICE = ((1, 2, 3, 4, 1, 3), (1, 1, 2, 3, 2, 3), (1, 1, 2, 4, 2, 3), (1, 1, 2, 5, 2, 3), (1, 1, 2, 5, 2, 4),
+              (1, 1, 3, 5, 2, 3), (1, 1, 3, 5, 2, 4), (1, 2, 3, 4, 2, 3), (1, 2, 3, 5, 2, 3))
+
+# 14.die_d's dice D: the lesson's five six-faced dice first (a six-faced D's chance against A = (2, 2, 4, 4, 9, 9) is a
+# whole number of 72nds: too few answers for a class, issue 37), then dice of 8, 10 and 12 faces from 0 to 12, each
+# with a face it shares with A (a tie) and its own chance against A, from 1/5 to 4/5, none 1/2 nor a figure lesson 14
+# shows before asking (4/9 and 5/9 in its payoff table; 1/3, 19/36, 37/60, 5/8 and 3/4 to 2 or 3 digits): made by
+# tests/course/test_student_numbers.py's generator (a face count in each band of A's faces, below 2, 2, 3, 4, 5 to 8,
+# 9, above 9; per chance, the die with the most different faces): 75 dice
+DIE_D_CHOICES = (
+    (0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4), (0, 1, 2, 2, 2, 3, 3, 4), (0, 1, 1, 2, 2, 2, 3, 3, 4, 4),
+    (0, 1, 1, 2, 2, 3, 4, 5), (0, 1, 1, 2, 2, 2, 3, 3, 4, 5), (0, 1, 2, 2, 2, 3, 4, 5),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5), (0, 1, 1, 2, 2, 2, 3, 4, 5, 6), (0, 1, 2, 2, 3, 3, 4, 5),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5, 6), (0, 1, 1, 2, 2, 3, 3, 4, 5, 6), (0, 1, 1, 2, 3, 4, 5, 6),
+    (0, 1, 2, 2, 2, 3, 3, 4, 5, 6), (0, 1, 2, 2, 3, 4, 5, 6), (0, 1, 1, 2, 2, 3, 4, 5, 6, 7),
+    (0, 1, 1, 2, 2, 3, 3, 3, 4, 5, 6, 7), (0, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 2, 3, 3, 4, 5, 6, 7),
+    (0, 1, 2, 3, 4, 4, 5, 6), (0, 1, 2, 3, 3, 3, 4, 5, 6, 7), (0, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7, 9),
+    (0, 1, 1, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 5, 6, 9), (0, 1, 2, 2, 3, 4, 5, 6, 7, 9),
+    (0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 9), (0, 1, 2, 2, 2, 3, 4, 5, 6, 7, 9, 10), (0, 1, 2, 3, 4, 4, 5, 6, 7, 9),
+    (0, 1, 2, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 4, 5, 6, 7, 10), (0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 9, 10),
+    (0, 1, 2, 3, 4, 5, 6, 7, 9, 9), (1, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 5, 6, 7, 9, 10),
+    (0, 1, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 3, 4, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 4, 5, 6, 9, 10, 11),
+    (1, 2, 3, 4, 5, 6, 9, 10), (0, 1, 2, 3, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 4, 4, 5, 6, 7, 10, 11, 12),
+    (0, 1, 2, 4, 5, 6, 7, 9, 10, 11), (1, 2, 4, 5, 6, 7, 9, 10), (0, 1, 3, 4, 5, 6, 7, 9, 10, 11),
+    (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (1, 2, 3, 3, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 3, 4, 5, 6, 7, 10, 11, 12), (2, 3, 4, 5, 6, 7, 9, 10),
+    (1, 2, 3, 4, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 3, 5, 6, 7, 9, 10, 11, 12),
+    (1, 2, 3, 4, 5, 6, 7, 9, 9, 10, 11, 12), (2, 3, 4, 5, 6, 9, 10, 11), (1, 2, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 4, 4, 5, 6, 7, 9, 10, 11, 12), (1, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 4, 5, 6, 7, 9, 9, 10, 11, 12), (2, 3, 4, 5, 6, 7, 9, 10, 11, 12), (2, 4, 5, 6, 7, 9, 10, 11),
+    (1, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 4, 4, 5, 6, 7, 9, 10, 11, 12),
+    (3, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 4, 5, 6, 7, 10, 11, 12), (2, 4, 5, 6, 7, 9, 9, 10, 11, 12),
+    (3, 4, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (4, 4, 5, 6, 7, 9, 9, 10, 11, 12), (3, 5, 6, 7, 9, 10, 11, 12),
+    (3, 5, 6, 7, 9, 9, 9, 10, 11, 12), (4, 5, 6, 7, 9, 10, 11, 12), (4, 5, 6, 7, 9, 9, 9, 10, 11, 12))
+
+# 18.value's guarded steals (lead, steal die): the lesson's lead -2 with the base die first, then the thief 2 to 4
+# cards behind (further than section 1's game) with the base die, lesson 9's duel dice (DUEL_DICE) or 25 of its
+# variance dice, but 3 behind with (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3), whose 21/65 to three digits is a figure lesson 18
+# shows first, and GUARDED_SHOWN (18.mix): 114 games, 112 values, each game with a mixed equilibrium
+GUARDED_DICE = ((-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 2, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 2, 2, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, -1, -1, 1, 1, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3), (-1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3), (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3), (-1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3))
+BASE_STEAL_DIE = (-1, 1, 1, 2, 3, 3)  # ddb.Config().die
+
+# lesson 9's duel dice (NUMBERS["09"]["duel_die"]; 18.value's too)
+DUEL_DICE = ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3),
+            (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3), (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+            (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3), (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
+            (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+            (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+            (-1, 0, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3),
+            (-1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+            (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+            (-1, -1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3),
+            (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+            (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+            (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+            (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3))
+
+# more duel dice for lesson 9 (09.trailer and 09.leader): 7 to 20 faces but 12, one or two -1s, each keeping lesson
+# 9's rules at every trail and lead from 1 to 6 (the trailer's best is the smallest claim that can overtake, the last
+# steal's leader declines), adding trailer chances of its own, none a twelfth, and giving no trailer's or leader's
+# answer lesson 9 shows before asking (as tests/lessons/test_lessons_run.py reads it) nor one the course's texts
+# hold to three digits (a graded site's pages, tests/site). Issue 37: 30 trailer chances among DUEL_DICE, 3% of
+# pairs; with these 33 dice, 97 chances, about 1.4%. Lesson 9 leaves out DUEL_DICE's
+# (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3): its leader six cards ahead wins 19/20, a figure the lesson shows (95%)
+TRAILER_DICE = ((-1, 1, 2, 2, 2, 3, 3, 3, 3), (-1, 1, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3),
+                (-1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+                (-1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3))
+
+# 18.mix's answer for these games holds a chance lesson 18 shows before asking (1/2, 1/3 or 11/31 in its matrices)
+GUARDED_SHOWN = frozenset({(-2, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)), (-3, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)), (-3, (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3)), (-3, (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-4, (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-4, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-3, (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3)),
+                           (-4, (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 2, 2, 3, 3)), (-4, (-1, -1, 1, 1, 1, 2, 2, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3))})
+GUARDED_STEALS = ((-2, BASE_STEAL_DIE), *((lead, die) for die in (BASE_STEAL_DIE, *DUEL_DICE, *GUARDED_DICE)
+                                           for lead in (-2, -3, -4)
+                                           if (lead, die) not in {(-2, BASE_STEAL_DIE), (-3, (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3))}
+                                           and (lead, die) not in GUARDED_SHOWN))
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -99,7 +257,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # gap not 4: the lesson's reroll toggles show the chase four spaces behind. seat: 03.seat's (players, seat
     # asked about, 1 = Player 1): on the lesson's 2000 games (seed 1) four are favoured, four "cannot tell" and
     # four "no" (tests/course/test_student_numbers.py), so the verdict is the student's own (issue 37)
-    "03": {"gap": (5, 2, 3, 6, 7),
+    # die: 03.chase's die (CHASE_DICE), gap 1 to 15 but 4 and 10 (the toggles show the chase four spaces behind, section
+    # 3 ten): 117 chases (issue 37: 5, 23% of pairs)
+    "03": {"gap": (5, 1, 2, 3, 6, 7, 8, 9, 11, 12, 13, 14, 15), "die": CHASE_DICE,
            "seat": ((4, 1), (3, 1), (5, 1), (6, 2), (3, 2), (4, 2), (5, 3), (6, 4), (3, 3), (4, 4), (5, 5), (6, 6))},
     # turns not 4: the track slider opens on the base 20 spaces, about 4 turns. slow_spaces: 04.slow's track, the base
     # 20 spaces or 12 to 30 (the slider's range): with more_than 2 to 6, 95 (track, turns) pairs, each its own chance
@@ -109,7 +269,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # base rule fails each, and so does the lesson's strong catch-up (only the last rerolls): some targets want
     # more catch-up than the base rule, some less; each is met by a rule of lessons_01_07.CATCHUP_RULES
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
-    "06": {"gap": (4, 2, 3, 5, 6),
+    # gap and die: 06.boost's chase, 1 to 15 spaces behind with a die of CHASE_DICE (135 chases; issue 37: 5)
+    "06": {"gap": (4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), "die": CHASE_DICE,
            "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))},
     # deck: lesson 7's exercise deck (colours, Bruces), the base deck's ten and six first, then its first 6 to 10
     # colours with 1 to 22 Bruces, at most half as many as its ducks (07.third and 07.no_double depend on the deck
@@ -130,34 +291,25 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
                     (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
                     (2, (("yellow", 4),)))},
-    # exercise 2 (09.trailer, 09.leader): trail, lead and duel_die, the die of both steals (8 to 16 faces, one or
-    # two -1s; the lesson's STEAL_DIE first). Each die keeps the lesson's rule for the trailer at every trail
+    # exercise 2 (09.trailer, 09.leader): trail, lead and duel_die, the die of both steals (DUEL_DICE and
+    # TRAILER_DICE: 7 to 20 faces, one or two -1s; the lesson's STEAL_DIE first). Each die keeps the lesson's rule for the trailer at every trail
     # (the smallest claim that can overtake is best), gives no answer the lesson's table of win chances shows
     # (its six-sided die's twelfths: hence no 6- or 12-faced die) nor, for the second student of
     # tests/lessons/test_lessons_run.py, one of its sampled figures, and spreads the answers (issue 37: the leader's answer,
     # 0, was the whole class's; now the opponent steals after the leader, so the leader's best is a claim)
     "09": {"trail": (4, 3, 5, 2, 1, 6), "lead": (2, 1, 3, 4, 5, 6),
-           "duel_die": ((-1, 1, 1, 2, 2, 3, 3, 3), (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3),
-                        (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3), (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
-                        (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3), (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
-                        (-1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3),
-                        (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
-                        (-1, 0, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3),
-                        (-1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3),
-                        (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3),
-                        (-1, -1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3),
-                        (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3),
-                        (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3),
-                        (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3),
-                        (-1, -1, 0, 1, 1, 1, 1, 1, 2, 3, 3, 3, 3, 3)),
+           "duel_die": (*(d for d in DUEL_DICE if d != (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3)), *TRAILER_DICE),
            # variance_die: 09.claim3_variance's die, each with a claim-3 variance of its own (VARIANCE_DICE)
            "variance_die": VARIANCE_DICE},
-    "10": {"reds": (3, 2, 4), "led": (5, 6)},  # not 4: the lesson shows that chance (the leak check over 30 ids)
+    # reds: 10.three_red's and 10.three_red_sampled's (hand, least), THREE_REDS. led: 10.led_five's (copies, hand, least), LEADS
+    "10": {"reds": THREE_REDS, "led": LEADS},
     # none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
     # players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
     # pyramid of the same shape passes too; one for the other shape does not
-    "11": {"p": (Fraction(1, 2), Fraction(1, 3), Fraction(2, 3), Fraction(3, 4), Fraction(1, 4)),
-           "none_players": (4, 5, 3, 6)},
+    # p: 11.second_row's poke probability, the lesson's 1/2 first, then every a/b strictly between 0 and 1 with b from 3 to
+    # 18 but those over 2, 4, 5, 10 or 20 (lesson 11's curves show p = k/20): 91 values, each its own expected loss, so a
+    # classmate's answer is rarely the student's (issue 37: five values, 21% of pairs)
+    "11": {"p": SECOND_ROW_P, "none_players": (4, 5, 3, 6)},
     # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
     # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
     "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},
@@ -169,14 +321,14 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "13": {"position": (8, 14, 23, 55, 60, 71)},
     # luck: 14.luck_alone's (games n, wins k), from 59% to 70% of n games (LUCK): not (100, 58), whose chance
     # rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37).
-    # die_d: exercise 2's die D, each with a face it shares with A (a tie, half a win) and its own chance against A,
-    # none a figure the lesson shows before.
+    # die_d: exercise 2's die D (DIE_D_CHOICES), each with a face it shares with A (a tie, half a win) and its own chance
+    # against A, none a figure the lesson shows before.
     # cycle_bruces and cycle_seed: the Bruces in the deck of section 3's round-robin and its seed (and so 14.cycle's
     # evidence), from the base six and the lesson's seed 1; each deck and seed decides some pairings and leaves
     # others open, so the decided pairings 14.cycle asks for are the student's own (issue 37: its answer, [],
     # was the whole class's)
     "14": {"luck": LUCK,
-           "die_d": ((0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4)),
+           "die_d": DIE_D_CHOICES,
            "cycle_bruces": (6, 4, 5, 7, 8, 10, 3, 9, 12), "cycle_seed": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
     # lessons 15-18 (lessons_15_18.PARAMS reads these; none is a number the lesson shows before asking:
     # chance version 2 moved lesson 15's coverage to 0.965, prior (2, 8)'s 15.above_fair, so (2, 9); and lesson
@@ -201,7 +353,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # rounds a figure the lesson shows first; so are 12 to 14 and 30): with players and rounds, 168 races (issue 37)
     "17": {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_players": (5, 3, 6, 2),
            "first_spaces": (20, *range(15, 20), 21, 22, *range(24, 30))},
-    "18": {"lead": (-2, -3, -4)},
+    # steal: 18.value's and 18.mix's (lead, steal die), GUARDED_STEALS (issue 37: three leads, 32% of pairs)
+    "18": {"steal": GUARDED_STEALS},
     # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
     # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
     # flipped and bruces_seen: 19.due's (cards flipped, Bruces among them), 8 to 34 cards and 1 to 4 Bruces: 84 pairs,
@@ -209,12 +362,16 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # and 15.4%), hence no 11, 21, 22, 30, 31, 33 cards. claims: 19.cold_streak's, 8 to 22 claims a game but 13 (whose
     # 5 failures of claim 2 come to 15.4%), with claim and streak 84 questions. Issue 37
     "19": {"flipped": (24, 20, 28, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 25, 26, 27, 29, 32, 34),
-           "bruces_seen": (2, 1, 3, 4), "drought": (27, 25, 30, 33),
+           "bruces_seen": (2, 1, 3, 4), "drought": DROUGHTS,
            "claims": (12, 10, 15, 8, 9, 11, 14, 16, 17, 18, 19, 20, 21, 22), "claim": (3, 2), "streak": (6, 5, 7)},
     # wait_game: 20.wait's game, (players, bots, the Special One variant, BK-17); not (5, heuristic, base): section 2
     # plays it, nor (6, random, base): section 3's rulebook row measures that wait. In every one the engine's
     # first player out waits clearly less than the lottery model says (tests/test_student_numbers.py)
-    "20": {"model_players": (6, 5, 4), "model_lives": (4, 3, 5), "end_rule": ("rulebook",), "min_games": (150,),
+    # model: 20.model_wait's lottery model (players, lives each), 6 and 4 first, then 3 players of 2 to 24 lives, 4 of 2
+    # to 20, 5 of 2 to 14 and 6 of 2 to 11 (the longer chains take seconds to follow), but 5 of 10, which section 1
+    # works out, and 3 of 11, whose wait reads 5.00 (a figure of the lesson's text): 63 models, each its own wait
+    # (issue 37: 9, 11% of pairs)
+    "20": {"model": WAIT_MODELS, "end_rule": ("rulebook",), "min_games": (150,),
            "wait_game": ((6, "heuristic", False), (6, "heuristic", True), (5, "random", False), (5, "random", True),
                          (6, "random", True), (5, "heuristic", True))},
     # players and bots: 21.tuned's search (not 4 players: section 4 tunes that game); at every player count the

@@ -12,10 +12,12 @@ from fractions import Fraction
 import pytest
 
 from meeple.rules import exact, simulate
+from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
 from meeple.rules.stats import mean_ci
 from meeple.course import exercises as ex
 from meeple.course.exercises import lessons_15_18 as more
+from meeple.course.exercises import numbers
 
 
 def _quiet(key, answer):
@@ -196,3 +198,23 @@ def test_the_lessons_stated_directions_hold():
         for i, p in enumerate(x):
             if p:
                 assert sum(y[j] * m[i][j] for j in range(len(guards))) == v
+
+
+def test_18_value_is_on_the_students_own_die(capsys):
+    """Issue 37: 18.value and 18.mix play the student's steal die (numbers.GUARDED_STEALS: 114 games, each with a
+    mixed equilibrium); the base die's value at their lead is refused with a hint naming their die."""
+    assert len(numbers.GUARDED_STEALS) == len(set(numbers.GUARDED_STEALS)) == 114
+    try:
+        sid = next(f"student {i:02d}" for i in range(60)
+                   if ex.exercise_numbers("18", f"student {i:02d}")["steal"][1] != ddb.Config().die)
+        ex.student(sid)
+        lead, die = ex.exercise_numbers("18")["steal"]
+        table = exact.guarded_steal_matrix(ddb.Config(die=die), lead)
+        claims, guards = sorted({d for d, _ in table}), sorted({g for _, g in table})
+        x, _y, v = exact.solve_zero_sum([[table[(d, g)] for g in guards] for d in claims])
+        assert ex.answer("18.value") == v and ex.check("18.value", v) and ex.check("18.mix", tuple(x))
+        capsys.readouterr()
+        assert not ex.check("18.value", more.guarded_18(lead, ddb.Config().die)[3][2])
+        assert f"ddb.Config(die={die})" in capsys.readouterr().out
+    finally:
+        ex.student(None)

@@ -45,10 +45,10 @@ def test_19_due_counts_what_is_left(capsys):
 
 
 def test_19_drought_by_counting_splits_of_the_ducks(capsys):
-    """The Bruces' places: every 6-subset of 66 equally likely; a stretch of `run` ducks or more
-    somewhere, counted by brute force over the gaps (compositions of 60 into 7 parts)."""
-    run = ex3.lesson_numbers(19)["drought"]
-    ducks, parts = 60, 7
+    """The Bruces' places: every B-subset of the 60 ducks and B Bruces equally likely; a stretch of `run`
+    ducks or more somewhere, counted by brute force over the gaps (compositions of 60 into B + 1 parts)."""
+    run, b = ex3.lesson_numbers(19)["drought_run"], ex3.lesson_numbers(19)["drought_bruces"]
+    ducks, parts = 60, b + 1
     from functools import lru_cache
 
     @lru_cache(maxsize=None)
@@ -57,15 +57,33 @@ def test_19_drought_by_counting_splits_of_the_ducks(capsys):
             return int(left == 0)
         return sum(short(left - g, k - 1) for g in range(min(left, run - 1) + 1))
 
-    right = 1 - Fraction(short(ducks, parts), comb(66, 6))
+    right = 1 - Fraction(short(ducks, parts), comb(ducks + b, b))
     assert _run("19.drought", right, capsys)[0]
     ok, out = _run("19.drought", 1 - right, capsys)
     assert not ok and "complement" in out
     from meeple.rules import exact
 
-    iid = exact.at_least(exact.longest_run(66, Fraction(10, 11)), run)
+    iid = exact.at_least(exact.longest_run(ducks + b, Fraction(ducks, ducks + b)), run)
     ok, out = _run("19.drought", iid, capsys)
     assert not ok and "replacement" in out
+
+
+def test_19_drought_is_on_the_students_own_pile(capsys):
+    """Issue 37: 19.drought asks about a deck of the student's Bruce cards (3 to 10); the base pile's chance at the
+    student's run is refused with a hint naming their pile, and their own pile's chance passes."""
+    try:
+        sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("19", f"student {i:02d}")["drought"][0] != 6)
+        ex.student(sid)
+        b, run = ex3.lesson_numbers(19)["drought"]
+        from meeple.rules import exact
+
+        right = exact.at_least(exact.longest_gap(60 + b, b), run)
+        assert ex.answer("19.drought") == right
+        assert _run("19.drought", right, capsys)[0]
+        ok, out = _run("19.drought", exact.at_least(exact.longest_gap(66, 6), run), capsys)
+        assert not ok and "base game's pile" in out and f"bruce_cards={b}" in out
+    finally:
+        ex.student(None)
 
 
 def test_19_cold_streak_by_listing_every_run_of_claims(capsys):

@@ -180,6 +180,24 @@ def test_10_led_five_is_bayes_over_every_split(capsys):
     assert not ok and "prior" in out
 
 
+def test_10_led_five_is_on_the_students_own_deck(capsys):
+    """Issue 37: 10.led_five asks about the student's deck (2 or 3 copies, hands of 5 to 20 cards) and least reds;
+    the base game's posterior at their least is refused with a hint naming their deck."""
+    from meeple.rules import bucket_king as bk
+    from meeple.rules import exact
+
+    try:
+        sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("10", f"student {i:02d}")["led"][:2] != (2, 10))
+        ex.student(sid)
+        copies, hand, least = ex.exercise_numbers("10")["led"]
+        right = exact.at_least(exact.led_colour_count(bk.Config(copies=copies, hand_size=hand), "red"), least)
+        assert ex.answer("10.led_five") == right and _run("10.led_five", right, capsys)[0]
+        ok, out = _run("10.led_five", exact.at_least(exact.led_colour_count(bk.Config(), "red"), least), capsys)
+        assert not ok and f"bk.Config(copies={copies}, hand_size={hand})" in out
+    finally:
+        ex.student(None)
+
+
 def test_11_none_colour_places_and_second_row(capsys):
     from meeple.rules import bucket_king as bk
     from meeple.rules import exact
@@ -595,19 +613,49 @@ def test_every_varied_exercise_holds_for_thirty_ids(capsys):
 
 
 def test_the_sampled_red_hands_follow_the_students_number(capsys):
-    """10.three_red_sampled counts the hands with the student's number of reds or more."""
+    """10.three_red_sampled deals the student's own game (their hand size, issue 37) and counts the hands with their
+    number of reds or more; another count, or the base game's deals for a student of another hand, do not pass."""
+    from meeple.rules import bucket_brigade as bb
     from meeple.rules.stats import wilson
+    from meeple.course.exercises import lessons_08_14 as l8
 
-    deals = _deals()
     ids = {ex.exercise_numbers("10", f"student {i:02d}")["reds"]: f"student {i:02d}" for i in range(30)}
-    assert len(ids) > 1
+    assert len(ids) > 10
+    picked = [sid for (hand, _least), sid in ids.items() if hand != bb.Config().hand_size][:2]
     try:
-        for reds, sid in ids.items():
+        for sid in picked:
             ex.student(sid)
-            mine = wilson(sum(v >= reds for v in deals.values()), len(deals))
-            assert _run("10.three_red_sampled", (mine, deals), capsys)[0], (sid, reds)
-            other = wilson(sum(v >= reds + 1 for v in deals.values()), len(deals))
+            hand, least = ex.exercise_numbers("10")["reds"]
+            rules = l8.three_red_rules()
+            assert rules.hand_size == hand
+            deals = _deals(rules=rules)
+            mine = wilson(sum(v >= least for v in deals.values()), len(deals))
+            assert _run("10.three_red_sampled", (mine, deals), capsys)[0], (sid, hand, least)
+            other = wilson(sum(v >= least + 1 for v in deals.values()), len(deals))
             assert not _run("10.three_red_sampled", (other, deals), capsys)[0]
+            base = _deals()
+            ok, out = _run("10.three_red_sampled", (wilson(sum(v >= least for v in base.values()), len(base)), base), capsys)
+            assert not ok and "replay" in out, out
+    finally:
+        ex.student(None)
+
+
+def test_10_three_red_is_on_the_students_own_hand(capsys):
+    """Issue 37: 10.three_red asks about the student's hand size and least reds (numbers.THREE_REDS: 74 questions);
+    the base game's chance at their least is refused with a hint naming their hand."""
+    from meeple.rules import bucket_brigade as bb
+
+    try:
+        sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("10", f"student {i:02d}")["reds"][0] != 13)
+        ex.student(sid)
+        hand, least = ex.exercise_numbers("10")["reds"]
+        players = 4 if hand <= 13 else 3
+        sizes = list(bb.Config().hand_sizes)
+        sizes[players - 3] = hand
+        right = exact.colour_at_least(bb.Config(players=players, hand_sizes=tuple(sizes)), "red", least)
+        assert ex.answer("10.three_red") == right and _run("10.three_red", right, capsys)[0]
+        ok, out = _run("10.three_red", exact.colour_at_least(bb.Config(), "red", least), capsys)
+        assert not ok and f"yours has {hand}" in out
     finally:
         ex.student(None)
 
@@ -631,3 +679,25 @@ def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("== Alan Turing")
     assert main(["answers", "--key", str(key), "--student", "Grace Hopper"]) == 2
     assert "neither an id nor a code" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key, lesson", [("03.chase", "03"), ("06.boost", "06")])
+def test_the_chase_is_on_the_students_own_die(key, lesson, capsys):
+    """Issue 37: 03.chase and 06.boost roll the student's die (numbers.CHASE_DICE); the base die's answer at their
+    gap is refused with a hint naming their faces, their own passes."""
+    try:
+        sid = next(f"student {i:02d}" for i in range(60)
+                   if ex.exercise_numbers(lesson, f"student {i:02d}")["die"] != pb.Config().faces)
+        ex.student(sid)
+        die, gap = ex.exercise_numbers(lesson)["die"], ex.exercise_numbers(lesson)["gap"]
+        plain = lambda faces: pb.Config(faces=faces, rerolls=(pb.YES,) * 4 + (pb.NO,) * 2)  # noqa: E731 - the no-catch-up rule on a die, named for the two uses below
+        if key == "03.chase":
+            right, base = (exact.chase_turn_mean(pb.Config(faces=f), gap) for f in (die, pb.Config().faces))
+        else:
+            right, base = (exact.chase_turn_mean(pb.Config(faces=f), gap) - exact.chase_turn_mean(plain(f), gap)
+                           for f in (die, pb.Config().faces))
+        assert ex.answer(key) == right and _run(key, right, capsys)[0]
+        ok, out = _run(key, base, capsys)
+        assert not ok and f"pb.Config(faces={die})" in out
+    finally:
+        ex.student(None)

@@ -11,6 +11,7 @@ import contextlib
 import io
 from collections import Counter
 from fractions import Fraction
+from itertools import product
 
 import pytest
 
@@ -84,7 +85,7 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         assert not l1.can_have(6, m, v)
         die = ex.answer("02.die")
         assert die is not None and len(die) == next(k for k in range(1, 21) if l1.can_have(k, m, v)), (sid, die)
-        assert ex.answer("03.chase") > exact.turn_mean(pb.Config())
+        assert ex.answer("03.chase") > exact.turn_mean(pb.Config(faces=n["03"]["die"]))  # a chaser outruns its own die's plain turn
         assert 1 <= ex.answer("04.track") <= 40
         fair, p, _ = l1.edge_question()
         assert 1.7 <= ex.answer("05.power") / l1.games_for_half_width(p, p - fair) <= 2.3, sid
@@ -410,8 +411,8 @@ def test_21_tuned_every_search_a_student_gets_and_each_student_searches_their_ow
 
 def test_14_die_d_every_die_ties_with_a_and_has_its_own_chance(no_student):
     """14.die_d for every die D a student can get: D shares a face with A (a tie counts half a win,
-    the exercise's trap), the key's chance is the 36 pairs counted here by hand, each die has its
-    own, and thirty ids meet every die."""
+    the exercise's trap), the key's chance is the pairs counted here by hand, each die has its
+    own (none a figure lesson 14's payoff table shows), and thirty ids meet dice of every face count."""
     a = (2, 2, 4, 4, 9, 9)  # lesson 14's die A
     chances = {}
     for d in ex.NUMBERS["14"]["die_d"]:
@@ -419,9 +420,38 @@ def test_14_die_d_every_die_ties_with_a_and_has_its_own_chance(no_student):
         pairs = [(x, y) for x in d for y in a]
         chances[d] = sum(Fraction(1) if x > y else Fraction(1, 2) if x == y else Fraction(0) for x, y in pairs) / len(pairs)
     assert len(set(chances.values())) == len(chances), chances
+    assert not {Fraction(4, 9), Fraction(1, 2), Fraction(5, 9), Fraction(5, 8)} & set(chances.values())
     for sid in IDS:
         assert ex.answer("14.die_d", sid) == chances[ex.exercise_numbers("14", sid)["die_d"]], sid
-    assert {ex.exercise_numbers("14", s)["die_d"] for s in IDS} == set(chances)
+    met = {ex.exercise_numbers("14", s)["die_d"] for s in IDS}
+    assert len(met) >= 20 and {len(d) for d in met} == {6, 8, 10, 12}, met
+
+
+def test_14_die_d_choices_are_the_generators():
+    """numbers.DIE_D_CHOICES is what its comment says: the lesson's five six-faced dice, then per chance from 1/5 to
+    4/5 against A (none 1/2, a six-faced die's or one lesson 14 shows first: `shown`), the die of 8, 10 or 12 faces, at most three in each
+    band of A's faces (below 2, 2, 3, 4, 5 to 8, 9, above 9) and at least one a tie, with the most different faces."""
+    a = (2, 2, 4, 4, 9, 9)
+
+    def beat(d):
+        return Fraction(sum(2 * (x > y) + (x == y) for x in d for y in a), 2 * len(d) * len(a))
+
+    dice = list(ex.NUMBERS["14"]["die_d"][:5])
+    shown = {Fraction(4, 9), Fraction(5, 9), Fraction(1, 3), Fraction(19, 36), Fraction(37, 60), Fraction(5, 8), Fraction(3, 4)}
+    seen = {beat(d) for d in dice} | shown | {Fraction(1, 2)}
+    bands = ((1, 0), (2,), (3,), (4,), (5, 6, 7, 8), (9,), (10, 11, 12))
+    best = {}
+    for n in (8, 10, 12):
+        for counts in product(range(4), repeat=7):
+            if sum(counts) != n or not (counts[1] or counts[3] or counts[5]):
+                continue
+            die = tuple(sorted(band[i % len(band)] for band, c in zip(bands, counts) for i in range(c)))
+            c = beat(die)
+            if c not in seen and Fraction(1, 5) <= c <= Fraction(4, 5):
+                score = (len(set(die)), -n)
+                if c not in best or score > best[c][0]:
+                    best[c] = (score, die)
+    assert ex.NUMBERS["14"]["die_d"] == tuple(dice) + tuple(d for _, (_, d) in sorted(best.items()))
 
 
 def test_14_die_d_each_student_passes_with_their_own_answer_and_not_a_classmates(no_student):

@@ -87,7 +87,8 @@ def _found(texts, answers) -> list[str]:
 
 # Functions an answer's recipe reaches that are not the recipe: the student's own numbers (the question),
 # and lesson 18's game matrix (the game the lesson builds in the open; solving it is the answer).
-NOT_RECIPES = {"lesson_numbers": "the student's numbers", "guarded_matrix_18": "the game, not its solution"}
+NOT_RECIPES = {"lesson_numbers": "the student's numbers", "guarded_matrix_18": "the game, not its solution",
+               "three_red_rules": "the student's game (10.three_red_sampled deals it), not its chance"}
 
 
 def _body(node: ast.AST) -> str:
