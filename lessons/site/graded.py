@@ -67,12 +67,14 @@ def strip_answers(source: str, keys, outside: "set[str] | None" = None, answers=
             gone |= {a.id for a in node.value.args if isinstance(a, ast.Name)}
             continue
         body.append(node)
-    body = [n for n in body if not (isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name in gone)]
+    # An answer's function (`answer_of("K")(f)`) goes with its answer, unless a checker that stays
+    # still calls it (10.three_red_sampled compares the student's interval with 10.three_red's
+    # exact chance): the loop below drops it with the other helpers nothing left uses.
     while True:  # private helpers that nothing left uses (the answers' workings), until none is left
         used = set().union(*(_names(n) for n in body if not isinstance(n, (ast.FunctionDef, ast.ClassDef)))) | set().union(
             *(_names(n) - {n.name} for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef))))
         unused = [n for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef))
-                  and (n.name.startswith("_") or (outside is not None and n.name not in outside))
+                  and (n.name.startswith("_") or n.name in gone or (outside is not None and n.name not in outside))
                   and n.name not in used and not any(_key(d) for d in n.decorator_list)]  # a registered one is used
         if not unused:
             break

@@ -5,6 +5,7 @@ and a normal build's wheel still has the real checkers."""
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib.util
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 from meeple.course import exercises as ex
 from meeple.course.exercises import graded
+from meeple.course.site.graded import LESSON_MODULES, strip_answers
 
 ROOT = Path(__file__).resolve().parents[2]
 ROSTER = ["Ada Lovelace", "Alan Turing"]
@@ -268,3 +270,18 @@ def test_a_roster_needs_a_graded_build(tmp_path):
     run = subprocess.run([sys.executable, "-m", "meeple.course.site.build", "--no-solutions",
                           "--roster", str(roster)], capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "--roster" in run.stderr and "'name' or 'id'" in run.stderr, run.stderr
+
+
+def test_a_graded_module_keeps_every_name_its_remaining_code_calls():
+    """A graded build cuts the sealed exercises' checkers and answers and the helpers only they
+    used; a checker that stays must not call a helper that went (10.three_red_sampled compares the
+    student's interval with the exact chance 10.three_red's answer computes: cutting that function
+    with the sealed answer made the sampled check fail with a NameError on a graded site)."""
+    for module in sorted((ROOT / "lessons" / "exercises").glob(LESSON_MODULES)):
+        source = module.read_text()
+        defined_before = {n.name for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        tree = ast.parse(strip_answers(source, graded.SEALED, None, graded.ANSWER_ONLY))
+        defined = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        called = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        missing = (called & defined_before) - defined - set(dir(builtins))
+        assert not missing, f"{module.name}: the graded copy calls {sorted(missing)}, which it no longer defines"
