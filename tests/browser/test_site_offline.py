@@ -15,7 +15,8 @@ from site_build import lessons_with
 from test_site import ALL_DRAWN
 
 pytestmark = pytest.mark.browser
-START = 240_000  # ms: an outer deadline for Python's first start on a busy machine (it takes 10-40 s)
+START = 900_000  # ms: only an outer deadline for Python's first start (10-40 s on a quiet machine; a 240 s deadline
+# failed this test with two test suites running beside it, and it passed alone: the verdict must not depend on the load)
 RETRY = """el => { const b = el.querySelector('button'); return b && !b.disabled && b.textContent.includes('Try again'); }"""
 
 
