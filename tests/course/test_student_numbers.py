@@ -22,6 +22,7 @@ from meeple.rules import piggyback_brigade as pb
 from meeple.rules.stats import wilson
 from meeple.course import exercises as ex
 from meeple.course.exercises import lessons_01_07 as l1
+from meeple.course.exercises.numbers import TRACK_TURNS
 
 IDS = [f"student {i:02d}" for i in range(30)]
 EXACT = ["01.wilson", "02.moments", "02.die", "03.chase", "04.track", "04.slow", "05.games", "05.power", "06.boost",
@@ -70,7 +71,7 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
     """Lesson 1: the class's interval is wide (holds one half, reaches past 0.8). Lesson 2: six faces
     cannot hit the target, and the fewest faces that pass the whole-number and parity tests can.
     Lesson 3: a chaser moves more than a piglet that is not last. Lesson 4: the track is one the
-    game allows (1 to 40 spaces). Lesson 5: confirming an edge takes roughly twice the games of an
+    checker takes (1 to 100 spaces). Lesson 5: confirming an edge takes roughly twice the games of an
     interval that narrow. Lesson 6: the catch-up boost is positive. Lesson 9: every exercise die is
     a legal steal die. Lesson 11: the poke model loses fewer buckets than the exact rule. Lesson 12:
     the target lies between the knock's least and greatest expected loss (the bisection's premise)."""
@@ -86,7 +87,7 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         die = ex.answer("02.die")
         assert die is not None and len(die) == next(k for k in range(1, 21) if l1.can_have(k, m, v)), (sid, die)
         assert ex.answer("03.chase") > exact.turn_mean(pb.Config(faces=n["03"]["die"]))  # a chaser outruns its own die's plain turn
-        assert 1 <= ex.answer("04.track") <= 40
+        assert 1 <= ex.answer("04.track") <= 100
         fair, p, _ = l1.edge_question()
         assert 1.7 <= ex.answer("05.power") / l1.games_for_half_width(p, p - fair) <= 2.3, sid
         assert ex.answer("06.boost") > 0
@@ -95,6 +96,27 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         loss = lambda q: exact.mean(bk.fall_distribution(rows, (), middle, q))  # noqa: E731 - a one-line measure, named for the assertion below
         assert loss(Fraction(0)) < n["12"]["loss"] < loss(Fraction(1))
         assert n["12"]["loss"] != 4  # the lesson works the target 4 out before the exercise
+
+
+def test_04_track_every_target_is_nearest_its_own_track_and_the_answer_finds_it(no_student):
+    """numbers.TRACK_TURNS (issue 37): one target a track of 14 to 94 spaces, none the lesson's 20 or 21, the
+    target 5's 28 or one lesson 4 shows before the exercise (36, 43, 85), each nearer its own track's mean
+    than any other track's by more than 0.04 turns (the notebook's float target finds the same track); the
+    answer function finds that track."""
+    means = {n: exact.time_trial_mean(pb.Config(), n) for n in range(1, 96)}
+    tracks = []
+    for t in TRACK_TURNS:
+        target = Fraction(str(t))
+        near = sorted(means, key=lambda n: abs(means[n] - target))
+        assert abs(means[near[1]] - target) - abs(means[near[0]] - target) > Fraction(4, 100), t
+        tracks.append(near[0])
+    assert len(set(tracks)) == len(TRACK_TURNS) and set(tracks) == set(range(14, 95)) - {20, 21, 28, 36, 43, 85}
+    ex.student(None)
+    assert ex.answer("04.track") == 28
+    for sid in IDS[:5]:
+        ex.student(sid)
+        t = ex.exercise_numbers("04")["turns"]
+        assert ex.answer("04.track") == (28 if t == 5 else tracks[TRACK_TURNS.index(t)]), sid
 
 
 def test_the_ender_is_favoured_at_every_bonus_a_student_gets():
