@@ -41,14 +41,11 @@ def _ddb_unseen(config, *gone) -> list:
     return list(left.elements())
 
 
-NEST_ROW_SUITS = ("red", "green", "yellow")  # 08's exercise 2: the row's suits, in the order flipped
-
-
 def _ddb_nest_position():
     """08's exercise 2 for this student: (ddb, row, unseen cards, nest) from their `nest` numbers."""
-    number, ducks = exercise_numbers("08")["nest"]
+    suits, number, ducks = exercise_numbers("08")["nest"]
     nest = [ddb.Duck(suit, n) for suit, n in ducks]
-    row = [ddb.Duck(suit, number) for suit in NEST_ROW_SUITS]
+    row = [ddb.Duck(suit, number) for suit in suits]
     return ddb, row, _ddb_unseen(ddb.Config(), row, nest), nest
 
 

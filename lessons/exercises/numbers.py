@@ -17,6 +17,7 @@ from itertools import combinations_with_replacement
 from typing import Any, Callable
 
 from meeple.course.classroom import same_id
+from meeple.rules import duck_duck_bruce as ddb
 
 from .checking import WHOSE
 
@@ -122,6 +123,68 @@ LEAD_LEAST = {5: (2, 4), 6: (3, 4), 7: (3, 5), 8: (3, 5), 9: (3, 5), 10: (3, 6),
               14: (4, 7), 15: (5, 7), 16: (5, 8), 17: (5, 8), 18: (5, 8), 19: (5, 8), 20: (6, 9)}
 LEADS = ((2, 10, 5), *((c, h, k) for c in (2, 3) for h, (low, high) in LEAD_LEAST.items() for k in range(low, high + 1)
                        if (c, h, k) not in {(2, 10, 5), (2, 10, 4)}))
+
+# 08's exercise 2 (08.nest_bust, 08.nest_gain): (the row's suits, the number on each of its ducks, the nest's ducks).
+# NEST_SHAPES: (k, x, m, y, w, e, z), a row of k ducks numbered x (NEST_ROW's first k suits) and a nest of a y above x
+# in the row's first m suits, a 1 in its first w and a z in the first e other suits (ddb's order). Each is one where the
+# empty nest says stop (the lesson's grid) and the nest says flip, the nest outranking a duck of the row (exercise 2 (c)),
+# with a bust chance and a gain of its own and neither one a figure lesson 8 shows before it (the lesson's own first;
+# tests/course/test_student_numbers.py; issue 37: 6 nests on one row, 5 bust chances)
+NEST_ROW = ("red", "green", "yellow", "orange", "teal", "blue", "purple")
+NEST_SHAPES = ((3, 2, 1, 4, 0, 0, 1), (3, 2, 1, 3, 0, 1, 1), (3, 2, 1, 3, 1, 0, 1), (3, 2, 1, 3, 1, 1,
+               1), (3, 2, 2, 3, 1, 0, 1), (4, 2, 3, 3, 0, 0, 1), (5, 1, 3, 2, 0, 0, 1), (3, 2, 1, 3, 0,
+               3, 1), (3, 2, 1, 3, 1, 2, 1), (3, 2, 2, 3, 1, 1, 1), (3, 2, 2, 3, 2, 0, 1), (4, 2, 3, 3,
+               0, 1, 1), (4, 2, 3, 3, 1, 0, 1), (5, 1, 3, 2, 0, 1, 1), (5, 1, 3, 2, 1, 0, 1), (3, 2, 1,
+               3, 1, 3, 1), (3, 2, 2, 3, 1, 2, 1), (3, 2, 2, 3, 2, 1, 1), (3, 2, 3, 3, 2, 0, 1), (4, 2,
+               3, 3, 0, 2, 1), (4, 2, 3, 3, 1, 1, 1), (4, 2, 3, 3, 2, 0, 1), (5, 1, 3, 2, 0, 2, 1), (5,
+               1, 3, 2, 1, 1, 1), (5, 1, 3, 2, 2, 0, 1), (6, 1, 5, 2, 0, 0, 1), (3, 2, 2, 3, 1, 3, 1),
+               (3, 2, 2, 3, 2, 2, 1), (3, 2, 3, 3, 2, 1, 1), (4, 2, 3, 3, 1, 2, 1), (4, 2, 3, 3, 2, 1,
+               1), (4, 2, 3, 3, 3, 0, 1), (5, 1, 3, 2, 1, 2, 1), (5, 1, 3, 2, 2, 1, 1), (5, 1, 3, 2, 3,
+               0, 1), (6, 1, 5, 2, 0, 1, 1), (6, 1, 5, 2, 1, 0, 1), (7, 1, 6, 2, 0, 0, 1), (3, 2, 2, 3,
+               0, 5, 1), (3, 2, 2, 3, 1, 4, 1), (3, 2, 2, 3, 2, 3, 1), (3, 2, 3, 3, 2, 2, 1), (3, 2, 3,
+               3, 3, 1, 1), (4, 2, 3, 3, 0, 4, 1), (4, 2, 3, 3, 1, 3, 1), (4, 2, 3, 3, 2, 2, 1), (4, 2,
+               3, 3, 3, 1, 1), (4, 2, 4, 3, 3, 0, 1), (5, 1, 3, 2, 2, 2, 1), (5, 1, 3, 2, 3, 1, 1), (5,
+               1, 4, 2, 3, 0, 1), (6, 1, 5, 2, 1, 1, 3), (6, 1, 5, 2, 2, 0, 1), (7, 1, 6, 2, 1, 0, 1),
+               (3, 2, 2, 3, 1, 5, 1), (3, 2, 2, 3, 2, 4, 3), (3, 2, 3, 3, 2, 3, 1), (3, 2, 3, 3, 3, 2,
+               1), (4, 2, 3, 3, 0, 5, 1), (4, 2, 3, 3, 1, 4, 1), (4, 2, 3, 3, 3, 2, 1), (4, 2, 4, 3, 1,
+               3, 1), (4, 2, 4, 3, 3, 1, 1), (5, 1, 3, 2, 3, 2, 1), (5, 1, 4, 2, 0, 4, 1), (5, 1, 4, 2,
+               1, 3, 1), (5, 1, 4, 2, 3, 1, 1), (5, 1, 4, 2, 4, 0, 1), (6, 1, 4, 2, 4, 0, 1), (6, 1, 5,
+               2, 0, 3, 1), (6, 1, 5, 2, 1, 2, 1), (6, 1, 5, 2, 2, 1, 1), (7, 1, 6, 2, 2, 0, 1), (3, 2,
+               2, 3, 2, 5, 1), (3, 2, 3, 3, 2, 4, 1), (3, 2, 3, 3, 3, 3, 1), (4, 2, 3, 3, 2, 4, 1), (4,
+               2, 3, 3, 3, 3, 1), (4, 2, 4, 3, 0, 5, 1), (4, 2, 4, 3, 3, 2, 1), (4, 2, 4, 3, 4, 1, 1),
+               (5, 1, 3, 2, 3, 3, 1), (5, 1, 4, 2, 0, 5, 1), (5, 1, 4, 2, 3, 2, 1), (5, 1, 4, 2, 4, 1,
+               1), (5, 1, 5, 2, 4, 0, 1), (6, 1, 5, 2, 1, 3, 1), (6, 1, 5, 2, 2, 2, 1), (6, 1, 5, 2, 3,
+               1, 1), (6, 1, 5, 2, 4, 0, 1), (7, 1, 6, 2, 3, 0, 1), (7, 1, 7, 2, 0, 2, 1), (7, 1, 7, 2,
+               1, 1, 1), (3, 2, 3, 3, 1, 6, 1), (3, 2, 3, 3, 3, 4, 1), (4, 2, 3, 3, 2, 5, 1), (4, 2, 3,
+               3, 3, 4, 1), (4, 2, 4, 3, 3, 3, 1), (4, 2, 4, 3, 4, 2, 1), (5, 1, 4, 2, 2, 4, 1), (5, 1,
+               4, 2, 3, 3, 1), (5, 1, 4, 2, 4, 2, 1), (5, 1, 5, 2, 4, 1, 1), (5, 1, 5, 2, 5, 0, 1), (6,
+               1, 5, 2, 2, 3, 1), (6, 1, 5, 2, 3, 2, 1), (6, 1, 5, 2, 4, 1, 1), (6, 1, 5, 2, 5, 0, 1),
+               (7, 1, 6, 2, 3, 1, 1), (7, 1, 7, 2, 0, 3, 1), (7, 1, 7, 2, 3, 0, 1), (3, 2, 2, 3, 2, 7,
+               1), (3, 2, 3, 3, 2, 6, 1), (3, 2, 3, 3, 3, 5, 1), (4, 2, 3, 3, 3, 5, 1), (4, 2, 4, 3, 3,
+               4, 1), (4, 2, 4, 3, 4, 3, 1), (5, 1, 4, 2, 3, 4, 1), (5, 1, 4, 2, 4, 3, 1), (5, 1, 5, 2,
+               4, 2, 1), (5, 1, 5, 2, 5, 1, 1), (6, 1, 5, 2, 3, 3, 1), (6, 1, 5, 2, 4, 2, 1), (6, 1, 5,
+               2, 5, 1, 1), (6, 1, 6, 2, 1, 4, 1), (7, 1, 6, 2, 4, 1, 1), (7, 1, 6, 2, 5, 0, 1), (7, 1,
+               7, 2, 1, 3, 1), (3, 2, 3, 3, 2, 7, 1), (3, 2, 3, 3, 3, 6, 1), (4, 2, 4, 3, 3, 5, 1), (4,
+               2, 4, 3, 4, 4, 1), (5, 1, 4, 2, 3, 5, 1), (5, 1, 4, 2, 4, 4, 1), (5, 1, 5, 2, 4, 3, 1),
+               (5, 1, 5, 2, 5, 2, 1), (6, 1, 5, 2, 4, 3, 1), (6, 1, 5, 2, 5, 2, 1), (6, 1, 6, 2, 2, 4,
+               1), (6, 1, 6, 2, 5, 1, 1), (7, 1, 6, 2, 5, 1, 1), (7, 1, 6, 2, 6, 0, 1), (7, 1, 7, 2, 2,
+               3, 1), (7, 1, 7, 2, 3, 2, 1), (4, 2, 4, 3, 3, 6, 1), (4, 2, 4, 3, 4, 5, 1), (5, 1, 5, 2,
+               3, 5, 1), (5, 1, 5, 2, 4, 4, 1), (5, 1, 5, 2, 5, 3, 1), (6, 1, 5, 2, 4, 4, 1), (6, 1, 6,
+               2, 4, 3, 1), (6, 1, 6, 2, 5, 2, 1), (6, 1, 6, 2, 6, 1, 1), (7, 1, 6, 2, 6, 1, 1), (7, 1,
+               7, 2, 4, 2, 1), (7, 1, 7, 2, 6, 0, 1), (5, 1, 5, 2, 4, 5, 1), (5, 1, 5, 2, 5, 4, 1), (6,
+               1, 5, 2, 5, 4, 1), (6, 1, 6, 2, 5, 3, 1), (6, 1, 6, 2, 6, 2, 1), (7, 1, 7, 2, 6, 1, 1),
+               (5, 1, 5, 2, 5, 5, 1), (6, 1, 6, 2, 6, 3, 1), (7, 1, 7, 2, 5, 3, 1), (7, 1, 7, 2, 6, 2,
+               1), (7, 1, 7, 2, 7, 1, 1), (6, 1, 6, 2, 6, 4, 1), (7, 1, 7, 2, 6, 3, 1), (7, 1, 7, 2, 7,
+               2, 1), (7, 1, 7, 2, 7, 3, 3))
+
+
+def _nest(k: int, x: int, m: int, y: int, w: int, e: int, z: int) -> tuple:
+    others = [s for s in ddb.Config().suits if s not in NEST_ROW[:k]]
+    return NEST_ROW[:k], x, (*((s, y) for s in NEST_ROW[:m]), *((s, 1) for s in NEST_ROW[:w]), *((s, z) for s in others[:e]))
+
+
+NESTS = tuple(_nest(*shape) for shape in NEST_SHAPES)
+
 
 # 04.track's targets after the lesson's 5: for each track of 14 to 94 spaces its mean time-trial turns to a tenth, but
 # for 20 and 21 (the slider opens on the base 20, whose mean the lesson shows; 21's is nearest 4 turns), 28 (the
@@ -291,17 +354,12 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "07": {"deck": ((10, 6), *((s, b) for s in (10, 9, 8, 7, 6) for b in range(1, 23)
                                if b <= 3 * s and (s, b) != (10, 6) and (s, b) not in SEVEN_DECKS_SHOWN)),
            "cards": (10, 8, 9, 11, 12, 7, 13, 14, 6, 15), "seen": (2, 3, 4)},
-    # nest: exercise 2's (number on each of the row's red, green and yellow ducks, the nest's ducks): with an
-    # empty nest the grid says stop for that row, with the nest one more flip pays, every nest duck of a row
-    # suit outranks the row's (exercise 2 (c)); each has its own bust chance and gain but for two that share
-    # a bust chance and differ in their gain (tests/test_student_numbers.py)
+    # nest: exercise 2's (the row's suits, the number on each, the nest's ducks): NESTS, 171 (row, nest) pairs
     # deck: 08.five_ducks's (colours, extra Bruces), the base deck's first 7 to 10 colours and 1 to 20 more Bruces than
     # its six, but for the decks whose answer is a figure lesson 8 shows first (FIVE_DUCKS_SHOWN): 72 decks, not 4
     "08": {"deck": ((10, 2), *((s, e) for e in range(1, 21) for s in (10, 9, 8, 7)
                                if (s, e) != (10, 2) and (s, e) not in FIVE_DUCKS_SHOWN)),
-           "nest": ((2, (("red", 4),)), (3, (("red", 4), ("green", 4))), (2, (("red", 4), ("blue", 1))),
-                    (3, (("red", 4), ("green", 4), ("blue", 3))), (2, (("red", 3), ("green", 3), ("yellow", 3))),
-                    (2, (("yellow", 4),)))},
+           "nest": NESTS},
     # exercise 2 (09.trailer, 09.leader): trail, lead and duel_die, the die of both steals (DUEL_DICE and
     # TRAILER_DICE: 7 to 20 faces, one or two -1s; the lesson's STEAL_DIE first). Each die keeps the lesson's rule for the trailer at every trail
     # (the smallest claim that can overtake is best), gives no answer the lesson's table of win chances shows

@@ -17,6 +17,9 @@ tests/lessons/test_lessons_run.py reads them):
 - 07.third, 07.no_double and 07.bruces: 97 decks of 6 to 10 colours and 1 to 22 Bruces; 07.third asks
   after 2 to 4 ducks (291 questions), 07.bruces about handfuls of 6 to 15 cards;
 - 08.five_ducks: 72 decks of 7 to 10 colours and 1 to 20 extra Bruces;
+- 08.nest_bust and 08.nest_gain: 171 rows of 3 to 7 ducks and nests (numbers.NESTS), each where the empty nest
+  says stop and the nest says flip, each its own bust chance (unseen cards less the row and the nest: the row's
+  size, the nest's and its ducks of the row's suits) and its own gain;
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader and 09.trailer: a steal before the opponent's last one, or the last one, with one of 51 dice of 7 to 20
   faces (numbers.DUEL_DICE and TRAILER_DICE), leads and trails 1 to 6 (97 trailer chances);
@@ -40,10 +43,6 @@ tests/lessons/test_lessons_run.py reads them):
 - 21.model_seat: 69 races of 2, 3 or 5 seats on a track of 12 to 40 spaces.
 
 Not at 2% yet, and why (tests/bench/collisions.py prints every exact exercise's figure):
-- 08.nest_bust and 08.nest_gain (about 20%): the bust chance is (Bruces + unseen ducks of the row's
-  suits) / unseen cards, which a nest changes only by its size and its ducks of the row's suits; the
-  six nests are those where the empty nest says stop and the nest says flip (exercise 2 (c)), and a
-  wider set would need other rows as well (left to a later round);
 - 13.next_can_end and 13.balance_bonus (about 17%): the position comes from a seeded game, and q is
   one minus a hypergeometric zero-chance of a few counts (unseen cards, the cards that can end the
   round, the others' cards): the 67 positions of the games of seeds 6 to 199 give only 15 values of q,
@@ -61,10 +60,11 @@ from meeple.course.classroom import code_of
 from meeple.course.exercises import graded
 
 CODES = [code_of(bytes(32), f"student {i}") for i in range(60)]
-WIDENED = ("02.moments", "03.chase", "04.track", "04.slow", "06.boost", "07.bruces", "07.third", "07.no_double", "08.five_ducks",
-           "09.claim3_variance", "09.leader", "09.trailer", "10.three_red", "10.led_five", "11.second_row", "14.die_d", "14.luck_alone",
-           "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "19.due",
-           "19.cold_streak", "19.drought", "20.model_wait", "21.model_seat")
+WIDENED = ("02.moments", "03.chase", "04.track", "04.slow", "06.boost", "07.bruces", "07.third", "07.no_double",
+           "08.five_ducks", "08.nest_bust", "08.nest_gain", "09.claim3_variance", "09.leader", "09.trailer", "10.three_red",
+           "10.led_five", "11.second_row", "14.die_d", "14.luck_alone", "15.posterior_mean", "15.above_fair", "16.at_most",
+           "16.variance", "17.first_by", "18.value", "19.due", "19.cold_streak", "19.drought", "20.model_wait",
+           "21.model_seat")
 
 
 def _share(key: str) -> float:
