@@ -263,7 +263,11 @@ def _three_red_sampled(answer):
     if not (agrees_to_digits(low, mine[0]) and agrees_to_digits(high, mine[1])):
         return False, (f"your deals have {hits} hands with {k} or more reds in {len(deals)}: that is not the interval "
                        "you gave. Use wilson(hits, deals).")
-    right = float(_three_red())
+    try:
+        right = float(expected("10.three_red"))
+    except KeyError:  # a graded build ships no exact answer of a sealed exercise, nor what works it out
+        return True, ("your deals are genuine and your interval is theirs (this graded course does not show the "
+                      "exact chance: it is exercise 10.three_red's answer).")
     if low <= right <= high:
         return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
     return True, (f"your deals are genuine and your interval is theirs, but it misses the exact {right:.1%}: that "

@@ -68,8 +68,8 @@ def strip_answers(source: str, keys, outside: "set[str] | None" = None, answers=
             continue
         body.append(node)
     # An answer's function (`answer_of("K")(f)`) goes with its answer, unless a checker that stays
-    # still calls it (10.three_red_sampled compares the student's interval with 10.three_red's
-    # exact chance): the loop below drops it with the other helpers nothing left uses.
+    # still calls it: the loop below drops it with the other helpers nothing left uses. (A checker
+    # that ships must not work out a sealed answer: test_site_graded.py holds the wheel to that.)
     while True:  # private helpers that nothing left uses (the answers' workings), until none is left
         used = set().union(*(_names(n) for n in body if not isinstance(n, (ast.FunctionDef, ast.ClassDef)))) | set().union(
             *(_names(n) - {n.name} for n in body if isinstance(n, (ast.FunctionDef, ast.ClassDef))))

@@ -567,3 +567,23 @@ def test_11_none_colour_every_table_puts_them_at_the_top_and_a_classmates_other_
         ex.student(sid)
         assert not _quiet("11.none_colour", other)[0], (sid, other)
     ex.student(None)
+
+
+def test_the_sampled_red_hands_check_on_a_graded_site_without_the_exact_chance(monkeypatch, capsys):
+    """A graded build ships no answer of a sealed exercise: 10.three_red_sampled still judges a
+    student's genuine deals there, without the exact chance (10.three_red's answer) to compare with."""
+    from meeple.course.exercises import key
+    from meeple.course.exercises.lessons_08_14 import _reds_in_first_hand, three_red_rules
+    from meeple.course.exercises.numbers import exercise_numbers
+    from meeple.rules.stats import wilson
+
+    deals = {seed: _reds_in_first_hand(seed) for seed in range(1000)}
+    k = exercise_numbers("10")["reds"][1]
+    interval = wilson(sum(v >= k for v in deals.values()), len(deals))
+    assert ex.check("10.three_red_sampled", (interval, deals)) is True  # the full package: the exact chance said
+    assert "the exact" in capsys.readouterr().out
+    monkeypatch.delitem(key._ANSWERS, "10.three_red")  # as a graded wheel has it: no answer, nothing to work it out
+    assert ex.check("10.three_red_sampled", (interval, deals)) is True
+    said = capsys.readouterr().out
+    assert "does not show the exact chance" in said and "%" not in said
+    assert three_red_rules().players >= 3

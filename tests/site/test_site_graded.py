@@ -274,9 +274,10 @@ def test_a_roster_needs_a_graded_build(tmp_path):
 
 def test_a_graded_module_keeps_every_name_its_remaining_code_calls():
     """A graded build cuts the sealed exercises' checkers and answers and the helpers only they
-    used; a checker that stays must not call a helper that went (10.three_red_sampled compares the
+    used; a checker that stays must not call a helper that went (10.three_red_sampled compared the
     student's interval with the exact chance 10.three_red's answer computes: cutting that function
-    with the sealed answer made the sampled check fail with a NameError on a graded site)."""
+    with the sealed answer made the sampled check fail with a NameError on a graded site; it now
+    asks `expected`, which a graded build does not answer for a sealed exercise)."""
     for module in sorted((ROOT / "lessons" / "exercises").glob(LESSON_MODULES)):
         source = module.read_text()
         defined_before = {n.name for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
