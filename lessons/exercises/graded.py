@@ -48,10 +48,11 @@ SEALED = ("02.moments", "03.chase", "04.slow", "04.track", "06.boost", "07.third
           "10.led_five", "11.second_row", "13.next_can_end", "13.balance_bonus", "14.luck_alone", "14.die_d",
           "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "19.due",
           "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat")
-# Exercises whose checker stays (it accepts more than one answer, judged against a sealed one through
-# `is_answer`) but whose answer key a graded build leaves out: 18.mix takes any mix that guarantees
-# the game's value (18.value, sealed).
-ANSWER_ONLY = ("18.mix",)
+# Exercises whose checker stays (it accepts more than one answer) but whose answer key a graded build
+# leaves out, since it is or works out a sealed answer: 18.mix takes any mix that guarantees the game's
+# value (18.value, sealed, through `is_answer`); 10.three_red_sampled judges the student's own deals,
+# and its key is 10.three_red's exact chance (sealed).
+ANSWER_ONLY = ("18.mix", "10.three_red_sampled")
 VERSION = 2  # 2: per-student salts and PBKDF2 (1: one salt, plain SHA-256)
 # PBKDF2 rounds of a sealed digest: >= 0.05 s of CPU a check in CPython (hashlib.pbkdf2_hmac, OpenSSL),
 # the figure tests/bench/bench_sealed.py measures and BENCHMARKS.md keeps

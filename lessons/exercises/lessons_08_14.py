@@ -265,9 +265,8 @@ def _three_red_sampled(answer):
                        "you gave. Use wilson(hits, deals).")
     try:
         right = float(expected("10.three_red"))
-    except KeyError:  # a graded build ships no exact answer of a sealed exercise, nor what works it out
-        return True, ("your deals are genuine and your interval is theirs (this graded course does not show the "
-                      "exact chance: it is exercise 10.three_red's answer).")
+    except KeyError:  # a graded build ships no sealed answer (10.three_red's), nor what works it out
+        return True, "your deals are genuine and your interval is theirs (this graded course does not show the exact chance)."
     if low <= right <= high:
         return True, f"your interval contains the exact {right:.1%}, as a 95% interval does 19 times in 20."
     return True, (f"your deals are genuine and your interval is theirs, but it misses the exact {right:.1%}: that "
