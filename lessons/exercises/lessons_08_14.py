@@ -574,24 +574,25 @@ def _cycle_verdict(bots, sure, cycle):
 
 # --- lesson 13: timing (Bucket Brigade) -------------------------------------------------
 
-def _timing(seed: "int | None" = None) -> dict:
-    """Lesson 13's position (from game seed `seed`, default this student's `position`) and its numbers,
-    built as the lesson builds them (q: the chance that
-    one of the players who move before the next turn can end the round; q1: the next player's): heuristic bots
-    play a seeded game until a player could end the round (BB-8) with a card of a colour
-    whose hedgehog stands within two steps of the end, and has a safe coloured card to play
-    instead; a game that never gets there gives way to the next seed."""
-    seed = exercise_numbers("13")["position"] if seed is None else seed
+def _timing(position: "tuple[int, int] | None" = None) -> dict:
+    """Lesson 13's position (`position`: (hand, game seed), default this student's) and its numbers,
+    built as the lesson builds them (q: the chance that one of the players who move before the next
+    turn can end the round; q1: the next player's): four heuristic bots, dealt hands of `hand` cards
+    (BB-2's base hand or a smaller one: the cards not dealt are set aside, unseen), play a seeded game
+    until a player could end the round (BB-8) with a card of a colour whose hedgehog stands within two
+    steps of the end, and has a safe coloured card to play instead; a game that never gets there gives
+    way to the next seed."""
+    hand, seed = exercise_numbers("13")["position"] if position is None else position
     while True:
         try:
-            return _timing_in(seed)
+            return _timing_in(hand, seed)
         except LookupError:
             seed += 1
 
 
-@lru_cache(maxsize=16)  # a position is a pure function of its seed (the dict is read, never changed)
-def _timing_in(seed: int) -> dict:
-    config = bb.Config()
+@lru_cache(maxsize=16)  # a position is a pure function of its hand and seed (the dict is read, never changed)
+def _timing_in(hand: int, seed: int) -> dict:
+    config = bb.Config().with_values({"hand_size": hand})
     end = len(config.track) - 1
     state = bb.new_game(config, seed)
     rngs = [bot_rng(seed, p) for p in range(config.players)]
@@ -607,7 +608,7 @@ def _timing_in(seed: int) -> dict:
             break
         state = bb.apply(state, bb.BOTS["heuristic"](seen, bb.legal_actions(state), rngs[p]))
     else:
-        raise LookupError(f"seed {seed}: no such position in this game")
+        raise LookupError(f"hand {hand}, seed {seed}: no such position in this game")
     where = dict(zip(config.colours, state.positions))
     flat = dataclasses.replace(config, bonus=0, floor_zero=False)
 
@@ -643,7 +644,7 @@ def _timing_in(seed: int) -> dict:
     can = lambda c: c.colour in (colour, None) and c.steps >= gap  # noqa: E731  (that colour, or a joker)
     q = q_for(can)
     return {"q": q, "E": e, "A": a_, "B": b_, "gap": gap, "colour": colour, "wait": str(wait), "ender": str(ender),
-            "seen": seen, "held": held, "unseen": len(unseen), "can_end": sum(map(can, unseen)),
+            "seen": seen, "held": held, "unseen": len(unseen), "can_end": sum(map(can, unseen)), "hand": hand,
             "q1": q_for(can, seen.hand_counts[others[0]]),  # the next player alone (a two-player game)
             "no_jokers": q_for(lambda c: c.colour == colour and c.steps >= gap),
             "any_steps": q_for(lambda c: c.colour in (colour, None))}

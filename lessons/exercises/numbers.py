@@ -319,6 +319,27 @@ GUARDED_STEALS = ((-2, BASE_STEAL_DIE), *((lead, die) for die in (BASE_STEAL_DIE
                                            if (lead, die) not in {(-2, BASE_STEAL_DIE), (-3, (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3))}
                                            and (lead, die) not in GUARDED_SHOWN))
 
+# lesson 13's positions: {hand dealt: game seeds}. Four heuristic bots, dealt hands of that many cards (BB-2's
+# base 13 or fewer: the rest set aside, unseen), play that seed's game to its first timing position (the lesson's
+# `timing_position`). Each game here reaches one there, with 0 < q1 < q <= 99/100 (someone else may end the round
+# first, and q does not round to certainty), B != E (so b* lies strictly between the two ends the lesson shows),
+# every other hand at least 3 cards (exercise 2 asks what two fewer in each would do), and a q and a b* of its own:
+# a classmate's answer is another's in under 1% of pairs (issue 37; the base hand alone gives 15 values of q over
+# 190 games: its unseen and held cards move together, the set-aside ones do not). Made by scanning seeds 6-699 and,
+# for each, hands 13 down to 6 (the lesson's own game, hand 13 seed 8, first) and keeping each game that meets all
+# of it with a q and a b* no earlier one has; tests/course/test_student_numbers.py checks every entry.
+TIMING_GAMES = {13: (8, 14, 23, 48, 55, 71, 168, 233, 330, 370, 587, 680, 689),
+                11: (6, 7, 8, 13, 17, 29, 46, 56, 59, 68, 84, 85, 91, 109, 137, 144, 149, 150, 156, 170, 171, 182,
+                     192, 208, 209, 218, 288, 298, 306, 319, 332, 358, 377, 482, 495, 504, 512, 519, 594),
+                10: (10, 15, 17, 33, 34, 48, 54, 58, 83, 91, 156, 180, 185, 210, 214, 234, 317, 323, 325, 330, 349,
+                     356, 413, 417, 428, 450, 596, 612, 693),
+                12: (16, 17, 18, 41, 47, 55, 61, 66, 86, 97, 104, 117, 120, 196, 205, 214, 220, 237, 287, 302, 347,
+                     487, 550, 699),
+                9: (34, 113, 121, 169, 238, 354, 393, 453, 493, 538, 565, 588),
+                8: (70,),
+                7: (172,)}
+TIMING_POSITIONS = tuple((hand, seed) for hand, seeds in TIMING_GAMES.items() for seed in seeds)
+
 # Each lesson's varied numbers: {lesson: {name: (default, other choices...)}}, drawn from the
 # rules' own parameters. Without a student id every lesson uses the defaults (its printed
 # numbers); with one, each name takes the choice a stable hash of (id, lesson, name) picks.
@@ -382,12 +403,8 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     # loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
     # each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
     "12": {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)},
-    # the game seed of lesson 13's position: each reaches its position in that very game, with a chance q < 1
-    # that another player can end the round first, its own q and b*, and "end now" at the base bonus
-    # (chance version 2: the first such games from the lesson's own seed 6 on, that game, 8, first, leaving out
-    # those whose answer is a figure the lesson shows (17, 26, 29, 33, 52: q rounds to 1) and 48, whose 400 dealt
-    # worlds in tests/test_student_numbers.py put q1 outside their 95% interval)
-    "13": {"position": (8, 14, 23, 55, 60, 71)},
+    # lesson 13's position: (hand dealt, game seed), TIMING_POSITIONS (the lesson's own game first)
+    "13": {"position": TIMING_POSITIONS},
     # luck: 14.luck_alone's (games n, wins k), from 59% to 70% of n games (LUCK): not (100, 58), whose chance
     # rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37).
     # die_d: exercise 2's die D (DIE_D_CHOICES), each with a face it shares with A (a tie, half a win) and its own chance

@@ -238,29 +238,46 @@ def test_12_ender_bonus_each_target_has_its_own_answer_and_a_neighbours_fails(no
 
 
 def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
-    """Lesson 13 for every position a student gets: someone else may end the round (0 < q1 < q < 1),
-    the balancing bonus lies between its values at q1 and at 1 (section 2's range "whatever q is"),
-    the exact q1 agrees with dealt worlds, and positions differ (their own q and b*)."""
+    """Lesson 13 for every position a student gets (numbers.TIMING_POSITIONS: a hand size and a game
+    seed): the game reaches its position at that very seed, someone else may end the round
+    (0 < q1 < q <= 99/100), the balancing bonus lies strictly between its values at q1 and at 1
+    (section 2's range "whatever q is", which the lesson shows), the exact q1 agrees with dealt
+    worlds, and every position has a q and a b* of its own (issue 37: a classmate's answer is not
+    the student's)."""
     import random
+    from statistics import NormalDist
 
     from meeple.rules import bucket_brigade as bb
     from meeple.course.exercises import lessons_08_14 as l8
+    from meeple.course.exercises import numbers
 
-    seen = set()
-    for seed in ex.NUMBERS["13"]["position"]:
-        t = l8._timing(seed)
-        assert t["seen"] is l8._timing_in(seed)["seen"]  # the position is the one that game reaches
-        assert 0 < t["q1"] < t["q"] < 1, seed
+    positions = ex.NUMBERS["13"]["position"]
+    assert positions[0] == (bb.Config().hand_size, 8)  # the lesson's own game: the base hand
+    assert len(set(positions)) == len(positions) >= 100  # 1% of pairs at most
+    qs, bs = set(), set()
+    # one interval per position, Bonferroni-corrected, so that the family as a whole errs in 5% of deals
+    z = NormalDist().inv_cdf(1 - 0.05 / (2 * len(positions)))
+    for hand, seed in positions:
+        t = l8._timing((hand, seed))
+        assert t["seen"] is l8._timing_in(hand, seed)["seen"]  # the position is the one that very game reaches
+        seen = t["seen"]  # dealt `hand` cards each: the four hands and the face-up pile hold them all (BB-2)
+        assert t["held"] + len(seen.hand) + len(seen.played) == bb.Config().players * hand, (hand, seed)
+        assert 0 < t["q1"] < t["q"] <= Fraction(99, 100), (hand, seed)
+        assert t["B"] != t["E"], (hand, seed)
+        others = [(seen.player + k) % bb.Config().players for k in range(1, bb.Config().players)]
+        assert min(seen.hand_counts[o] for o in others) >= 3, (hand, seed)  # exercise 2 takes two from each
         b = [(t["A"] - t["B"]) + (t["B"] - t["E"]) / q for q in (t["q1"], t["q"], Fraction(1))]  # the lesson's b*
-        assert min(b[0], b[2]) <= b[1] <= max(b[0], b[2]), seed
-        seen.add((t["q"], b[1]))
+        assert min(b[0], b[2]) < b[1] < max(b[0], b[2]), (hand, seed)
+        assert t["q"] not in qs and b[1] not in bs, (hand, seed)
+        qs.add(t["q"])
+        bs.add(b[1])
         rng, worlds, p = random.Random(13), 400, t["seen"].player
         nxt = (p + 1) % bb.Config().players
         hits = sum(any(c.colour in (t["colour"], None) and c.steps >= t["gap"] for c in w.hands[nxt])
                    for w in (bb.determinize(t["seen"], rng) for _ in range(worlds)))
-        low, high = wilson(hits, worlds)
-        assert low <= t["q1"] <= high, (seed, hits, t["q1"])
-    assert len(seen) == len(ex.NUMBERS["13"]["position"])
+        low, high = wilson(hits, worlds, z)
+        assert low <= t["q1"] <= high, (hand, seed, hits, t["q1"])
+    assert positions == numbers.TIMING_POSITIONS
 
 
 # --- lessons 17, 20 and 21's sampled exercises: the student's own game, the solution's own key ----------
