@@ -19,8 +19,8 @@ registers every lesson's checkers, so nothing imports the package from inside a 
 - `key`: the answer key (`answer_of`, `answer`, `expected`, `answer_key`, `read_roster`): a
   checker takes the answer it judges against from `expected(key)`, the function `answer_of`
   registered, so each exact answer is computed in one place;
-- `lessons_01_07`, `lessons_08_14`, `lessons_15_18`, `lessons_19_21`, `lessons_22_25`: the checkers and
-  answers, one module per group of lessons.
+- `lesson_01` ... `lesson_25`: one module per lesson, each exercise's checker (`@exercise`) with
+  its answer (`@answer_of`) right below it.
 
 A checker is registered under a key "NN.name" (NN = the lesson number) with the `exercise`
 decorator; it takes the student's answer and returns `(ok, text)`: on success a short
@@ -37,20 +37,29 @@ from .checking import (EXACT_NOTE, ROUNDED, Refused, Rounded, WrongKind, agrees_
                        say)
 from .evidence import REPLAY, Evidence, interval_and_run, need_evidence, own_interval, replay_sample
 from .key import answer, answer_key, answer_of, answers_from, expected, read_roster, shown
-from .numbers import NUMBERS, VARIED, as_student, current_student, exercise_numbers, normalise, student
-from . import lessons_01_07, lessons_08_14, lessons_15_18, lessons_19_21, lessons_22_25  # registers every lesson's checkers
-from .lessons_01_07 import (CATCHUP_GAMES, CATCHUP_SEED, CHASE_GAP, EDGE, EDGE_FAIR, ENDER_BONUS,
-                            ENDER_GAMES, ENDER_LEAST, ENDER_SEED, HALF, PRACTICE_DIE, SEAT_GAMES, SEAT_SEED,
-                            TARGET_TURNS, ender_fair_share, ender_win_rate, games_for_half_width, games_for_power,
-                            halftime_leader, seat_one_at_four)
+from .numbers import (NUMBERS, VARIED, as_student, current_student, exercise_numbers, lesson_numbers, live_numbers,
+                      live_params, normalise, student)
+# every lesson's checkers and answers, registered in lesson order
+from . import (lesson_01, lesson_02, lesson_03, lesson_04, lesson_05, lesson_06, lesson_07, lesson_08,  # noqa: I001 - after the names above, in lesson order
+               lesson_09, lesson_10, lesson_11, lesson_12, lesson_13, lesson_14, lesson_15, lesson_16,
+               lesson_17, lesson_18, lesson_19, lesson_20, lesson_21, lesson_22, lesson_23, lesson_24, lesson_25)
+from .lesson_01 import ENDER_BONUS, ENDER_GAMES, ENDER_LEAST, ENDER_SEED, ender_fair_share, ender_win_rate
+from .lesson_02 import PRACTICE_DIE
+from .lesson_03 import CHASE_GAP, SEAT_GAMES, SEAT_SEED, seat_one_at_four
+from .lesson_04 import TARGET_TURNS
+from .lesson_05 import EDGE, EDGE_FAIR, HALF, games_for_half_width, games_for_power
+from .lesson_06 import CATCHUP_GAMES, CATCHUP_SEED, halftime_leader
 
 __all__ = [
     "EXACT_NOTE", "ROUNDED", "Refused", "Rounded", "WrongKind", "agrees_to_digits", "check", "exact_answer", "exercise",
     "fraction_text", "keys", "need_choice", "need_fraction", "need_interval", "need_number", "need_whole", "say",
     "REPLAY", "Evidence", "interval_and_run", "need_evidence", "own_interval", "replay_sample",
     "answer", "answer_key", "answer_of", "answers_from", "expected", "read_roster", "shown",
-    "NUMBERS", "VARIED", "as_student", "current_student", "exercise_numbers", "normalise", "student",
-    "lessons_01_07", "lessons_08_14", "lessons_15_18", "lessons_19_21", "lessons_22_25",
+    "NUMBERS", "VARIED", "as_student", "current_student", "exercise_numbers", "lesson_numbers", "live_numbers",
+    "live_params", "normalise", "student",
+    "lesson_01", "lesson_02", "lesson_03", "lesson_04", "lesson_05", "lesson_06", "lesson_07", "lesson_08", "lesson_09",
+    "lesson_10", "lesson_11", "lesson_12", "lesson_13", "lesson_14", "lesson_15", "lesson_16", "lesson_17", "lesson_18",
+    "lesson_19", "lesson_20", "lesson_21", "lesson_22", "lesson_23", "lesson_24", "lesson_25",
     "CATCHUP_GAMES", "CATCHUP_SEED", "CHASE_GAP", "EDGE", "EDGE_FAIR", "ENDER_BONUS", "ENDER_GAMES",
     "ENDER_LEAST", "ENDER_SEED", "HALF", "PRACTICE_DIE", "SEAT_GAMES", "SEAT_SEED", "TARGET_TURNS",
     "ender_fair_share", "ender_win_rate", "games_for_half_width", "games_for_power", "halftime_leader",

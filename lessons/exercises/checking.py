@@ -280,3 +280,8 @@ def need_choice(answer: Any, allowed: tuple[str, ...]) -> str:
 def fraction_text(x: Fraction, longest: int = 40) -> str:
     """A Fraction as a hint or confirmation shows it: itself when short, else its size."""
     return str(x) if len(str(x)) <= longest else f"an exact Fraction with a {len(str(x.denominator))}-digit denominator"
+
+
+def right_is(value: Fraction, what: str) -> str:
+    """"{what} is <the value> (about <its decimal>).": a checker's confirmation of an exact answer."""
+    return f"{what} is {fraction_text(value)} (about {float(value):.4g})."

@@ -18,10 +18,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from meeple.rules import GAMES
 from meeple.rules.chance import game_seed
-from meeple.rules.core import game_module, resolve_bots
-from meeple.rules.sim.results import make_tables as _tables
+from meeple.rules.core import game_module, play, resolve_bots
 from meeple.rules.sim import play_game
+from meeple.rules.sim.results import make_tables as _tables
 from meeple.rules.stats import mean_ci
 
 from .checking import Refused, WrongKind, agrees_to_digits, need_interval
@@ -180,3 +181,27 @@ def own_interval(given, values, wrong: str) -> "tuple[float, float, float]":
     if not (agrees_to_digits(given[0], low) and agrees_to_digits(given[1], high)):
         raise Refused(wrong.format(low=low, high=high, mean=mean, given=given))
     return mean, low, high
+
+
+MAX_REPLAYED = 600  # games a checker replays at most (it stays within a few seconds)
+
+
+def evidence_problem(res, game: str, config, bots, min_games: int, replay_all: bool = False):
+    """(problem or None, {game index: final state}): the shared `need_evidence` test (question and
+    genuineness, about 90 games replayed), then with `replay_all` every game played again to
+    its final state (for figures the table does not keep, such as who went out when)."""
+    try:
+        ev = need_evidence(res, game=game, config=config, bots=list(bots), games=min_games, rotate=False)
+    except Refused as e:
+        return str(e), {}
+    if len(ev.records) > MAX_REPLAYED and replay_all:
+        return f"play at most {MAX_REPLAYED} games for this check (it replays every one).", {}
+    mod = GAMES[game]
+    states = {}
+    for g in ev.records if replay_all else ():
+        state = play(mod, ev.config, list(g.bots), g.seed).state
+        if tuple(mod.scores(state)) != tuple(g.scores) or tuple(mod.winners(state)) != tuple(g.winners):
+            return (f"game {g.index} does not replay as recorded (its seed gives scores {mod.scores(state)}, "
+                    f"your evidence says {list(g.scores)}): these are not the engine's games."), {}
+        states[g.index] = state
+    return None, states

@@ -7,7 +7,7 @@ the full package:
     table = seal(roster=["Ada Lovelace", "Alan Turing"])     # the defaults and each student's answers
     Path("sealed.json").write_text(json.dumps(table))
 
-and the graded site ships that table and, in place of the `lessons_*` modules, registers one
+and the graded site ships that table and, in place of the `lesson_*` modules' exact checkers, registers one
 checker per sealed exercise that reads the student's answer and compares its salted hash:
 
     install(json.loads(Path("sealed.json").read_text()))     # check("07.third", x) now asks the table

@@ -54,7 +54,7 @@ PRACTICE_DICE = _practice_dice()
 # 3s and 1s and 2s between, each with a claim-3 variance of its own (claim 3's net cards depend on the 3s and the -1s
 # alone) and none a variance lesson 9 shows (the base die's claims and lead changes), issue 37
 def _claim_variance(die, claim: int = 3) -> Fraction:
-    """The variance of a claim's net cards with this steal die (lessons_08_14.net cards: claim, -1 or 0)."""
+    """The variance of a claim's net cards with this steal die (lesson_09._net_cards: claim, -1 or 0)."""
     net = [claim if face >= claim else -1 if face == -1 else 0 for face in die]
     mean = Fraction(sum(net), len(die))
     return Fraction(sum(x * x for x in net), len(die)) - mean * mean
@@ -107,7 +107,7 @@ WAIT_MODELS = ((6, 4), *((p, lives) for p, most in ((3, 24), (4, 20), (5, 14), (
                          if (p, lives) not in {(6, 4), (5, 10), (3, 11)}))
 
 # 10.three_red's (hand, least): a Bucket Brigade deal of hands of 4 to 18 cards (four players up to 13, the base
-# hand, three players beyond: lessons_08_14.three_red_rules) and at least `least` reds, every least whose chance lies
+# hand, three players beyond: lesson_10.three_red_rules) and at least `least` reds, every least whose chance lies
 # between 1% and 99% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
 # lesson shows: 74 questions, each its own chance (issue 37: 3, 33% of pairs)
 RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 4), 7: (1, 4), 8: (1, 4), 9: (1, 5), 10: (1, 5), 11: (1, 5), 12: (1, 5),
@@ -362,7 +362,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "05": {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)},  # answers apart by more than 05.games's 2%
     # catchup: (players, low, high): the half-time leader's whole interval between low and high per cent. The
     # base rule fails each, and so does the lesson's strong catch-up (only the last rerolls): some targets want
-    # more catch-up than the base rule, some less; each is met by a rule of lessons_01_07.CATCHUP_RULES
+    # more catch-up than the base rule, some less; each is met by a rule of lesson_06.CATCHUP_RULES
     # (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
     # gap and die: 06.boost's chase, 1 to 15 spaces behind with a die of CHASE_DICE (135 chases; issue 37: 5)
     "06": {"gap": (4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), "die": CHASE_DICE,
@@ -416,7 +416,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "14": {"luck": LUCK,
            "die_d": DIE_D_CHOICES,
            "cycle_bruces": (6, 4, 5, 7, 8, 10, 3, 9, 12), "cycle_seed": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)},
-    # lessons 15-18 (lessons_15_18.PARAMS reads these; none is a number the lesson shows before asking:
+    # lessons 15-18 (numbers.PARAMS reads these; none is a number the lesson shows before asking:
     # chance version 2 moved lesson 15's coverage to 0.965, prior (2, 8)'s 15.above_fair, so (2, 9); and lesson
     # 17's engine races to 27.4%, 7 players' 17.first_by, so 2)
     # record: 15's (wins, games), the lesson's five first, then 16 to 48 games won 25% to 45% of the time, chosen so that
@@ -441,7 +441,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "first_spaces": (20, *range(15, 20), 21, 22, *range(24, 30))},
     # steal: 18.value's and 18.mix's (lead, steal die), GUARDED_STEALS (issue 37: three leads, 32% of pairs)
     "18": {"steal": GUARDED_STEALS},
-    # lessons 19-21 (exercises.lessons_19_21.lesson_numbers reads these). The sampled exercises' answer key
+    # lessons 19-21 (numbers.lesson_numbers reads these). The sampled exercises' answer key
     # plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
     # flipped and bruces_seen: 19.due's (cards flipped, Bruces among them), 8 to 34 cards and 1 to 4 Bruces: 84 pairs,
     # none a chance the lesson shows first (its chart's B/(N - k) for k = 0, 4, ..., 36, 1/5, 1/11, and its rolls' 1/6
@@ -470,7 +470,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
                                                         if (p, s) not in MODEL_RACE_SHOWN)),
            "players": (5, 3, 6), "bots": ("heuristic", "always-reroll"),
            "tune_field": ("sections[0]",), "tune_values": ((2, 9),), "tune_games": (400,)},
-    # lessons 22-25 (exercises.lessons_22_25.lesson_numbers reads these; none is a number the lesson shows first).
+    # lessons 22-25 (numbers.lesson_numbers reads these; none is a number the lesson shows first).
     # record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,
     # threshold, A's true rate, B's true rate): each its own answer (tests/test_exercises_22_25.py)
     "22": {"record": (((30, 120), (41, 120)), ((22, 90), (31, 100)), ((45, 150), (52, 140)), ((12, 60), (20, 64)),
@@ -483,7 +483,7 @@ NUMBERS: dict[str, dict[str, tuple]] = {
     "23": {"weight": (Fraction(1, 4), Fraction(1, 8), Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)),
            "need": (5, 6, 7, 4, 8)},
     # face: 24.second_pip's face of the base die (0-based; the lesson prices the first pip of every face);
-    # option: 24.fair_price's option of lessons_22_25.DIE_OPTIONS, priced by a curve fitted to the others
+    # option: 24.fair_price's option of lesson_24.DIE_OPTIONS, priced by a curve fitted to the others
     "24": {"face": (2, 0, 1, 3, 4, 5), "option": (3, 0, 1, 2, 4, 5)},
     # strengths and best_of: 25.match's two Bradley-Terry strengths and match length; pairs: 25.implied's
     # P(A beats B) and P(B beats C) (the lesson fits ratings and shows one game's chance, never these)
@@ -588,3 +588,60 @@ def _numbers_of(key: str) -> dict:
 
 
 WHOSE.append(current_student)  # a notebook's check() output says whose numbers its answer was worked with
+
+
+# --- the numbers as a lesson's cells read them (lessons 15-25) -------------------------------------
+
+# What every student is asked the same (17.rounds's race is the student's player count, numbers.NUMBERS).
+FIXED = {"15": {}, "16": {"preset": "published-die"}, "17": {"games": 300, "bots": "always-reroll"}, "18": {}}
+
+
+class _Params(Mapping):
+    """PARAMS["15"] ...: each lesson's exercise numbers for the current student (the course's
+    `exercise_numbers`, choices in `exercises.NUMBERS`; without a student id, the defaults)."""
+
+    def __getitem__(self, lesson: str) -> dict:
+        numbers = dict(FIXED[lesson])
+        numbers.update(exercise_numbers(lesson))
+        if "record" in numbers:
+            numbers["wins"], numbers["games"] = numbers.pop("record")
+        if "steal" in numbers:
+            numbers["lead"], numbers["die"] = numbers.pop("steal")
+        return numbers
+
+    def __iter__(self):
+        return iter(FIXED)
+
+    def __len__(self) -> int:
+        return len(FIXED)
+
+
+PARAMS = _Params()
+
+
+def live_params(lesson: str) -> LiveNumbers:
+    """`PARAMS[lesson]` as the lesson's cells read it: for the student in use at each look-up."""
+    return LiveNumbers(lambda: PARAMS[lesson])
+
+
+def lesson_numbers(lesson: int) -> dict:
+    """{name: value} for lesson 19 to 25's exercises, for the current student (see
+    `meeple.course.exercises.student`; the choices are in `numbers.NUMBERS`). Lesson 20's
+    `wait_game` is also given as `players`, `bots` and `special_one` and its `model` as `model_players`
+    and `model_lives`, lesson 21's `model_race` as `model_players` and `model_spaces`, lesson 19's
+    `drought` as `drought_bruces` and `drought_run`."""
+    numbers = exercise_numbers(f"{lesson:02d}")
+    if "drought" in numbers:
+        numbers["drought_bruces"], numbers["drought_run"] = numbers["drought"]
+    if "model" in numbers:
+        numbers["model_players"], numbers["model_lives"] = numbers["model"]
+    if "model_race" in numbers:
+        numbers["model_players"], numbers["model_spaces"] = numbers["model_race"]
+    if "wait_game" in numbers:
+        numbers["players"], numbers["bots"], numbers["special_one"] = numbers["wait_game"]
+    return numbers
+
+
+def live_numbers(lesson: int) -> LiveNumbers:
+    """`lesson_numbers(lesson)` as the lesson's cells read it: for the student in use at each look-up."""
+    return LiveNumbers(lambda: lesson_numbers(lesson))

@@ -4,7 +4,7 @@ The lesson modules' checkers are the answers' recipes, so the wheel a graded sit
 reader's Python is made from a copy of the sources in which:
 
 - every exact (sealed) exercise's checker and answer (`@exercise("K")`, `@answer_of("K")`,
-  `answer_of("K")(f)`, K in `graded.SEALED`) is cut out of the `lessons_*` modules, so is the
+  `answer_of("K")(f)`, K in `graded.SEALED`) is cut out of the `lesson_*` modules, so is the
   answer of each `graded.ANSWER_ONLY` exercise (its checker judges through a sealed answer,
   `graded.is_answer`), and with them
   every helper nothing left uses any more (the answers' workings: a private one nothing left in
@@ -26,7 +26,7 @@ from pathlib import Path
 from ..exercises import checking, graded
 from ..scrub import scrub_notebook
 
-LESSON_MODULES = "lessons_*.py"
+LESSON_MODULES = "lesson_*.py"
 
 
 def _key(decorator: ast.expr) -> "str | None":
@@ -103,9 +103,10 @@ def make_graded(src: Path, table: dict) -> None:
     pkg = src / "lessons" / "exercises"
     for nb in sorted((src / "lessons").glob("*.ipynb")):
         nb.write_text(scrub_notebook(nb.read_text(), nb.name)[0])
-    # the names the lessons' own cells (answers left out) import from the package, and its __init__ does
-    outside = {a.name for node in ast.walk(ast.parse((pkg / "__init__.py").read_text()))
-               if isinstance(node, ast.ImportFrom) for a in node.names}
+    # the names the lessons' own cells (answers left out) import from the package, and its modules do
+    # from each other (its __init__, and a lesson module that uses another's, as lesson 6 uses lesson 3's chase)
+    outside = {a.name for module in sorted(pkg.glob("*.py")) for node in ast.walk(ast.parse(module.read_text()))
+               if isinstance(node, ast.ImportFrom) and node.level for a in node.names}
     for nb in sorted((src / "lessons").glob("*.ipynb")):
         for names in re.findall(r"from meeple\.course\.exercises[\w.]* import ([\w, ]+)", nb.read_text()):
             outside |= {n.strip() for n in names.split(",")}

@@ -16,8 +16,7 @@ from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
 from meeple.rules.stats import mean_ci
 from meeple.course import exercises as ex
-from meeple.course.exercises import lessons_15_18 as more
-from meeple.course.exercises import numbers
+from meeple.course.exercises import lesson_16, lesson_17, lesson_18, numbers
 
 
 def _quiet(key, answer):
@@ -32,7 +31,7 @@ def test_the_answer_key_is_what_the_checkers_accept():
 
 
 def _answers():
-    p15, p16, p17 = more.PARAMS["15"], more.PARAMS["16"], more.PARAMS["17"]
+    p15, p16, p17 = numbers.PARAMS["15"], numbers.PARAMS["16"], numbers.PARAMS["17"]
     a, b = exact.beta_posterior(*p15["prior"], p15["wins"], p15["games"])
     trial = exact.time_trial_turns(pb.Config(), p17["first_spaces"])
     return {
@@ -40,10 +39,10 @@ def _answers():
         "15.above_fair": (1 - exact.beta_cdf(a, b, p15["fair"]), exact.beta_cdf(a, b, p15["fair"])),
         "16.at_most": (sum(exact.distance_after(pb.Config(), p16["turns"], p16["at_most"]).values()),
                        sum(exact.distance_after(pb.Config(), p16["turns"], p16["at_most"] - 1).values())),
-        "16.variance": (p16["variance_turns"] * exact.turn_moments(more.published_16(p16))[1],
-                        exact.turn_moments(more.published_16(p16))[1]),
+        "16.variance": (p16["variance_turns"] * exact.turn_moments(lesson_16.published_16(p16))[1],
+                        exact.turn_moments(lesson_16.published_16(p16))[1]),
         "17.first_by": (1 - (1 - exact.at_most(trial, p17["rounds"])) ** p17["players"], exact.at_most(trial, p17["rounds"])),
-        "18.value": (more.guarded_18()[3][2], 1 - more.guarded_18()[3][2]),
+        "18.value": (lesson_18.guarded_18()[3][2], 1 - lesson_18.guarded_18()[3][2]),
     }
 
 
@@ -63,7 +62,7 @@ def test_exact_checkers_accept_the_answer_and_refuse_a_near_miss(key):
 
 
 def test_mix_checker_plays_the_mix_against_every_guard():
-    claims, guards, matrix, (x, y, v) = more.guarded_18()
+    claims, guards, matrix, (x, y, v) = lesson_18.guarded_18()
     assert _quiet("18.mix", tuple(x))[0]
     uniform = tuple(Fraction(1, len(claims)) for _ in claims)
     ok, said = _quiet("18.mix", uniform)
@@ -74,24 +73,24 @@ def test_mix_checker_plays_the_mix_against_every_guard():
 
 @pytest.fixture(scope="module")
 def run():
-    p = more.PARAMS["17"]
-    return simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=p["games"], seed=3, progress=False,
+    p = numbers.PARAMS["17"]
+    return simulate("piggyback-brigade", lesson_17.race_config_17(), p["bots"], games=p["games"], seed=3, progress=False,
                     workers=1)
 
 
 def test_rounds_checker_takes_genuine_evidence(run):
-    _, lo, hi = mean_ci(more.race_rounds(run))
+    _, lo, hi = mean_ci(lesson_17.race_rounds(run))
     ok, said = _quiet("17.rounds", ((lo, hi), run))
     assert ok and "genuine" in said, said
     ok, said = _quiet("17.rounds", ((round(lo, 2), round(hi, 2)), run))  # rounded to the student's digits
     assert ok, said
-    assert ex.answer("17.rounds") == mean_ci(more.race_rounds(  # the key: the solution's own games
-        ex.Evidence.play("piggyback-brigade", more.race_config_17(), more.PARAMS["17"]["bots"],
-                         more.PARAMS["17"]["games"], more.ROUNDS_SEED)))[1:]
+    assert ex.answer("17.rounds") == mean_ci(lesson_17.race_rounds(  # the key: the solution's own games
+        ex.Evidence.play("piggyback-brigade", lesson_17.race_config_17(), numbers.PARAMS["17"]["bots"],
+                         numbers.PARAMS["17"]["games"], lesson_17.ROUNDS_SEED)))[1:]
 
 
 def test_rounds_checker_refuses_a_guess_the_wrong_question_and_forgery(run):
-    _, lo, hi = mean_ci(more.race_rounds(run))
+    _, lo, hi = mean_ci(lesson_17.race_rounds(run))
     mid = (lo + hi) / 2
     # a guessed narrow interval around the truth, with the genuine run
     ok, said = _quiet("17.rounds", ((mid - 0.001, mid + 0.001), run))
@@ -100,20 +99,20 @@ def test_rounds_checker_refuses_a_guess_the_wrong_question_and_forgery(run):
     assert "Not the right kind" in _quiet("17.rounds", (lo, hi))[1]
     assert "Not the right kind" in _quiet("17.rounds", ((lo, hi), (lo, hi)))[1]
     # the wrong question: other bots, other rules, too few games
-    p = more.PARAMS["17"]
+    p = numbers.PARAMS["17"]
     kw = dict(seed=3, progress=False, workers=1)
-    other = simulate("piggyback-brigade", more.race_config_17(), "heuristic", games=p["games"], **kw)
-    assert "the question asks for" in _quiet("17.rounds", (mean_ci(more.race_rounds(other))[1:], other))[1]
+    other = simulate("piggyback-brigade", lesson_17.race_config_17(), "heuristic", games=p["games"], **kw)
+    assert "the question asks for" in _quiet("17.rounds", (mean_ci(lesson_17.race_rounds(other))[1:], other))[1]
     wrong_rules = simulate("piggyback-brigade", pb.Config(players=p["players"], piglets_each=(1,) * 6), p["bots"],
                            games=p["games"], **kw)
-    assert "other rules" in _quiet("17.rounds", (mean_ci(more.race_rounds(wrong_rules))[1:], wrong_rules))[1]
-    few = simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=50, **kw)
-    assert "too few" in _quiet("17.rounds", (mean_ci(more.race_rounds(few))[1:], few))[1]
+    assert "other rules" in _quiet("17.rounds", (mean_ci(lesson_17.race_rounds(wrong_rules))[1:], wrong_rules))[1]
+    few = simulate("piggyback-brigade", lesson_17.race_config_17(), p["bots"], games=50, **kw)
+    assert "too few" in _quiet("17.rounds", (mean_ci(lesson_17.race_rounds(few))[1:], few))[1]
     # forged games: every other game's turns rewritten (the checker samples 90 at random: never all missed)
-    forged = ex.Evidence.of(simulate("piggyback-brigade", more.race_config_17(), p["bots"], games=p["games"], **kw))
+    forged = ex.Evidence.of(simulate("piggyback-brigade", lesson_17.race_config_17(), p["bots"], games=p["games"], **kw))
     forged.table = None
     forged.records = [g._replace(turns=1) if g.index % 2 else g for g in forged.records]
-    ok, said = _quiet("17.rounds", (mean_ci(more.race_rounds(forged))[1:], forged))
+    ok, said = _quiet("17.rounds", (mean_ci(lesson_17.race_rounds(forged))[1:], forged))
     assert not ok and "does not replay" in said, said
 
 
@@ -193,7 +192,7 @@ def test_the_lessons_stated_directions_hold():
     for k in range(1, 5):
         assert gap(cfg, k) > gap(dataclasses.replace(cfg, max_rerolls=0), k), k
     for lead in (-1, -2, -3, -4):
-        claims, guards, m, (x, y, v) = more.guarded_18(lead)
+        claims, guards, m, (x, y, v) = lesson_18.guarded_18(lead)
         assert max(min(r) for r in m) <= v <= min(max(r[j] for r in m) for j in range(len(guards)))
         for i, p in enumerate(x):
             if p:
@@ -214,7 +213,7 @@ def test_18_value_is_on_the_students_own_die(capsys):
         x, _y, v = exact.solve_zero_sum([[table[(d, g)] for g in guards] for d in claims])
         assert ex.answer("18.value") == v and ex.check("18.value", v) and ex.check("18.mix", tuple(x))
         capsys.readouterr()
-        assert not ex.check("18.value", more.guarded_18(lead, ddb.Config().die)[3][2])
+        assert not ex.check("18.value", lesson_18.guarded_18(lead, ddb.Config().die)[3][2])
         assert f"ddb.Config(die={die})" in capsys.readouterr().out
     finally:
         ex.student(None)

@@ -1,4 +1,4 @@
-"""The self-checks of lessons 19-21 (lessons/exercises/lessons_19_21.py): each exact checker accepts the
+"""The self-checks of lessons 19-21 (lessons/exercises/lesson_19.py to lesson_21.py): each exact checker accepts the
 answer worked out here independently, refuses the near misses a student makes with their hint,
 and refuses the wrong kind of answer; each sampled checker accepts genuine evidence and refuses a
 guessed interval, evidence for another question, an edited table and forged games (the shared
@@ -18,7 +18,7 @@ from meeple.rules import piggyback_brigade as pb
 from meeple.rules import play, simulate
 from meeple.rules.stats import mean_ci
 from meeple.course import exercises as ex
-from meeple.course.exercises import lessons_19_21 as ex3
+from meeple.course.exercises import evidence, lesson_20, lesson_21, numbers
 
 
 def _run(key, answer, capsys):
@@ -29,7 +29,7 @@ def _run(key, answer, capsys):
 # --- lesson 19 -------------------------------------------------------------------------------------
 
 def test_19_due_counts_what_is_left(capsys):
-    n = ex3.lesson_numbers(19)
+    n = numbers.lesson_numbers(19)
     deck = ddb.Config().deck()
     bruces = sum(type(c) is ddb.Bruce for c in deck)  # DDB-1: six Bruces in 66 cards
     right = Fraction(bruces - n["bruces_seen"], len(deck) - n["flipped"])
@@ -47,7 +47,7 @@ def test_19_due_counts_what_is_left(capsys):
 def test_19_drought_by_counting_splits_of_the_ducks(capsys):
     """The Bruces' places: every B-subset of the 60 ducks and B Bruces equally likely; a stretch of `run`
     ducks or more somewhere, counted by brute force over the gaps (compositions of 60 into B + 1 parts)."""
-    run, b = ex3.lesson_numbers(19)["drought_run"], ex3.lesson_numbers(19)["drought_bruces"]
+    run, b = numbers.lesson_numbers(19)["drought_run"], numbers.lesson_numbers(19)["drought_bruces"]
     ducks, parts = 60, b + 1
     from functools import lru_cache
 
@@ -74,7 +74,7 @@ def test_19_drought_is_on_the_students_own_pile(capsys):
     try:
         sid = next(f"student {i:02d}" for i in range(60) if ex.exercise_numbers("19", f"student {i:02d}")["drought"][0] != 6)
         ex.student(sid)
-        b, run = ex3.lesson_numbers(19)["drought"]
+        b, run = numbers.lesson_numbers(19)["drought"]
         from meeple.rules import exact
 
         right = exact.at_least(exact.longest_gap(60 + b, b), run)
@@ -89,7 +89,7 @@ def test_19_drought_is_on_the_students_own_pile(capsys):
 def test_19_cold_streak_by_listing_every_run_of_claims(capsys):
     import itertools
 
-    n = ex3.lesson_numbers(19)
+    n = numbers.lesson_numbers(19)
     die = ddb.Config().die
     fail = Fraction(sum(1 for f in die if f < n["claim"]), len(die))  # DDB-7: below the claim fails, -1 too
     right = Fraction(0)
@@ -111,7 +111,7 @@ def test_19_cold_streak_by_listing_every_run_of_claims(capsys):
 # --- lesson 20 -------------------------------------------------------------------------------------
 
 def test_20_model_wait_from_the_pairs(capsys):
-    n = ex3.lesson_numbers(20)
+    n = numbers.lesson_numbers(20)
     from meeple.rules import exact
 
     pairs = exact.elimination_rounds(n["model_players"], n["model_lives"])
@@ -125,9 +125,9 @@ def test_20_model_wait_from_the_pairs(capsys):
 def small_20(monkeypatch):
     monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
     monkeypatch.setitem(ex.NUMBERS, "20", {**ex.NUMBERS["20"], "wait_game": ((5, "heuristic", False),), "min_games": (30,)})
-    cfg = bk.Config(players=5, end_rule=ex3.lesson_numbers(20)["end_rule"])
+    cfg = bk.Config(players=5, end_rule=numbers.lesson_numbers(20)["end_rule"])
     res = simulate("bucket-king", cfg, "heuristic", games=30, seed=3, progress=False, workers=1)
-    waits = [ex3.first_out_wait(play("bucket-king", cfg, list(g.bots), g.seed).state) for g in res.records]
+    waits = [lesson_20.first_out_wait(play("bucket-king", cfg, list(g.bots), g.seed).state) for g in res.records]
     return cfg, res, mean_ci(waits)[1:]
 
 
@@ -169,11 +169,11 @@ def test_evidence_replay_catches_a_five_percent_forgery_in_a_sample():
     chance 0.95**90 < 1%; here 20 of 200 are forged (10%), so a miss (0.9**90) is below 1e-4."""
     cfg = ddb.Config.presets()["short"]
     res = simulate("duck-duck-bruce", cfg, "random", games=200, seed=1, progress=False, workers=1)
-    assert ex3.evidence_problem(res, "duck-duck-bruce", cfg, ("random",) * cfg.players, 200)[0] is None
+    assert evidence.evidence_problem(res, "duck-duck-bruce", cfg, ("random",) * cfg.players, 200)[0] is None
     for i in range(0, 200, 10):
         g = res.records[i]
         res.records[i] = g._replace(scores=tuple(s + 1 for s in g.scores))
-    problem, _ = ex3.evidence_problem(res, "duck-duck-bruce", cfg, ("random",) * cfg.players, 200)
+    problem, _ = evidence.evidence_problem(res, "duck-duck-bruce", cfg, ("random",) * cfg.players, 200)
     assert problem and "does not replay" in problem
 
 
@@ -182,8 +182,8 @@ def test_evidence_replay_catches_a_five_percent_forgery_in_a_sample():
 def test_21_model_seat_by_listing_turn_counts(capsys):
     from meeple.rules import exact
 
-    players = ex3.lesson_numbers(21)["model_players"]
-    turns = exact.time_trial_turns(pb.Config(), ex3.lesson_numbers(21)["model_spaces"])
+    players = numbers.lesson_numbers(21)["model_players"]
+    turns = exact.time_trial_turns(pb.Config(), numbers.lesson_numbers(21)["model_spaces"])
     # seat 0 wins unless some other seat needs fewer turns (it moves first on a tie)
     right = sum((p * sum((q for t, q in turns.items() if t >= s), Fraction(0)) ** (players - 1)
                  for s, p in turns.items()), Fraction(0))
@@ -203,9 +203,9 @@ def _length_runs(n, bots=None, games=40, seed=2, values=range(2, 5), players=Non
 def small_21(monkeypatch):
     monkeypatch.delenv("MEEPLE_STUDENT", raising=False)
     monkeypatch.setitem(ex.NUMBERS, "21", {**ex.NUMBERS["21"], "tune_values": ((2, 4),), "tune_games": (40,)})
-    n = ex3.lesson_numbers(21)
+    n = numbers.lesson_numbers(21)
     runs = _length_runs(n)
-    measured = {v: ex3.seat_one_advantage(r) for v, r in runs.items()}
+    measured = {v: lesson_21.seat_one_advantage(r) for v, r in runs.items()}
     return n, runs, min(sorted(measured), key=lambda v: abs(measured[v][0]))
 
 

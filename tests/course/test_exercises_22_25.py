@@ -13,7 +13,7 @@ import pytest
 
 from meeple.rules import bayes
 from meeple.course import exercises as ex
-from meeple.course.exercises import lessons_22_25 as l22
+from meeple.course.exercises import lesson_22, lesson_23, lesson_24, lesson_25
 
 IDS = [f"student {i:02d}" for i in range(30)]
 
@@ -46,12 +46,12 @@ def test_the_expected_loss_matches_a_sampled_one_and_the_power_a_sampled_rule():
     rng = np.random.default_rng(40)
     a, b = rng.beta(1 + 12, 1 + 48, 400_000), rng.beta(1 + 20, 1 + 44, 400_000)
     sampled = np.maximum(a - b, 0).mean()
-    assert abs(float(l22.loss_of_adopting(12, 60, 20, 64)) - sampled) < 3e-4
+    assert abs(float(lesson_22.loss_of_adopting(12, 60, 20, 64)) - sampled) < 3e-4
     games, t = 8, Fraction(9, 10)
     wins_a, wins_b = rng.binomial(games, 0.25, 200_000), rng.binomial(games, 0.6, 200_000)
     better = {(x, y): bayes.chance_better(x, games, y, games) >= t for x in range(games + 1) for y in range(games + 1)}
     rate = np.mean([better[x, y] for x, y in zip(wins_a.tolist(), wins_b.tolist())])
-    assert abs(float(l22.adoption_chance(games, t, Fraction(1, 4), Fraction(3, 5))) - rate) < 4e-3
+    assert abs(float(lesson_22.adoption_chance(games, t, Fraction(1, 4), Fraction(3, 5))) - rate) < 4e-3
 
 
 @pytest.mark.parametrize("key", ["22.expected_loss", "22.power", "23.mean_variance", "23.two_turns", "24.second_pip",
@@ -70,15 +70,15 @@ def test_each_student_passes_with_their_own_answer_and_not_a_classmates(key, no_
 
 def test_22_checkers_name_the_near_misses(no_student):
     (ka, na), (kb, nb) = ex.exercise_numbers("22")["record"]
-    ok, said = _quiet("22.expected_loss", l22.loss_of_adopting(kb, nb, ka, na))
+    ok, said = _quiet("22.expected_loss", lesson_22.loss_of_adopting(kb, nb, ka, na))
     assert not ok and "keeping A" in said
     ok, said = _quiet("22.expected_loss", bayes.chance_better(ka, na, kb, nb))
     assert not ok and "a chance" in said
     games, t, pa, pb = ex.exercise_numbers("22")["rule"]
-    right = l22.adoption_chance(games, t, pa, pb)
+    right = lesson_22.adoption_chance(games, t, pa, pb)
     ok, said = _quiet("22.power", 1 - right)
     assert not ok and "keeps A" in said
-    ok, said = _quiet("22.power", l22.adoption_chance(games, t, pa, pa))
+    ok, said = _quiet("22.power", lesson_22.adoption_chance(games, t, pa, pa))
     assert not ok and "no better" in said
     ok, said = _quiet("22.power", round(float(right), 3))
     assert not ok and "exact" in said
@@ -94,22 +94,22 @@ def test_23_clean_run_is_lesson_7s_fresh_flips_and_the_engines_shuffles():
     for card in ddb.Config().deck():
         key = None if type(card) is ddb.Bruce else card.suit
         remaining[key] = remaining.get(key, 0) + 1
-    assert all(l22.clean_run(k) == exact.fresh_flips((), remaining, k) for k in range(4))
+    assert all(lesson_23.clean_run(k) == exact.fresh_flips((), remaining, k) for k in range(4))
     chance, clean, shuffles = Chance(7), 0, 2000
     for _ in range(shuffles):
         pile, chance = chance.shuffled(ddb.Config().deck())
         firsts = pile[:3]
         clean += all(type(c) is not ddb.Bruce for c in firsts) and len({c.suit for c in firsts}) == 3
     low, high = wilson(clean, shuffles)
-    assert low <= l22.clean_run(3) <= high
+    assert low <= lesson_23.clean_run(3) <= high
 
 
 def test_23_two_turns_beat_one_and_the_checkers_name_the_near_misses(no_student):
     need = ex.exercise_numbers("23")["need"]
-    assert l22.one_turn(need) < l22.two_turns(need) < 1
-    ok, said = _quiet("23.two_turns", l22.one_turn(need))
+    assert lesson_23.one_turn(need) < lesson_23.two_turns(need) < 1
+    ok, said = _quiet("23.two_turns", lesson_23.one_turn(need))
     assert not ok and "one turn" in said
-    best_plain = max(k * l22.clean_run(k) for k in range(11))
+    best_plain = max(k * lesson_23.clean_run(k) for k in range(11))
     ok, said = _quiet("23.mean_variance", best_plain)
     assert not ok and "no penalty" in said
 
@@ -120,12 +120,12 @@ def test_24_the_second_pip_is_worth_less_and_a_left_out_option_is_priced_by_the_
     for face in range(len(pb.Config().faces)):
         first = list(pb.Config().faces)
         first[face] += 1
-        assert 0 < l22.second_pip(face) < l22.turns_saved(tuple(first)), face
+        assert 0 < lesson_24.second_pip(face) < lesson_24.turns_saved(tuple(first)), face
     k = ex.exercise_numbers("24")["option"]
-    points = [(l22.pips(f), l22.turns_saved(f)) for _, f in l22.DIE_OPTIONS]
+    points = [(lesson_24.pips(f), lesson_24.turns_saved(f)) for _, f in lesson_24.DIE_OPTIONS]
     slope_all = sum(c * b for c, b in points) / sum(c * c for c, _ in points)
-    with_it = l22.turns_saved(l22.DIE_OPTIONS[k][1]) / slope_all
-    assert with_it != l22.loo_price(k)
+    with_it = lesson_24.turns_saved(lesson_24.DIE_OPTIONS[k][1]) / slope_all
+    assert with_it != lesson_24.loo_price(k)
     ok, said = _quiet("24.fair_price", with_it)
     assert not ok and "leave it out" in said
 
@@ -140,9 +140,9 @@ def test_25_the_match_is_every_sequence_of_games_and_the_implied_chance_multipli
                 for g in games:
                     chance *= p if g else 1 - p
                 brute += chance if sum(games) > n // 2 else 0
-            assert l22.match_chance(s_a, s_b, n) == brute
+            assert lesson_25.match_chance(s_a, s_b, n) == brute
     # three players with strengths 6, 3, 2: the chances of A-B and B-C imply A-C exactly
-    assert l22.implied_third(Fraction(6, 9), Fraction(3, 5)) == Fraction(6, 8)
+    assert lesson_25.implied_third(Fraction(6, 9), Fraction(3, 5)) == Fraction(6, 8)
     p_ab, p_bc = ex.exercise_numbers("25")["pairs"]
     ok, said = _quiet("25.implied", p_ab * p_bc)
     assert not ok and "odds" in said

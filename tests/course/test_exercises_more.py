@@ -1,4 +1,4 @@
-"""The self-checks of lessons 8-14 (lessons/exercises/lessons_08_14.py): each accepts the answer
+"""The self-checks of lessons 8-14 (lessons/exercises/lesson_08.py to lesson_14.py): each accepts the answer
 the engine computes (worked out here independently where the maths is short), refuses a
 near miss with a hint, and refuses an answer of the wrong kind with a message."""
 
@@ -255,7 +255,7 @@ def _ender_runs(bonuses=range(3, 6), bots="random", games=150, seed=1, rounds=1)
 
 
 def _ender_pick(runs, target=0.5):
-    from meeple.course.exercises.lessons_08_14 import ender_rounds
+    from meeple.course.exercises.lesson_12 import ender_rounds
 
     return min(sorted(runs), key=lambda b: abs(ender_rounds(runs[b])[0] - target))
 
@@ -306,7 +306,7 @@ def test_14_luck_die_and_cycle(capsys):
     ok, out = _run("14.die_d", sum(Fraction(x > y) for x, y in pairs) / len(pairs), capsys)
     assert not ok and "tie" in out
 
-    from meeple.course.exercises.lessons_08_14 import _cycle_verdict
+    from meeple.course.exercises.lesson_14 import _cycle_verdict
 
     bots = ["t1", "t2", "t3", "t4"]
     ring = {("t1", "t2"), ("t2", "t3"), ("t3", "t1"), ("t4", "t1")}
@@ -347,7 +347,7 @@ def _robin_runs(games=150):
 
 
 def test_13_timing_position_answers(capsys):
-    from meeple.course.exercises.lessons_08_14 import _timing
+    from meeple.course.exercises.lesson_13 import _timing
 
     t = _timing()
     # the chance the next hand holds an ending card, against listing: P(none) = C(U-k, h) / C(U, h)
@@ -617,7 +617,7 @@ def test_the_sampled_red_hands_follow_the_students_number(capsys):
     number of reds or more; another count, or the base game's deals for a student of another hand, do not pass."""
     from meeple.rules import bucket_brigade as bb
     from meeple.rules.stats import wilson
-    from meeple.course.exercises import lessons_08_14 as l8
+    from meeple.course.exercises import lesson_10
 
     ids = {ex.exercise_numbers("10", f"student {i:02d}")["reds"]: f"student {i:02d}" for i in range(30)}
     assert len(ids) > 10
@@ -626,7 +626,7 @@ def test_the_sampled_red_hands_follow_the_students_number(capsys):
         for sid in picked:
             ex.student(sid)
             hand, least = ex.exercise_numbers("10")["reds"]
-            rules = l8.three_red_rules()
+            rules = lesson_10.three_red_rules()
             assert rules.hand_size == hand
             deals = _deals(rules=rules)
             mine = wilson(sum(v >= least for v in deals.values()), len(deals))

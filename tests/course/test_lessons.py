@@ -413,7 +413,7 @@ def test_13_every_hand_before_your_turn_counts():
     from math import comb
 
     from meeple.rules import bucket_brigade as bb
-    from meeple.course.exercises.lessons_08_14 import _timing
+    from meeple.course.exercises.lesson_13 import _timing
 
     t = _timing()
     assert 1 - t["q"] == Fraction(comb(t["unseen"] - t["can_end"], t["held"]), comb(t["unseen"], t["held"]))
@@ -436,7 +436,7 @@ def test_13_every_hand_before_your_turn_counts():
 
 def test_13_smaller_hands_safer_waiting():
     """Lesson 13, section 3: the chance the next hand can end the round grows with its size."""
-    from meeple.course.exercises.lessons_08_14 import _timing
+    from meeple.course.exercises.lesson_13 import _timing
 
     t = _timing()
     qs = [1 - exact.hypergeometric(t["unseen"], t["can_end"], k).get(0, 0) for k in range(1, 16)]
@@ -547,24 +547,24 @@ def test_06_catch_up_pulls_the_half_time_leader_down():
     down, on the same seeds (no catch-up > base > only the last rerolls), at every player count
     06.catchup gives a student; the solution's candidates reach both sides of the base rule."""
     from meeple.rules.sim import CHECKPOINTS
-    from meeple.course.exercises import lessons_01_07 as l1
+    from meeple.course.exercises import lesson_06
 
-    assert CHECKPOINTS[l1.HALFTIME] == 50  # the checker reads the half-time leader
+    assert CHECKPOINTS[lesson_06.HALFTIME] == 50  # the checker reads the half-time leader
     Y, N, L = pb.YES, pb.NO, pb.IF_LAST
     for players in sorted({p for p, _, _ in ex.NUMBERS["06"]["catchup"]}):
         rate = {name: ex.halftime_leader(pb.Config(players=players, rerolls=rules))
                 for name, rules in (("none", (Y, Y, Y, Y, N, N)), ("base", pb.Config().rerolls), ("strong", (L,) * 6))}
         assert rate["none"][0] > rate["base"][0] > rate["strong"][0], (players, rate)
-        tried = [ex.halftime_leader(pb.Config(players=players, rerolls=r))[0] for r in l1.CATCHUP_RULES]
+        tried = [ex.halftime_leader(pb.Config(players=players, rerolls=r))[0] for r in lesson_06.CATCHUP_RULES]
         assert min(tried) < rate["base"][0] < max(tried), (players, tried)
 
 
 def test_12_the_ender_wins_more_as_the_bonus_grows():
     """Lesson 12: tune's bisection (and the search by hand of exercise 2) rest on the round-ender's
     win rate growing with the bonus: on the exercise key's games it does, bonus by bonus."""
-    from meeple.course.exercises import lessons_08_14 as l8
+    from meeple.course.exercises import lesson_12
 
-    rates = [m[0] for _, m in sorted(l8._ender_key_runs().items())]
+    rates = [m[0] for _, m in sorted(lesson_12._ender_key_runs().items())]
     assert all(a < b for a, b in zip(rates, rates[1:])), rates
 
 

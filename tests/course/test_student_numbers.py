@@ -21,7 +21,8 @@ from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import piggyback_brigade as pb
 from meeple.rules.stats import wilson
 from meeple.course import exercises as ex
-from meeple.course.exercises import lessons_01_07 as l1
+from meeple.course.exercises import (lesson_01, lesson_02, lesson_03, lesson_05, lesson_06, lesson_11, lesson_12, lesson_13,
+                                     lesson_14, lesson_17, lesson_20, lesson_21)
 from meeple.course.exercises.numbers import TRACK_TURNS
 
 IDS = [f"student {i:02d}" for i in range(30)]
@@ -83,13 +84,13 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         lo, hi = wilson(*n["01"]["won_of"])
         assert lo < 0.5 and hi > 0.8, (sid, lo, hi)
         m, v = (Fraction(x) for x in n["02"]["target"])
-        assert not l1.can_have(6, m, v)
+        assert not lesson_02.can_have(6, m, v)
         die = ex.answer("02.die")
-        assert die is not None and len(die) == next(k for k in range(1, 21) if l1.can_have(k, m, v)), (sid, die)
+        assert die is not None and len(die) == next(k for k in range(1, 21) if lesson_02.can_have(k, m, v)), (sid, die)
         assert ex.answer("03.chase") > exact.turn_mean(pb.Config(faces=n["03"]["die"]))  # a chaser outruns its own die's plain turn
         assert 1 <= ex.answer("04.track") <= 100
-        fair, p, _ = l1.edge_question()
-        assert 1.7 <= ex.answer("05.power") / l1.games_for_half_width(p, p - fair) <= 2.3, sid
+        fair, p, _ = lesson_05.edge_question()
+        assert 1.7 <= ex.answer("05.power") / lesson_05.games_for_half_width(p, p - fair) <= 2.3, sid
         assert ex.answer("06.boost") > 0
         assert ddb.Config(die=n["09"]["variance_die"]).die == n["09"]["variance_die"]
         assert ex.answer("11.second_row") < len(bk.falling_buckets(rows, (), (1, 1)))
@@ -124,8 +125,8 @@ def test_the_ender_is_favoured_at_every_bonus_a_student_gets():
     bonus a student can get, the engine's own interval lies above the fair share, so every
     student has the same clear answer to find."""
     for bonus in ex.NUMBERS["01"]["bonus"]:
-        won, rounds = l1.ender_win_rate(bonus)
-        assert wilson(won, rounds)[0] > l1.ender_fair_share(bonus), bonus
+        won, rounds = lesson_01.ender_win_rate(bonus)
+        assert wilson(won, rounds)[0] > lesson_01.ender_fair_share(bonus), bonus
 
 
 def test_the_ender_checker_wants_games_at_the_students_bonus(no_student):
@@ -166,10 +167,10 @@ def test_03_seat_each_student_passes_with_their_own_games_and_not_a_neighbours(n
     for players, seat in choices:
         if players not in games:
             games[players] = ex.Evidence.play("piggyback-brigade", pb.Config(players=players), "heuristic", games=2000, seed=1)
-        wins, n, lo, hi = l1.seat_one(games[players].records, seat - 1)
-        assert (wins, n) == l1.seat_one_at_four(players=players, seat=seat)[:2]
+        wins, n, lo, hi = lesson_03.seat_one(games[players].records, seat - 1)
+        assert (wins, n) == lesson_03.seat_one_at_four(players=players, seat=seat)[:2]
         assert wilson(wins, n) == (lo, hi)
-        verdicts[l1._verdict(lo, hi, 1 / players)] += 1
+        verdicts[lesson_03._verdict(lo, hi, 1 / players)] += 1
     assert verdicts == {"yes": 4, "cannot tell": 4, "no": 4}, verdicts
     asked = _players_per_id("03", "seat")
     assert len({ex.answer("03.seat", sid) for sid in IDS}) == 3
@@ -193,9 +194,9 @@ def test_06_catchup_neither_the_base_rule_nor_the_strong_catch_up_meets_any_targ
     sides = set()
     for players, low, high in set(ex.NUMBERS["06"]["catchup"]):
         for rules in (pb.Config().rerolls, strong):
-            _, lo, hi, _ = l1.halftime_leader(pb.Config(players=players, rerolls=rules))
+            _, lo, hi, _ = lesson_06.halftime_leader(pb.Config(players=players, rerolls=rules))
             assert not (low / 100 <= lo and hi <= high / 100), (players, low, high, rules)
-        sides.add(l1.halftime_leader(pb.Config(players=players))[0] < low / 100)
+        sides.add(lesson_06.halftime_leader(pb.Config(players=players))[0] < low / 100)
     assert sides == {True, False}
     asked = {sid: ex.exercise_numbers("06", sid)["catchup"] for sid in IDS}
     assert len(set(asked.values())) > 2
@@ -216,11 +217,10 @@ def test_12_ender_bonus_each_target_has_its_own_answer_and_a_neighbours_fails(no
     nearest bonus on the lesson's own games is the key's, distinct targets give distinct answers,
     and a neighbour's (bonus, runs) with another answer fails."""
     from meeple.rules import bucket_brigade as bb
-    from meeple.course.exercises import lessons_08_14 as l8
 
     runs = {b: ex.Evidence.play("bucket-brigade", bb.Config(rounds=1, bonus=b), "random", games=150, seed=1)
             for b in range(0, 13)}  # the lesson's solution
-    measured = {b: l8.ender_rounds(r) for b, r in runs.items()}
+    measured = {b: lesson_12.ender_rounds(r) for b, r in runs.items()}
     answers = {}
     for percent in ex.NUMBERS["12"]["ender_target"]:
         target = percent / 100
@@ -248,7 +248,6 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
     from statistics import NormalDist
 
     from meeple.rules import bucket_brigade as bb
-    from meeple.course.exercises import lessons_08_14 as l8
     from meeple.course.exercises import numbers
 
     positions = ex.NUMBERS["13"]["position"]
@@ -258,8 +257,8 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
     # one interval per position, Bonferroni-corrected, so that the family as a whole errs in 5% of deals
     z = NormalDist().inv_cdf(1 - 0.05 / (2 * len(positions)))
     for hand, seed in positions:
-        t = l8._timing((hand, seed))
-        assert t["seen"] is l8._timing_in(hand, seed)["seen"]  # the position is the one that very game reaches
+        t = lesson_13._timing((hand, seed))
+        assert t["seen"] is lesson_13._timing_in(hand, seed)["seen"]  # the position is the one that very game reaches
         seen = t["seen"]  # dealt `hand` cards each: the four hands and the face-up pile hold them all (BB-2)
         assert t["held"] + len(seen.hand) + len(seen.played) == bb.Config().players * hand, (hand, seed)
         assert 0 < t["q1"] < t["q"] <= Fraction(99, 100), (hand, seed)
@@ -313,15 +312,14 @@ def test_17_rounds_every_race_is_shorter_than_the_model_and_each_student_races_t
     model's, as the solution says, on the key's seed and another; two students' solutions pass,
     each is that student's `meeple answers` key, and neither's games pass for the other."""
     from meeple.rules.stats import mean_ci
-    from meeple.course.exercises import lessons_15_18 as l15
 
     counts = _players_per_id("17", "race_players")
     assert len(set(counts.values())) > 2 and 4 not in counts.values()  # 4: section 2 plays that race
     for players in ex.NUMBERS["17"]["race_players"]:
         model = exact.mean(exact.first_to_finish(pb.Config(), players)["rounds"])
-        for seed in (l15.ROUNDS_SEED, 3):
-            ev = ex.Evidence.play("piggyback-brigade", l15.race_config_17(players), "always-reroll", 300, seed)
-            assert mean_ci(l15.race_rounds(ev))[2] < model, (players, seed)
+        for seed in (lesson_17.ROUNDS_SEED, 3):
+            ev = ex.Evidence.play("piggyback-brigade", lesson_17.race_config_17(players), "always-reroll", 300, seed)
+            assert mean_ci(lesson_17.race_rounds(ev))[2] < model, (players, seed)
     runs = {}
     for sid in _two_students("17", "race_players"):
         ns, said = _solution_run("17", ["906fa56a", "84eaca4b", "564e36f5", "6e2253c4"], sid)
@@ -332,7 +330,7 @@ def test_17_rounds_every_race_is_shorter_than_the_model_and_each_student_races_t
     assert ex.answer("17.rounds", a) != ex.answer("17.rounds", b)
     for sid, other in ((a, run_b), (b, run_a)):  # the neighbour's games, with their own honest interval
         ex.student(sid)
-        ok, said = _quiet("17.rounds", (mean_ci(l15.race_rounds(other))[1:], other))
+        ok, said = _quiet("17.rounds", (mean_ci(lesson_17.race_rounds(other))[1:], other))
         assert not ok and "other rules" in said, said
 
 
@@ -396,15 +394,14 @@ def test_20_wait_every_game_waits_less_than_the_lottery_and_each_student_plays_t
     solution's verdict), on the key's games; two students' solutions pass, each is
     that student's `meeple answers` key, and neither's games pass for the other."""
     from meeple.rules import bucket_king as bk
-    from meeple.course.exercises import lessons_19_21 as l19
 
     games = {sid: ex.exercise_numbers("20", sid)["wait_game"] for sid in IDS}
     assert len(set(games.values())) > 2
     assert not {(5, "heuristic", False), (6, "random", False)} & set(ex.NUMBERS["20"]["wait_game"])  # sections 2, 3
     for players, bots, special in ex.NUMBERS["20"]["wait_game"]:
         config = bk.Config(players=players, special_one=special)
-        lottery = l19.model_wait(players, sum(config.rows))
-        high = l19._reference_wait(players, "rulebook", special, bots, 150)[1]  # the key's games (cached for below)
+        lottery = lesson_20.model_wait(players, sum(config.rows))
+        high = lesson_20._reference_wait(players, "rulebook", special, bots, 150)[1]  # the key's games (cached for below)
         assert high < lottery, (players, bots, special)
     runs = {}
     for sid in _two_students("20", "wait_game"):
@@ -425,7 +422,6 @@ def test_21_tuned_every_search_a_student_gets_and_each_student_searches_their_ow
     gets, the model says a longer first section lowers Player 1's chance (the direction the
     search looks in); two students' solutions pass, each one's length is that student's `meeple
     answers` key (the solution's own seeds), and neither's runs pass for the other."""
-    from meeple.course.exercises import lessons_19_21 as l19
 
     asked = {sid: (ex.exercise_numbers("21", sid)["players"], ex.exercise_numbers("21", sid)["bots"]) for sid in IDS}
     assert len(set(asked.values())) > 2 and all(p != 4 for p, _ in asked.values())  # 4: section 4 tunes that game
@@ -441,7 +437,7 @@ def test_21_tuned_every_search_a_student_gets_and_each_student_searches_their_ow
         ns, said = _solution_run("21", ["c8e276b7", "500b2b86", "0a5886c7", "26afbdbe"], sid,
                                  prelude="from meeple.course.exercises import Evidence")
         assert "✓ Right" in said and "Not yet" not in said, said
-        assert ns["length"] == ex.answer("21.tuned", sid) == l19._reference_tuning(
+        assert ns["length"] == ex.answer("21.tuned", sid) == lesson_21._reference_tuning(
             *asked[sid][:1], "sections[0]", (lo, hi), asked[sid][1], ex.NUMBERS["21"]["tune_games"][0])
         runs[sid] = (ns["length"], ns["runs"])
     for sid, other in ((a, runs[b]), (b, runs[a])):
@@ -504,12 +500,11 @@ def _round_robin(sid):
     rotated) with student `sid`'s deck, as the site's solution plays it (Evidence.play: the same games as simulate)."""
     from itertools import combinations
 
-    from meeple.course.exercises import lessons_08_14 as l8
 
     with ex.as_student(sid):
-        rules, seed = l8.cycle_rules(), l8.cycle_seed()
+        rules, seed = lesson_14.cycle_rules(), lesson_14.cycle_seed()
     ts = [f"threshold-{k}" for k in range(1, 6)]
-    return [ex.Evidence.play("duck-duck-bruce", rules, [a, b], games=l8.CYCLE_GAMES, seed=seed, rotate=True)
+    return [ex.Evidence.play("duck-duck-bruce", rules, [a, b], games=lesson_14.CYCLE_GAMES, seed=seed, rotate=True)
             for a, b in combinations(ts, 2)]
 
 
@@ -520,7 +515,6 @@ def test_14_cycle_each_student_passes_with_their_own_round_robin_and_not_a_class
     with their own games and the key's answer, and is refused a classmate's games (other rules), their
     own deck at another seed, a pairing left out, a guessed cycle, an answer with no games, and their
     own games with one pairing's winners forged."""
-    from meeple.course.exercises import lessons_08_14 as l8
 
     decks = {sid: ex.exercise_numbers("14", sid)["cycle_bruces"] for sid in IDS}
     assert len(set(decks.values())) > 5 and len({ex.exercise_numbers("14", s)["cycle_seed"] for s in IDS}) > 5
@@ -539,8 +533,8 @@ def test_14_cycle_each_student_passes_with_their_own_round_robin_and_not_a_class
         assert ok, (sid, said)
         ok, said = _quiet("14.cycle", (robins[classmate], decided, cycle))
         assert not ok and "other rules" in said, said
-        seed = l8.cycle_seed() % 10 + 1
-        elsewhere = [ex.Evidence.play("duck-duck-bruce", r.config, list(r.bots), games=l8.CYCLE_GAMES, seed=seed, rotate=True)
+        seed = lesson_14.cycle_seed() % 10 + 1
+        elsewhere = [ex.Evidence.play("duck-duck-bruce", r.config, list(r.bots), games=lesson_14.CYCLE_GAMES, seed=seed, rotate=True)
                      for r in robins[sid]]
         ok, said = _quiet("14.cycle", (elsewhere, decided, cycle))
         assert not ok and "seed" in said, said
@@ -564,7 +558,6 @@ def test_11_none_colour_every_table_puts_them_at_the_top_and_a_classmates_other_
     classmate's placement for the other pyramid (2-4 players against 5-6) is refused. Its answer is
     a rule, so within one shape many placements pass (numbers.py says so)."""
     from meeple.rules import bucket_king as bk
-    from meeple.course.exercises import lessons_08_14 as l8
 
     shapes = {}
     for players in set(ex.NUMBERS["11"]["none_players"]):
@@ -573,10 +566,10 @@ def test_11_none_colour_every_table_puts_them_at_the_top_and_a_classmates_other_
         sid = next(s for s in IDS if ex.exercise_numbers("11", s)["none_players"] == players)
         ex.student(sid)
         key = ex.answer("11.none_colour")
-        assert len(key) == need and l8._cost_of_losing(config.rows, key) == need, (players, key)
+        assert len(key) == need and lesson_11._cost_of_losing(config.rows, key) == need, (players, key)
         assert _quiet("11.none_colour", key)[0], players
         bottom = [(0, i) for i in range(need)]
-        assert l8._cost_of_losing(config.rows, bottom) > need and not _quiet("11.none_colour", bottom)[0]
+        assert lesson_11._cost_of_losing(config.rows, bottom) > need and not _quiet("11.none_colour", bottom)[0]
         shapes[config.rows] = (sid, key)
     assert len(shapes) == 2, shapes  # the two pyramids of the rulebook
     (a, key_a), (b, key_b) = shapes.values()
@@ -590,7 +583,7 @@ def test_the_sampled_red_hands_check_on_a_graded_site_without_the_exact_chance(m
     """A graded build ships no answer of a sealed exercise: 10.three_red_sampled still judges a
     student's genuine deals there, without the exact chance (10.three_red's answer) to compare with."""
     from meeple.course.exercises import key
-    from meeple.course.exercises.lessons_08_14 import _reds_in_first_hand, three_red_rules
+    from meeple.course.exercises.lesson_10 import _reds_in_first_hand, three_red_rules
     from meeple.course.exercises.numbers import exercise_numbers
     from meeple.rules.stats import wilson
 

@@ -163,7 +163,7 @@ def test_a_class_graded_end_to_end(a_class, tmp_path):
     code = cls.codes[GUESSER]
     exact = [k for k in ex.keys() if k[:2] in ("07", "14") and k != "14.cycle"]
     with ex.as_student(code):
-        one = ex.Evidence.play("duck-duck-bruce", ex.lessons_08_14.cycle_rules(), "threshold-1,threshold-2", 150, 1, True)
+        one = ex.Evidence.play("duck-duck-bruce", ex.lesson_14.cycle_rules(), "threshold-1,threshold-2", 150, 1, True)
     guesses = [record(k, Fraction(1, 2), code) for k in exact] + [record("14.cycle", ([one], [], []), code)]
     (subs / f"{GUESSER}.ipynb").write_text(json.dumps(_notebook(guesses, f"open({str(marker)!r}, 'w')")), encoding="utf-8")
     (subs / "stray.ipynb").write_text(json.dumps(_notebook([])), encoding="utf-8")  # names nobody: skipped, said

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from meeple.course import exercises as ex
-from meeple.course.exercises import lessons_15_18, lessons_19_21
+from meeple.course.exercises import numbers
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 FIRST, BEFORE = "Ada Lovelace", "Alan Turing"
@@ -32,7 +32,7 @@ def _numbers(lesson: str, who: str) -> dict:
     """What the lesson's cells read for `who`: {name: value}."""
     with ex.as_student(who):
         n = int(lesson)
-        return dict(lessons_19_21.lesson_numbers(n) if n >= 19 else lessons_15_18.PARAMS[lesson])
+        return dict(numbers.lesson_numbers(n) if n >= 19 else numbers.PARAMS[lesson])
 
 
 def _src(cell) -> str:
