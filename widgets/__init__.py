@@ -7,6 +7,7 @@ draw with the Vega bundled in vl-convert (offline).
 The widgets are imported on first use (PEP 562), so `meeple.widgets.session`,
 `explorer_session` and `controls` (which the course site's runtime, meeple.course.site.runtime,
 runs) load without ipywidgets, altair, pandas or numpy: the reader's browser has none of them.
+`site_mode()` is what the course site's builder calls in each lesson's kernel (site_charts).
 """
 
 import sys
@@ -40,9 +41,9 @@ if "jsonschema" not in sys.modules and not any(type(f).__name__ == _NoIriGrammar
     sys.meta_path.insert(0, _NoIriGrammarForJsonschema())
 
 _WHERE = {"Explorer": ".explorer", "ExplorerSession": ".explorer_session", "Stepper": ".stepper",
-          "StepperSession": ".session", "Panel": ".panel", "Tally": ".tally"}
+          "StepperSession": ".session", "Panel": ".panel", "Tally": ".tally", "site_mode": ".site_charts"}
 
-__all__ = ["Explorer", "ExplorerSession", "Panel", "Stepper", "StepperSession", "Tally"]
+__all__ = ["Explorer", "ExplorerSession", "Panel", "Stepper", "StepperSession", "Tally", "site_mode"]
 
 
 def __getattr__(name: str):
