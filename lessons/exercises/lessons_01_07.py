@@ -47,7 +47,7 @@ def _ender_cached(bonus, games, seed, _memo={}):  # noqa: B006 - the default dic
     return _memo[key]
 
 
-@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
+@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)", varied=True, sealed=False)
 def _wilson_7_of_10(answer):
     lo, hi = need_interval(answer)
     k, n = exercise_numbers("01")["won_of"]
@@ -84,7 +84,7 @@ def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
     return False, f"{what} is not the Wilson interval of your own games ({want[0]:.3f} to {want[1]:.3f})."
 
 
-@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from")
+@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from", varied=True, sealed=False)
 def _ender_bonus_6(answer):
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
         "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))
@@ -140,7 +140,7 @@ def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
     return total.denominator == 1 and squares.denominator == 1 and (total - squares) % 2 == 0
 
 
-@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
+@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions", varied=True, sealed=True)
 def _moments(answer):
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
@@ -157,7 +157,7 @@ def _moments(answer):
     return True, f"mean {m}, variance {v}: a standard deviation of √({v}) ≈ {float(v) ** 0.5:.2f} spaces."
 
 
-@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)")
+@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)", varied=True, sealed=False)
 def _die_mean_2_5_var_1(answer):
     faces = _need_faces(answer)
     d = exact.die(faces)
@@ -182,7 +182,7 @@ def chase_rules(lesson: str = "03") -> pb.Config:
     return pb.Config(faces=exercise_numbers(lesson)["die"])
 
 
-@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
+@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)", varied=True, sealed=True)
 def _chase(answer):
     cfg, gap = chase_rules(), exercise_numbers("03")["gap"]
     want = expected("03.chase")
@@ -240,7 +240,7 @@ def _verdict(low: float, high: float, fair: float) -> str:
     return "yes" if low > fair else "no" if high < fair else "cannot tell"
 
 
-@exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from")
+@exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from", varied=True, sealed=False)
 def _seat_one(answer):
     example = "(favoured, games): your 'yes', 'no' or 'cannot tell' and what simulate(...) returned"
     if isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list)) or len(answer) != 2:
@@ -275,7 +275,7 @@ def _trial_mean(spaces: int, _memo={}) -> Fraction:  # noqa: B006 - the default 
     return _memo[spaces]
 
 
-@exercise("04.track", expects="a whole number of spaces, e.g. 20")
+@exercise("04.track", expects="a whole number of spaces, e.g. 20", varied=True, sealed=True)
 def _four_turn_track(answer):
     spaces = need_whole(answer, "a whole number of spaces")
     if not 1 <= spaces <= 100:  # the targets' tracks reach 90 spaces (numbers.TRACK_TURNS)
@@ -289,7 +289,7 @@ def _four_turn_track(answer):
     return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {turns}?"
 
 
-@exercise("04.slow", expects="an exact Fraction")
+@exercise("04.slow", expects="an exact Fraction", varied=True, sealed=True)
 def _more_than_three(answer):
     k, spaces = exercise_numbers("04")["more_than"], exercise_numbers("04")["slow_spaces"]
     dist = _trial_turns(spaces)
@@ -339,7 +339,7 @@ def need_games(answer) -> int:
 
 
 # Shaped like 05.power on purpose: one question, its own tolerance and its own wrong-turn hint.
-@exercise("05.games", expects="a whole number of games")
+@exercise("05.games", expects="a whole number of games", varied=True, sealed=False)
 def _games_for_edge(answer):
     n = need_games(answer)
     _, p, half = edge_question()
@@ -355,7 +355,7 @@ def _games_for_edge(answer):
 
 
 # Shaped like 05.games on purpose: one question, its own tolerance and its own wrong-turn hint.
-@exercise("05.power", expects="a whole number of games")
+@exercise("05.power", expects="a whole number of games", varied=True, sealed=False)
 def _games_for_power(answer):
     n = need_games(answer)
     fair, p, _ = edge_question()
@@ -410,7 +410,7 @@ def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED
     return _memo[key]
 
 
-@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
+@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules", varied=True, sealed=False)
 def _catch_up_rule(answer):
     players, low, high = catchup_question()
     if isinstance(answer, pb.Config):
@@ -445,7 +445,7 @@ def _plain(cfg: pb.Config) -> pb.Config:
     return pb.Config(faces=cfg.faces, rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in cfg.rerolls))
 
 
-@exercise("06.boost", expects="an exact Fraction (spaces)")
+@exercise("06.boost", expects="an exact Fraction (spaces)", varied=True, sealed=True)
 def _catch_up_boost(answer):
     want = expected("06.boost")
     x = exact_answer(answer, want)
@@ -484,7 +484,7 @@ def _third_flip_answer() -> Fraction:
     return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
 
 
-@exercise("07.third", expects="an exact Fraction")
+@exercise("07.third", expects="an exact Fraction", varied=True, sealed=True)
 def _third_flip(answer):
     seen = exercise_numbers("07")["seen"]
     row, left = _round_start_after_one_duck(seen)
@@ -504,7 +504,7 @@ def _third_flip(answer):
     return False, "count the cards that would end the turn among those still face down."
 
 
-@exercise("07.no_double", expects="an exact Fraction")
+@exercise("07.no_double", expects="an exact Fraction", varied=True, sealed=True)
 def _no_double(answer):
     row, left = _round_start_after_one_duck()
     want = expected("07.no_double")
@@ -518,7 +518,7 @@ def _no_double(answer):
     return False, "multiply three conditional chances: each flip must show a duck of a new suit, given the flips before it."
 
 
-@exercise("07.bruces", expects="an exact Fraction")
+@exercise("07.bruces", expects="an exact Fraction", varied=True, sealed=True)
 def _bruce_in_ten(answer):
     deck = _rules_07().deck()
     cards = exercise_numbers("07")["cards"]

@@ -56,7 +56,7 @@ def _five_ducks_rules():
     return ddb.Config(suits=base.suits[:suits], bruce_cards=base.bruce_cards + extra)
 
 
-@exercise("08.five_ducks", "the exact bust chance as a Fraction")
+@exercise("08.five_ducks", "the exact bust chance as a Fraction", varied=True, sealed=True)
 def _five_ducks(answer):
     config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
@@ -76,7 +76,7 @@ def _five_ducks(answer):
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
-@exercise("08.nest_bust", "the exact bust chance as a Fraction")
+@exercise("08.nest_bust", "the exact bust chance as a Fraction", varied=True, sealed=True)
 def _nest_bust(answer):
     ddb, row, left, nest = _ddb_nest_position()
     right = expected("08.nest_bust")
@@ -90,7 +90,7 @@ def _nest_bust(answer):
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
-@exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
+@exercise("08.nest_gain", "flip minus stop, as an exact Fraction", varied=True, sealed=True)
 def _nest_gain(answer):
     ddb, row, left, nest = _ddb_nest_position()
     right = expected("08.nest_gain")
@@ -124,7 +124,7 @@ def variance_die() -> tuple:
     return exercise_numbers("09")["variance_die"]
 
 
-@exercise("09.claim3_variance", "the variance as an exact Fraction")
+@exercise("09.claim3_variance", "the variance as an exact Fraction", varied=True, sealed=True)
 def _claim3_variance(answer):
     dist = _net_cards(3, variance_die())
     right = expected("09.claim3_variance")
@@ -161,7 +161,7 @@ def _steal_then_reply(lead: int, config=None) -> dict[int, Fraction]:
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
 
 
-@exercise("09.trailer", "the best win chance as an exact Fraction")
+@exercise("09.trailer", "the best win chance as an exact Fraction", varied=True, sealed=True)
 def _trailer(answer):
     chances = _last_steal(-exercise_numbers("09")["trail"])
     best = expected("09.trailer")
@@ -176,7 +176,7 @@ def _trailer(answer):
                    "claim and decline (0).")
 
 
-@exercise("09.leader", "the best win chance as an exact Fraction")
+@exercise("09.leader", "the best win chance as an exact Fraction", varied=True, sealed=True)
 def _leader(answer):
     lead = exercise_numbers("09")["lead"]
     chances = _steal_then_reply(lead)
@@ -211,7 +211,7 @@ def _three_red() -> Fraction:
     return exact.colour_at_least(three_red_rules(), "red", exercise_numbers("10")["reds"][1])
 
 
-@exercise("10.three_red", "the chance as an exact Fraction")
+@exercise("10.three_red", "the chance as an exact Fraction", varied=True, sealed=True)
 def _three_red_check(answer):
     right = expected("10.three_red")
     a = exact_answer(answer, right)
@@ -238,7 +238,7 @@ def _reds_in_first_hand(seed) -> int:
     return sum(c.colour == "red" for c in bb.observation(bb.new_game(three_red_rules(), seed), 0).hand)
 
 
-@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
+@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}", varied=True, sealed=False)
 def _three_red_sampled(answer):
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
             or not isinstance(answer[1], Mapping):
@@ -279,7 +279,7 @@ def led_variant() -> tuple[bk.Config, int]:
     return bk.Config(copies=copies, hand_size=hand), least
 
 
-@exercise("10.led_five", "the chance as an exact Fraction")
+@exercise("10.led_five", "the chance as an exact Fraction", varied=True, sealed=True)
 def _led_five(answer):
     king, k = led_variant()
     right = expected("10.led_five")
@@ -315,7 +315,7 @@ def none_colour_table():
     return bk.Config(players=exercise_numbers("11")["none_players"])
 
 
-@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]", varied=True, sealed=False)
 def _none_colour(answer):
     config = none_colour_table()
     rows = config.rows
@@ -339,7 +339,7 @@ def _none_colour(answer):
                    "Could every purple bucket have nothing resting on it when you give it up?")
 
 
-@exercise("11.second_row", "the expected loss as an exact Fraction")
+@exercise("11.second_row", "the expected loss as an exact Fraction", varied=True, sealed=True)
 def _second_row(answer):
     rows, p = bk.Config().rows, exercise_numbers("11")["p"]
     right = expected("11.second_row")
@@ -372,7 +372,7 @@ def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
     return low, high
 
 
-@exercise("12.p_five", "p as a number between 0 and 1, to two decimals")
+@exercise("12.p_five", "p as a number between 0 and 1, to two decimals", varied=True, sealed=False)
 def _p_five(answer):
     a = need_number(answer, "p as a number between 0 and 1")
     if not 0 <= a <= 1:
@@ -411,7 +411,7 @@ def _ender_search(answer):
                          example="(bonus, runs): the bonus you pick and {bonus: your games at that bonus}")
 
 
-@exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}")
+@exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}", varied=True, sealed=False)
 def _ender_bonus(answer):
     target = ender_target()
     bonus, measured = _ender_search(answer)
@@ -443,7 +443,7 @@ def _ender_bonus(answer):
 
 # --- lesson 14: skill, luck, intransitivity ---------------------------------------------
 
-@exercise("14.luck_alone", "the chance as an exact Fraction")
+@exercise("14.luck_alone", "the chance as an exact Fraction", varied=True, sealed=True)
 def _luck_alone(answer):
     n, k = exercise_numbers("14")["luck"]
     right = expected("14.luck_alone")
@@ -465,7 +465,7 @@ def die_d() -> tuple:
     return exercise_numbers("14")["die_d"]
 
 
-@exercise("14.die_d", "the chance as an exact Fraction")
+@exercise("14.die_d", "the chance as an exact Fraction", varied=True, sealed=True)
 def _die_d(answer):
     faces = die_d()
     d, a_die = exact.die(faces), exact.die(DIE_A)
@@ -511,7 +511,7 @@ def _pair_names(decided, bots) -> set:
 
 
 @exercise("14.cycle", "(runs, decided, cycle): the list of your round-robin's simulate results, the list of its decided "
-                      "(winner, loser) pairings, and a list of three bots or []")
+                      "(winner, loser) pairings, and a list of three bots or []", varied=True, sealed=False)
 def _cycle(answer):
     shape = ("expected (runs, decided, cycle): the simulate results of section 3, the (winner, loser) pairs whose "
              "winner's whole interval lies above one half, and a list of three bot names or []")
@@ -649,7 +649,7 @@ def _timing_in(seed: int) -> dict:
             "any_steps": q_for(lambda c: c.colour in (colour, None))}
 
 
-@exercise("13.next_can_end", "the chance as an exact Fraction")
+@exercise("13.next_can_end", "the chance as an exact Fraction", varied=True, sealed=True)
 def _next_can_end(answer):
     t = _timing()
     q = expected("13.next_can_end")
@@ -669,7 +669,7 @@ def _next_can_end(answer):
     return False, "the population is the unseen cards (deck less your hand and the played pile); count those of the colour or jokers."
 
 
-@exercise("13.balance_bonus", "the bonus as an exact Fraction")
+@exercise("13.balance_bonus", "the bonus as an exact Fraction", varied=True, sealed=True)
 def _balance_bonus(answer):
     t = _timing()
     right = expected("13.balance_bonus")

@@ -72,7 +72,7 @@ def posterior_15(params=None) -> tuple[int, int]:
     return exact.beta_posterior(*p["prior"], p["wins"], p["games"])
 
 
-@exercise("15.posterior_mean", "the posterior mean as an exact Fraction")
+@exercise("15.posterior_mean", "the posterior mean as an exact Fraction", varied=True, sealed=True)
 def _posterior_mean(answer):
     p = PARAMS["15"]
     a, b = posterior_15()
@@ -90,7 +90,7 @@ def _posterior_mean(answer):
     return False, "the posterior of Beta(a, b) after k wins in n games is Beta(a + k, b + n - k); its mean is a / (a + b)."
 
 
-@exercise("15.above_fair", "the posterior chance as an exact Fraction")
+@exercise("15.above_fair", "the posterior chance as an exact Fraction", varied=True, sealed=True)
 def _above_fair(answer):
     p = PARAMS["15"]
     a, b = posterior_15()
@@ -108,7 +108,7 @@ def _above_fair(answer):
 
 # --- lesson 16: sums of turns -----------------------------------------------------------
 
-@exercise("16.at_most", "the exact chance as a Fraction")
+@exercise("16.at_most", "the exact chance as a Fraction", varied=True, sealed=True)
 def _at_most(answer):
     p = PARAMS["16"]
     dist = exact.distance_after(pb.Config(), p["turns"], p["at_most"])
@@ -132,7 +132,7 @@ def published_16(p=None) -> pb.Config:
     return dataclasses.replace(pb.Config.presets()[p["preset"]], max_rerolls=p["max_rerolls"])
 
 
-@exercise("16.variance", "the exact variance as a Fraction")
+@exercise("16.variance", "the exact variance as a Fraction", varied=True, sealed=True)
 def _variance(answer):
     p = PARAMS["16"]
     cfg = published_16(p)
@@ -167,7 +167,7 @@ def race_config_17(players: int | None = None):
     return pb.Config(players=players or PARAMS["17"]["race_players"], piglets_each=(1,) * 6, extensions=(0,) * 6)
 
 
-@exercise("17.first_by", "the model's exact chance as a Fraction")
+@exercise("17.first_by", "the model's exact chance as a Fraction", varied=True, sealed=True)
 def _first_by(answer):
     p = PARAMS["17"]
     n, r = p["players"], p["rounds"]
@@ -194,7 +194,7 @@ def race_rounds(results) -> list[int]:
     return [-(-g.turns // n) for g in results.records]
 
 
-@exercise("17.rounds", "(interval, games): your 95% interval of the mean rounds and the simulate(...) result it came from")
+@exercise("17.rounds", "(interval, games): your 95% interval of the mean rounds and the simulate(...) result it came from", varied=True, sealed=False)
 def _rounds(answer):
     p = PARAMS["17"]
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
@@ -231,7 +231,7 @@ def guarded_18(lead: int | None = None, die: tuple | None = None):
     return claims, guards, matrix, exact.solve_zero_sum(matrix)
 
 
-@exercise("18.value", "the game's exact value (the thief's win chance) as a Fraction")
+@exercise("18.value", "the game's exact value (the thief's win chance) as a Fraction", varied=True, sealed=True)
 def _value(answer):
     claims, guards, matrix, (x, y, v) = guarded_18()
     got = exact_answer(answer, v, "an exact Fraction")
@@ -249,7 +249,7 @@ def _value(answer):
     return False, "solve the matrix (exact.solve_zero_sum) or make every claim in the mix equally good against the victim's mix."
 
 
-@exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)")
+@exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)", varied=True, sealed=False)
 def _mix(answer):
     claims, guards, matrix = guarded_matrix_18()  # not the solved game: a graded build seals its value
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != len(claims):

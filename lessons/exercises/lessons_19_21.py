@@ -91,7 +91,7 @@ def next_bruce(flipped: int, bruces_seen: int) -> Fraction:
     return Fraction(bruces - bruces_seen, cards - flipped)
 
 
-@exercise("19.due", expects="the chance as an exact Fraction")
+@exercise("19.due", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _due(answer):
     n = lesson_numbers(19)
     k, b = n["flipped"], n["bruces_seen"]
@@ -122,7 +122,7 @@ def drought_chance(bruce_cards: int, run: int) -> Fraction:
     return exact.at_least(exact.longest_gap(cards, bruces), run)
 
 
-@exercise("19.drought", expects="the chance as an exact Fraction")
+@exercise("19.drought", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _drought(answer):
     n = lesson_numbers(19)
     b, run = n["drought_bruces"], n["drought_run"]
@@ -151,7 +151,7 @@ def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
     return exact.at_least(exact.longest_run(claims, fail), streak)
 
 
-@exercise("19.cold_streak", expects="the chance as an exact Fraction")
+@exercise("19.cold_streak", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _cold_streak(answer):
     n = lesson_numbers(19)
     right = cold_streak_chance(n["claims"], n["claim"], n["streak"])
@@ -203,7 +203,7 @@ def model_wait(players: int, lives: int) -> Fraction:
     return sum(((r2 - r1) * p for (r1, r2), p in exact.elimination_rounds(players, lives).items()), Fraction(0))
 
 
-@exercise("20.model_wait", expects="the expected rounds as an exact Fraction")
+@exercise("20.model_wait", expects="the expected rounds as an exact Fraction", varied=True, sealed=True)
 def _model_wait(answer):
     n = lesson_numbers(20)
     players, lives = n["model_players"], n["model_lives"]
@@ -233,7 +233,7 @@ def _bk_question():
     return wait_config(n), (n["bots"],) * n["players"]
 
 
-@exercise("20.wait", expects="(results, (low, high)): your simulate(...) Results and your 95% interval")
+@exercise("20.wait", expects="(results, (low, high)): your simulate(...) Results and your 95% interval", varied=True, sealed=False)
 def _wait(answer):
     interval, res = interval_and_run(answer, run_first=True, example=(
         "(results, (low, high)): the Results of your simulate call and your interval"))
@@ -266,7 +266,7 @@ def model_first_seat(players: int, spaces: "int | None" = None) -> Fraction:
     return exact.race_seat_chances(_model_trial(pb.Config().spaces if spaces is None else spaces), players)[0]
 
 
-@exercise("21.model_seat", expects="the chance as an exact Fraction")
+@exercise("21.model_seat", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _model_seat(answer):
     players, spaces = lesson_numbers(21)["model_players"], lesson_numbers(21)["model_spaces"]
     right = model_first_seat(players, spaces)
@@ -299,7 +299,7 @@ def _first_section_config(value: int):
     return pb.Config(players=n["players"]).with_values({n["tune_field"]: value})
 
 
-@exercise("21.tuned", expects="(length, runs): the length you pick and {length: your games at it}")
+@exercise("21.tuned", expects="(length, runs): the length you pick and {length: your games at it}", varied=True, sealed=False)
 def _tuned(answer):
     n = lesson_numbers(21)
     field, (v0, v1) = n["tune_field"], n["tune_values"]

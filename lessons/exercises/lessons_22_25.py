@@ -44,7 +44,7 @@ def loss_of_adopting(won_a: int, games_a: int, won_b: int, games_b: int) -> Frac
     return mean_a * bayes.beats(a_b, b_b, a_a + 1, b_a) - mean_b * bayes.beats(a_b + 1, b_b, a_a, b_a)
 
 
-@exercise("22.expected_loss", expects="the expected loss as an exact Fraction")
+@exercise("22.expected_loss", expects="the expected loss as an exact Fraction", varied=True, sealed=False)
 def _expected_loss(answer):
     (won_a, games_a), (won_b, games_b) = lesson_numbers(22)["record"]
     right = loss_of_adopting(won_a, games_a, won_b, games_b)
@@ -80,7 +80,7 @@ def adoption_chance(games: int, threshold: Fraction, rate_a: Fraction, rate_b: F
     return total
 
 
-@exercise("22.power", expects="the chance as an exact Fraction")
+@exercise("22.power", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _power(answer):
     games, threshold, rate_a, rate_b = lesson_numbers(22)["rule"]
     right = adoption_chance(games, threshold, rate_a, rate_b)
@@ -125,7 +125,7 @@ def mean_variance_best(weight: Fraction) -> Fraction:
     return max(k * clean_run(k) - weight * k * k * clean_run(k) * (1 - clean_run(k)) for k in range(MOST_FLIPS + 1))
 
 
-@exercise("23.mean_variance", expects="the best score as an exact Fraction")
+@exercise("23.mean_variance", expects="the best score as an exact Fraction", varied=True, sealed=False)
 def _mean_variance(answer):
     weight = lesson_numbers(23)["weight"]
     right = mean_variance_best(weight)
@@ -159,7 +159,7 @@ def two_turns(need: int) -> Fraction:
                for k in range(MOST_FLIPS + 1))
 
 
-@exercise("23.two_turns", expects="the chance as an exact Fraction")
+@exercise("23.two_turns", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _two_turns(answer):
     need = lesson_numbers(23)["need"]
     right = two_turns(need)
@@ -209,7 +209,7 @@ def second_pip(face: int) -> Fraction:
     return turns_saved(tuple(two)) - turns_saved(tuple(one))
 
 
-@exercise("24.second_pip", expects="the turns saved as an exact Fraction")
+@exercise("24.second_pip", expects="the turns saved as an exact Fraction", varied=True, sealed=False)
 def _second_pip(answer):
     face = lesson_numbers(24)["face"]
     right = second_pip(face)
@@ -239,7 +239,7 @@ def loo_price(left_out: int) -> Fraction:
     return turns_saved(DIE_OPTIONS[left_out][1]) / slope
 
 
-@exercise("24.fair_price", expects="the pip cost as an exact Fraction")
+@exercise("24.fair_price", expects="the pip cost as an exact Fraction", varied=True, sealed=False)
 def _fair_price(answer):
     k = lesson_numbers(24)["option"]
     right = loo_price(k)
@@ -269,7 +269,7 @@ def match_chance(strength_a: int, strength_b: int, best_of: int) -> Fraction:
     return sum((comb(need - 1 + j, j) * p ** need * (1 - p) ** j for j in range(need)), Fraction(0))
 
 
-@exercise("25.match", expects="the chance as an exact Fraction")
+@exercise("25.match", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _match(answer):
     (s_a, s_b), best_of = lesson_numbers(25)["strengths"], lesson_numbers(25)["best_of"]
     right = match_chance(s_a, s_b, best_of)
@@ -295,7 +295,7 @@ def implied_third(p_ab: Fraction, p_bc: Fraction) -> Fraction:
     return odds / (1 + odds)
 
 
-@exercise("25.implied", expects="the chance as an exact Fraction")
+@exercise("25.implied", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _implied(answer):
     p_ab, p_bc = lesson_numbers(25)["pairs"]
     right = implied_third(p_ab, p_bc)
