@@ -246,6 +246,10 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
         sys.exit(f"build_site: jupyter-book wrote no {built / 'index.html'}")
     dropped = sum(site_pages.prune_widget_state(page) for page in built.glob("*.html"))
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
+    unplayed = [page.name for page in sorted(built.glob("*.html")) if site_pages.unplayed_explorers(page)]
+    if unplayed:
+        sys.exit(f"build_site: the Explorers of {', '.join(unplayed)} were saved without every value played: the "
+                 "lessons' kernel did not run meeple.widgets.site_mode() (KERNEL_STARTUP; is its Python this meeple's?)")
     for page in built.glob("*.html"):
         page.write_text(site_pages.merge_solution_folds(site_pages.drop_check_results(page.read_text())))
     charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer,
