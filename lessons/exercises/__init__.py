@@ -23,7 +23,8 @@ registers every lesson's checkers, so nothing imports the package from inside a 
   its answer (`@answer_of`) right below it.
 
 A checker is registered under a key "NN.name" (NN = the lesson number) with the `exercise`
-decorator; it takes the student's answer and returns `(ok, text)`: on success a short
+decorator, which also says whether the exercise is varied (the student's numbers: `VARIED`) and
+sealed (one exact answer: `graded.SEALED`); it takes the student's answer and returns `(ok, text)`: on success a short
 confirmation that may explain, on failure a hint that does not give the answer away.
 Checkers compute the right answer with the engine or `meeple.rules.exact`, never from a
 typed-in constant. No module here imports altair or pandas: checkers import what they need

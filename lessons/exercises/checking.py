@@ -19,6 +19,7 @@ import math
 import numbers
 import re
 import sys
+from collections.abc import Set
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -28,6 +29,8 @@ Checker = Callable[[Any], "tuple[bool, str]"]
 
 _CHECKERS: dict[str, Checker] = {}
 _EXPECTS: dict[str, str] = {}
+_DECLARED: dict[str, dict[str, bool]] = {}  # key -> {"varied": ..., "sealed": ...}, as its decorator says
+FLAGS = ("varied", "sealed")
 
 
 class WrongKind(TypeError):
@@ -114,12 +117,22 @@ def plain(text: str) -> str:
 
 # --- registering and running checkers ----------------------------------------------
 
-def exercise(key: str, expects: str | None = None, replace: bool = False) -> Callable[[Checker], Checker]:
+def exercise(key: str, expects: str | None = None, replace: bool = False, *,
+             varied: "bool | None" = None, sealed: "bool | None" = None) -> Callable[[Checker], Checker]:
     """Decorator: register `f(answer) -> (ok, text)` as the checker of exercise `key`
-    ("NN.name"). `expects` (optional) says in words what kind of answer it takes; `replace`
-    lets it take the place of a checker already registered (a graded build's sealed one)."""
+    ("NN.name"). `expects` (optional) says in words what kind of answer it takes; `varied`
+    whether its numbers are the student's (`exercise_numbers`: the rest use the lessons' own
+    numbers for everyone); `sealed` whether its checker accepts exactly the key's answer, so a
+    graded build ships its salted hash in place of the checker (`graded`). Every exercise says
+    both (numbers.VARIED and graded.SEALED are read from here). `replace` lets it take the
+    place of a checker already registered (a graded build's sealed one); a flag it leaves out
+    stays as the replaced checker declared it."""
     if not isinstance(key, str) or "." not in key or not key.split(".", 1)[0].isdigit():
         raise ValueError(f"an exercise key looks like '07.no_double' (lesson number, dot, name), got {key!r}")
+    flags = {"varied": varied, "sealed": sealed}
+    for name, value in flags.items():
+        if not isinstance(value, bool) and (value is not None or not replace):
+            raise ValueError(f"exercise {key!r}: {name} must be True or False, got {value!r}")
 
     def register(f: Checker) -> Checker:
         if key in _CHECKERS and _CHECKERS[key] is not f and not replace:
@@ -127,9 +140,43 @@ def exercise(key: str, expects: str | None = None, replace: bool = False) -> Cal
         _CHECKERS[key] = f
         if expects:
             _EXPECTS[key] = expects
+        _DECLARED.setdefault(key, {}).update({k: v for k, v in flags.items() if v is not None})
         return f
 
     return register
+
+
+class Declared(Set):
+    """The keys of the registered exercises whose decorator says `flag` ("varied" or "sealed"),
+    sorted: a read-only view of the registry, so it holds the checkers registered after it was
+    made (numbers.VARIED and graded.SEALED are made before the lessons' modules register).
+    Set operations (`-`, `&`, `|`) give frozensets."""
+
+    def __init__(self, flag: str):
+        if flag not in FLAGS:
+            raise ValueError(f"an exercise flag is one of {', '.join(FLAGS)}, got {flag!r}")
+        self.flag = flag
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and _DECLARED.get(key, {}).get(self.flag, False)
+
+    def __iter__(self):
+        return iter(sorted(k for k in _DECLARED if k in self))
+
+    def __len__(self) -> int:
+        return sum(1 for k in _DECLARED if k in self)
+
+    def __repr__(self) -> str:
+        return f"Declared({self.flag!r}: {', '.join(self)})"
+
+    @classmethod
+    def _from_iterable(cls, it):
+        return frozenset(it)
+
+
+def declared(key: str) -> dict[str, bool]:
+    """What exercise `key`'s decorator says of it: {"varied": ..., "sealed": ...} (a flag left out: absent)."""
+    return dict(_DECLARED.get(key, {}))
 
 
 def expects(key: str) -> "str | None":

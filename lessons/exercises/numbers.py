@@ -19,7 +19,7 @@ from typing import Any, Callable
 from meeple.course.classroom import same_id
 from meeple.rules import duck_duck_bruce as ddb
 
-from .checking import WHOSE
+from .checking import WHOSE, Declared
 
 # 14.luck_alone's (n games, at least k wins): the lesson's own (100, 60) first, then k from 59% to 70% of n
 LUCK = ((100, 60), *((n, k) for n in (60, 70, 80, 90, 100, 110, 120, 150)
@@ -491,17 +491,9 @@ NUMBERS: dict[str, dict[str, tuple]] = {
            "pairs": ((Fraction(2, 3), Fraction(3, 5)), (Fraction(3, 4), Fraction(2, 3)), (Fraction(3, 5), Fraction(5, 8)),
                      (Fraction(5, 8), Fraction(2, 3)), (Fraction(7, 10), Fraction(3, 5)))},
 }
-# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone)
-VARIED = {"01.wilson", "01.ender", "02.moments", "02.die", "03.chase", "03.seat", "04.track", "04.slow", "05.games", "05.power",
-          "06.boost", "06.catchup", "09.claim3_variance", "11.second_row", "12.p_five", "12.ender_bonus"}
-VARIED |= {"07.third", "07.no_double", "07.bruces", "08.five_ducks", "09.trailer", "09.leader", "10.three_red",
-          "10.three_red_sampled", "10.led_five", "13.next_can_end", "13.balance_bonus", "14.luck_alone"}
-VARIED |= {"08.nest_bust", "08.nest_gain", "11.none_colour", "14.die_d", "14.cycle"}
-VARIED |= {"15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "18.mix"}
-VARIED |= {"17.rounds", "20.wait", "21.tuned"}
-VARIED |= {"19.due", "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"}
-VARIED |= {"22.expected_loss", "22.power", "23.mean_variance", "23.two_turns",
-           "24.second_pip", "24.fair_price", "25.match", "25.implied"}
+# the exercises whose numbers are the student's (the rest use the lessons' own numbers for everyone),
+# as each says in its `exercise(..., varied=True)` decorator: a view of the registry, filled as the lessons register
+VARIED = Declared("varied")
 _student: "str | None" = None
 
 

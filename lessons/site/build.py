@@ -15,9 +15,10 @@ come from npm at build time (into DIR/work/npm, kept between builds). No page lo
 anything from another host, and no source map ships. The site folder also gets `_headers`
 and `.htaccess`: which files a browser may keep for good (issue 24 item 7).
 
-The widgets are live on the site (issues 12 and 22). The lessons run with
-MEEPLE_SITE=1, so every Explorer plays every value on its slider and saves them
-with the page: its own front end (`static/explorer.js`, one module shared by
+The widgets are live on the site (issues 12 and 22). The lessons' kernels start
+with `meeple.widgets.site_mode()` called (KERNEL_STARTUP, an IPython startup file in
+the build's own IPython folder, DIR/work/ipython), so every Explorer plays every value
+on its slider and saves them with the page: its own front end (`static/explorer.js`, one module shared by
 every Explorer) draws them before any Python starts, and its slider moves over
 them. For the rest the site carries Python itself: Pyodide from npm, at the
 version pinned in vendor.py with the SHA-256 of every file checked, and a wheel of this
@@ -70,6 +71,22 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")  # colours in Sphinx's output
 SOLUTION = "solution"  # the cell tag of an exercise's answer (as `meeple scrub` reads it)
 # Not staged: build output, helpers and editor leftovers.
 SKIP = shutil.ignore_patterns("_build", "_vendor", ".ipynb_checkpoints", "__pycache__", "*.py", ".*", "exercises", "site")
+
+
+# The builder tells the widgets the site is being built: every kernel Jupyter Book starts runs this
+# first (IPYTHONDIR=kernel_ipython_dir(...)), so each Explorer plays every value and saves them with
+# the page. A fresh IPython folder a build: no startup file of the builder's own account runs in a lesson.
+KERNEL_STARTUP = "from meeple.widgets import site_mode\n\nsite_mode()\n"
+
+
+def kernel_ipython_dir(folder: Path) -> Path:
+    """Write `folder` afresh as an IPython folder whose one startup file is KERNEL_STARTUP; return it."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    startup = folder / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-meeple-site.py").write_text(KERNEL_STARTUP)
+    return folder
 
 
 def lessons(patterns: list[str] | None = None) -> list[Path]:
@@ -179,7 +196,7 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, 
         # Only the npm packages are kept between builds: the executed notebooks Jupyter Book
         # leaves behind (work/_build/jupyter_execute) would look like lessons to pytest
         # and to the check that lessons are committed without outputs.
-        for tmp in (work / "src", work / "_build"):
+        for tmp in (work / "src", work / "_build", work / "ipython"):
             shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -223,12 +240,16 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
         config.write_text(text.replace("\nexecute:\n", f"\nexecute:\n  exclude_patterns: {json.dumps(skip)}\n", 1))
     built = work / "_build" / "html"
     cmd = [jupyter_book(), "build", str(src), "--path-output", str(work), "--builder", "html"]
-    env = {**os.environ, "MEEPLE_SITE": "1"}  # Explorers play every value and save them with the page
+    env = {**os.environ, "IPYTHONDIR": str(kernel_ipython_dir(work / "ipython"))}  # KERNEL_STARTUP: site_mode()
     run_book(cmd, env)
     if not (built / "index.html").exists():
         sys.exit(f"build_site: jupyter-book wrote no {built / 'index.html'}")
     dropped = sum(site_pages.prune_widget_state(page) for page in built.glob("*.html"))
     print(f"build_site: {dropped} widget models no page shows left out of the pages", flush=True)
+    unplayed = [page.name for page in sorted(built.glob("*.html")) if site_pages.unplayed_explorers(page)]
+    if unplayed:
+        sys.exit(f"build_site: the Explorers of {', '.join(unplayed)} were saved without every value played: the "
+                 "lessons' kernel did not run meeple.widgets.site_mode() (KERNEL_STARTUP; is its Python this meeple's?)")
     for page in built.glob("*.html"):
         page.write_text(site_pages.merge_solution_folds(site_pages.drop_check_results(page.read_text())))
     charts = sum(site_pages.edit_widget_state(page, site_pages.compile_chart, site_pages.compile_explorer,

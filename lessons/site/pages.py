@@ -243,6 +243,16 @@ def _is_explorer(model: dict) -> bool:
             and isinstance(attrs.get("setup"), dict) and "sliders" in (attrs.get("view") or {}))
 
 
+def unplayed_explorers(page: Path) -> int:
+    """How many Explorers the page saved without every value played: their lesson's kernel was not
+    in site mode (it did not run the builder's KERNEL_STARTUP, meeple.widgets.site_mode())."""
+    found = STATE.search(page.read_text())
+    if not found:
+        return 0
+    models = json.loads(found[2])["state"].values()
+    return sum(1 for m in models if _is_explorer(m) and "saved_numbers" not in m["state"]["view"])
+
+
 def compile_explorer(model: dict) -> int:
     """An Explorer's saved charts become Vega (as compile_chart), drawn before any Python starts
     with the site's one Vega file; its module becomes static/explorer.js as it is (the kernel's

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from meeple.course import exercises as ex
+from meeple.course.exercises import checking, graded
 
 PACKAGE = Path(__file__).resolve().parents[2] / "lessons" / "exercises"
 
@@ -130,3 +131,46 @@ def test_every_exact_checker_judges_against_the_answer_key():
             assert _quiet(key, new)[0], key
             assert not _quiet(key, old)[0], key
         assert _quiet(key, old)[0], key
+
+
+# numbers.VARIED and graded.SEALED as they were written by hand before issue 34 (sealed in that order)
+VARIED_BY_HAND = {
+    "01.ender", "01.wilson", "02.die", "02.moments", "03.chase", "03.seat", "04.slow", "04.track", "05.games",
+    "05.power", "06.boost", "06.catchup", "07.bruces", "07.no_double", "07.third", "08.five_ducks", "08.nest_bust",
+    "08.nest_gain", "09.claim3_variance", "09.leader", "09.trailer", "10.led_five", "10.three_red",
+    "10.three_red_sampled", "11.none_colour", "11.second_row", "12.ender_bonus", "12.p_five", "13.balance_bonus",
+    "13.next_can_end", "14.cycle", "14.die_d", "14.luck_alone", "15.above_fair", "15.posterior_mean", "16.at_most",
+    "16.variance", "17.first_by", "17.rounds", "18.mix", "18.value", "19.cold_streak", "19.drought", "19.due",
+    "20.model_wait", "20.wait", "21.model_seat", "21.tuned", "22.expected_loss", "22.power", "23.mean_variance",
+    "23.two_turns", "24.fair_price", "24.second_pip", "25.implied", "25.match"
+}
+SEALED_BY_HAND = (
+    "02.moments", "03.chase", "04.slow", "04.track", "06.boost", "07.third", "07.no_double", "07.bruces",
+    "08.five_ducks", "08.nest_bust", "08.nest_gain", "09.claim3_variance", "09.trailer", "09.leader", "10.three_red",
+    "10.led_five", "11.second_row", "13.next_can_end", "13.balance_bonus", "14.luck_alone", "14.die_d",
+    "15.posterior_mean", "15.above_fair", "16.at_most", "16.variance", "17.first_by", "18.value", "19.due",
+    "19.drought", "19.cold_streak", "20.model_wait", "21.model_seat"
+)
+
+
+def test_every_exercise_declares_varied_and_sealed_and_the_lists_are_read_from_them():
+    """Issue 34: each exercise says in its own decorator whether it is varied and sealed; VARIED and
+    SEALED are read from the registry, with the members the hand-written lists had."""
+    assert ex.keys(), "no exercise registered"
+    for key in ex.keys():
+        flags = checking.declared(key)
+        assert sorted(flags) == ["sealed", "varied"] and all(isinstance(v, bool) for v in flags.values()), (key, flags)
+    assert set(ex.VARIED) == {k for k in ex.keys() if checking.declared(k)["varied"]} == VARIED_BY_HAND
+    assert list(graded.SEALED) == sorted(k for k in ex.keys() if checking.declared(k)["sealed"]) == sorted(SEALED_BY_HAND)
+    assert len(ex.VARIED) == len(VARIED_BY_HAND) and len(graded.SEALED) == len(SEALED_BY_HAND)
+    assert "07.third" in graded.SEALED and "01.wilson" not in graded.SEALED and ("07", "third") not in graded.SEALED
+    assert ex.VARIED - {"01.wilson"} == VARIED_BY_HAND - {"01.wilson"}  # set operations give plain frozensets
+    assert isinstance(ex.VARIED & {"01.wilson"}, frozenset)
+
+
+@pytest.mark.parametrize("flags, wrong", [({}, "varied"), ({"varied": True}, "sealed"),
+                                          ({"varied": 1, "sealed": False}, "varied")])
+def test_an_exercise_that_does_not_say_varied_and_sealed_is_refused(flags, wrong):
+    with pytest.raises(ValueError, match=f"exercise '99.nothing': {wrong} must be True or False"):
+        ex.exercise("99.nothing", "anything", **flags)
+    assert "99.nothing" not in ex.keys()

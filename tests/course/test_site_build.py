@@ -114,6 +114,22 @@ def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):
     assert "<p>text</p>" in text and bs.site_pages.prune_widget_state(page) == 0
 
 
+def test_an_explorer_saved_without_every_value_played_stops_the_build(tmp_path):
+    """If a lesson's kernel missed the builder's KERNEL_STARTUP (site_mode()), its Explorers are saved
+    with one value: the build says so (build.py) instead of shipping them silently."""
+    def explorer(view):
+        return {"model_name": "AnyModel", "state": {"charts": {}, "setup": {}, "view": {"sliders": [], **view}}}
+
+    page = tmp_path / "p.html"
+    for views, unplayed in (([{"saved_numbers": {"0": {}}}], 0), ([{"saved_numbers": {}}, {}], 1), ([], 0)):
+        state = {"version_major": 2, "version_minor": 0,
+                 "state": {str(k) * 32: explorer(v) for k, v in enumerate(views)}}
+        page.write_text(f'<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>')
+        assert bs.site_pages.unplayed_explorers(page) == unplayed, views
+    page.write_text("<p>no widgets</p>")
+    assert bs.site_pages.unplayed_explorers(page) == 0
+
+
 def test_a_check_cells_bare_true_or_false_is_left_out_but_nothing_else():
     """Issue 24 item 5: the stray "False" under every exercise hint."""
     result = ('<div class="output text_plain highlight-myst-ansi notranslate"><div class="highlight"><pre><span></span>'

@@ -4,6 +4,8 @@ Web Worker calls, and the Explorer's no-Python chart (issue 12; issue 15 item 7)
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -93,14 +95,21 @@ def test_a_value_simulated_in_the_browser_has_the_numbers_of_sweep(setup, value)
             assert row[k] == want[k], k
 
 
-def test_on_the_site_an_explorer_saves_every_value_and_what_its_slider_shows_before_python(monkeypatch):
+@pytest.fixture
+def site_mode():
+    """The course site being built, as the site builder's kernel startup says (site_mode()); off after."""
+    site_charts.site_mode()
+    yield
+    site_charts.site_mode(False)
+
+
+def test_on_the_site_an_explorer_saves_every_value_and_what_its_slider_shows_before_python(site_mode):
     """Issue 15 item 7 and issue 22: the site's Explorer shows all its values, not the ones the lesson
     visited; before Python starts its slider moves over the saved numbers of each value; after,
     the browser's session starts from the same numbers (its setup carries them)."""
     from meeple.widgets import Explorer
     from meeple.widgets.explorer_session import ExplorerSession
 
-    monkeypatch.setenv(site_charts.ENV, "1")
     e = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
     assert sorted(e.table["bonus"].unique()) == [0, 3, 6] and e.view["played"] == 3
     assert e.view["point"] == 1 and sorted(e.view["saved_numbers"]) == ["0", "1", "2"]  # bonus 3, the baseline
@@ -110,17 +119,42 @@ def test_on_the_site_an_explorer_saves_every_value_and_what_its_slider_shows_bef
     assert browser.played == [(0,), (3,), (6,)] and browser.numbers((6,)) == e.session.numbers((6,))
     assert browser.view()["charts"]["win"] == json.loads(json.dumps(e.charts["win"]))
     e.show(0)  # the lesson may still visit values: nothing breaks
-    monkeypatch.delenv(site_charts.ENV)
+    site_charts.site_mode(False)
     plain = Explorer("bucket-brigade", field="bonus", values=[0, 3, 6], bots="heuristic,random", games=20, seed=1, workers=1)
     assert sorted(plain.table["bonus"].unique()) == [3] and "played" not in plain.setup  # in JupyterLab only what the reader visits
 
 
-def test_on_the_site_an_explorer_over_players_saves_every_value_and_pairs_only_the_seats_both_have(monkeypatch):
+def test_the_site_builder_tells_the_kernel_and_no_widget_reads_the_environment(tmp_path):
+    """Issue 34: the site builder tells the widget what it needs. Its IPython folder's one startup
+    file (where IPython looks for it) turns site mode on; no module of meeple.widgets reads os.environ."""
+    import runpy
+
+    from IPython.core.profiledir import ProfileDir
+
+    from meeple.course.site import build
+
+    folder = build.kernel_ipython_dir(tmp_path / "ipython")
+    startup = Path(ProfileDir.find_profile_dir_by_name(str(folder), "default").startup_dir)
+    files = sorted(startup.glob("*.py"))
+    assert [f.read_text() for f in files] == [build.KERNEL_STARTUP]
+    assert not site_charts.building_site()
+    try:
+        runpy.run_path(str(files[0]))
+        assert site_charts.building_site()
+    finally:
+        site_charts.site_mode(False)
+    with pytest.raises(TypeError, match="True or False"):
+        site_charts.site_mode("1")
+    widgets = Path(site_charts.__file__).parent
+    readers = [p.name for p in widgets.rglob("*.py") if re.search(r"\benviron\b|\bgetenv\b", p.read_text())]
+    assert readers == []
+
+
+def test_on_the_site_an_explorer_over_players_saves_every_value_and_pairs_only_the_seats_both_have(site_mode):
     """Lesson 3's Explorer over `players` (2 to 6, reference 4) stopped the site build: the paired column
     asked the 4-player reference for seats 5 and 6. A seat the reference lacks says so in its row."""
     from meeple.widgets import Explorer
 
-    monkeypatch.setenv(site_charts.ENV, "1")
     e = Explorer("piggyback-brigade", field="players", values=[2, 4, 6], bots="random", games=20, seed=1, workers=1)
     assert sorted(e.view["saved_numbers"]) == ["0", "1", "2"]
     six = e.session.numbers((6,))

@@ -1,12 +1,13 @@
-"""What importing the widgets costs (issue 11): the Stepper needs no altair or pandas,
-the Explorer no altair, and altair does not build rfc3987_syntax's grammar (1.6 s of CPU)."""
+"""What importing the widgets costs (issue 11): the Stepper needs no altair or pandas, the
+Explorer no altair, so neither pays jsonschema's import (which, where JupyterLab brought
+rfc3987_syntax, builds its IRI grammar: about 1 s of CPU). meeple.widgets leaves how other
+packages import alone (issue 34: no import hook)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
-import pytest
 
 
 def _modules_after(stmt: str) -> set[str]:
@@ -21,17 +22,21 @@ def test_the_stepper_loads_without_altair_or_pandas():
     assert not {"altair", "pandas", "jsonschema"} & mods
 
 
-def test_the_explorer_loads_altair_without_building_the_iri_grammar():
-    """The Explorer draws plain Vega-Lite (specs.py): it needs no altair to import; a lesson's
-    charts beside it load altair, still without the grammar."""
-    assert "altair" not in _modules_after("from meeple.widgets import Explorer")
-    mods = _modules_after("from meeple.widgets import Explorer, charts")
-    assert {"altair", "jsonschema", "meeple.widgets.explorer"} <= mods
-    assert "rfc3987_syntax" not in mods
+def test_the_explorer_loads_without_altair_or_jsonschema():
+    """The Explorer draws plain Vega-Lite (specs.py): it needs no altair, so no jsonschema and no
+    IRI grammar, to import; a lesson's charts beside it load altair."""
+    mods = _modules_after("from meeple.widgets import Explorer")
+    assert "meeple.widgets.explorer" in mods
+    assert not {"altair", "jsonschema", "rfc3987_syntax"} & mods
+    assert {"altair", "jsonschema"} <= _modules_after("from meeple.widgets import Explorer, charts")
 
 
-@pytest.mark.slow
-def test_rfc3987_syntax_still_imports_for_anyone_else():
-    pytest.importorskip("rfc3987_syntax")  # only when installed (altair's jsonschema pulls it in)
-    mods = _modules_after("from meeple.widgets import Explorer; import rfc3987_syntax")
-    assert "rfc3987_syntax" in mods
+def test_the_widgets_install_no_import_hook():
+    """Issue 34: nothing in meeple.widgets changes how another package imports (an earlier
+    finder hid rfc3987_syntax from jsonschema by walking the importer's stack frames)."""
+    code = ("import sys; import meeple.widgets; "
+            "from meeple.widgets import Explorer, Stepper, Panel, Tally, charts; "
+            "print(' '.join(str(getattr(f, '__module__', None)) for f in sys.meta_path + sys.path_hooks))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    finders = out.stdout.split()
+    assert finders and not [m for m in finders if m.startswith("meeple")]  # altair's six adds one: not ours
