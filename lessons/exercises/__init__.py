@@ -15,12 +15,14 @@ registers every lesson's checkers, so nothing imports the package from inside a 
   one shape of a sampled checker (`interval_and_run`, `own_interval`);
 - `search`: a search by hand (`measured_runs`, `closest`, `undecided`): the {value: games} runs
   12.ender_bonus and 21.tuned take where `tune` (pandas) cannot run;
-- `numbers`: fresh numbers per student (`NUMBERS`, `VARIED`, `student`, `exercise_numbers`);
+- `numbers`: fresh numbers per student (`NUMBERS`, filled by each lesson's `choices`; `VARIED`,
+  `student`, `exercise_numbers`);
 - `key`: the answer key (`answer_of`, `answer`, `expected`, `answer_key`, `read_roster`): a
   checker takes the answer it judges against from `expected(key)`, the function `answer_of`
   registered, so each exact answer is computed in one place;
-- `lesson_01` ... `lesson_25`: one module per lesson, each exercise's checker (`@exercise`) with
-  its answer (`@answer_of`) right below it.
+- `lesson_01` ... `lesson_25`: one module per lesson: the numbers it varies per student
+  (`choices("NN", {...})`), then each exercise's checker (`@exercise(key, ..., varied=, sealed=)`)
+  with its answer (`@answer_of(key)`) right below it: an exercise is written in one place.
 
 A checker is registered under a key "NN.name" (NN = the lesson number) with the `exercise`
 decorator, which also says whether the exercise is varied (the student's numbers: `VARIED`) and

@@ -1,4 +1,5 @@
-"""Lesson 1's exercises, first interval (Bucket Brigade): each one's checker with its answer beside it.
+"""Lesson 1's exercises, first interval (Bucket Brigade): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -14,7 +15,11 @@ from meeple.rules.stats import Z95, wilson
 from .checking import agrees_to_digits, exercise, need_interval
 from .evidence import Evidence, interval_and_run, need_evidence
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# lessons 1-6 (the sampled 01.ender asks its own bonus, 03.seat its players, 06.catchup its players and limit)
+NUMBERS = choices("01", {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12), (8, 11)), "bonus": (6, 5, 7, 8)})
 
 ENDER_GAMES, ENDER_SEED = 800, 2026  # the engine's own estimate for 01.ender
 
@@ -47,7 +52,7 @@ def _ender_cached(bonus, games, seed, _memo={}):  # noqa: B006 - the default dic
 
 
 
-@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)")
+@exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)", varied=True, sealed=False)
 def _wilson_7_of_10(answer):
     lo, hi = need_interval(answer)
     k, n = exercise_numbers("01")["won_of"]
@@ -94,7 +99,7 @@ def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
 
 
 
-@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from")
+@exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from", varied=True, sealed=False)
 def _ender_bonus_6(answer):
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
         "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))

@@ -1,4 +1,5 @@
-"""Lesson 2's exercises, one die (Piggyback Brigade): each one's checker with its answer beside it.
+"""Lesson 2's exercises, one die (Piggyback Brigade): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -13,7 +14,34 @@ from meeple.rules import exact
 
 from .checking import WrongKind, exact_answer, exercise, need_whole
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# 02.moments's practice dice: the lesson's five first, then every six-faced die of faces 1 to 6 with three or more
+# different faces whose (mean, variance) is new (a classmate's die rarely shares the student's moments, issue 37), with
+# neither its mean nor its variance a figure lesson 2 shows before asking: the piglets' die's and the steady die's
+# (7/3, 11/9, 2/9) and 02.die's targets (3/2 to 9/2, 1)
+def _practice_dice() -> tuple:
+    dice = [(1, 1, 2, 2, 3, 3), (1, 2, 2, 2, 3, 3), (1, 1, 1, 2, 2, 4), (1, 1, 1, 2, 3, 4), (2, 2, 3, 3, 4, 6)]
+
+    def moments(f):
+        mean = Fraction(sum(f), len(f))
+        return mean, Fraction(sum(x * x for x in f), len(f)) - mean * mean
+
+    shown = {Fraction(7, 3), Fraction(11, 9), Fraction(2, 9), Fraction(3, 2), Fraction(5, 2), Fraction(7, 2),
+             Fraction(9, 2), Fraction(1)}
+    seen = {moments(f) for f in dice}
+    for f in combinations_with_replacement(range(1, 7), 6):
+        mean, variance = moments(f)
+        if len(set(f)) >= 3 and (mean, variance) not in seen and not {mean, variance} & shown:
+            seen.add((mean, variance))
+            dice.append(f)
+    return tuple(dice)
+
+PRACTICE_DICE = _practice_dice()
+
+NUMBERS = choices("02", {"practice_die": PRACTICE_DICE,
+                         "target": ((Fraction(5, 2), 1), (Fraction(7, 2), 1), (Fraction(9, 2), 1), (Fraction(3, 2), 1))})
 
 
 def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4, 1, 3)") -> tuple[int, ...]:
@@ -39,7 +67,7 @@ def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
 
 
 
-@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions")
+@exercise("02.moments", expects="a pair (mean, variance) of exact Fractions", varied=True, sealed=True)
 def _moments(answer):
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2:
         raise WrongKind(f"expected a pair (mean, variance), got {answer!r}")
@@ -64,7 +92,7 @@ def _moments_answer():
 
 
 
-@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)")
+@exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)", varied=True, sealed=False)
 def _die_mean_2_5_var_1(answer):
     faces = _need_faces(answer)
     d = exact.die(faces)

@@ -1,4 +1,5 @@
-"""Lesson 3's exercises, rerolls (Piggyback Brigade): each one's checker with its answer beside it.
+"""Lesson 3's exercises, rerolls (Piggyback Brigade): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -14,7 +15,22 @@ from meeple.rules.stats import wilson
 from .checking import WrongKind, exact_answer, exercise, need_choice
 from .evidence import Evidence, need_evidence
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# 03.chase's and 06.boost's dice: the base die's faces first, then dice whose four white faces (rerolling always) and two
+# black ones (rerolling if last) take other numbers, each with a chase of its own (a chase turn's mean depends on the
+# faces alone, not their colours, so no two share their faces; at most one gap's mean or boost is another's)
+CHASE_DICE = ((1, 2, 3, 4, 1, 3), (1, 1, 2, 3, 2, 3), (1, 1, 2, 4, 2, 3), (1, 1, 2, 5, 2, 3), (1, 1, 2, 5, 2, 4),
+              (1, 1, 3, 5, 2, 3), (1, 1, 3, 5, 2, 4), (1, 2, 3, 4, 2, 3), (1, 2, 3, 5, 2, 3))
+
+# gap not 4: the lesson's reroll toggles show the chase four spaces behind. seat: 03.seat's (players, seat
+# asked about, 1 = Player 1): on the lesson's 2000 games (seed 1) four are favoured, four "cannot tell" and
+# four "no" (tests/course/test_student_numbers.py), so the verdict is the student's own (issue 37)
+# die: 03.chase's die (CHASE_DICE), gap 1 to 15 but 4 and 10 (the toggles show the chase four spaces behind, section
+# 3 ten): 117 chases (issue 37: 5, 23% of pairs)
+NUMBERS = choices("03", {"gap": (5, 1, 2, 3, 6, 7, 8, 9, 11, 12, 13, 14, 15), "die": CHASE_DICE,
+                         "seat": ((4, 1), (3, 1), (5, 1), (6, 2), (3, 2), (4, 2), (5, 3), (6, 4), (3, 3), (4, 4), (5, 5), (6, 6))})
 
 CHASE_GAP = 5  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
 
@@ -26,7 +42,7 @@ def chase_rules(lesson: str = "03") -> pb.Config:
 
 
 
-@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)")
+@exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)", varied=True, sealed=True)
 def _chase(answer):
     cfg, gap = chase_rules(), exercise_numbers("03")["gap"]
     want = expected("03.chase")
@@ -97,7 +113,7 @@ def _verdict(low: float, high: float, fair: float) -> str:
 
 
 
-@exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from")
+@exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from", varied=True, sealed=False)
 def _seat_one(answer):
     example = "(favoured, games): your 'yes', 'no' or 'cannot tell' and what simulate(...) returned"
     if isinstance(answer, (str, bytes)) or not isinstance(answer, (tuple, list)) or len(answer) != 2:

@@ -1,4 +1,5 @@
-"""Lesson 5's exercises, how many games?: each one's checker with its answer beside it.
+"""Lesson 5's exercises, how many games?: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -12,7 +13,10 @@ from meeple.rules.stats import Z95
 
 from .checking import WrongKind, exercise, need_whole
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+NUMBERS = choices("05", {"edge": (0.03, 0.05, 0.07), "half": (0.02, 0.015, 0.025, 0.01)})
 
 EDGE_FAIR, EDGE = 0.25, 0.03  # the lesson's own seat: winning 28% where a fair share is 25%
 
@@ -51,7 +55,7 @@ def need_games(answer) -> int:
 
 
 # Shaped like 05.power on purpose: one question, its own tolerance and its own wrong-turn hint.
-@exercise("05.games", expects="a whole number of games")
+@exercise("05.games", expects="a whole number of games", varied=True, sealed=False)
 def _games_for_edge(answer):
     n = need_games(answer)
     _, p, half = edge_question()
@@ -72,7 +76,7 @@ answer_of("05.games")(lambda: games_for_half_width(*edge_question()[1:]))
 
 
 # Shaped like 05.games on purpose: one question, its own tolerance and its own wrong-turn hint.
-@exercise("05.power", expects="a whole number of games")
+@exercise("05.power", expects="a whole number of games", varied=True, sealed=False)
 def _games_for_power(answer):
     n = need_games(answer)
     fair, p, _ = edge_question()

@@ -1,4 +1,5 @@
-"""Lesson 6's exercises, catch-up (Piggyback Brigade, Duck, Duck, Bruce): each one's checker with its answer beside it.
+"""Lesson 6's exercises, catch-up (Piggyback Brigade, Duck, Duck, Bruce): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -15,7 +16,17 @@ from .checking import WrongKind, exact_answer, exercise
 from .evidence import Evidence
 from .key import answer_of, expected
 from .lesson_03 import chase_rules
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+from .lesson_03 import CHASE_DICE
+
+
+# catchup: (players, low, high): the half-time leader's whole interval between low and high per cent. The
+# base rule fails each, and so does the lesson's strong catch-up (only the last rerolls): some targets want
+# more catch-up than the base rule, some less; each is met by a rule of lesson_06.CATCHUP_RULES
+# (tests/course/test_student_numbers.py; issue 37: the lesson's own example passed for everyone)
+# gap and die: 06.boost's chase, 1 to 15 spaces behind with a die of CHASE_DICE (135 chases; issue 37: 5)
+NUMBERS = choices("06", {"gap": (4, 1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), "die": CHASE_DICE,
+                         "catchup": ((4, 15, 25), (3, 35, 45), (4, 35, 45), (5, 19, 29), (5, 28, 38), (6, 25, 35), (6, 10, 18))})
 
 CATCHUP_GAMES, CATCHUP_SEED = 600, 1  # the lesson's games and seed (a student's target: catchup_question())
 
@@ -65,7 +76,7 @@ def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED
 
 
 
-@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules")
+@exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules", varied=True, sealed=False)
 def _catch_up_rule(answer):
     players, low, high = catchup_question()
     if isinstance(answer, pb.Config):
@@ -116,7 +127,7 @@ def _plain(cfg: pb.Config) -> pb.Config:
 
 
 
-@exercise("06.boost", expects="an exact Fraction (spaces)")
+@exercise("06.boost", expects="an exact Fraction (spaces)", varied=True, sealed=True)
 def _catch_up_boost(answer):
     want = expected("06.boost")
     x = exact_answer(answer, want)

@@ -1,4 +1,5 @@
-"""Lesson 8's exercises, push your luck (Duck, Duck, Bruce): each one's checker with its answer beside it.
+"""Lesson 8's exercises, push your luck (Duck, Duck, Bruce): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -12,7 +13,78 @@ from meeple.rules import duck_duck_bruce as ddb
 
 from .checking import exact_answer, exercise
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# 08.five_ducks's decks (colours, extra Bruces) whose bust chance lesson 8 shows before asking (3/5, 2/3, 41/59, 23/29)
+FIVE_DUCKS_SHOWN = frozenset({(10, 14), (9, 5), (9, 17), (9, 18), (8, 5), (8, 6), (8, 10), (7, 15)})
+
+# 08's exercise 2 (08.nest_bust, 08.nest_gain): (the row's suits, the number on each of its ducks, the nest's ducks).
+# NEST_SHAPES: (k, x, m, y, w, e, z), a row of k ducks numbered x (NEST_ROW's first k suits) and a nest of a y above x
+# in the row's first m suits, a 1 in its first w and a z in the first e other suits (ddb's order). Each is one where the
+# empty nest says stop (the lesson's grid) and the nest says flip, the nest outranking a duck of the row (exercise 2 (c)),
+# with a bust chance and a gain of its own and neither one a figure lesson 8 shows before it (the lesson's own first;
+# tests/course/test_student_numbers.py; issue 37: 6 nests on one row, 5 bust chances)
+NEST_ROW = ("red", "green", "yellow", "orange", "teal", "blue", "purple")
+
+NEST_SHAPES = ((3, 2, 1, 4, 0, 0, 1), (3, 2, 1, 3, 0, 1, 1), (3, 2, 1, 3, 1, 0, 1), (3, 2, 1, 3, 1, 1,
+               1), (3, 2, 2, 3, 1, 0, 1), (4, 2, 3, 3, 0, 0, 1), (5, 1, 3, 2, 0, 0, 1), (3, 2, 1, 3, 0,
+               3, 1), (3, 2, 1, 3, 1, 2, 1), (3, 2, 2, 3, 1, 1, 1), (3, 2, 2, 3, 2, 0, 1), (4, 2, 3, 3,
+               0, 1, 1), (4, 2, 3, 3, 1, 0, 1), (5, 1, 3, 2, 0, 1, 1), (5, 1, 3, 2, 1, 0, 1), (3, 2, 1,
+               3, 1, 3, 1), (3, 2, 2, 3, 1, 2, 1), (3, 2, 2, 3, 2, 1, 1), (3, 2, 3, 3, 2, 0, 1), (4, 2,
+               3, 3, 0, 2, 1), (4, 2, 3, 3, 1, 1, 1), (4, 2, 3, 3, 2, 0, 1), (5, 1, 3, 2, 0, 2, 1), (5,
+               1, 3, 2, 1, 1, 1), (5, 1, 3, 2, 2, 0, 1), (6, 1, 5, 2, 0, 0, 1), (3, 2, 2, 3, 1, 3, 1),
+               (3, 2, 2, 3, 2, 2, 1), (3, 2, 3, 3, 2, 1, 1), (4, 2, 3, 3, 1, 2, 1), (4, 2, 3, 3, 2, 1,
+               1), (4, 2, 3, 3, 3, 0, 1), (5, 1, 3, 2, 1, 2, 1), (5, 1, 3, 2, 2, 1, 1), (5, 1, 3, 2, 3,
+               0, 1), (6, 1, 5, 2, 0, 1, 1), (6, 1, 5, 2, 1, 0, 1), (7, 1, 6, 2, 0, 0, 1), (3, 2, 2, 3,
+               0, 5, 1), (3, 2, 2, 3, 1, 4, 1), (3, 2, 2, 3, 2, 3, 1), (3, 2, 3, 3, 2, 2, 1), (3, 2, 3,
+               3, 3, 1, 1), (4, 2, 3, 3, 0, 4, 1), (4, 2, 3, 3, 1, 3, 1), (4, 2, 3, 3, 2, 2, 1), (4, 2,
+               3, 3, 3, 1, 1), (4, 2, 4, 3, 3, 0, 1), (5, 1, 3, 2, 2, 2, 1), (5, 1, 3, 2, 3, 1, 1), (5,
+               1, 4, 2, 3, 0, 1), (6, 1, 5, 2, 1, 1, 3), (6, 1, 5, 2, 2, 0, 1), (7, 1, 6, 2, 1, 0, 1),
+               (3, 2, 2, 3, 1, 5, 1), (3, 2, 2, 3, 2, 4, 3), (3, 2, 3, 3, 2, 3, 1), (3, 2, 3, 3, 3, 2,
+               1), (4, 2, 3, 3, 0, 5, 1), (4, 2, 3, 3, 1, 4, 1), (4, 2, 3, 3, 3, 2, 1), (4, 2, 4, 3, 1,
+               3, 1), (4, 2, 4, 3, 3, 1, 1), (5, 1, 3, 2, 3, 2, 1), (5, 1, 4, 2, 0, 4, 1), (5, 1, 4, 2,
+               1, 3, 1), (5, 1, 4, 2, 3, 1, 1), (5, 1, 4, 2, 4, 0, 1), (6, 1, 4, 2, 4, 0, 1), (6, 1, 5,
+               2, 0, 3, 1), (6, 1, 5, 2, 1, 2, 1), (6, 1, 5, 2, 2, 1, 1), (7, 1, 6, 2, 2, 0, 1), (3, 2,
+               2, 3, 2, 5, 1), (3, 2, 3, 3, 2, 4, 1), (3, 2, 3, 3, 3, 3, 1), (4, 2, 3, 3, 2, 4, 1), (4,
+               2, 3, 3, 3, 3, 1), (4, 2, 4, 3, 0, 5, 1), (4, 2, 4, 3, 3, 2, 1), (4, 2, 4, 3, 4, 1, 1),
+               (5, 1, 3, 2, 3, 3, 1), (5, 1, 4, 2, 0, 5, 1), (5, 1, 4, 2, 3, 2, 1), (5, 1, 4, 2, 4, 1,
+               1), (5, 1, 5, 2, 4, 0, 1), (6, 1, 5, 2, 1, 3, 1), (6, 1, 5, 2, 2, 2, 1), (6, 1, 5, 2, 3,
+               1, 1), (6, 1, 5, 2, 4, 0, 1), (7, 1, 6, 2, 3, 0, 1), (7, 1, 7, 2, 0, 2, 1), (7, 1, 7, 2,
+               1, 1, 1), (3, 2, 3, 3, 1, 6, 1), (3, 2, 3, 3, 3, 4, 1), (4, 2, 3, 3, 2, 5, 1), (4, 2, 3,
+               3, 3, 4, 1), (4, 2, 4, 3, 3, 3, 1), (4, 2, 4, 3, 4, 2, 1), (5, 1, 4, 2, 2, 4, 1), (5, 1,
+               4, 2, 3, 3, 1), (5, 1, 4, 2, 4, 2, 1), (5, 1, 5, 2, 4, 1, 1), (5, 1, 5, 2, 5, 0, 1), (6,
+               1, 5, 2, 2, 3, 1), (6, 1, 5, 2, 3, 2, 1), (6, 1, 5, 2, 4, 1, 1), (6, 1, 5, 2, 5, 0, 1),
+               (7, 1, 6, 2, 3, 1, 1), (7, 1, 7, 2, 0, 3, 1), (7, 1, 7, 2, 3, 0, 1), (3, 2, 2, 3, 2, 7,
+               1), (3, 2, 3, 3, 2, 6, 1), (3, 2, 3, 3, 3, 5, 1), (4, 2, 3, 3, 3, 5, 1), (4, 2, 4, 3, 3,
+               4, 1), (4, 2, 4, 3, 4, 3, 1), (5, 1, 4, 2, 3, 4, 1), (5, 1, 4, 2, 4, 3, 1), (5, 1, 5, 2,
+               4, 2, 1), (5, 1, 5, 2, 5, 1, 1), (6, 1, 5, 2, 3, 3, 1), (6, 1, 5, 2, 4, 2, 1), (6, 1, 5,
+               2, 5, 1, 1), (6, 1, 6, 2, 1, 4, 1), (7, 1, 6, 2, 4, 1, 1), (7, 1, 6, 2, 5, 0, 1), (7, 1,
+               7, 2, 1, 3, 1), (3, 2, 3, 3, 2, 7, 1), (3, 2, 3, 3, 3, 6, 1), (4, 2, 4, 3, 3, 5, 1), (4,
+               2, 4, 3, 4, 4, 1), (5, 1, 4, 2, 3, 5, 1), (5, 1, 4, 2, 4, 4, 1), (5, 1, 5, 2, 4, 3, 1),
+               (5, 1, 5, 2, 5, 2, 1), (6, 1, 5, 2, 4, 3, 1), (6, 1, 5, 2, 5, 2, 1), (6, 1, 6, 2, 2, 4,
+               1), (6, 1, 6, 2, 5, 1, 1), (7, 1, 6, 2, 5, 1, 1), (7, 1, 6, 2, 6, 0, 1), (7, 1, 7, 2, 2,
+               3, 1), (7, 1, 7, 2, 3, 2, 1), (4, 2, 4, 3, 3, 6, 1), (4, 2, 4, 3, 4, 5, 1), (5, 1, 5, 2,
+               3, 5, 1), (5, 1, 5, 2, 4, 4, 1), (5, 1, 5, 2, 5, 3, 1), (6, 1, 5, 2, 4, 4, 1), (6, 1, 6,
+               2, 4, 3, 1), (6, 1, 6, 2, 5, 2, 1), (6, 1, 6, 2, 6, 1, 1), (7, 1, 6, 2, 6, 1, 1), (7, 1,
+               7, 2, 4, 2, 1), (7, 1, 7, 2, 6, 0, 1), (5, 1, 5, 2, 4, 5, 1), (5, 1, 5, 2, 5, 4, 1), (6,
+               1, 5, 2, 5, 4, 1), (6, 1, 6, 2, 5, 3, 1), (6, 1, 6, 2, 6, 2, 1), (7, 1, 7, 2, 6, 1, 1),
+               (5, 1, 5, 2, 5, 5, 1), (6, 1, 6, 2, 6, 3, 1), (7, 1, 7, 2, 5, 3, 1), (7, 1, 7, 2, 6, 2,
+               1), (7, 1, 7, 2, 7, 1, 1), (6, 1, 6, 2, 6, 4, 1), (7, 1, 7, 2, 6, 3, 1), (7, 1, 7, 2, 7,
+               2, 1), (7, 1, 7, 2, 7, 3, 3))
+
+def _nest(k: int, x: int, m: int, y: int, w: int, e: int, z: int) -> tuple:
+    others = [s for s in ddb.Config().suits if s not in NEST_ROW[:k]]
+    return NEST_ROW[:k], x, (*((s, y) for s in NEST_ROW[:m]), *((s, 1) for s in NEST_ROW[:w]), *((s, z) for s in others[:e]))
+
+NESTS = tuple(_nest(*shape) for shape in NEST_SHAPES)
+
+# nest: exercise 2's (the row's suits, the number on each, the nest's ducks): NESTS, 171 (row, nest) pairs
+# deck: 08.five_ducks's (colours, extra Bruces), the base deck's first 7 to 10 colours and 1 to 20 more Bruces than
+# its six, but for the decks whose answer is a figure lesson 8 shows first (FIVE_DUCKS_SHOWN): 72 decks, not 4
+NUMBERS = choices("08", {"deck": ((10, 2), *((s, e) for e in range(1, 21) for s in (10, 9, 8, 7)
+                                             if (s, e) != (10, 2) and (s, e) not in FIVE_DUCKS_SHOWN)),
+                         "nest": NESTS})
 
 
 def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool, str]:
@@ -47,7 +119,7 @@ def _five_ducks_rules():
 
 
 
-@exercise("08.five_ducks", "the exact bust chance as a Fraction")
+@exercise("08.five_ducks", "the exact bust chance as a Fraction", varied=True, sealed=True)
 def _five_ducks(answer):
     config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
@@ -76,7 +148,7 @@ def _five_ducks_answer():
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
-@exercise("08.nest_bust", "the exact bust chance as a Fraction")
+@exercise("08.nest_bust", "the exact bust chance as a Fraction", varied=True, sealed=True)
 def _nest_bust(answer):
     ddb, row, left, nest = _ddb_nest_position()
     right = expected("08.nest_bust")
@@ -98,7 +170,7 @@ def _nest_bust_answer():
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
-@exercise("08.nest_gain", "flip minus stop, as an exact Fraction")
+@exercise("08.nest_gain", "flip minus stop, as an exact Fraction", varied=True, sealed=True)
 def _nest_gain(answer):
     ddb, row, left, nest = _ddb_nest_position()
     right = expected("08.nest_gain")

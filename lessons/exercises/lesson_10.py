@@ -1,4 +1,5 @@
-"""Lesson 10's exercises, hands (Bucket Brigade, Bucket King): each one's checker with its answer beside it.
+"""Lesson 10's exercises, hands (Bucket Brigade, Bucket King): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -16,7 +17,31 @@ from meeple.rules.stats import wilson
 from .checking import Refused, WrongKind, agrees_to_digits, exact_answer, exercise, need_interval
 from .evidence import replay_sample
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# 10.three_red's (hand, least): a Bucket Brigade deal of hands of 4 to 18 cards (four players up to 13, the base
+# hand, three players beyond: lesson_10.three_red_rules) and at least `least` reds, every least whose chance lies
+# between 1% and 99% (RED_LEAST: least from the first to the second). The base hand with 3 first; not its 4, which the
+# lesson shows: 74 questions, each its own chance (issue 37: 3, 33% of pairs)
+RED_LEAST = {4: (1, 3), 5: (1, 3), 6: (1, 4), 7: (1, 4), 8: (1, 4), 9: (1, 5), 10: (1, 5), 11: (1, 5), 12: (1, 5),
+             13: (1, 6), 14: (1, 6), 15: (1, 6), 16: (1, 6), 17: (1, 7), 18: (2, 7)}
+
+THREE_REDS = ((13, 3), *((h, k) for h, (low, high) in RED_LEAST.items() for k in range(low, high + 1)
+                         if (h, k) not in {(13, 3), (13, 4)}))
+
+# 10.led_five's (copies, hand, least): a Bucket King deck of 2 or 3 copies of each card dealing hands of 5 to 20 cards
+# (bk.Config(copies=..., hand_size=...)), and a red lead's posterior chance of at least `least` reds, every least whose
+# chance lies between 1% and 99% with 2 copies (LEAD_LEAST: least from the first to the second). The base game's deck
+# and hand with 5 first; not its 4, which section 4 works out: 109 questions, each its own chance (issue 37: 2, 49%)
+LEAD_LEAST = {5: (2, 4), 6: (3, 4), 7: (3, 5), 8: (3, 5), 9: (3, 5), 10: (3, 6), 11: (4, 6), 12: (4, 6), 13: (4, 7),
+              14: (4, 7), 15: (5, 7), 16: (5, 8), 17: (5, 8), 18: (5, 8), 19: (5, 8), 20: (6, 9)}
+
+LEADS = ((2, 10, 5), *((c, h, k) for c in (2, 3) for h, (low, high) in LEAD_LEAST.items() for k in range(low, high + 1)
+                       if (c, h, k) not in {(2, 10, 5), (2, 10, 4)}))
+
+# reds: 10.three_red's and 10.three_red_sampled's (hand, least), THREE_REDS. led: 10.led_five's (copies, hand, least), LEADS
+NUMBERS = choices("10", {"reds": THREE_REDS, "led": LEADS})
 
 
 def three_red_rules() -> bb.Config:
@@ -36,7 +61,7 @@ def _three_red() -> Fraction:
 
 
 
-@exercise("10.three_red", "the chance as an exact Fraction")
+@exercise("10.three_red", "the chance as an exact Fraction", varied=True, sealed=True)
 def _three_red_check(answer):
     right = expected("10.three_red")
     a = exact_answer(answer, right)
@@ -68,7 +93,7 @@ def _reds_in_first_hand(seed) -> int:
 
 
 
-@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}")
+@exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}", varied=True, sealed=False)
 def _three_red_sampled(answer):
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != 2 \
             or not isinstance(answer[1], Mapping):
@@ -115,7 +140,7 @@ def led_variant() -> tuple[bk.Config, int]:
 
 
 
-@exercise("10.led_five", "the chance as an exact Fraction")
+@exercise("10.led_five", "the chance as an exact Fraction", varied=True, sealed=True)
 def _led_five(answer):
     king, k = led_variant()
     right = expected("10.led_five")

@@ -1,4 +1,5 @@
-"""Lesson 11's exercises, cascades (Bucket King): each one's checker with its answer beside it.
+"""Lesson 11's exercises, cascades (Bucket King): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -9,10 +10,24 @@ from itertools import permutations
 
 from meeple.rules import bucket_king as bk
 from meeple.rules import exact
+from fractions import Fraction
 
 from .checking import WrongKind, exact_answer, exercise
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# 11.second_row's poke probabilities (see NUMBERS["11"])
+SECOND_ROW_P = (Fraction(1, 2), *sorted({Fraction(a, b) for b in range(3, 19) if 20 % b for a in range(1, b)
+                                        if Fraction(a, b).denominator == b}))
+
+# none_players: 11.none_colour's table (BK-3: 2-4 players build 5-4-3-2-1 with three of each colour, 5-6
+# players 4-3-2-1 with two). Its answer is a rule (put them at the top), so a classmate's placement for a
+# pyramid of the same shape passes too; one for the other shape does not
+# p: 11.second_row's poke probability, the lesson's 1/2 first, then every a/b strictly between 0 and 1 with b from 3 to
+# 18 but those over 2, 4, 5, 10 or 20 (lesson 11's curves show p = k/20): 91 values, each its own expected loss, so a
+# classmate's answer is rarely the student's (issue 37: five values, 21% of pairs)
+NUMBERS = choices("11", {"p": SECOND_ROW_P, "none_players": (4, 5, 3, 6)})
 
 
 def _cost_of_losing(rows, places) -> int:
@@ -35,7 +50,7 @@ def none_colour_table():
 
 
 
-@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]")
+@exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]", varied=True, sealed=False)
 def _none_colour(answer):
     config = none_colour_table()
     rows = config.rows
@@ -68,7 +83,7 @@ def _none_colour_answer():
 
 
 
-@exercise("11.second_row", "the expected loss as an exact Fraction")
+@exercise("11.second_row", "the expected loss as an exact Fraction", varied=True, sealed=True)
 def _second_row(answer):
     rows, p = bk.Config().rows, exercise_numbers("11")["p"]
     right = expected("11.second_row")

@@ -1,4 +1,5 @@
-"""Lesson 12's exercises, design to a target: each one's checker with its answer beside it.
+"""Lesson 12's exercises, design to a target: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -17,8 +18,13 @@ from meeple.rules.stats import wilson
 from .checking import Refused, WrongKind, exercise, need_number
 from .evidence import Evidence
 from .key import answer_of
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
 from .search import closest, measured_runs, undecided
+
+
+# loss not 4: the lesson works that one out; ender_target (per cent of ended rounds the ender wins):
+# each has one clear nearest bonus on the key's seeds (4, 5, 2, 1, 11)
+NUMBERS = choices("12", {"loss": (5, 3, 6, 7), "ender_target": (50, 60, 35, 30, 90)})
 
 
 @lru_cache(maxsize=None)
@@ -38,7 +44,7 @@ def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
 
 
 
-@exercise("12.p_five", "p as a number between 0 and 1, to two decimals")
+@exercise("12.p_five", "p as a number between 0 and 1, to two decimals", varied=True, sealed=False)
 def _p_five(answer):
     a = need_number(answer, "p as a number between 0 and 1")
     if not 0 <= a <= 1:
@@ -89,7 +95,7 @@ def _ender_search(answer):
 
 
 
-@exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}")
+@exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}", varied=True, sealed=False)
 def _ender_bonus(answer):
     target = ender_target()
     bonus, measured = _ender_search(answer)

@@ -1,4 +1,5 @@
-"""Lesson 13's exercises, timing (Bucket Brigade): each one's checker with its answer beside it.
+"""Lesson 13's exercises, timing (Bucket Brigade): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -16,7 +17,33 @@ from meeple.rules.core import bot_rng
 
 from .checking import exact_answer, exercise
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
+
+
+# lesson 13's positions: {hand dealt: game seeds}. Four heuristic bots, dealt hands of that many cards (BB-2's
+# base 13 or fewer: the rest set aside, unseen), play that seed's game to its first timing position (the lesson's
+# `timing_position`). Each game here reaches one there, with 0 < q1 < q <= 99/100 (someone else may end the round
+# first, and q does not round to certainty), B != E (so b* lies strictly between the two ends the lesson shows),
+# every other hand at least 3 cards (exercise 2 asks what two fewer in each would do), and a q and a b* of its own:
+# a classmate's answer is another's in under 1% of pairs (issue 37; the base hand alone gives 15 values of q over
+# 190 games: its unseen and held cards move together, the set-aside ones do not). Made by scanning seeds 6-699 and,
+# for each, hands 13 down to 6 (the lesson's own game, hand 13 seed 8, first) and keeping each game that meets all
+# of it with a q and a b* no earlier one has; tests/course/test_student_numbers.py checks every entry.
+TIMING_GAMES = {13: (8, 14, 23, 48, 55, 71, 168, 233, 330, 370, 587, 680, 689),
+                11: (6, 7, 8, 13, 17, 29, 46, 56, 59, 68, 84, 85, 91, 109, 137, 144, 149, 150, 156, 170, 171, 182,
+                     192, 208, 209, 218, 288, 298, 306, 319, 332, 358, 377, 482, 495, 504, 512, 519, 594),
+                10: (10, 15, 17, 33, 34, 48, 54, 58, 83, 91, 156, 180, 185, 210, 214, 234, 317, 323, 325, 330, 349,
+                     356, 413, 417, 428, 450, 596, 612, 693),
+                12: (16, 17, 18, 41, 47, 55, 61, 66, 86, 97, 104, 117, 120, 196, 205, 214, 220, 237, 287, 302, 347,
+                     487, 550, 699),
+                9: (34, 113, 121, 169, 238, 354, 393, 453, 493, 538, 565, 588),
+                8: (70,),
+                7: (172,)}
+
+TIMING_POSITIONS = tuple((hand, seed) for hand, seeds in TIMING_GAMES.items() for seed in seeds)
+
+# lesson 13's position: (hand dealt, game seed), TIMING_POSITIONS (the lesson's own game first)
+NUMBERS = choices("13", {"position": TIMING_POSITIONS})
 
 
 def _timing(position: "tuple[int, int] | None" = None) -> dict:
@@ -97,7 +124,7 @@ def _timing_in(hand: int, seed: int) -> dict:
 
 
 
-@exercise("13.next_can_end", "the chance as an exact Fraction")
+@exercise("13.next_can_end", "the chance as an exact Fraction", varied=True, sealed=True)
 def _next_can_end(answer):
     t = _timing()
     q = expected("13.next_can_end")
@@ -122,7 +149,7 @@ answer_of("13.next_can_end")(lambda: _timing()["q"])
 
 
 
-@exercise("13.balance_bonus", "the bonus as an exact Fraction")
+@exercise("13.balance_bonus", "the bonus as an exact Fraction", varied=True, sealed=True)
 def _balance_bonus(answer):
     t = _timing()
     right = expected("13.balance_bonus")

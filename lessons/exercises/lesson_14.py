@@ -1,4 +1,5 @@
-"""Lesson 14's exercises, skill, luck, intransitivity: each one's checker with its answer beside it.
+"""Lesson 14's exercises, skill, luck, intransitivity: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -17,10 +18,61 @@ from meeple.rules.sim.results import rate_row as _rate_row
 from .checking import Refused, WrongKind, exact_answer, exercise
 from .evidence import Evidence, need_evidence
 from .key import answer_of, expected
-from .numbers import exercise_numbers
+from .numbers import choices, exercise_numbers
 
 
-@exercise("14.luck_alone", "the chance as an exact Fraction")
+# 14.luck_alone's (n games, at least k wins): the lesson's own (100, 60) first, then k from 59% to 70% of n
+LUCK = ((100, 60), *((n, k) for n in (60, 70, 80, 90, 100, 110, 120, 150)
+                     for k in range(round(0.59 * n), round(0.70 * n) + 1) if (n, k) != (100, 60)))
+
+# 14.die_d's dice D: the lesson's five six-faced dice first (a six-faced D's chance against A = (2, 2, 4, 4, 9, 9) is a
+# whole number of 72nds: too few answers for a class, issue 37), then dice of 8, 10 and 12 faces from 0 to 12, each
+# with a face it shares with A (a tie) and its own chance against A, from 1/5 to 4/5, none 1/2 nor a figure lesson 14
+# shows before asking (4/9 and 5/9 in its payoff table; 1/3, 19/36, 37/60, 5/8 and 3/4 to 2 or 3 digits): made by
+# tests/course/test_student_numbers.py's generator (a face count in each band of A's faces, below 2, 2, 3, 4, 5 to 8,
+# 9, above 9; per chance, the die with the most different faces): 75 dice
+DIE_D_CHOICES = (
+    (0, 3, 4, 4, 4, 4), (0, 3, 3, 4, 4, 4), (0, 3, 4, 4, 4, 8), (0, 4, 4, 4, 4, 9), (0, 0, 3, 4, 4, 4),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4), (0, 1, 2, 2, 2, 3, 3, 4), (0, 1, 1, 2, 2, 2, 3, 3, 4, 4),
+    (0, 1, 1, 2, 2, 3, 4, 5), (0, 1, 1, 2, 2, 2, 3, 3, 4, 5), (0, 1, 2, 2, 2, 3, 4, 5),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 5), (0, 1, 1, 2, 2, 2, 3, 4, 5, 6), (0, 1, 2, 2, 3, 3, 4, 5),
+    (0, 1, 1, 2, 2, 2, 3, 3, 3, 4, 5, 6), (0, 1, 1, 2, 2, 3, 3, 4, 5, 6), (0, 1, 1, 2, 3, 4, 5, 6),
+    (0, 1, 2, 2, 2, 3, 3, 4, 5, 6), (0, 1, 2, 2, 3, 4, 5, 6), (0, 1, 1, 2, 2, 3, 4, 5, 6, 7),
+    (0, 1, 1, 2, 2, 3, 3, 3, 4, 5, 6, 7), (0, 1, 1, 2, 2, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 2, 3, 3, 4, 5, 6, 7),
+    (0, 1, 2, 3, 4, 4, 5, 6), (0, 1, 2, 3, 3, 3, 4, 5, 6, 7), (0, 1, 2, 2, 2, 3, 3, 4, 5, 6, 7, 9),
+    (0, 1, 1, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 5, 6, 9), (0, 1, 2, 2, 3, 4, 5, 6, 7, 9),
+    (0, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 9), (0, 1, 2, 2, 2, 3, 4, 5, 6, 7, 9, 10), (0, 1, 2, 3, 4, 4, 5, 6, 7, 9),
+    (0, 1, 2, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 4, 5, 6, 7, 10), (0, 1, 2, 3, 3, 3, 4, 5, 6, 7, 9, 10),
+    (0, 1, 2, 3, 4, 5, 6, 7, 9, 9), (1, 2, 3, 4, 5, 6, 7, 9), (0, 1, 2, 3, 4, 5, 6, 7, 9, 10),
+    (0, 1, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 3, 4, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 4, 5, 6, 9, 10, 11),
+    (1, 2, 3, 4, 5, 6, 9, 10), (0, 1, 2, 3, 5, 6, 7, 9, 10, 11), (0, 1, 2, 3, 4, 4, 5, 6, 7, 10, 11, 12),
+    (0, 1, 2, 4, 5, 6, 7, 9, 10, 11), (1, 2, 4, 5, 6, 7, 9, 10), (0, 1, 3, 4, 5, 6, 7, 9, 10, 11),
+    (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (1, 2, 3, 3, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 3, 4, 5, 6, 7, 10, 11, 12), (2, 3, 4, 5, 6, 7, 9, 10),
+    (1, 2, 3, 4, 4, 5, 6, 7, 9, 10, 11, 12), (1, 2, 3, 5, 6, 7, 9, 10, 11, 12),
+    (1, 2, 3, 4, 5, 6, 7, 9, 9, 10, 11, 12), (2, 3, 4, 5, 6, 9, 10, 11), (1, 2, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 4, 4, 5, 6, 7, 9, 10, 11, 12), (1, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 4, 5, 6, 7, 9, 9, 10, 11, 12), (2, 3, 4, 5, 6, 7, 9, 10, 11, 12), (2, 4, 5, 6, 7, 9, 10, 11),
+    (1, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 3, 4, 5, 6, 7, 9, 10, 11, 12),
+    (2, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 4, 4, 5, 6, 7, 9, 10, 11, 12),
+    (3, 3, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (3, 4, 5, 6, 7, 10, 11, 12), (2, 4, 5, 6, 7, 9, 9, 10, 11, 12),
+    (3, 4, 4, 5, 6, 7, 9, 9, 9, 10, 11, 12), (4, 4, 5, 6, 7, 9, 9, 10, 11, 12), (3, 5, 6, 7, 9, 10, 11, 12),
+    (3, 5, 6, 7, 9, 9, 9, 10, 11, 12), (4, 5, 6, 7, 9, 10, 11, 12), (4, 5, 6, 7, 9, 9, 9, 10, 11, 12))
+
+# luck: 14.luck_alone's (games n, wins k), from 59% to 70% of n games (LUCK): not (100, 58), whose chance
+# rounds to a figure the lesson shows; about 90 pairs, so a classmate's chance is rarely the student's (issue 37).
+# die_d: exercise 2's die D (DIE_D_CHOICES), each with a face it shares with A (a tie, half a win) and its own chance
+# against A, none a figure the lesson shows before.
+# cycle_bruces and cycle_seed: the Bruces in the deck of section 3's round-robin and its seed (and so 14.cycle's
+# evidence), from the base six and the lesson's seed 1; each deck and seed decides some pairings and leaves
+# others open, so the decided pairings 14.cycle asks for are the student's own (issue 37: its answer, [],
+# was the whole class's)
+NUMBERS = choices("14", {"luck": LUCK,
+                         "die_d": DIE_D_CHOICES,
+                         "cycle_bruces": (6, 4, 5, 7, 8, 10, 3, 9, 12), "cycle_seed": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)})
+
+
+@exercise("14.luck_alone", "the chance as an exact Fraction", varied=True, sealed=True)
 def _luck_alone(answer):
     n, k = exercise_numbers("14")["luck"]
     right = expected("14.luck_alone")
@@ -52,7 +104,7 @@ def die_d() -> tuple:
 
 
 
-@exercise("14.die_d", "the chance as an exact Fraction")
+@exercise("14.die_d", "the chance as an exact Fraction", varied=True, sealed=True)
 def _die_d(answer):
     faces = die_d()
     d, a_die = exact.die(faces), exact.die(DIE_A)
@@ -110,7 +162,7 @@ def _pair_names(decided, bots) -> set:
 
 
 @exercise("14.cycle", "(runs, decided, cycle): the list of your round-robin's simulate results, the list of its decided "
-                      "(winner, loser) pairings, and a list of three bots or []")
+                      "(winner, loser) pairings, and a list of three bots or []", varied=True, sealed=False)
 def _cycle(answer):
     shape = ("expected (runs, decided, cycle): the simulate results of section 3, the (winner, loser) pairs whose "
              "winner's whole interval lies above one half, and a list of three bot names or []")

@@ -1,4 +1,5 @@
-"""Lesson 15's exercises, a win rate's posterior: each one's checker with its answer beside it.
+"""Lesson 15's exercises, a win rate's posterior: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -11,7 +12,21 @@ from meeple.rules import exact
 
 from .checking import exact_answer, exercise, right_is
 from .key import answer_of
-from .numbers import PARAMS
+from .numbers import PARAMS, choices
+
+
+# lessons 15-18 (numbers.PARAMS reads these; none is a number the lesson shows before asking:
+# chance version 2 moved lesson 15's coverage to 0.965, prior (2, 8)'s 15.above_fair, so (2, 9); and lesson
+# 17's engine races to 27.4%, 7 players' 17.first_by, so 2)
+# record: 15's (wins, games), the lesson's five first, then 16 to 48 games won 25% to 45% of the time, chosen so that
+# with the five priors 112 of 150 posterior means differ (15.posterior_mean is (a + wins) / (a + b + games): issue 37)
+# and none of the new ones gives, with any prior and fair share, a posterior mean or 15.above_fair chance lesson 15
+# shows before asking (as a Fraction or to three digits)
+NUMBERS = choices("15", {"prior": ((2, 6), (3, 9), (2, 9), (4, 12), (3, 7)),
+                         "record": ((9, 24), (7, 20), (11, 30), (8, 28), (12, 32), (5, 16), (8, 29), (13, 29), (10, 35), (11, 35),
+                                    (16, 36), (10, 39), (17, 39), (7, 21), (7, 26), (11, 40), (14, 45), (13, 47), (19, 47), (19, 48),
+                                    (15, 37), (8, 31), (11, 33), (10, 38), (16, 38), (13, 40), (12, 42), (15, 46), (10, 25), (9, 31)),
+                         "fair": (Fraction(1, 4), Fraction(1, 5), Fraction(1, 3))})
 
 
 def posterior_15(params=None) -> tuple[int, int]:
@@ -21,7 +36,7 @@ def posterior_15(params=None) -> tuple[int, int]:
 
 
 
-@exercise("15.posterior_mean", "the posterior mean as an exact Fraction")
+@exercise("15.posterior_mean", "the posterior mean as an exact Fraction", varied=True, sealed=True)
 def _posterior_mean(answer):
     p = PARAMS["15"]
     a, b = posterior_15()
@@ -47,7 +62,7 @@ def _posterior_mean_answer():
 
 
 
-@exercise("15.above_fair", "the posterior chance as an exact Fraction")
+@exercise("15.above_fair", "the posterior chance as an exact Fraction", varied=True, sealed=True)
 def _above_fair(answer):
     p = PARAMS["15"]
     a, b = posterior_15()

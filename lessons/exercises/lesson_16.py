@@ -1,4 +1,5 @@
-"""Lesson 16's exercises, sums of turns: each one's checker with its answer beside it.
+"""Lesson 16's exercises, sums of turns: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -13,10 +14,17 @@ from meeple.rules import piggyback_brigade as pb
 
 from .checking import exact_answer, exercise, right_is
 from .key import answer_of
-from .numbers import PARAMS
+from .numbers import PARAMS, choices
 
 
-@exercise("16.at_most", "the exact chance as a Fraction")
+# 16: 4 x 15 (turns, at most) pairs, each its own chance, and 2 to 30 turns for the variance (issue 37) but 16 to
+# 18 (with some caps a figure the lesson shows: 20, 17.7, 15.5); max_rerolls: 16.variance's cap on the published
+# die's rerolls a turn (None: the preset's, no cap), each cap its own turn variance: 104 variances, not 26
+NUMBERS = choices("16", {"turns": (2, 3, 4, 5), "at_most": (10, 8, 9, 11, 12, 6, 7, 13, 14, 15, 16, 17, 18, 19, 20),
+                         "variance_turns": (3, 2, *range(4, 16), *range(19, 31)), "max_rerolls": (None, 2, 1, 3)})
+
+
+@exercise("16.at_most", "the exact chance as a Fraction", varied=True, sealed=True)
 def _at_most(answer):
     p = PARAMS["16"]
     dist = exact.distance_after(pb.Config(), p["turns"], p["at_most"])
@@ -49,7 +57,7 @@ def published_16(p=None) -> pb.Config:
 
 
 
-@exercise("16.variance", "the exact variance as a Fraction")
+@exercise("16.variance", "the exact variance as a Fraction", varied=True, sealed=True)
 def _variance(answer):
     p = PARAMS["16"]
     cfg = published_16(p)

@@ -1,4 +1,5 @@
-"""Lesson 18's exercises, the guarded steal: each one's checker with its answer beside it.
+"""Lesson 18's exercises, the guarded steal: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -13,7 +14,52 @@ from meeple.rules import exact
 from .checking import WrongKind, exact_answer, exercise, right_is
 from .graded import is_answer
 from .key import answer_of
-from .numbers import PARAMS
+from .numbers import PARAMS, choices
+from .lesson_09 import DUEL_DICE
+
+
+# 18.value's guarded steals (lead, steal die): the lesson's lead -2 with the base die first, then the thief 2 to 4
+# cards behind (further than section 1's game) with the base die, lesson 9's duel dice (DUEL_DICE) or 25 of its
+# variance dice, but 3 behind with (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3), whose 21/65 to three digits is a figure lesson 18
+# shows first, and GUARDED_SHOWN (18.mix): 114 games, 112 values, each game with a mixed equilibrium
+GUARDED_DICE = ((-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 2, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 2, 2, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, -1, -1, 1, 1, 2, 3, 3, 3, 3), (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3), (-1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3), (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3), (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3),
+                (-1, -1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3), (-1, -1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3), (-1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3),
+                (-1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3, 3, 3), (-1, 1, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3))
+
+BASE_STEAL_DIE = (-1, 1, 1, 2, 3, 3)  # ddb.Config().die
+
+# 18.mix's answer for these games holds a chance lesson 18 shows before asking (1/2, 1/3 or 11/31 in its matrices)
+GUARDED_SHOWN = frozenset({(-2, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)), (-3, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, 0, 1, 1, 2, 2, 2, 3, 3, 3)), (-3, (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 2, 2, 3, 3)), (-3, (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-4, (-1, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-4, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3)),
+                           (-3, (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3)),
+                           (-4, (-1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3)),
+                           (-4, (-1, -1, 0, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 2, 2, 3, 3)), (-4, (-1, -1, 1, 1, 1, 2, 2, 3, 3)),
+                           (-3, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3)),
+                           (-4, (-1, -1, 1, 1, 1, 1, 2, 2, 2, 3, 3, 3))})
+
+GUARDED_STEALS = ((-2, BASE_STEAL_DIE), *((lead, die) for die in (BASE_STEAL_DIE, *DUEL_DICE, *GUARDED_DICE)
+                                           for lead in (-2, -3, -4)
+                                           if (lead, die) not in {(-2, BASE_STEAL_DIE), (-3, (-1, 1, 1, 2, 3, 3, 3, 3, 3, 3))}
+                                           and (lead, die) not in GUARDED_SHOWN))
+
+# steal: 18.value's and 18.mix's (lead, steal die), GUARDED_STEALS (issue 37: three leads, 32% of pairs)
+NUMBERS = choices("18", {"steal": GUARDED_STEALS})
 
 
 def guarded_matrix_18(lead: int | None = None, die: tuple | None = None):
@@ -35,7 +81,7 @@ def guarded_18(lead: int | None = None, die: tuple | None = None):
 
 
 
-@exercise("18.value", "the game's exact value (the thief's win chance) as a Fraction")
+@exercise("18.value", "the game's exact value (the thief's win chance) as a Fraction", varied=True, sealed=True)
 def _value(answer):
     claims, guards, matrix, (x, y, v) = guarded_18()
     got = exact_answer(answer, v, "an exact Fraction")
@@ -60,7 +106,7 @@ def _value_answer():
 
 
 
-@exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)")
+@exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)", varied=True, sealed=False)
 def _mix(answer):
     claims, guards, matrix = guarded_matrix_18()  # not the solved game: a graded build seals its value
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != len(claims):

@@ -1,4 +1,5 @@
-"""Lesson 19's exercises, streaks (Duck, Duck, Bruce): each one's checker with its answer beside it.
+"""Lesson 19's exercises, streaks (Duck, Duck, Bruce): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -12,7 +13,28 @@ from meeple.rules import exact
 
 from .checking import exact_answer, exercise
 from .key import answer_of
-from .numbers import lesson_numbers
+from .numbers import choices, lesson_numbers
+
+
+# 19.drought's (Bruce cards, run): a round's pile in a game whose deck holds the base 60 ducks and that many Bruce cards
+# (ddb.Config(bruce_cards=...): lesson 19's "small bag" lever), and a stretch of at least `run` cards without a Bruce.
+# The base six Bruces and 27 first, then 3 to 10 Bruces with every run whose chance lies between 5% and 95% in that
+# pile but 9 Bruces and 19 (42.6%, a figure lesson 19 shows first): 158 questions, each its own chance (issue 37: 4
+# runs, 26% of pairs)
+DROUGHT_RUNS = {3: (22, 47), 4: (19, 42), 5: (17, 38), 6: (16, 35), 7: (15, 32), 8: (14, 30), 9: (13, 28), 10: (12, 27)}
+
+DROUGHTS = ((6, 27), *((b, r) for b, (low, high) in DROUGHT_RUNS.items() for r in range(low, high + 1)
+                       if (b, r) not in {(6, 27), (9, 19)}))
+
+# lessons 19-21 (numbers.lesson_numbers reads these). The sampled exercises' answer key
+# plays the solution's own games once per choice (cached), so a class costs the choices, not the students.
+# flipped and bruces_seen: 19.due's (cards flipped, Bruces among them), 8 to 34 cards and 1 to 4 Bruces: 84 pairs,
+# none a chance the lesson shows first (its chart's B/(N - k) for k = 0, 4, ..., 36, 1/5, 1/11, and its rolls' 1/6
+# and 15.4%), hence no 11, 21, 22, 30, 31, 33 cards. claims: 19.cold_streak's, 8 to 22 claims a game but 13 (whose
+# 5 failures of claim 2 come to 15.4%), with claim and streak 84 questions. Issue 37
+NUMBERS = choices("19", {"flipped": (24, 20, 28, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 23, 25, 26, 27, 29, 32, 34),
+                         "bruces_seen": (2, 1, 3, 4), "drought": DROUGHTS,
+                         "claims": (12, 10, 15, 8, 9, 11, 14, 16, 17, 18, 19, 20, 21, 22), "claim": (3, 2), "streak": (6, 5, 7)})
 
 
 def _ddb_counts():
@@ -28,7 +50,7 @@ def next_bruce(flipped: int, bruces_seen: int) -> Fraction:
 
 
 
-@exercise("19.due", expects="the chance as an exact Fraction")
+@exercise("19.due", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _due(answer):
     n = lesson_numbers(19)
     k, b = n["flipped"], n["bruces_seen"]
@@ -66,7 +88,7 @@ def drought_chance(bruce_cards: int, run: int) -> Fraction:
 
 
 
-@exercise("19.drought", expects="the chance as an exact Fraction")
+@exercise("19.drought", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _drought(answer):
     n = lesson_numbers(19)
     b, run = n["drought_bruces"], n["drought_run"]
@@ -101,7 +123,7 @@ def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
 
 
 
-@exercise("19.cold_streak", expects="the chance as an exact Fraction")
+@exercise("19.cold_streak", expects="the chance as an exact Fraction", varied=True, sealed=True)
 def _cold_streak(answer):
     n = lesson_numbers(19)
     right = cold_streak_chance(n["claims"], n["claim"], n["streak"])

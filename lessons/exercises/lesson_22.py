@@ -1,4 +1,5 @@
-"""Lesson 22's exercises, two variants compared the Bayesian way: each one's checker with its answer beside it.
+"""Lesson 22's exercises, two variants compared the Bayesian way: the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -12,7 +13,17 @@ from meeple.rules import bayes
 
 from .checking import exact_answer, exercise, fraction_text
 from .key import answer_of
-from .numbers import lesson_numbers
+from .numbers import choices, lesson_numbers
+
+
+# lessons 22-25 (numbers.lesson_numbers reads these; none is a number the lesson shows first).
+# record: 22.expected_loss's games ((A's wins, games), (B's wins, games)); rule: 22.power's (games a variant,
+# threshold, A's true rate, B's true rate): each its own answer (tests/test_exercises_22_25.py)
+NUMBERS = choices("22", {"record": (((30, 120), (41, 120)), ((22, 90), (31, 100)), ((45, 150), (52, 140)), ((12, 60), (20, 64)),
+                                    ((50, 200), (63, 190))),
+                         "rule": ((12, Fraction(9, 10), Fraction(1, 4), Fraction(1, 2)), (10, Fraction(19, 20), Fraction(1, 5), Fraction(1, 2)),
+                                  (15, Fraction(4, 5), Fraction(1, 3), Fraction(1, 2)), (8, Fraction(9, 10), Fraction(1, 4), Fraction(3, 5)),
+                                  (14, Fraction(19, 20), Fraction(1, 4), Fraction(1, 2)))})
 
 
 def _params(won: int, games: int) -> tuple[int, int]:
@@ -32,7 +43,7 @@ def loss_of_adopting(won_a: int, games_a: int, won_b: int, games_b: int) -> Frac
 
 
 
-@exercise("22.expected_loss", expects="the expected loss as an exact Fraction")
+@exercise("22.expected_loss", expects="the expected loss as an exact Fraction", varied=True, sealed=False)
 def _expected_loss(answer):
     (won_a, games_a), (won_b, games_b) = lesson_numbers(22)["record"]
     right = loss_of_adopting(won_a, games_a, won_b, games_b)
@@ -74,7 +85,7 @@ def adoption_chance(games: int, threshold: Fraction, rate_a: Fraction, rate_b: F
 
 
 
-@exercise("22.power", expects="the chance as an exact Fraction")
+@exercise("22.power", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _power(answer):
     games, threshold, rate_a, rate_b = lesson_numbers(22)["rule"]
     right = adoption_chance(games, threshold, rate_a, rate_b)

@@ -1,4 +1,5 @@
-"""Lesson 23's exercises, utility and risk (Duck, Duck, Bruce's flips): each one's checker with its answer beside it.
+"""Lesson 23's exercises, utility and risk (Duck, Duck, Bruce's flips): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -12,7 +13,13 @@ from meeple.rules import duck_duck_bruce as ddb
 
 from .checking import exact_answer, exercise, fraction_text
 from .key import answer_of
-from .numbers import lesson_numbers
+from .numbers import choices, lesson_numbers
+
+
+# weight: 23.mean_variance's penalty on the haul's variance; need: 23.two_turns's ducks over two turns
+# (neither is a number the lesson works: it weighs utilities 1 - (1 - r)^x and one turn's needs)
+NUMBERS = choices("23", {"weight": (Fraction(1, 4), Fraction(1, 8), Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)),
+                         "need": (5, 6, 7, 4, 8)})
 
 
 @lru_cache(maxsize=64)
@@ -41,7 +48,7 @@ def mean_variance_best(weight: Fraction) -> Fraction:
 
 
 
-@exercise("23.mean_variance", expects="the best score as an exact Fraction")
+@exercise("23.mean_variance", expects="the best score as an exact Fraction", varied=True, sealed=False)
 def _mean_variance(answer):
     weight = lesson_numbers(23)["weight"]
     right = mean_variance_best(weight)
@@ -82,7 +89,7 @@ def two_turns(need: int) -> Fraction:
 
 
 
-@exercise("23.two_turns", expects="the chance as an exact Fraction")
+@exercise("23.two_turns", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _two_turns(answer):
     need = lesson_numbers(23)["need"]
     right = two_turns(need)

@@ -1,4 +1,5 @@
-"""Lesson 24's exercises, cost curves (The Piggyback Brigade's die): each one's checker with its answer beside it.
+"""Lesson 24's exercises, cost curves (The Piggyback Brigade's die): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -13,7 +14,12 @@ from meeple.rules import piggyback_brigade as pb
 
 from .checking import exact_answer, exercise, fraction_text
 from .key import answer_of
-from .numbers import lesson_numbers
+from .numbers import choices, lesson_numbers
+
+
+# face: 24.second_pip's face of the base die (0-based; the lesson prices the first pip of every face);
+# option: 24.fair_price's option of lesson_24.DIE_OPTIONS, priced by a curve fitted to the others
+NUMBERS = choices("24", {"face": (2, 0, 1, 3, 4, 5), "option": (3, 0, 1, 2, 4, 5)})
 
 # the lesson's options for a new die: (name, the faces; the rest of the base die as it is)
 DIE_OPTIONS = (("A: +1 on the white 1", (2, 2, 3, 4, 1, 3)), ("B: +1 on the white 4", (1, 2, 3, 5, 1, 3)),
@@ -45,7 +51,7 @@ def second_pip(face: int) -> Fraction:
 
 
 
-@exercise("24.second_pip", expects="the turns saved as an exact Fraction")
+@exercise("24.second_pip", expects="the turns saved as an exact Fraction", varied=True, sealed=False)
 def _second_pip(answer):
     face = lesson_numbers(24)["face"]
     right = second_pip(face)
@@ -81,7 +87,7 @@ def loo_price(left_out: int) -> Fraction:
 
 
 
-@exercise("24.fair_price", expects="the pip cost as an exact Fraction")
+@exercise("24.fair_price", expects="the pip cost as an exact Fraction", varied=True, sealed=False)
 def _fair_price(answer):
     k = lesson_numbers(24)["option"]
     right = loo_price(k)

@@ -1,4 +1,5 @@
-"""Lesson 25's exercises, ratings from play (Bradley-Terry): each one's checker with its answer beside it.
+"""Lesson 25's exercises, ratings from play (Bradley-Terry): the student's numbers it varies (`choices`),
+then each exercise's checker with its answer beside it.
 
 Registered on import (see the package's docstring); light imports only at the top.
 """
@@ -10,7 +11,14 @@ from math import comb
 
 from .checking import exact_answer, exercise
 from .key import answer_of
-from .numbers import lesson_numbers
+from .numbers import choices, lesson_numbers
+
+
+# strengths and best_of: 25.match's two Bradley-Terry strengths and match length; pairs: 25.implied's
+# P(A beats B) and P(B beats C) (the lesson fits ratings and shows one game's chance, never these)
+NUMBERS = choices("25", {"strengths": ((3, 2), (5, 3), (4, 1), (7, 5), (2, 1)), "best_of": (3, 5),
+                         "pairs": ((Fraction(2, 3), Fraction(3, 5)), (Fraction(3, 4), Fraction(2, 3)), (Fraction(3, 5), Fraction(5, 8)),
+                                   (Fraction(5, 8), Fraction(2, 3)), (Fraction(7, 10), Fraction(3, 5)))})
 
 
 def match_chance(strength_a: int, strength_b: int, best_of: int) -> Fraction:
@@ -23,7 +31,7 @@ def match_chance(strength_a: int, strength_b: int, best_of: int) -> Fraction:
 
 
 
-@exercise("25.match", expects="the chance as an exact Fraction")
+@exercise("25.match", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _match(answer):
     (s_a, s_b), best_of = lesson_numbers(25)["strengths"], lesson_numbers(25)["best_of"]
     right = match_chance(s_a, s_b, best_of)
@@ -55,7 +63,7 @@ def implied_third(p_ab: Fraction, p_bc: Fraction) -> Fraction:
 
 
 
-@exercise("25.implied", expects="the chance as an exact Fraction")
+@exercise("25.implied", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _implied(answer):
     p_ab, p_bc = lesson_numbers(25)["pairs"]
     right = implied_third(p_ab, p_bc)

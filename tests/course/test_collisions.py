@@ -11,24 +11,24 @@ tests/lessons/test_lessons_run.py reads them):
 - 03.chase and 06.boost: a chase 1 to 15 spaces behind (03: but 4 and 10) with one of 9 dice (CHASE_DICE: the
   base die's colours, other faces; a chase's mean depends on its faces alone): 117 and 135 chases;
 - 04.track: a target of 5 turns or, for each track of 14 to 94 spaces but 20, 21, 28 and those lesson 4 shows
-  (36, 43, 85), its mean time-trial turns to a tenth (numbers.TRACK_TURNS: 76 targets, each its own track; the
+  (36, 43, 85), its mean time-trial turns to a tenth (lesson_04.TRACK_TURNS: 76 targets, each its own track; the
   checker takes 1 to 100 spaces);
 - 04.slow: more than 2 to 6 turns on a track of 12 to 30 spaces (95 pairs);
 - 07.third, 07.no_double and 07.bruces: 97 decks of 6 to 10 colours and 1 to 22 Bruces; 07.third asks
   after 2 to 4 ducks (291 questions), 07.bruces about handfuls of 6 to 15 cards;
 - 08.five_ducks: 72 decks of 7 to 10 colours and 1 to 20 extra Bruces;
-- 08.nest_bust and 08.nest_gain: 171 rows of 3 to 7 ducks and nests (numbers.NESTS), each where the empty nest
+- 08.nest_bust and 08.nest_gain: 171 rows of 3 to 7 ducks and nests (lesson_08.NESTS), each where the empty nest
   says stop and the nest says flip, each its own bust chance (unseen cards less the row and the nest: the row's
   size, the nest's and its ducks of the row's suits) and its own gain;
 - 09.claim3_variance: 111 steal dice of 8 to 14 faces, each its own claim-3 variance;
 - 09.leader and 09.trailer: a steal before the opponent's last one, or the last one, with one of 51 dice of 7 to 20
-  faces (numbers.DUEL_DICE and TRAILER_DICE), leads and trails 1 to 6 (97 trailer chances);
+  faces (lesson_09.DUEL_DICE and TRAILER_DICE), leads and trails 1 to 6 (97 trailer chances);
 - 10.three_red: a Bucket Brigade hand of 4 to 18 cards and a least number of reds whose chance lies between 1% and
   99% (74 questions);
 - 10.led_five: a Bucket King deck of 2 or 3 copies dealing hands of 5 to 20 cards, and a least number of reds
   whose posterior chance lies between 1% and 99% (109 questions);
 - 11.second_row: 91 poke probabilities a/b (b from 3 to 18, none k/20 as lesson 11's curves draw);
-- 13.next_can_end and 13.balance_bonus: 144 positions (numbers.TIMING_POSITIONS: a game seed and a hand of 6 to
+- 13.next_can_end and 13.balance_bonus: 144 positions (lesson_13.TIMING_POSITIONS: a game seed and a hand of 6 to
   13 cards, the cards not dealt set aside), each its own q and its own b*;
 - 14.die_d: 75 dice D, the lesson's five six-faced ones and dice of 8, 10 and 12 faces, each its own chance against A
   (a six-faced D's is a whole number of 72nds: too few values for a class);

@@ -200,9 +200,9 @@ def test_the_lessons_stated_directions_hold():
 
 
 def test_18_value_is_on_the_students_own_die(capsys):
-    """Issue 37: 18.value and 18.mix play the student's steal die (numbers.GUARDED_STEALS: 114 games, each with a
+    """Issue 37: 18.value and 18.mix play the student's steal die (lesson_18.GUARDED_STEALS: 114 games, each with a
     mixed equilibrium); the base die's value at their lead is refused with a hint naming their die."""
-    assert len(numbers.GUARDED_STEALS) == len(set(numbers.GUARDED_STEALS)) == 114
+    assert len(lesson_18.GUARDED_STEALS) == len(set(lesson_18.GUARDED_STEALS)) == 114
     try:
         sid = next(f"student {i:02d}" for i in range(60)
                    if ex.exercise_numbers("18", f"student {i:02d}")["steal"][1] != ddb.Config().die)

@@ -641,7 +641,7 @@ def test_the_sampled_red_hands_follow_the_students_number(capsys):
 
 
 def test_10_three_red_is_on_the_students_own_hand(capsys):
-    """Issue 37: 10.three_red asks about the student's hand size and least reds (numbers.THREE_REDS: 74 questions);
+    """Issue 37: 10.three_red asks about the student's hand size and least reds (lesson_10.THREE_REDS: 74 questions);
     the base game's chance at their least is refused with a hint naming their hand."""
     from meeple.rules import bucket_brigade as bb
 
@@ -683,7 +683,7 @@ def test_meeple_answers_prints_each_students_key(tmp_path, capsys):
 
 @pytest.mark.parametrize("key, lesson", [("03.chase", "03"), ("06.boost", "06")])
 def test_the_chase_is_on_the_students_own_die(key, lesson, capsys):
-    """Issue 37: 03.chase and 06.boost roll the student's die (numbers.CHASE_DICE); the base die's answer at their
+    """Issue 37: 03.chase and 06.boost roll the student's die (lesson_03.CHASE_DICE); the base die's answer at their
     gap is refused with a hint naming their faces, their own passes."""
     try:
         sid = next(f"student {i:02d}" for i in range(60)

@@ -23,7 +23,7 @@ from meeple.rules.stats import wilson
 from meeple.course import exercises as ex
 from meeple.course.exercises import (lesson_01, lesson_02, lesson_03, lesson_05, lesson_06, lesson_11, lesson_12, lesson_13,
                                      lesson_14, lesson_17, lesson_20, lesson_21)
-from meeple.course.exercises.numbers import TRACK_TURNS
+from meeple.course.exercises.lesson_04 import TRACK_TURNS
 
 IDS = [f"student {i:02d}" for i in range(30)]
 EXACT = ["01.wilson", "02.moments", "02.die", "03.chase", "04.track", "04.slow", "05.games", "05.power", "06.boost",
@@ -100,7 +100,7 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
 
 
 def test_04_track_every_target_is_nearest_its_own_track_and_the_answer_finds_it(no_student):
-    """numbers.TRACK_TURNS (issue 37): one target a track of 14 to 94 spaces, none the lesson's 20 or 21, the
+    """lesson_04.TRACK_TURNS (issue 37): one target a track of 14 to 94 spaces, none the lesson's 20 or 21, the
     target 5's 28 or one lesson 4 shows before the exercise (36, 43, 85), each nearer its own track's mean
     than any other track's by more than 0.04 turns (the notebook's float target finds the same track); the
     answer function finds that track."""
@@ -238,7 +238,7 @@ def test_12_ender_bonus_each_target_has_its_own_answer_and_a_neighbours_fails(no
 
 
 def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
-    """Lesson 13 for every position a student gets (numbers.TIMING_POSITIONS: a hand size and a game
+    """Lesson 13 for every position a student gets (lesson_13.TIMING_POSITIONS: a hand size and a game
     seed): the game reaches its position at that very seed, someone else may end the round
     (0 < q1 < q <= 99/100), the balancing bonus lies strictly between its values at q1 and at 1
     (section 2's range "whatever q is", which the lesson shows), the exact q1 agrees with dealt
@@ -248,7 +248,6 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
     from statistics import NormalDist
 
     from meeple.rules import bucket_brigade as bb
-    from meeple.course.exercises import numbers
 
     positions = ex.NUMBERS["13"]["position"]
     assert positions[0] == (bb.Config().hand_size, 8)  # the lesson's own game: the base hand
@@ -276,7 +275,7 @@ def test_13_every_position_a_student_gets_says_what_the_lesson_says(no_student):
                    for w in (bb.determinize(t["seen"], rng) for _ in range(worlds)))
         low, high = wilson(hits, worlds, z)
         assert low <= t["q1"] <= high, (hand, seed, hits, t["q1"])
-    assert positions == numbers.TIMING_POSITIONS
+    assert positions == lesson_13.TIMING_POSITIONS
 
 
 # --- lessons 17, 20 and 21's sampled exercises: the student's own game, the solution's own key ----------
@@ -465,7 +464,7 @@ def test_14_die_d_every_die_ties_with_a_and_has_its_own_chance(no_student):
 
 
 def test_14_die_d_choices_are_the_generators():
-    """numbers.DIE_D_CHOICES is what its comment says: the lesson's five six-faced dice, then per chance from 1/5 to
+    """lesson_14.DIE_D_CHOICES is what its comment says: the lesson's five six-faced dice, then per chance from 1/5 to
     4/5 against A (none 1/2, a six-faced die's or one lesson 14 shows first: `shown`), the die of 8, 10 or 12 faces, at most three in each
     band of A's faces (below 2, 2, 3, 4, 5 to 8, 9, above 9) and at least one a tie, with the most different faces."""
     a = (2, 2, 4, 4, 9, 9)
