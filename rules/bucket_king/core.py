@@ -313,10 +313,28 @@ def _place(c: Core, p: int, a: Place) -> None:
     if k + 1 < len(pyr):  # built in flat order: the top bucket is the last
         c.supply = fx.spent.get((supply, a.colour)) or spend(fx, supply, a.colour)
         return
+    _built(c, p)
+
+
+def build(c: Core, p: int, colours: list) -> None:
+    """BK-4 for a whole turn: seat p, to build and with nothing placed yet, places `colours` (a colour per
+    flat position, bottom-left to top, each one their supply still held: not checked), as one _place per
+    bucket would, without the moves in between and with no event (simulate's play_core builds so)."""
+    pyr = c.pyramids[p]
+    masks = c.colour_masks[p]
+    for k, colour in enumerate(colours):
+        pyr[k] = colour
+        masks[colour] |= 1 << k
+    c.standing[p] |= (1 << len(colours)) - 1
+    _built(c, p)
+
+
+def _built(c: Core, p: int) -> None:
+    """BK-4: seat p's pyramid is built and their turn over; the next seat builds, or the first round starts."""
     _turn_over(c)
     if p + 1 < c.config.players:
         c.current_player = p + 1
-        c.supply = fx.supply
+        c.supply = c.fx.supply
     else:
         c.supply = None
         _start_round(c, 0)

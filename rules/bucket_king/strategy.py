@@ -12,10 +12,10 @@ from math import inf
 from .. import bots as _bots
 from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
-    ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
+    ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
     plain_only,
 )
-from .core import FIXED, Core, Fixed, fixed, new_core, offer, seat_lose_mask, supply_of
+from .core import FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, new_core, offer, seat_lose_mask, supply_of
 from .core import act as _act
 from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
@@ -159,10 +159,8 @@ def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Ran
         fx = fixed(view.config)
         fits = _plan_for(fx, hand)[fx.layout.index[first.position]]
         return _pick([a for a in legal if a.colour in fits] or [first], rng)
-    if type(first) is Direction:
-        n, out = view.config.players, view.out
-        right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
-        return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
+    if type(first) is Direction:  # legal is DIRECTIONS: (left, right)
+        return legal[0] if _point(view, me, rng) == LEFT else legal[1]
     most = max(a.size for a in legal)
     return _pick([a for a in legal if a.size == most], rng)
 
@@ -269,11 +267,70 @@ def _random_move(c, fx: Fixed, p: int, rng: random.Random):
     return legal[_bots.below(rng, len(legal))]
 
 
+def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size: int) -> list:
+    """random_bot's whole set-up turn (BK-4): at each flat position, one colour drawn uniformly
+    (bots.below) from the colours still in the supply, in Config order (core.offer's order): the
+    same draws and colours as one random_bot call on each bucket's offer."""
+    free = list(colours)
+    left = dict.fromkeys(colours, each)
+    out = []
+    if type(rng) in _bots._MERSENNE:
+        rng.getrandbits(0)  # a LazySeatRandom seeds itself now (0 bits: no draw), so its method can be kept
+        bits = rng.getrandbits
+        for _ in range(size):
+            n = len(free)
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:  # bots.below written out
+                r = bits(k)
+            col = free[r]
+            out.append(col)
+            left[col] -= 1
+            if not left[col]:
+                del free[r]
+    else:
+        for _ in range(size):
+            col = free[_bots.below(rng, len(free))]
+            out.append(col)
+            left[col] -= 1
+            if not left[col]:
+                free.remove(col)
+    return out
+
+
+def _heuristic_build(fx: Fixed, hand, rng: random.Random) -> list:
+    """heuristic_bot's whole set-up turn (BK-4 tips): at each flat position, of the colours still in the
+    supply (Config order), those the plan fits there, else the first; ties drawn as _pick draws them."""
+    plan = _plan_for(fx, hand)
+    free = list(fx.config.colours)
+    left = dict.fromkeys(free, fx.each)
+    out = []
+    for fits in plan:
+        cands = [col for col in free if col in fits]
+        col = (cands[0] if len(cands) == 1 else cands[_bots.below(rng, len(cands))]) if cands else free[0]
+        out.append(col)
+        left[col] -= 1
+        if not left[col]:
+            free.remove(col)
+    return out
+
+
+def _point(view, me: int, rng: random.Random) -> str:
+    """The heuristic's direction (BK-5): towards the neighbour with more buckets; a tie drawn."""
+    n, out = view.config.players, view.out
+    right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
+    if right == left:
+        return DIRECTIONS[_bots.below(rng, 2)].way
+    return LEFT if right > left else RIGHT
+
+
 def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
     bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
-    no list of legal moves where the heuristic does not need one (its lead; a plain follow reads the
-    cached plays of its colour). None for any other bot."""
+    no list of legal moves where the bot does not need one: a whole set-up turn drawn at once
+    (_random_build, _heuristic_build), the direction drawn, a lead or a plain follow read from the
+    cached plays. Each phase's rule function of core.py is called directly (core.act's dispatch).
+    None for any other bot."""
     heuristic, random_bot = heuristic_bot, _bots.random_bot
     kinds = []
     for f in seat_funcs:
@@ -294,16 +351,27 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     c = new_core(cfg, chance)
     c.turn_end = turn_end
     fx = FIXED.get(id(cfg)) or fixed(cfg)
+    colours, each, size = cfg.colours, fx.each, len(fx.layout.positions)
     actions = 0
+    while c.phase == ARRANGE:  # BK-4: each seat builds in turn, a decision per bucket
+        p = c.current_player
+        build(c, p, _heuristic_build(fx, c.hands[p], rngs[p]) if kinds[p] else _random_build(rngs[p], colours, each, size))
+        actions += size
     while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
         p = c.current_player
-        if kinds[p]:
-            action = _heuristic_move(c, fx, p, rngs[p])
-        else:  # random_bot's draw (bots.below is its getrandbits loop), on the cached plays where it can
-            action = _random_move(c, fx, p, rngs[p])
-        _act(c, action)
+        phase = c.phase
+        if phase == DIRECTION:
+            _direction(c, p, _point(c, p, rngs[p]) if kinds[p] else DIRECTIONS[_bots.below(rngs[p], 2)].way)
+        else:
+            action = _heuristic_move(c, fx, p, rngs[p]) if kinds[p] else _random_move(c, fx, p, rngs[p])
+            if phase == KEEP:
+                _keep(c, p, action)
+            elif type(action) is LoseBucket:
+                _lose(c, p, action)
+            else:
+                _play(c, p, action)
         actions += 1
     return state_of(c), leaders, actions
 
