@@ -61,6 +61,7 @@ class Fixed(NamedTuple):
     supply: tuple[int, ...]  # buckets of each colour a player starts to build with
     offers: dict  # set-up: a builder's supply -> the Place actions open to them (see offer)
     spent: dict  # set-up: (supply, colour placed) -> the supply left
+    loses: tuple[dict, ...]  # by flat position: {colour: the LoseBucket action of a bucket of it there}
 
 
 # id(config) -> its Fixed. The entry holds the config, so while it is there no other
@@ -79,6 +80,7 @@ def fixed(cfg: Config) -> Fixed:
             cfg, rows, layout_of(rows), _places(rows, cfg.colours), cfg.buckets_each, cfg.max_cards,
             not cfg.special_one and not cfg.backfiring_discard, cfg.fall_model == "exact", tuple(cfg.deck()),
             (cfg.buckets_each,) * len(cfg.colours), {}, {},
+            tuple({c: LoseBucket(at, c) for c in cfg.colours} for at in layout_of(rows).positions),
         )
     return fx
 
@@ -151,8 +153,8 @@ def colour_masks_of(pyramid: tuple, colours: tuple[str, ...]) -> tuple[int, ...]
 
 def lose_actions(fx: Fixed, pyramid, mask: int) -> tuple[LoseBucket, ...]:
     """The LoseBucket actions of the positions in `mask` (lowest index first) of this pyramid."""
-    positions = fx.layout.positions
-    return tuple(LoseBucket(positions[k], pyramid[k]) for k in indices_of(mask))
+    loses = fx.loses
+    return tuple(loses[k][pyramid[k]] for k in indices_of(mask))
 
 
 # The event sentences. Each step logs (sentence, its values); the text is made only when
@@ -344,9 +346,8 @@ def _start_round(c: Core, starter: int) -> None:
     """BK-5: the start player points left or right (no choice with two players in)."""
     c.start_player = starter
     c.current_player = starter
-    c.colour, c.to_beat, c.attacker, c.lost_now = None, 0, None, 0
-    c.fronts = [[] for _ in range(c.config.players)]
-    if active_players(c) == 2:
+    c.colour, c.to_beat, c.attacker, c.lost_now = None, 0, None, 0  # the fronts: emptied as the last round ended
+    if c.config.players - sum(c.out) == 2:  # active_players
         c.direction = 1
         c.phase = LEAD
         if c.say is not None:
@@ -368,8 +369,11 @@ def _direction(c: Core, p: int, way: str) -> None:
 def _draw(c: Core, hand: list, k: int) -> int:
     """Draw k cards into the sorted `hand` (BK-8), reshuffling the discard pile when the draw pile is out
     (BK-2); with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
-    got = 0
     draw = c.draw
+    if k == 1 and draw:  # the usual draw
+        insort(hand, draw.pop())
+        return 1
+    got = 0
     for _ in range(k):
         if not draw:
             if not c.discard:
@@ -388,32 +392,35 @@ def _play(c: Core, p: int, a: PlayCards) -> None:
     """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
     cfg = c.config
     hand = c.hands[p]
-    for card in a.cards:
+    cards, extras, discard = a
+    for card in cards:
         hand.remove(card)
-    for card in a.extras:
-        hand.remove(card)
-    if a.discard is not None:
-        hand.remove(a.discard)
-        c.discard.append(a.discard)
     front = c.fronts[p]
-    front += a.cards
-    front += a.extras
+    front += cards
+    if extras:
+        for card in extras:
+            hand.remove(card)
+        front += extras
+    if discard is not None:
+        hand.remove(discard)
+        c.discard.append(discard)
     total = sum(map(card_value, front))
     lead = c.phase == LEAD
     if lead:
-        c.colour = a.cards[0].colour
+        c.colour = cards[0].colour
     c.to_beat, c.attacker = total, p
-    want = cfg.draw_per_turn + len(a.extras)
+    want = cfg.draw_per_turn + len(extras)
     got = _draw(c, hand, want)
     if c.say is not None:
         _log.say(c.say, _plays_text, p, a, lead, total, c.colour, got, want)
-    reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
-    if reverse and active_players(c) > 2:
+    if not lead and (discard is not None or (cfg.multi_card_reverses and len(cards) + len(extras) >= 2)) \
+            and active_players(c) > 2:  # a reverse
         c.direction = -c.direction
         if c.say is not None:
             _log.say(c.say, _reverses_text, c.direction)
     c.phase = FOLLOW
-    _turn_over(c)
+    if c.turn_end is not None:  # _turn_over
+        c.turn_end(c)
     c.current_player = next_seat(c, p, c.direction)
 
 
@@ -474,12 +481,14 @@ def _end_round(c: Core, loser: int, split: int = 0) -> None:
     lost[loser] = c.lost_now
     c.history.append(tuple(lost))
     c.falls.append((c.lost_now - 1 - split, split))
+    discard = c.discard
     for front in c.fronts:
-        c.discard += front
+        discard += front
     c.fronts = [[] for _ in range(n)]
     if c.say is not None:
         _log.say(c.say, _round_ends_text, c.round, loser, c.lost_now, c.buckets[loser])
-    _turn_over(c)  # losing ends the loser's turn and the round
+    if c.turn_end is not None:  # _turn_over: losing ends the loser's turn and the round
+        c.turn_end(c)
     c.round += 1
     starter = loser
     if c.buckets[loser] == 0:

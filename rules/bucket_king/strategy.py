@@ -15,7 +15,9 @@ from .cards import (
     ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
     plain_only,
 )
-from .core import FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, new_core, offer, seat_lose_mask, supply_of
+from .core import (
+    FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, lose_mask, new_core, offer, seat_lose_mask, supply_of,
+)
 from .core import act as _act
 from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
@@ -79,7 +81,7 @@ def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tup
         return None, 0
     best, damage = _least_damage(fx.rows, standing_of(pyramid), options)
     k = _pick(best, rng)
-    return LoseBucket(fx.layout.positions[k], pyramid[k]), damage
+    return fx.loses[k][pyramid[k]], damage
 
 
 def _options(fx: Fixed, legal) -> int:
@@ -181,7 +183,7 @@ def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, c
     if options:
         best, dmg = _least_damage(fx.rows, standing, options)
         k = _pick(best, rng)
-        loss = LoseBucket(fx.layout.positions[k], pyramid[k])
+        loss = fx.loses[k][pyramid[k]]
     else:
         loss, dmg = None, 0
     if not plays:
@@ -236,33 +238,37 @@ def _random_move(c, fx: Fixed, p: int, rng: random.Random):
     read from the cached plays (a lead: every colour's plays, in the hand's order; a follow: the plays
     that beat the sum, then the buckets to lose, lowest position first); the list elsewhere."""
     phase = c.phase
+    if fx.plain:
+        hand = c.hands[p]
+        if phase == FOLLOW:
+            colour = c.colour
+            lo = bisect_left(hand, (colour,))
+            plays = beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), fx.most,
+                            c.to_beat - sum(map(card_value, c.fronts[p])))
+            standing = c.standing[p]
+            mask = lose_mask(standing, c.colour_masks[p][colour])
+            n = len(plays)
+            r = _bots.below(rng, n + mask.bit_count())
+            if r < n:
+                return plays[r]
+            k = indices_of(mask)[r - n]
+            return fx.loses[k][c.pyramids[p][k]]
+        if phase == LEAD and hand:
+            runs, start, n, size, most = [], 0, 0, len(hand), fx.most
+            while start < size:  # colour by colour, as legal_actions lists them
+                stop = bisect_left(hand, (hand[start][0], inf), start)
+                plays = plain_only(tuple(hand[start:stop]), most)
+                runs.append(plays)
+                n += len(plays)
+                start = stop
+            r = _bots.below(rng, n)
+            for plays in runs:
+                if r < len(plays):
+                    return plays[r]
+                r -= len(plays)
     if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
         legal = fx.offers.get(c.supply) or offer(fx, c.supply)
         return legal[_bots.below(rng, len(legal))]
-    if fx.plain and (phase == LEAD or phase == FOLLOW):
-        hand = tuple(c.hands[p])
-        if phase == LEAD:
-            if hand:
-                runs, start, n = [], 0, 0
-                while start < len(hand):  # colour by colour, as legal_actions lists them
-                    stop = bisect_left(hand, (hand[start].colour, inf), start)
-                    plays = plain_only(hand[start:stop], fx.most)
-                    runs.append(plays)
-                    n += len(plays)
-                    start = stop
-                r = _bots.below(rng, n)
-                for plays in runs:
-                    if r < len(plays):
-                        return plays[r]
-                    r -= len(plays)
-        else:
-            plays = beating(of_colour(hand, c.colour), fx.most, c.to_beat - sum(map(card_value, c.fronts[p])))
-            mask = seat_lose_mask(c, p)
-            r = _bots.below(rng, len(plays) + mask.bit_count())
-            if r < len(plays):
-                return plays[r]
-            k = indices_of(mask)[r - len(plays)]
-            return LoseBucket(fx.layout.positions[k], c.pyramids[p][k])
     legal = legal_actions(c)
     return legal[_bots.below(rng, len(legal))]
 
