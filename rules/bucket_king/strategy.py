@@ -38,11 +38,15 @@ def _setup_order(rows: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _strengths(hand) -> dict[str, float]:
-    """How strong the hand is in each colour it holds, Σ(value + CARD_WORTH),
-    colours in the order they first appear in the hand."""
+    """How strong the (sorted) hand is in each colour it holds, Σ(value + CARD_WORTH),
+    colours in the hand's order. (Sums of whole numbers: exact in a float, in any order.)"""
     out: dict[str, float] = {}
-    for colour, value in hand:
-        out[colour] = out.get(colour, 0) + (value + CARD_WORTH)
+    i, n = 0, len(hand)
+    while i < n:  # colour by colour: cards sort by colour first
+        colour = hand[i][0]
+        j = bisect_left(hand, (colour, inf), i)
+        out[colour] = sum(map(card_value, hand[i:j])) + CARD_WORTH * (j - i)
+        i = j
     return out
 
 
@@ -54,10 +58,14 @@ def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand
     positions). A player's hand does not change while they build."""
     strength = _strengths(hand)
     ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
-    plan = [""] * len(layout_of(rows).positions)
+    alike: dict[float, list[str]] = {}  # strength -> the colours that strong
+    for c in colours:
+        alike.setdefault(strength.get(c, 0), []).append(c)
+    fits = {c: frozenset(alike[strength.get(c, 0)]) for c in colours}
+    plan = [None] * len(layout_of(rows).positions)
     for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
-        plan[k] = ranked[rank // each]  # each colour fills `each` positions in turn
-    return tuple(frozenset(c for c in colours if strength.get(c, 0) == strength.get(want, 0)) for want in plan)
+        plan[k] = fits[ranked[rank // each]]  # each colour fills `each` positions in turn
+    return tuple(plan)
 
 
 def _play_cost(a: PlayCards, draws: int) -> float:
@@ -169,10 +177,17 @@ def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Ran
 
 def _lead(hand: tuple, rng: random.Random) -> PlayCards:
     """The highest card of the strongest colour: always a legal lead (BK-6)."""
-    strength = _strengths(hand)
-    top = max(strength.values())
-    colour = _pick([c for c, v in strength.items() if v == top], rng)
-    return PlayCards((of_colour(hand, colour)[-1],))
+    tops, top = [], -1.0  # the highest card of each strongest colour, in the hand's order
+    i, n = 0, len(hand)
+    while i < n:  # colour by colour (_strengths)
+        j = bisect_left(hand, (hand[i][0], inf), i)
+        v = sum(map(card_value, hand[i:j])) + CARD_WORTH * (j - i)
+        if v > top:
+            top, tops = v, [hand[j - 1]]
+        elif v == top:
+            tops.append(hand[j - 1])
+        i = j
+    return PlayCards((_pick(tops, rng),))
 
 
 def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, cheapest, rng: random.Random):
@@ -215,17 +230,19 @@ def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
     a lead is one card, a plain follow reads the cached plays of its colour). The same choice and the same
     draws from `rng` as heuristic_bot(observation(state, p), legal_actions(state), rng)."""
     phase = c.phase
+    if phase == FOLLOW and fx.plain:
+        hand, colour = c.hands[p], c.colour
+        lo = bisect_left(hand, (colour,))
+        cheapest = _cheapest_beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), fx.most,
+                                     c.to_beat - sum(map(card_value, c.fronts[p])), fx.config.draw_per_turn)
+        standing = c.standing[p]
+        return _defend(fx, c.pyramids[p], standing, lose_mask(standing, c.colour_masks[p][colour]), c.buckets[p],
+                       cheapest and cheapest[0], cheapest, rng)
+    if phase == LEAD and c.hands[p]:
+        return _lead(c.hands[p], rng)
     if phase == ARRANGE:
         supply = c.supply or supply_of(fx, c.pyramids[p])
         return _arrange_point_keep(c, p, c.hands[p], fx.offers.get(supply) or offer(fx, supply), rng)
-    if phase == LEAD and c.hands[p]:
-        return _lead(c.hands[p], rng)
-    if phase == FOLLOW and fx.plain:
-        same = tuple(of_colour(c.hands[p], c.colour))
-        need_more = c.to_beat - sum(map(card_value, c.fronts[p]))
-        cheapest = _cheapest_beating(same, fx.most, need_more, fx.config.draw_per_turn)
-        return _defend(fx, c.pyramids[p], c.standing[p], seat_lose_mask(c, p), c.buckets[p],
-                       cheapest and cheapest[0], cheapest, rng)
     legal = legal_actions(c)
     if phase == LEAD or phase == FOLLOW:
         return heuristic_bot(observation(state_of(c), p), legal, rng)
