@@ -12,12 +12,10 @@ from math import inf
 from .. import bots as _bots
 from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
-    ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
-    plain_only,
+    ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket,
+    Place, PlayCards, beating, card_value, plain_only,
 )
-from .core import (
-    FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, lose_mask, new_core, offer, seat_lose_mask, supply_of,
-)
+from .core import FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, lose_mask, new_core, offer, supply_of
 from .core import act as _act
 from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
@@ -249,47 +247,6 @@ def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
     return _arrange_point_keep(c, p, c.hands[p], legal, rng)
 
 
-def _random_move(c, fx: Fixed, p: int, rng: random.Random):
-    """random_bot's choice for seat p (to move) of core c: legal_actions(c)[below(rng, n)], the same draw
-    from `rng`, without building the list where the plain rules let the count and the one chosen move be
-    read from the cached plays (a lead: every colour's plays, in the hand's order; a follow: the plays
-    that beat the sum, then the buckets to lose, lowest position first); the list elsewhere."""
-    phase = c.phase
-    if fx.plain:
-        hand = c.hands[p]
-        if phase == FOLLOW:
-            colour = c.colour
-            lo = bisect_left(hand, (colour,))
-            plays = beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), fx.most,
-                            c.to_beat - sum(map(card_value, c.fronts[p])))
-            standing = c.standing[p]
-            mask = lose_mask(standing, c.colour_masks[p][colour])
-            n = len(plays)
-            r = _bots.below(rng, n + mask.bit_count())
-            if r < n:
-                return plays[r]
-            k = indices_of(mask)[r - n]
-            return fx.loses[k][c.pyramids[p][k]]
-        if phase == LEAD and hand:
-            runs, start, n, size, most = [], 0, 0, len(hand), fx.most
-            while start < size:  # colour by colour, as legal_actions lists them
-                stop = bisect_left(hand, (hand[start][0], inf), start)
-                plays = plain_only(tuple(hand[start:stop]), most)
-                runs.append(plays)
-                n += len(plays)
-                start = stop
-            r = _bots.below(rng, n)
-            for plays in runs:
-                if r < len(plays):
-                    return plays[r]
-                r -= len(plays)
-    if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
-        legal = fx.offers.get(c.supply) or offer(fx, c.supply)
-        return legal[_bots.below(rng, len(legal))]
-    legal = legal_actions(c)
-    return legal[_bots.below(rng, len(legal))]
-
-
 def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size: int) -> list:
     """random_bot's whole set-up turn (BK-4): at each flat position, one colour drawn uniformly
     (bots.below) from the colours still in the supply, in Config order (core.offer's order): the
@@ -380,22 +337,64 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
         p = c.current_player
         build(c, p, _heuristic_build(fx, c.hands[p], rngs[p]) if kinds[p] else _random_build(rngs[p], colours, each, size))
         actions += size
+    below, plain, most, loses = _bots.below, fx.plain, fx.most, fx.loses
     while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        actions += 1
         p = c.current_player
         phase = c.phase
-        if phase == DIRECTION:
-            _direction(c, p, _point(c, p, rngs[p]) if kinds[p] else DIRECTIONS[_bots.below(rngs[p], 2)].way)
-        else:
-            action = _heuristic_move(c, fx, p, rngs[p]) if kinds[p] else _random_move(c, fx, p, rngs[p])
-            if phase == KEEP:
-                _keep(c, p, action)
-            elif type(action) is LoseBucket:
-                _lose(c, p, action)
+        rng = rngs[p]
+        if kinds[p]:
+            if phase == DIRECTION:
+                _direction(c, p, _point(c, p, rng))
+                continue
+            action = _heuristic_move(c, fx, p, rng)
+        # random_bot: legal_actions(c)[below(rng, n)], the same draw, without the list where the plain rules
+        # let the count and the one move chosen be read from the cached plays: a follow's plays that beat
+        # the sum, then the buckets to lose (BK-9), lowest position first; a lead's plays colour by colour
+        elif phase == FOLLOW and plain:
+            hand, colour = c.hands[p], c.colour
+            lo = bisect_left(hand, (colour,))
+            plays = beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), most,
+                            c.to_beat - sum(map(card_value, c.fronts[p])))
+            mask = lose_mask(c.standing[p], c.colour_masks[p][colour])
+            n = len(plays)
+            r = below(rng, n + mask.bit_count())
+            if r < n:
+                _play(c, p, plays[r])
             else:
-                _play(c, p, action)
-        actions += 1
+                k = indices_of(mask)[r - n]
+                _lose(c, p, loses[k][c.pyramids[p][k]])
+            continue
+        elif phase == DIRECTION:  # DIRECTIONS: left, right
+            _direction(c, p, RIGHT if below(rng, 2) else LEFT)
+            continue
+        elif phase == LEAD and plain and c.hands[p]:
+            hand = c.hands[p]
+            runs, start, n, end = [], 0, 0, len(hand)
+            while start < end:  # colour by colour, as legal_actions lists them
+                stop = bisect_left(hand, (hand[start][0], inf), start)
+                plays = plain_only(tuple(hand[start:stop]), most)
+                runs.append(plays)
+                n += len(plays)
+                start = stop
+            r = below(rng, n)
+            for plays in runs:
+                if r < len(plays):
+                    break
+                r -= len(plays)
+            _play(c, p, plays[r])
+            continue
+        else:
+            legal = legal_actions(c)
+            action = legal[below(rng, len(legal))]
+        if phase == KEEP:
+            _keep(c, p, action)
+        elif type(action) is LoseBucket:
+            _lose(c, p, action)
+        else:
+            _play(c, p, action)
     return state_of(c), leaders, actions
 
 
