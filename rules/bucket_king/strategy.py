@@ -49,17 +49,17 @@ def _strengths(hand) -> dict[str, float]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[frozenset[str], ...]:
+def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[tuple[str, ...], ...]:
     """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips).
-    For each flat position, the colour planned there and every colour as strong
-    (the plan ranks ties by colour order; any of them fills the same block of
-    positions). A player's hand does not change while they build."""
+    For each flat position, the colour planned there and every colour as strong, in
+    Config order (the plan ranks ties by colour order; any of them fills the same block
+    of positions). A player's hand does not change while they build."""
     strength = _strengths(hand)
     ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
     alike: dict[float, list[str]] = {}  # strength -> the colours that strong
     for c in colours:
         alike.setdefault(strength.get(c, 0), []).append(c)
-    fits = {c: frozenset(alike[strength.get(c, 0)]) for c in colours}
+    fits = {c: tuple(alike[strength.get(c, 0)]) for c in colours}
     plan = [None] * len(layout_of(rows).positions)
     for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
         plan[k] = fits[ranked[rank // each]]  # each colour fills `each` positions in turn
@@ -122,7 +122,7 @@ def _neighbour(out: tuple[bool, ...], me: int, d: int, n: int) -> int:
 _LAST_PLAN: list = [None, None, ()]  # (Fixed, hand, its _setup_plan) of the last set-up move
 
 
-def _plan_for(fx: Fixed, hand: tuple) -> tuple[frozenset[str], ...]:
+def _plan_for(fx: Fixed, hand: tuple) -> tuple[tuple[str, ...], ...]:
     """_setup_plan for this hand: a player places all their buckets from one hand (the very
     same tuple), so the last plan is kept by identity rather than hashed again each move."""
     last = _LAST_PLAN
@@ -281,17 +281,18 @@ def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size:
 def _heuristic_build(fx: Fixed, hand, rng: random.Random) -> list:
     """heuristic_bot's whole set-up turn (BK-4 tips): at each flat position, of the colours still in the
     supply (Config order), those the plan fits there, else the first; ties drawn as _pick draws them."""
-    plan = _plan_for(fx, hand)
-    free = list(fx.config.colours)
-    left = dict.fromkeys(free, fx.each)
+    colours = fx.config.colours
+    left = dict.fromkeys(colours, fx.each)
     out = []
-    for fits in plan:
-        cands = [col for col in free if col in fits]
-        col = (cands[0] if len(cands) == 1 else cands[_bots.below(rng, len(cands))]) if cands else free[0]
+    for fits in _plan_for(fx, hand):  # each position's fitting colours, in Config order
+        if len(fits) == 1 and left[fits[0]]:  # the usual case: one colour fits, and it is left
+            col = fits[0]
+        else:
+            cands = [x for x in fits if left[x]]
+            col = (cands[0] if len(cands) == 1 else cands[_bots.below(rng, len(cands))]) if cands else \
+                next(x for x in colours if left[x])
         out.append(col)
         left[col] -= 1
-        if not left[col]:
-            free.remove(col)
     return out
 
 
@@ -317,25 +318,21 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
         if f is not heuristic and f is not random_bot:
             return None
         kinds.append(f is heuristic)
-    leaders = []
-    note = leaders.append
-    shown = [None, None]  # the buckets last seen and their leader
-
-    def turn_end(c) -> None:  # simulate's progress: scores, the buckets left
-        if c.buckets != shown[0]:
-            shown[0] = c.buckets[:]
-            shown[1] = leader(shown[0])
-        note(shown[1])
-
     cfg = resolve_config(Config, config)
-    c = new_core(cfg, chance)
-    c.turn_end = turn_end
+    c = new_core(cfg, chance)  # no turn hook: the loop below notes the leader at each turn's end itself
     fx = FIXED.get(id(cfg)) or fixed(cfg)
     colours, each, size = cfg.colours, fx.each, len(fx.layout.positions)
+    # simulate's progress is the scores, the buckets left: they change only when a round is lost, so the
+    # leader is worked out then. A turn ends (core._turn_over) with each pyramid built, each play, and
+    # each round lost (a loss not followed by a split, or the part kept); a direction chosen is no turn.
+    leaders = []
+    note = leaders.append
+    lead = leader(c.buckets[:])
     actions = 0
     while c.phase == ARRANGE:  # BK-4: each seat builds in turn, a decision per bucket
         p = c.current_player
         build(c, p, _heuristic_build(fx, c.hands[p], rngs[p]) if kinds[p] else _random_build(rngs[p], colours, each, size))
+        note(lead)
         actions += size
     below, plain, most, loses = _bots.below, fx.plain, fx.most, fx.loses
     while not c.is_over:
@@ -363,9 +360,13 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
             r = below(rng, n + mask.bit_count())
             if r < n:
                 _play(c, p, plays[r])
+                note(lead)
             else:
                 k = indices_of(mask)[r - n]
                 _lose(c, p, loses[k][c.pyramids[p][k]])
+                if c.phase != KEEP:
+                    lead = leader(c.buckets[:])
+                    note(lead)
             continue
         elif phase == DIRECTION:  # DIRECTIONS: left, right
             _direction(c, p, RIGHT if below(rng, 2) else LEFT)
@@ -385,6 +386,7 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
                     break
                 r -= len(plays)
             _play(c, p, plays[r])
+            note(lead)
             continue
         else:
             legal = legal_actions(c)
@@ -393,8 +395,14 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
             _keep(c, p, action)
         elif type(action) is LoseBucket:
             _lose(c, p, action)
+            if c.phase == KEEP:
+                continue
         else:
             _play(c, p, action)
+            note(lead)
+            continue
+        lead = leader(c.buckets[:])  # a round lost
+        note(lead)
     return state_of(c), leaders, actions
 
 
