@@ -195,14 +195,14 @@ def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, c
     `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
     if options:
         best, dmg = _least_damage(fx.rows, standing, options)
-        k = _pick(best, rng)
+        k = best[0] if len(best) == 1 else _pick(best, rng)
         loss = fx.loses[k][pyramid[k]]
     else:
         loss, dmg = None, 0
     if not plays:
         return loss
     tied, cost = cheapest or _cheapest(plays, fx.config.draw_per_turn)
-    chosen = _pick(tied, rng)
+    chosen = tied[0] if len(tied) == 1 else _pick(tied, rng)
     if dmg >= mine or cost < BUCKET_WORTH * dmg:
         return chosen
     return loss
@@ -252,9 +252,9 @@ def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size:
     (bots.below) from the colours still in the supply, in Config order (core.offer's order): the
     same draws and colours as one random_bot call on each bucket's offer."""
     free = list(colours)
-    left = dict.fromkeys(colours, each)
     out = []
     if type(rng) in _bots._MERSENNE:
+        left = [each] * len(free)  # beside free: how many of each are left
         rng.getrandbits(0)  # a LazySeatRandom seeds itself now (0 bits: no draw), so its method can be kept
         bits = rng.getrandbits
         for _ in range(size):
@@ -263,12 +263,12 @@ def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size:
             r = bits(k)
             while r >= n:  # bots.below written out
                 r = bits(k)
-            col = free[r]
-            out.append(col)
-            left[col] -= 1
-            if not left[col]:
-                del free[r]
+            out.append(free[r])
+            left[r] -= 1
+            if not left[r]:
+                del free[r], left[r]
     else:
+        left = dict.fromkeys(colours, each)
         for _ in range(size):
             col = free[_bots.below(rng, len(free))]
             out.append(col)
