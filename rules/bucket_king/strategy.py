@@ -36,15 +36,11 @@ def _setup_order(rows: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _strengths(hand) -> dict[str, float]:
-    """How strong the (sorted) hand is in each colour it holds, Σ(value + CARD_WORTH),
-    colours in the hand's order. (Sums of whole numbers: exact in a float, in any order.)"""
+    """How strong the hand is in each colour it holds, Σ(value + CARD_WORTH),
+    colours in the order they first appear in the hand."""
     out: dict[str, float] = {}
-    i, n = 0, len(hand)
-    while i < n:  # colour by colour: cards sort by colour first
-        colour = hand[i][0]
-        j = bisect_left(hand, (colour, inf), i)
-        out[colour] = sum(map(card_value, hand[i:j])) + CARD_WORTH * (j - i)
-        i = j
+    for colour, value in hand:
+        out[colour] = out.get(colour, 0) + (value + CARD_WORTH)
     return out
 
 
@@ -176,16 +172,21 @@ def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Ran
 def _lead(hand: tuple, rng: random.Random) -> PlayCards:
     """The highest card of the strongest colour: always a legal lead (BK-6)."""
     tops, top = [], -1.0  # the highest card of each strongest colour, in the hand's order
-    i, n = 0, len(hand)
-    while i < n:  # colour by colour (_strengths)
-        j = bisect_left(hand, (hand[i][0], inf), i)
-        v = sum(map(card_value, hand[i:j])) + CARD_WORTH * (j - i)
-        if v > top:
-            top, tops = v, [hand[j - 1]]
-        elif v == top:
-            tops.append(hand[j - 1])
-        i = j
-    return PlayCards((_pick(tops, rng),))
+    colour, v, last = None, 0, None
+    for card in hand:  # _strengths' sums, colour by colour (the hand is sorted), in one pass
+        if card[0] != colour:
+            if v > top:
+                top, tops = v, [last]
+            elif v == top:
+                tops.append(last)
+            colour, v = card[0], 0
+        v += card[1] + CARD_WORTH
+        last = card
+    if v > top:
+        top, tops = v, [last]
+    elif v == top:
+        tops.append(last)
+    return PlayCards((tops[0] if len(tops) == 1 else _pick(tops, rng),))
 
 
 def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, cheapest, rng: random.Random):
