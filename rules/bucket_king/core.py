@@ -277,19 +277,20 @@ def new_core(cfg: Config, chance: Chance) -> Core:
 
 
 def act(c: Core, action: Any) -> None:
-    """Play a legal `action` on core c in place (not checked: `apply` checks it first)."""
+    """Play a legal `action` on core c in place (not checked: `apply` checks it first): the phase's rule
+    function below (simulate's play_core calls them directly, and `build` for a whole set-up turn)."""
     phase = c.phase
     p = c.current_player
     if phase == ARRANGE:
         _place(c, p, action)
     elif phase == DIRECTION:
-        _direction(c, p, action.way)
+        set_direction(c, p, action.way)
     elif phase == KEEP:
-        _keep(c, p, action)
+        keep_part(c, p, action)
     elif type(action) is LoseBucket:
-        _lose(c, p, action)
+        lose_bucket(c, p, action)
     else:
-        _play(c, p, action)
+        play_cards(c, p, action)
 
 
 def _turn_over(c: Core) -> None:
@@ -359,7 +360,8 @@ def _start_round(c: Core, starter: int) -> None:
             _log.say(c.say, _starts_text, c.round, starter, True)
 
 
-def _direction(c: Core, p: int, way: str) -> None:
+def set_direction(c: Core, p: int, way: str) -> None:
+    """BK-5: the start player p points `way` (LEFT or RIGHT); the lead follows."""
     c.direction = 1 if way == LEFT else -1
     c.phase = LEAD
     if c.say is not None:
@@ -388,7 +390,7 @@ def _draw(c: Core, hand: list, k: int) -> int:
     return got
 
 
-def _play(c: Core, p: int, a: PlayCards) -> None:
+def play_cards(c: Core, p: int, a: PlayCards) -> None:
     """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
     cfg = c.config
     hand = c.hands[p]
@@ -424,7 +426,7 @@ def _play(c: Core, p: int, a: PlayCards) -> None:
     c.current_player = next_seat(c, p, c.direction)
 
 
-def _lose(c: Core, p: int, a: LoseBucket) -> None:
+def lose_bucket(c: Core, p: int, a: LoseBucket) -> None:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
     fx = c.fx
     rows = fx.rows
@@ -453,7 +455,7 @@ def _lose(c: Core, p: int, a: LoseBucket) -> None:
     _end_round(c, p)
 
 
-def _keep(c: Core, p: int, a: KeepPart) -> None:
+def keep_part(c: Core, p: int, a: KeepPart) -> None:
     """BK-12: the other parts of a split pyramid are lost."""
     keep = c.fx.layout.index[a.position]
     pyr = c.pyramids[p]

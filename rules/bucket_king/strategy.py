@@ -15,7 +15,9 @@ from .cards import (
     ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket,
     Place, PlayCards, beating, card_value, plain_only,
 )
-from .core import FIXED, Core, Fixed, _direction, _keep, _lose, _play, build, fixed, lose_mask, new_core, offer, supply_of
+from .core import (
+    FIXED, Core, Fixed, build, fixed, keep_part, lose_bucket, lose_mask, new_core, offer, play_cards, set_direction, supply_of,
+)
 from .core import act as _act
 from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
@@ -345,7 +347,7 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
         rng = rngs[p]
         if kinds[p]:
             if phase == DIRECTION:
-                _direction(c, p, _point(c, p, rng))
+                set_direction(c, p, _point(c, p, rng))
                 continue
             action = _heuristic_move(c, fx, p, rng)
         # random_bot: legal_actions(c)[below(rng, n)], the same draw, without the list where the plain rules
@@ -360,17 +362,17 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
             n = len(plays)
             r = below(rng, n + mask.bit_count())
             if r < n:
-                _play(c, p, plays[r])
+                play_cards(c, p, plays[r])
                 note(lead)
             else:
                 k = indices_of(mask)[r - n]
-                _lose(c, p, loses[k][c.pyramids[p][k]])
+                lose_bucket(c, p, loses[k][c.pyramids[p][k]])
                 if c.phase != KEEP:
                     lead = leader(c.buckets[:])
                     note(lead)
             continue
         elif phase == DIRECTION:  # DIRECTIONS: left, right
-            _direction(c, p, RIGHT if below(rng, 2) else LEFT)
+            set_direction(c, p, RIGHT if below(rng, 2) else LEFT)
             continue
         elif phase == LEAD and plain and c.hands[p]:
             hand = c.hands[p]
@@ -386,20 +388,20 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
                 if r < len(plays):
                     break
                 r -= len(plays)
-            _play(c, p, plays[r])
+            play_cards(c, p, plays[r])
             note(lead)
             continue
         else:
             legal = legal_actions(c)
             action = legal[below(rng, len(legal))]
         if phase == KEEP:
-            _keep(c, p, action)
+            keep_part(c, p, action)
         elif type(action) is LoseBucket:
-            _lose(c, p, action)
+            lose_bucket(c, p, action)
             if c.phase == KEEP:
                 continue
         else:
-            _play(c, p, action)
+            play_cards(c, p, action)
             note(lead)
             continue
         lead = leader(c.buckets[:])  # a round lost
