@@ -287,7 +287,8 @@ def _heuristic_build(fx: Fixed, hand, rng: random.Random) -> list:
     colours = fx.config.colours
     left = dict.fromkeys(colours, fx.each)
     out = []
-    for fits in _plan_for(fx, hand):  # each position's fitting colours, in Config order
+    # each position's fitting colours, in Config order; worked out afresh (not remembered: simulate's hands are new)
+    for fits in _setup_plan.__wrapped__(fx.rows, colours, fx.each, hand):
         if len(fits) == 1 and left[fits[0]]:  # the usual case: one colour fits, and it is left
             col = fits[0]
         else:
