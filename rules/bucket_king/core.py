@@ -429,30 +429,40 @@ def play_cards(c: Core, p: int, a: PlayCards) -> None:
 def lose_bucket(c: Core, p: int, a: LoseBucket) -> None:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
     fx = c.fx
-    rows = fx.rows
     pyr = c.pyramids[p]
     k = fx.layout.index[a.position]
     if fx.exact:
-        fall_mask = falling_mask(rows, c.standing[p], k)
-        fall = indices_of(fall_mask)
+        fall, c.standing[p], parts = _exact_loss(fx.rows, c.standing[p], k)
     else:
         fall, c.chance = poke_falls([x is not None for x in pyr], k, fx.layout, c.config.fall_probability, c.chance)
-        fall_mask = mask_of(fall)
-    standing = c.standing[p] = c.standing[p] & ~fall_mask
+        c.standing[p], parts = _after_loss(fx.rows, c.standing[p] & ~mask_of(fall))
     for j in fall:
         pyr[j] = None
     if c.say is not None:
         _log.say(c.say, _loses_text, p, a, c.colour, c.to_beat, len(fall) - 1)
     c.buckets[p] -= len(fall)
     c.lost_now = len(fall)
-    parts = split_parts(rows, standing)
-    if len(parts) > 1:
-        c.parts = tuple(map(indices_of, parts))
+    if parts:
+        c.parts = parts
         c.phase = KEEP
         if c.say is not None:
             _log.say(c.say, _splits_text, p, c.parts)
         return
     _end_round(c, p)
+
+
+def _after_loss(rows: tuple[int, ...], standing: int) -> tuple[int, tuple]:
+    """(standing, the parts it split into as flat indices, BK-12; () if it did not split)."""
+    parts = split_parts(rows, standing)
+    return standing, tuple(map(indices_of, parts)) if len(parts) > 1 else ()
+
+
+@lru_cache(maxsize=1 << 16)
+def _exact_loss(rows: tuple[int, ...], standing: int, k: int) -> tuple[tuple[int, ...], int, tuple]:
+    """BK-10 exact rule: bucket k taken from the pyramid standing so: (the flat indices that fall, k and all
+    resting on it, lowest first; what still stands; its parts if it split, else ()), remembered."""
+    fall = falling_mask(rows, standing, k)
+    return (indices_of(fall), *_after_loss(rows, standing & ~fall))
 
 
 def keep_part(c: Core, p: int, a: KeepPart) -> None:
