@@ -281,8 +281,20 @@ def plain_plays(same: tuple[Card, ...], most: int) -> tuple[tuple[PlayCards, int
         for combo in combinations(same, k):
             if combo not in seen:
                 seen.add(combo)
-                out.append((PlayCards(combo), sum(c.value for c in combo)))
+                out.append(_PLAIN.get(combo) or _plain(combo))
     return tuple(out)
+
+
+# combo -> (PlayCards(combo), its total): one object per distinct play however many cached hands hold it
+# (the caches above keep each hand's plays; shared, they are fewer objects for the garbage collector to walk).
+_PLAIN: dict[tuple[Card, ...], tuple[PlayCards, int]] = {}
+
+
+def _plain(combo: tuple[Card, ...]) -> tuple[PlayCards, int]:
+    if len(_PLAIN) >= 1 << 16:  # an odd deck with very many plays: start afresh rather than grow
+        _PLAIN.clear()
+    out = _PLAIN[combo] = (PlayCards(combo), sum(c.value for c in combo))
+    return out
 
 
 @lru_cache(maxsize=1 << 14)

@@ -61,6 +61,7 @@ class Fixed(NamedTuple):
     supply: tuple[int, ...]  # buckets of each colour a player starts to build with
     offers: dict  # set-up: a builder's supply -> the Place actions open to them (see offer)
     spent: dict  # set-up: (supply, colour placed) -> the supply left
+    loses: tuple[dict, ...]  # by flat position: {colour: the LoseBucket action of a bucket of it there}
 
 
 # id(config) -> its Fixed. The entry holds the config, so while it is there no other
@@ -79,6 +80,7 @@ def fixed(cfg: Config) -> Fixed:
             cfg, rows, layout_of(rows), _places(rows, cfg.colours), cfg.buckets_each, cfg.max_cards,
             not cfg.special_one and not cfg.backfiring_discard, cfg.fall_model == "exact", tuple(cfg.deck()),
             (cfg.buckets_each,) * len(cfg.colours), {}, {},
+            tuple({c: LoseBucket(at, c) for c in cfg.colours} for at in layout_of(rows).positions),
         )
     return fx
 
@@ -151,8 +153,8 @@ def colour_masks_of(pyramid: tuple, colours: tuple[str, ...]) -> tuple[int, ...]
 
 def lose_actions(fx: Fixed, pyramid, mask: int) -> tuple[LoseBucket, ...]:
     """The LoseBucket actions of the positions in `mask` (lowest index first) of this pyramid."""
-    positions = fx.layout.positions
-    return tuple(LoseBucket(positions[k], pyramid[k]) for k in indices_of(mask))
+    loses = fx.loses
+    return tuple(loses[k][pyramid[k]] for k in indices_of(mask))
 
 
 # The event sentences. Each step logs (sentence, its values); the text is made only when
@@ -275,19 +277,20 @@ def new_core(cfg: Config, chance: Chance) -> Core:
 
 
 def act(c: Core, action: Any) -> None:
-    """Play a legal `action` on core c in place (not checked: `apply` checks it first)."""
+    """Play a legal `action` on core c in place (not checked: `apply` checks it first): the phase's rule
+    function below (simulate's play_core calls them directly, and `build` for a whole set-up turn)."""
     phase = c.phase
     p = c.current_player
     if phase == ARRANGE:
         _place(c, p, action)
     elif phase == DIRECTION:
-        _direction(c, p, action.way)
+        set_direction(c, p, action.way)
     elif phase == KEEP:
-        _keep(c, p, action)
+        keep_part(c, p, action)
     elif type(action) is LoseBucket:
-        _lose(c, p, action)
+        lose_bucket(c, p, action)
     else:
-        _play(c, p, action)
+        play_cards(c, p, action)
 
 
 def _turn_over(c: Core) -> None:
@@ -313,10 +316,28 @@ def _place(c: Core, p: int, a: Place) -> None:
     if k + 1 < len(pyr):  # built in flat order: the top bucket is the last
         c.supply = fx.spent.get((supply, a.colour)) or spend(fx, supply, a.colour)
         return
+    _built(c, p)
+
+
+def build(c: Core, p: int, colours: list) -> None:
+    """BK-4 for a whole turn: seat p, to build and with nothing placed yet, places `colours` (a colour per
+    flat position, bottom-left to top, each one their supply still held: not checked), as one _place per
+    bucket would, without the moves in between and with no event (simulate's play_core builds so)."""
+    pyr = c.pyramids[p]
+    masks = c.colour_masks[p]
+    for k, colour in enumerate(colours):
+        pyr[k] = colour
+        masks[colour] |= 1 << k
+    c.standing[p] |= (1 << len(colours)) - 1
+    _built(c, p)
+
+
+def _built(c: Core, p: int) -> None:
+    """BK-4: seat p's pyramid is built and their turn over; the next seat builds, or the first round starts."""
     _turn_over(c)
     if p + 1 < c.config.players:
         c.current_player = p + 1
-        c.supply = fx.supply
+        c.supply = c.fx.supply
     else:
         c.supply = None
         _start_round(c, 0)
@@ -326,9 +347,8 @@ def _start_round(c: Core, starter: int) -> None:
     """BK-5: the start player points left or right (no choice with two players in)."""
     c.start_player = starter
     c.current_player = starter
-    c.colour, c.to_beat, c.attacker, c.lost_now = None, 0, None, 0
-    c.fronts = [[] for _ in range(c.config.players)]
-    if active_players(c) == 2:
+    c.colour, c.to_beat, c.attacker, c.lost_now = None, 0, None, 0  # the fronts: emptied as the last round ended
+    if c.config.players - sum(c.out) == 2:  # active_players
         c.direction = 1
         c.phase = LEAD
         if c.say is not None:
@@ -340,7 +360,8 @@ def _start_round(c: Core, starter: int) -> None:
             _log.say(c.say, _starts_text, c.round, starter, True)
 
 
-def _direction(c: Core, p: int, way: str) -> None:
+def set_direction(c: Core, p: int, way: str) -> None:
+    """BK-5: the start player p points `way` (LEFT or RIGHT); the lead follows."""
     c.direction = 1 if way == LEFT else -1
     c.phase = LEAD
     if c.say is not None:
@@ -350,8 +371,11 @@ def _direction(c: Core, p: int, way: str) -> None:
 def _draw(c: Core, hand: list, k: int) -> int:
     """Draw k cards into the sorted `hand` (BK-8), reshuffling the discard pile when the draw pile is out
     (BK-2); with both piles empty nothing is drawn (BK-21). Returns how many were drawn."""
-    got = 0
     draw = c.draw
+    if k == 1 and draw:  # the usual draw
+        insort(hand, draw.pop())
+        return 1
+    got = 0
     for _ in range(k):
         if not draw:
             if not c.discard:
@@ -366,61 +390,60 @@ def _draw(c: Core, hand: list, k: int) -> int:
     return got
 
 
-def _play(c: Core, p: int, a: PlayCards) -> None:
+def play_cards(c: Core, p: int, a: PlayCards) -> None:
     """BK-6 to BK-8, BK-17 to BK-19: put cards down, announce the total, draw."""
     cfg = c.config
     hand = c.hands[p]
-    for card in a.cards:
+    cards, extras, discard = a
+    for card in cards:
         hand.remove(card)
-    for card in a.extras:
-        hand.remove(card)
-    if a.discard is not None:
-        hand.remove(a.discard)
-        c.discard.append(a.discard)
     front = c.fronts[p]
-    front += a.cards
-    front += a.extras
+    front += cards
+    if extras:
+        for card in extras:
+            hand.remove(card)
+        front += extras
+    if discard is not None:
+        hand.remove(discard)
+        c.discard.append(discard)
     total = sum(map(card_value, front))
     lead = c.phase == LEAD
     if lead:
-        c.colour = a.cards[0].colour
+        c.colour = cards[0].colour
     c.to_beat, c.attacker = total, p
-    want = cfg.draw_per_turn + len(a.extras)
+    want = cfg.draw_per_turn + len(extras)
     got = _draw(c, hand, want)
     if c.say is not None:
         _log.say(c.say, _plays_text, p, a, lead, total, c.colour, got, want)
-    reverse = not lead and (a.discard is not None or (cfg.multi_card_reverses and len(a.cards) + len(a.extras) >= 2))
-    if reverse and active_players(c) > 2:
+    if not lead and (discard is not None or (cfg.multi_card_reverses and len(cards) + len(extras) >= 2)) \
+            and active_players(c) > 2:  # a reverse
         c.direction = -c.direction
         if c.say is not None:
             _log.say(c.say, _reverses_text, c.direction)
     c.phase = FOLLOW
-    _turn_over(c)
+    if c.turn_end is not None:  # _turn_over
+        c.turn_end(c)
     c.current_player = next_seat(c, p, c.direction)
 
 
-def _lose(c: Core, p: int, a: LoseBucket) -> None:
+def lose_bucket(c: Core, p: int, a: LoseBucket) -> None:
     """BK-9 to BK-12: take the bucket away; what rested on it falls; a split pyramid keeps one part."""
     fx = c.fx
-    rows = fx.rows
     pyr = c.pyramids[p]
     k = fx.layout.index[a.position]
     if fx.exact:
-        fall_mask = falling_mask(rows, c.standing[p], k)
-        fall = indices_of(fall_mask)
+        fall, c.standing[p], parts = _exact_loss(fx.rows, c.standing[p], k)
     else:
         fall, c.chance = poke_falls([x is not None for x in pyr], k, fx.layout, c.config.fall_probability, c.chance)
-        fall_mask = mask_of(fall)
-    standing = c.standing[p] = c.standing[p] & ~fall_mask
+        c.standing[p], parts = _after_loss(fx.rows, c.standing[p] & ~mask_of(fall))
     for j in fall:
         pyr[j] = None
     if c.say is not None:
         _log.say(c.say, _loses_text, p, a, c.colour, c.to_beat, len(fall) - 1)
     c.buckets[p] -= len(fall)
     c.lost_now = len(fall)
-    parts = split_parts(rows, standing)
-    if len(parts) > 1:
-        c.parts = tuple(map(indices_of, parts))
+    if parts:
+        c.parts = parts
         c.phase = KEEP
         if c.say is not None:
             _log.say(c.say, _splits_text, p, c.parts)
@@ -428,7 +451,21 @@ def _lose(c: Core, p: int, a: LoseBucket) -> None:
     _end_round(c, p)
 
 
-def _keep(c: Core, p: int, a: KeepPart) -> None:
+def _after_loss(rows: tuple[int, ...], standing: int) -> tuple[int, tuple]:
+    """(standing, the parts it split into as flat indices, BK-12; () if it did not split)."""
+    parts = split_parts(rows, standing)
+    return standing, tuple(map(indices_of, parts)) if len(parts) > 1 else ()
+
+
+@lru_cache(maxsize=1 << 16)
+def _exact_loss(rows: tuple[int, ...], standing: int, k: int) -> tuple[tuple[int, ...], int, tuple]:
+    """BK-10 exact rule: bucket k taken from the pyramid standing so: (the flat indices that fall, k and all
+    resting on it, lowest first; what still stands; its parts if it split, else ()), remembered."""
+    fall = falling_mask(rows, standing, k)
+    return (indices_of(fall), *_after_loss(rows, standing & ~fall))
+
+
+def keep_part(c: Core, p: int, a: KeepPart) -> None:
     """BK-12: the other parts of a split pyramid are lost."""
     keep = c.fx.layout.index[a.position]
     pyr = c.pyramids[p]
@@ -456,12 +493,14 @@ def _end_round(c: Core, loser: int, split: int = 0) -> None:
     lost[loser] = c.lost_now
     c.history.append(tuple(lost))
     c.falls.append((c.lost_now - 1 - split, split))
+    discard = c.discard
     for front in c.fronts:
-        c.discard += front
+        discard += front
     c.fronts = [[] for _ in range(n)]
     if c.say is not None:
         _log.say(c.say, _round_ends_text, c.round, loser, c.lost_now, c.buckets[loser])
-    _turn_over(c)  # losing ends the loser's turn and the round
+    if c.turn_end is not None:  # _turn_over: losing ends the loser's turn and the round
+        c.turn_end(c)
     c.round += 1
     starter = loser
     if c.buckets[loser] == 0:

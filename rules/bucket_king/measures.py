@@ -50,13 +50,14 @@ def score_sources(state) -> list[dict[str, int]]:
     buckets that fell with it (BK-10/BK-11), and the parts lost to a split
     (BK-12). The lost_* parts are negative; all four add up to the score."""
     size = sum(state.config.rows)
-    out = [{"built": size, "lost_chosen": 0, "lost_falling": 0, "lost_split": 0} for _ in range(state.config.players)]
+    n = state.config.players
+    chosen, falling, parts = [0] * n, [0] * n, [0] * n
     for lost, (fell, split) in zip(state.history, state.falls):
-        d = out[lost.index(max(lost))]  # the round's loser
-        d["lost_chosen"] -= 1
-        d["lost_falling"] -= fell
-        d["lost_split"] -= split
-    return out
+        seat = lost.index(max(lost))  # the round's loser
+        chosen[seat] -= 1
+        falling[seat] -= fell
+        parts[seat] -= split
+    return [{"built": size, "lost_chosen": a, "lost_falling": b, "lost_split": c} for a, b, c in zip(chosen, falling, parts)]
 
 
 def game_stats(state) -> dict:
@@ -67,18 +68,23 @@ def game_stats(state) -> dict:
     buckets lost by cause are the score_sources columns."""
     n = state.config.players
     splits, biggest = [0] * n, [0] * n
+    total = 0
     for lost, (_, split) in zip(state.history, state.falls):
         loss = max(lost)
         seat = lost.index(loss)
-        splits[seat] += int(split > 0)
-        biggest[seat] = max(biggest[seat], loss)
+        if split > 0:
+            splits[seat] += 1
+        if loss > biggest[seat]:
+            biggest[seat] = loss
+        total += loss
     rounds = len(state.history)
+    emptied = [int(b == 0) for b in state.buckets]
     return {
         "splits": splits,
         "biggest_loss": biggest,
-        "emptied": [int(b == 0) for b in state.buckets],
-        "players_out": sum(b == 0 for b in state.buckets),
-        "lost_per_round": sum(map(max, state.history)) / rounds if rounds else 0.0,
+        "emptied": emptied,
+        "players_out": sum(emptied),
+        "lost_per_round": total / rounds if rounds else 0.0,
     }
 
 

@@ -12,10 +12,12 @@ from math import inf
 from .. import bots as _bots
 from ..protocol import MAX_STEPS, resolve_config
 from .cards import (
-    ARRANGE, FOLLOW, LEAD, NAME, Card, Config, Direction, KeepPart, LoseBucket, Place, PlayCards, beating, card_value, of_colour,
-    plain_only,
+    ARRANGE, DIRECTION, DIRECTIONS, FOLLOW, KEEP, LEAD, LEFT, NAME, RIGHT, Card, Config, Direction, KeepPart, LoseBucket,
+    Place, PlayCards, beating, card_value, plain_only,
 )
-from .core import FIXED, Core, Fixed, fixed, new_core, offer, seat_lose_mask, supply_of
+from .core import (
+    FIXED, Core, Fixed, build, fixed, keep_part, lose_bucket, lose_mask, new_core, offer, play_cards, set_direction, supply_of,
+)
 from .core import act as _act
 from .game import Observation, State, core_of, determinize, legal_actions, observation, state_of
 from .pyramid import indices_of, layout_of, loss_damage, mask_of, standing_of
@@ -45,17 +47,21 @@ def _strengths(hand) -> dict[str, float]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[frozenset[str], ...]:
+def _setup_plan(rows: tuple[int, ...], colours: tuple[str, ...], each: int, hand) -> tuple[tuple[str, ...], ...]:
     """Heuristic set-up: strong colours where a loss would hurt most (BK-4 tips).
-    For each flat position, the colour planned there and every colour as strong
-    (the plan ranks ties by colour order; any of them fills the same block of
-    positions). A player's hand does not change while they build."""
+    For each flat position, the colour planned there and every colour as strong, in
+    Config order (the plan ranks ties by colour order; any of them fills the same block
+    of positions). A player's hand does not change while they build."""
     strength = _strengths(hand)
     ranked = sorted(colours, key=lambda c: -strength.get(c, 0))  # stable: ties keep the colour order
-    plan = [""] * len(layout_of(rows).positions)
+    alike: dict[float, list[str]] = {}  # strength -> the colours that strong
+    for c in colours:
+        alike.setdefault(strength.get(c, 0), []).append(c)
+    fits = {c: tuple(alike[strength.get(c, 0)]) for c in colours}
+    plan = [None] * len(layout_of(rows).positions)
     for rank, k in enumerate(_setup_order(rows)):  # the costliest position to lose first
-        plan[k] = ranked[rank // each]  # each colour fills `each` positions in turn
-    return tuple(frozenset(c for c in colours if strength.get(c, 0) == strength.get(want, 0)) for want in plan)
+        plan[k] = fits[ranked[rank // each]]  # each colour fills `each` positions in turn
+    return tuple(plan)
 
 
 def _play_cost(a: PlayCards, draws: int) -> float:
@@ -79,7 +85,7 @@ def _best_loss(obs: Observation, legal, rng: random.Random | None = None) -> tup
         return None, 0
     best, damage = _least_damage(fx.rows, standing_of(pyramid), options)
     k = _pick(best, rng)
-    return LoseBucket(fx.layout.positions[k], pyramid[k]), damage
+    return fx.loses[k][pyramid[k]], damage
 
 
 def _options(fx: Fixed, legal) -> int:
@@ -114,7 +120,7 @@ def _neighbour(out: tuple[bool, ...], me: int, d: int, n: int) -> int:
 _LAST_PLAN: list = [None, None, ()]  # (Fixed, hand, its _setup_plan) of the last set-up move
 
 
-def _plan_for(fx: Fixed, hand: tuple) -> tuple[frozenset[str], ...]:
+def _plan_for(fx: Fixed, hand: tuple) -> tuple[tuple[str, ...], ...]:
     """_setup_plan for this hand: a player places all their buckets from one hand (the very
     same tuple), so the last plan is kept by identity rather than hashed again each move."""
     last = _LAST_PLAN
@@ -159,20 +165,30 @@ def _arrange_point_keep(view, me: int, hand: tuple, legal: list, rng: random.Ran
         fx = fixed(view.config)
         fits = _plan_for(fx, hand)[fx.layout.index[first.position]]
         return _pick([a for a in legal if a.colour in fits] or [first], rng)
-    if type(first) is Direction:
-        n, out = view.config.players, view.out
-        right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
-        return _pick(list(legal), rng) if right == left else legal[0] if right > left else legal[1]
+    if type(first) is Direction:  # legal is DIRECTIONS: (left, right)
+        return legal[0] if _point(view, me, rng) == LEFT else legal[1]
     most = max(a.size for a in legal)
     return _pick([a for a in legal if a.size == most], rng)
 
 
 def _lead(hand: tuple, rng: random.Random) -> PlayCards:
     """The highest card of the strongest colour: always a legal lead (BK-6)."""
-    strength = _strengths(hand)
-    top = max(strength.values())
-    colour = _pick([c for c, v in strength.items() if v == top], rng)
-    return PlayCards((of_colour(hand, colour)[-1],))
+    tops, top = [], -1.0  # the highest card of each strongest colour, in the hand's order
+    colour, v, last = None, 0, None
+    for card in hand:  # _strengths' sums, colour by colour (the hand is sorted), in one pass
+        if card[0] != colour:
+            if v > top:
+                top, tops = v, [last]
+            elif v == top:
+                tops.append(last)
+            colour, v = card[0], 0
+        v += card[1] + CARD_WORTH
+        last = card
+    if v > top:
+        top, tops = v, [last]
+    elif v == top:
+        tops.append(last)
+    return PlayCards((tops[0] if len(tops) == 1 else _pick(tops, rng),))
 
 
 def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, cheapest, rng: random.Random):
@@ -182,14 +198,14 @@ def _defend(fx: Fixed, pyramid, standing: int, options: int, mine: int, plays, c
     `cheapest`: _cheapest(plays, draws) if the caller has it. None: neither is legal."""
     if options:
         best, dmg = _least_damage(fx.rows, standing, options)
-        k = _pick(best, rng)
-        loss = LoseBucket(fx.layout.positions[k], pyramid[k])
+        k = best[0] if len(best) == 1 else _pick(best, rng)
+        loss = fx.loses[k][pyramid[k]]
     else:
         loss, dmg = None, 0
     if not plays:
         return loss
     tied, cost = cheapest or _cheapest(plays, fx.config.draw_per_turn)
-    chosen = _pick(tied, rng)
+    chosen = tied[0] if len(tied) == 1 else _pick(tied, rng)
     if dmg >= mine or cost < BUCKET_WORTH * dmg:
         return chosen
     return loss
@@ -215,96 +231,182 @@ def _heuristic_move(c, fx: Fixed, p: int, rng: random.Random):
     a lead is one card, a plain follow reads the cached plays of its colour). The same choice and the same
     draws from `rng` as heuristic_bot(observation(state, p), legal_actions(state), rng)."""
     phase = c.phase
+    if phase == FOLLOW and fx.plain:
+        hand, colour = c.hands[p], c.colour
+        lo = bisect_left(hand, (colour,))
+        cheapest = _cheapest_beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), fx.most,
+                                     c.to_beat - sum(map(card_value, c.fronts[p])), fx.config.draw_per_turn)
+        standing = c.standing[p]
+        return _defend(fx, c.pyramids[p], standing, lose_mask(standing, c.colour_masks[p][colour]), c.buckets[p],
+                       cheapest and cheapest[0], cheapest, rng)
+    if phase == LEAD and c.hands[p]:
+        return _lead(c.hands[p], rng)
     if phase == ARRANGE:
         supply = c.supply or supply_of(fx, c.pyramids[p])
         return _arrange_point_keep(c, p, c.hands[p], fx.offers.get(supply) or offer(fx, supply), rng)
-    if phase == LEAD and c.hands[p]:
-        return _lead(c.hands[p], rng)
-    if phase == FOLLOW and fx.plain:
-        same = tuple(of_colour(c.hands[p], c.colour))
-        need_more = c.to_beat - sum(map(card_value, c.fronts[p]))
-        cheapest = _cheapest_beating(same, fx.most, need_more, fx.config.draw_per_turn)
-        return _defend(fx, c.pyramids[p], c.standing[p], seat_lose_mask(c, p), c.buckets[p],
-                       cheapest and cheapest[0], cheapest, rng)
     legal = legal_actions(c)
     if phase == LEAD or phase == FOLLOW:
         return heuristic_bot(observation(state_of(c), p), legal, rng)
     return _arrange_point_keep(c, p, c.hands[p], legal, rng)
 
 
-def _random_move(c, fx: Fixed, p: int, rng: random.Random):
-    """random_bot's choice for seat p (to move) of core c: legal_actions(c)[below(rng, n)], the same draw
-    from `rng`, without building the list where the plain rules let the count and the one chosen move be
-    read from the cached plays (a lead: every colour's plays, in the hand's order; a follow: the plays
-    that beat the sum, then the buckets to lose, lowest position first); the list elsewhere."""
-    phase = c.phase
-    if phase == ARRANGE:  # the set-up's offer as it is (legal_actions would copy it into a list)
-        legal = fx.offers.get(c.supply) or offer(fx, c.supply)
-        return legal[_bots.below(rng, len(legal))]
-    if fx.plain and (phase == LEAD or phase == FOLLOW):
-        hand = tuple(c.hands[p])
-        if phase == LEAD:
-            if hand:
-                runs, start, n = [], 0, 0
-                while start < len(hand):  # colour by colour, as legal_actions lists them
-                    stop = bisect_left(hand, (hand[start].colour, inf), start)
-                    plays = plain_only(hand[start:stop], fx.most)
-                    runs.append(plays)
-                    n += len(plays)
-                    start = stop
-                r = _bots.below(rng, n)
-                for plays in runs:
-                    if r < len(plays):
-                        return plays[r]
-                    r -= len(plays)
+def _random_build(rng: random.Random, colours: tuple[str, ...], each: int, size: int) -> list:
+    """random_bot's whole set-up turn (BK-4): at each flat position, one colour drawn uniformly
+    (bots.below) from the colours still in the supply, in Config order (core.offer's order): the
+    same draws and colours as one random_bot call on each bucket's offer."""
+    free = list(colours)
+    out = []
+    if type(rng) in _bots._MERSENNE:
+        left = [each] * len(free)  # beside free: how many of each are left
+        rng.getrandbits(0)  # a LazySeatRandom seeds itself now (0 bits: no draw), so its method can be kept
+        bits = rng.getrandbits
+        for _ in range(size):
+            n = len(free)
+            k = n.bit_length()
+            r = bits(k)
+            while r >= n:  # bots.below written out
+                r = bits(k)
+            out.append(free[r])
+            left[r] -= 1
+            if not left[r]:
+                del free[r], left[r]
+    else:
+        left = dict.fromkeys(colours, each)
+        for _ in range(size):
+            col = free[_bots.below(rng, len(free))]
+            out.append(col)
+            left[col] -= 1
+            if not left[col]:
+                free.remove(col)
+    return out
+
+
+def _heuristic_build(fx: Fixed, hand, rng: random.Random) -> list:
+    """heuristic_bot's whole set-up turn (BK-4 tips): at each flat position, of the colours still in the
+    supply (Config order), those the plan fits there, else the first; ties drawn as _pick draws them."""
+    colours = fx.config.colours
+    left = dict.fromkeys(colours, fx.each)
+    out = []
+    # each position's fitting colours, in Config order; worked out afresh (not remembered: simulate's hands are new)
+    for fits in _setup_plan.__wrapped__(fx.rows, colours, fx.each, hand):
+        if len(fits) == 1 and left[fits[0]]:  # the usual case: one colour fits, and it is left
+            col = fits[0]
         else:
-            plays = beating(of_colour(hand, c.colour), fx.most, c.to_beat - sum(map(card_value, c.fronts[p])))
-            mask = seat_lose_mask(c, p)
-            r = _bots.below(rng, len(plays) + mask.bit_count())
-            if r < len(plays):
-                return plays[r]
-            k = indices_of(mask)[r - len(plays)]
-            return LoseBucket(fx.layout.positions[k], c.pyramids[p][k])
-    legal = legal_actions(c)
-    return legal[_bots.below(rng, len(legal))]
+            cands = [x for x in fits if left[x]]
+            col = (cands[0] if len(cands) == 1 else cands[_bots.below(rng, len(cands))]) if cands else \
+                next(x for x in colours if left[x])
+        out.append(col)
+        left[col] -= 1
+    return out
+
+
+def _point(view, me: int, rng: random.Random) -> str:
+    """The heuristic's direction (BK-5): towards the neighbour with more buckets; a tie drawn."""
+    n, out = view.config.players, view.out
+    right, left = view.buckets[_neighbour(out, me, 1, n)], view.buckets[_neighbour(out, me, -1, n)]
+    if right == left:
+        return DIRECTIONS[_bots.below(rng, 2)].way
+    return LEFT if right > left else RIGHT
 
 
 def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's engine hook (contract: sim.play.play_game) for seats of the random and the heuristic
     bot: the game on one Core (core.py) in place, no State until the end, no observation built, and
-    no list of legal moves where the heuristic does not need one (its lead; a plain follow reads the
-    cached plays of its colour). None for any other bot."""
+    no list of legal moves where the bot does not need one: a whole set-up turn drawn at once
+    (_random_build, _heuristic_build), the direction drawn, a lead or a plain follow read from the
+    cached plays. Each phase's rule function of core.py is called directly (core.act's dispatch).
+    None for any other bot."""
     heuristic, random_bot = heuristic_bot, _bots.random_bot
     kinds = []
     for f in seat_funcs:
         if f is not heuristic and f is not random_bot:
             return None
         kinds.append(f is heuristic)
+    cfg = resolve_config(Config, config)
+    c = new_core(cfg, chance)  # no turn hook: the loop below notes the leader at each turn's end itself
+    fx = FIXED.get(id(cfg)) or fixed(cfg)
+    colours, each, size = cfg.colours, fx.each, len(fx.layout.positions)
+    # simulate's progress is the scores, the buckets left: they change only when a round is lost, so the
+    # leader is worked out then. A turn ends (core._turn_over) with each pyramid built, each play, and
+    # each round lost (a loss not followed by a split, or the part kept); a direction chosen is no turn.
     leaders = []
     note = leaders.append
-    shown = [None, None]  # the buckets last seen and their leader
-
-    def turn_end(c) -> None:  # simulate's progress: scores, the buckets left
-        if c.buckets != shown[0]:
-            shown[0] = c.buckets[:]
-            shown[1] = leader(shown[0])
-        note(shown[1])
-
-    cfg = resolve_config(Config, config)
-    c = new_core(cfg, chance)
-    c.turn_end = turn_end
-    fx = FIXED.get(id(cfg)) or fixed(cfg)
+    lead = leader(c.buckets[:])
     actions = 0
+    while c.phase == ARRANGE:  # BK-4: each seat builds in turn, a decision per bucket
+        p = c.current_player
+        build(c, p, _heuristic_build(fx, c.hands[p], rngs[p]) if kinds[p] else _random_build(rngs[p], colours, each, size))
+        note(lead)
+        actions += size
+    below, plain, most, loses = _bots.below, fx.plain, fx.most, fx.loses
     while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
-        if kinds[p]:
-            action = _heuristic_move(c, fx, p, rngs[p])
-        else:  # random_bot's draw (bots.below is its getrandbits loop), on the cached plays where it can
-            action = _random_move(c, fx, p, rngs[p])
-        _act(c, action)
         actions += 1
+        p = c.current_player
+        phase = c.phase
+        rng = rngs[p]
+        if kinds[p]:
+            if phase == DIRECTION:
+                set_direction(c, p, _point(c, p, rng))
+                continue
+            action = _heuristic_move(c, fx, p, rng)
+        # random_bot: legal_actions(c)[below(rng, n)], the same draw, without the list where the plain rules
+        # let the count and the one move chosen be read from the cached plays: a follow's plays that beat
+        # the sum, then the buckets to lose (BK-9), lowest position first; a lead's plays colour by colour
+        elif phase == FOLLOW and plain:
+            hand, colour = c.hands[p], c.colour
+            lo = bisect_left(hand, (colour,))
+            plays = beating(tuple(hand[lo : bisect_left(hand, (colour, inf), lo)]), most,
+                            c.to_beat - sum(map(card_value, c.fronts[p])))
+            mask = lose_mask(c.standing[p], c.colour_masks[p][colour])
+            n = len(plays)
+            r = below(rng, n + mask.bit_count())
+            if r < n:
+                play_cards(c, p, plays[r])
+                note(lead)
+            else:
+                k = indices_of(mask)[r - n]
+                lose_bucket(c, p, loses[k][c.pyramids[p][k]])
+                if c.phase != KEEP:
+                    lead = leader(c.buckets[:])
+                    note(lead)
+            continue
+        elif phase == DIRECTION:  # DIRECTIONS: left, right
+            set_direction(c, p, RIGHT if below(rng, 2) else LEFT)
+            continue
+        elif phase == LEAD and plain and c.hands[p]:
+            hand = c.hands[p]
+            runs, start, n, end = [], 0, 0, len(hand)
+            while start < end:  # colour by colour, as legal_actions lists them
+                stop = bisect_left(hand, (hand[start][0], inf), start)
+                plays = plain_only(tuple(hand[start:stop]), most)
+                runs.append(plays)
+                n += len(plays)
+                start = stop
+            r = below(rng, n)
+            for plays in runs:
+                if r < len(plays):
+                    break
+                r -= len(plays)
+            play_cards(c, p, plays[r])
+            note(lead)
+            continue
+        else:
+            legal = legal_actions(c)
+            action = legal[below(rng, len(legal))]
+        if phase == KEEP:
+            keep_part(c, p, action)
+        elif type(action) is LoseBucket:
+            lose_bucket(c, p, action)
+            if c.phase == KEEP:
+                continue
+        else:
+            play_cards(c, p, action)
+            note(lead)
+            continue
+        lead = leader(c.buckets[:])  # a round lost
+        note(lead)
     return state_of(c), leaders, actions
 
 

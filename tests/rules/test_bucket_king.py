@@ -1121,3 +1121,50 @@ def test_a_state_changed_by_hand_is_played_as_it_now_is():
     bk.core.act(fresh, a)
     bk.step(s, a)
     assert _public(s) == _public(bk.game.state_of(fresh))
+
+
+class _OtherRandom(random.Random):
+    """A seat stream that is no Mersenne Twister bots.below knows: the bots draw with randrange."""
+
+
+@pytest.mark.parametrize("preset", ["base", "six-players", "both-variants"])
+def test_play_core_plays_the_apply_loops_games_with_other_seat_streams(preset):
+    """play_core's whole set-up turn and its inline draws (issue 35) take the same draws as a bot per
+    decision on any seat stream, not only simulate's Mersenne Twisters (their randrange path)."""
+    config = Config.presets()[preset]
+    n = config.players
+    for g, lineup in enumerate(("random", "heuristic", "heuristic,random")):
+        names, funcs = resolve_bots(bk, ",".join((lineup.split(",") * n)[:n]), n)
+        seed = game_seed(7, g)
+        rngs = [_OtherRandom(seed * 8 + s) for s in range(n)]
+        core, leaders, actions = bk.play_core(config, start(seed), funcs, rngs, [False] * n, names, _leader)
+        want_leaders, want_actions = [], 0
+        want = bk.new_game(config, seed, events=False,
+                           turn_end=lambda st, into=want_leaders: into.append(_leader(bk.scores(st))))
+        rngs = [_OtherRandom(seed * 8 + s) for s in range(n)]
+        while not want.is_over:
+            p = want.current_player
+            bk.step(want, funcs[p](bk.observation(want, p), bk.legal_actions(want), rngs[p]))
+            want_actions += 1
+        assert (leaders, actions) == (want_leaders, want_actions), (preset, g)
+        assert core == want, (preset, g)
+
+
+def test_the_heuristic_lead_is_the_top_card_of_a_strongest_colour_with_ties_drawn():
+    """_lead (one pass over the sorted hand, issue 35) against its definition: the strengths
+    Σ(value + CARD_WORTH) per colour, the strongest colours in the hand's order, one drawn as _pick
+    draws, its highest card; the same card and the same draws, hands with ties included."""
+    deck = Config().deck()
+    rng = random.Random(35)
+    ties = 0
+    for i in range(3000):
+        hand = tuple(sorted(rng.sample(deck, rng.randint(1, 12))))
+        strength = bk.strategy._strengths(hand)
+        top = max(strength.values())
+        tied = [c for c, v in strength.items() if v == top]
+        ties += len(tied) > 1
+        a, b = random.Random(i), random.Random(i)
+        want = PlayCards((bk.cards.of_colour(hand, bk.strategy._pick(tied, a))[-1],))
+        assert bk.strategy._lead(hand, b) == want, hand
+        assert a.getstate() == b.getstate(), hand
+    assert ties > 100, ties
