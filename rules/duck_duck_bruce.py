@@ -572,7 +572,7 @@ class Core:
 
     __slots__ = ("config", "chance", "seed", "key", "counter", "round", "start_player", "current_player", "phase",
                  "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "turns_taken", "is_over", "facts",
-                 "unseen", "sink", "turn_end", "leaders")
+                 "unseen", "sink", "turn_end", "leaders", "leader", "lead")
 
     @property
     def pile(self) -> tuple[Card, ...]:
@@ -681,10 +681,11 @@ def _start(config: Config, chance) -> Core:
     return c
 
 
-def _begin(c: Core) -> None:
-    """Deal the first round and flip Player 1's first card (DDB-2, DDB-3)."""
+def _begin(c: Core, bots=None) -> int:
+    """Deal the first round and flip Player 1's first card (DDB-2, DDB-3); with `bots`
+    (play_core), play the whole game (see _run). Returns the decisions _run took."""
     _deal(c, 0, 0, "")
-    _flip(c, 0)
+    return _run(c, None, bots)
 
 
 def _deal(c: Core, round_: int, starter: int, why: str) -> None:
@@ -710,65 +711,143 @@ def _fact(c: Core, p: int, what: str, cards: int) -> None:
     c.facts.append((p, what, cards))
 
 
-def _flip(c: Core, p: int, ended: bool = False) -> None:
-    """Reveal the top card for seat p and resolve it (DDB-3 to DDB-6, DDB-9);
-    a turn that ends passes play on, flipping the next player's first card.
-    With `ended`, seat p's turn has just ended (a stop or a steal) and play
-    passes on before the first flip. Rounds that end without a decision are
-    scored and dealt in this same loop (never by recursion: a one-card deck
-    and a high target play thousands)."""
+def _run(c: Core, action=None, bots=None) -> int:
+    """The rules' one loop: apply the current player's decision `action` (None: no decision, the
+    turn's forced first flip, DDB-3), then flip on (DDB-3 to DDB-9) until the next decision or the
+    game's end. Returns the decisions the loop took itself (below).
+
+    A turn that ends passes play on, flipping the next player's first card (DDB-2); rounds that
+    end are scored and dealt in this same loop (never by recursion: a one-card deck and a high
+    target play thousands). Without `bots` (new_game, step) the loop stops at the next decision,
+    the Core's phase saying which. simulate's fast loop (play_core) passes `bots` = (decide,
+    draws, rngs, checked, seat_names, steals): each seat's bot then chooses inline, on the Core
+    (decide[p] None: random_bot's draw, written out, from the seat stream's bound `draws[p]`;
+    else the bot's narrow `decide`), and the loop plays the game to its end. The Core's lists
+    are held in locals (the pile's count written back at every flip: a turn_end callback and the
+    bots read the Core), read again after a round's deal makes new ones."""
+    cfg = c.config
+    players = cfg.players
+    p = c.current_player
+    dealt, left, unseen, row, nests, facts, turns_taken = (c._dealt, c._left, c.unseen, c.row, c.nests, c.facts,
+                                                           c.turns_taken)
+    sink, turn_end = c.sink, c.turn_end
+    note = c.leaders.append if turn_end is _note_leader else None  # play_core's turn ends, noted inline
+    if bots is not None:
+        decide, draws, rngs, checked, seat_names, steals = bots
+    decisions = 0
+    deciding = True
     while True:
-        if ended:
-            c.turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
-            if c._left:
-                if c.turn_end is not None:  # _turn_over, inlined: every turn passes here
-                    c.turn_end(c)
-                p = p + 1 if p + 1 < c.config.players else 0  # play passes left (DDB-2)
-                c.current_player = p  # DDB-3: the next turn opens with a forced flip
-            elif _end_round(c):  # the next round is dealt: its starter flips first
-                p = c.start_player
-            else:
-                return  # the game is over
-        ended = True  # unless the flip below leaves a choice (it returns then)
-        c._left = left = c._left - 1
-        card = c._dealt[left]
-        suit = card.suit
-        c.unseen[suit] -= 1
-        row = c.row
-        if suit == "Bruce":  # DDB-6 (no duck suit is called Bruce)
-            c.discard += row
-            c.discard.append(card)
-            c.row = []
-            c.phase = STEAL
-            c.facts.append((p, "bruce", len(row)))
-            if c.sink is not None:  # simulate's quiet games skip even the call
-                _log.say(c.sink, _said_bruce, p, tuple(row), not left)
-            return
-        for i, d in enumerate(row):
-            if d.suit == suit:  # DDB-5: a double ends the turn at once
-                kept = row[:i]
-                lost = row[i:]
-                lost.append(card)
-                c.discard += lost
+        if action is None or action is FLIP:  # the commonest decision, answered first
+            ended = False
+        elif type(action) is Turn:  # DDB-4
+            if action.flip:  # a Turn(True) made elsewhere
+                ended = False
+            else:  # stop: the row goes into the nest
+                nests[p] += row
                 c.row = []
-                c.facts.append((p, "double", len(row) - i))
-                if kept:
-                    c.nests[p] += kept
-                if c.sink is not None:
-                    _log.say(c.sink, _said_double, p, card, tuple(lost), tuple(kept))
+                if sink is not None:  # simulate's quiet games skip even the call
+                    _log.say(sink, _said_stop, p, tuple(row))
+                row = c.row
+                ended = True
+        else:  # DDB-6 to DDB-8: a steal after a Bruce, or none
+            if action.target is None:
+                if sink is not None:
+                    _log.say(sink, f"{_SEATS[p]} does not try to steal.")
+                facts.append((p, "declined", 0))
+            else:
+                die = cfg.die
+                _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
+            ended = True
+        while True:  # the flips, up to the next decision
+            if ended:
+                turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
+                if left:
+                    if note is not None:  # _note_leader, inlined: the totals (and their leader) change only
+                        note(c.lead)  # at a round's scoring
+                    elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                        turn_end(c)
+                    p = p + 1 if p + 1 < players else 0  # play passes left (DDB-2)
+                    c.current_player = p  # DDB-3: the next turn opens with a forced flip
+                elif _end_round(c):  # the next round is dealt: its starter flips first
+                    p = c.start_player
+                    dealt, left, unseen, row, nests = c._dealt, c._left, c.unseen, c.row, c.nests
+                else:
+                    return decisions  # the game is over
+            ended = True  # unless the flip below leaves a choice (it breaks then)
+            left -= 1
+            c._left = left
+            card = dealt[left]
+            suit = card.suit
+            unseen[suit] -= 1
+            if suit == "Bruce":  # DDB-6 (no duck suit is called Bruce)
+                discard = c.discard
+                discard += row
+                discard.append(card)
+                c.row = []
+                c.phase = STEAL
+                facts.append((p, "bruce", len(row)))
+                if sink is not None:  # simulate's quiet games skip even the call
+                    _log.say(sink, _said_bruce, p, tuple(row), not left)
+                row = c.row
+                deciding = False
                 break
+            for i, d in enumerate(row):
+                if d.suit == suit:  # DDB-5: a double ends the turn at once
+                    kept = row[:i]
+                    lost = row[i:]
+                    lost.append(card)
+                    c.discard += lost
+                    c.row = []
+                    facts.append((p, "double", len(row) - i))
+                    if kept:
+                        nests[p] += kept
+                    if sink is not None:
+                        _log.say(sink, _said_double, p, card, tuple(lost), tuple(kept))
+                    row = c.row
+                    break
+            else:
+                row.append(card)
+                if left:
+                    c.phase = DECIDE
+                    if sink is not None:  # the commonest move: skip even the call when no one keeps events
+                        _log.say(sink, _said_flip, p, card)
+                    deciding = True
+                    break
+                # DDB-9: the last card is revealed; the turn finishes by taking the row
+                nests[p] += row
+                c.row = []
+                if sink is not None:
+                    _log.say(sink, _said_last, p, card, tuple(row))
+                row = c.row
+        if bots is None:
+            return decisions
+        # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
+        if decisions >= MAX_STEPS:
+            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+        d = decide[p]
+        if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
+            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
+            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
+            draw = draws[p]
+            if deciding:  # _TURN_CHOICES: 2 of them, drawn with getrandbits(2)
+                r = draw(2)
+                while r >= 2:
+                    r = draw(2)
+                action = FLIP if r == 0 else STOP
+            else:
+                legal = steals[p]
+                n = len(legal)
+                k = n.bit_length()
+                r = draw(k)
+                while r >= n:
+                    r = draw(k)
+                action = legal[r]
         else:
-            row.append(card)
-            if left:
-                c.phase = DECIDE
-                if c.sink is not None:  # the commonest move: skip even the call when no one keeps events
-                    _log.say(c.sink, _said_flip, p, card)
-                return
-            # DDB-9: the last card is revealed; the turn finishes by taking the row
-            c.nests[p] += row
-            c.row = []
-            if c.sink is not None:
-                _log.say(c.sink, _said_last, p, card, tuple(row))
+            legal = _TURN_CHOICES if deciding else steals[p]
+            action = d(c.phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
+            if checked[p] and action not in legal:
+                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+        decisions += 1
 
 
 def _turn_over(c: Core) -> None:
@@ -863,28 +942,8 @@ def step(s: State, action) -> None:
 
 
 def _act(c: Core, action) -> None:
-    """One legal decision on the Core, and the flips that follow it."""
-    p = c.current_player
-    if action is FLIP:  # the commonest action, answered first
-        _flip(c, p)
-        return
-    if c.phase == DECIDE:
-        if action.flip:  # a Turn(True) made elsewhere
-            _flip(c, p)
-            return
-        row = c.row
-        c.nests[p] += row
-        c.row = []
-        if c.sink is not None:  # simulate's quiet games skip even the call
-            _log.say(c.sink, _said_stop, p, tuple(row))
-    elif action.target is None:
-        if c.sink is not None:
-            _log.say(c.sink, f"{_SEATS[p]} does not try to steal.")
-        _fact(c, p, "declined", 0)
-    else:
-        die = c.config.die
-        _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
-    _flip(c, p, ended=True)  # the turn is over: play passes on
+    """One legal decision on the Core, and the flips that follow it (_run, stopping at the next decision)."""
+    _run(c, action)
 
 
 def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
@@ -952,13 +1011,22 @@ def _resolve_steal(c: Core | State, p: int, action: Steal, face: int) -> None:
         _log.say(c.sink, _said_steal, p, t, d, face, what, tuple(cards))
 
 
+def _note_leader(c: Core) -> None:
+    """play_core's turn_end: note simulate's `leader(progress(c))`, progress being the totals.
+    Only a round's scoring changes the totals (DDB-10; _end_round makes a new list and calls
+    this then), so the leader is worked out here, kept as `c.lead`, and _run notes it inline
+    at every other turn's end."""
+    c.lead = lead = c.leader(c.totals)
+    c.leaders.append(lead)
+
+
 def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, leader):
     """simulate's fast loop (play_game's `play_core` hook): the whole game on one Core.
 
     Returns (the final Core, `leader(totals)` at each turn's end, decisions), exactly what
     play_game's own loop of new_game + legal_actions + bot + step gives: the same deals and
     rolls, the same draws from each seat's stream `rngs[p]`, the same turns. The package's
-    bots choose on the Core: `random` draws its index as random_bot does, the heuristic and
+    bots choose on the Core (_run): `random` draws its index as random_bot does, the heuristic and
     threshold bots read the game through their narrow view (`decide`: the row, the unseen
     counts, the pile's size, the nests; never the pile's order). Any other bot (a user's,
     the exact and lookahead bots): None, before any draw, and play_game plays it."""
@@ -971,51 +1039,22 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
             if d is None:
                 return None
             decide.append(d)
+    # A random seat's stream, bound once: getrandbits(0) draws nothing and seeds a LazySeatRandom (its
+    # first call of any method does), so the bound method is then the seeded stream's own
+    draws = [None] * len(rngs)
+    for p, d in enumerate(decide):
+        if d is None:
+            rngs[p].getrandbits(0)
+            draws[p] = rngs[p].getrandbits
     c = _start(config, chance)
-    leaders = []
-    note = leaders.append
-    seen = [None, None]  # the totals last seen (progress is the totals: a round's scoring changes them) and their leader
-
-    def turn_end(core) -> None:
-        totals = core.totals
-        if totals is not seen[0]:  # _end_round makes a new list
-            seen[0], seen[1] = totals, leader(totals)
-        note(seen[1])
-
-    c.turn_end = turn_end
-    _begin(c)
-    actions = 0
-    players, low, high, may_decline = config.players, config.min_steal, config.max_steal, config.may_decline
-    while not c.is_over:
-        if actions >= MAX_STEPS:
-            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
-        legal = _TURN_CHOICES if c.phase is DECIDE else _steals(players, low, high, may_decline, p)
-        d = decide[p]
-        if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
-            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
-            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
-            n = len(legal)
-            k = n.bit_length()
-            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
-            r = rng.getrandbits(k)
-            while r >= n:
-                r = rng.getrandbits(k)
-            action = legal[r]
-        else:
-            action = d(c.phase, p, c.row, c.unseen, c._left, c.nests, config, legal, rngs[p])
-            if checked[p] and action not in legal:
-                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        if action is FLIP:  # _act's first case, without the call: the commonest decision
-            _flip(c, p)
-        elif action is STOP and c.phase is DECIDE:  # _act's stop (DDB-4), without the call: no text kept here
-            c.nests[p] += c.row
-            c.row = []
-            _flip(c, p, ended=True)
-        else:
-            _act(c, action)
-        actions += 1
-    return c, leaders, actions
+    c.leaders = []
+    c.leader = leader
+    c.lead = leader(c.totals)
+    c.turn_end = _note_leader
+    n = config.players
+    steals = [_steals(n, config.min_steal, config.max_steal, config.may_decline, p) for p in range(n)]
+    actions = _begin(c, (decide, draws, rngs, checked, seat_names, steals))
+    return c, c.leaders, actions
 
 
 def _said_steal(p: int, t: int, d: int, face: int, what: str, cards) -> str:
