@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed, roll_in_place, start, stream_key
+from .chance import Chance, Chance2, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -732,6 +732,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                                                            c.turns_taken)
     sink, turn_end = c.sink, c.turn_end
     note = c.leaders.append if turn_end is _note_leader else None  # play_core's turn ends, noted inline
+    suits = [d.suit for d in row]  # the row's suits, kept beside it (a double is a suit found in it)
     if bots is not None:
         decide, draws, rngs, checked, seat_names, steals = bots
     decisions = 0
@@ -747,7 +748,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                 c.row = []
                 if sink is not None:  # simulate's quiet games skip even the call
                     _log.say(sink, _said_stop, p, tuple(row))
-                row = c.row
+                row, suits = c.row, []
                 ended = True
         else:  # DDB-6 to DDB-8: a steal after a Bruce, or none
             if action.target is None:
@@ -771,6 +772,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                 elif _end_round(c):  # the next round is dealt: its starter flips first
                     p = c.start_player
                     dealt, left, unseen, row, nests = c._dealt, c._left, c.unseen, c.row, c.nests
+                    suits = []
                 else:
                     return decisions  # the game is over
             ended = True  # unless the flip below leaves a choice (it breaks then)
@@ -788,25 +790,25 @@ def _run(c: Core, action=None, bots=None) -> int:
                 facts.append((p, "bruce", len(row)))
                 if sink is not None:  # simulate's quiet games skip even the call
                     _log.say(sink, _said_bruce, p, tuple(row), not left)
-                row = c.row
+                row, suits = c.row, []
                 deciding = False
                 break
-            for i, d in enumerate(row):
-                if d.suit == suit:  # DDB-5: a double ends the turn at once
-                    kept = row[:i]
-                    lost = row[i:]
-                    lost.append(card)
-                    c.discard += lost
-                    c.row = []
-                    facts.append((p, "double", len(row) - i))
-                    if kept:
-                        nests[p] += kept
-                    if sink is not None:
-                        _log.say(sink, _said_double, p, card, tuple(lost), tuple(kept))
-                    row = c.row
-                    break
+            if suit in suits:  # DDB-5: a double ends the turn at once
+                i = suits.index(suit)
+                kept = row[:i]
+                lost = row[i:]
+                lost.append(card)
+                c.discard += lost
+                c.row = []
+                facts.append((p, "double", len(row) - i))
+                if kept:
+                    nests[p] += kept
+                if sink is not None:
+                    _log.say(sink, _said_double, p, card, tuple(lost), tuple(kept))
+                row, suits = c.row, []
             else:
                 row.append(card)
+                suits.append(suit)
                 if left:
                     c.phase = DECIDE
                     if sink is not None:  # the commonest move: skip even the call when no one keeps events
@@ -818,7 +820,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                 c.row = []
                 if sink is not None:
                     _log.say(sink, _said_last, p, card, tuple(row))
-                row = c.row
+                row, suits = c.row, []
         if bots is None:
             return decisions
         # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
@@ -949,11 +951,16 @@ def _act(c: Core, action) -> None:
 def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
     nest = c.nests[seat]
-    picks, nxt = _draw_from(c).sample(range(len(nest)), k)
-    _drawn(c, nxt)
-    if k == 1:
+    if k == 1 and (c.chance is None or type(c.chance) is Chance2):  # sample(range(n), 1) is one below(n):
+        picks = (_roll(c, len(nest)),)  # drawn in place, without a pool or a Chance per draw
+        taken = [nest.pop(picks[0])]
+    elif k == 1:  # any other Chance lookalike: its own sample
+        picks, nxt = c.chance.sample(range(len(nest)), 1)
+        c.chance = nxt
         taken = [nest.pop(picks[0])]
     else:
+        picks, nxt = _draw_from(c).sample(range(len(nest)), k)
+        _drawn(c, nxt)
         chosen = set(picks)
         taken = [nest[i] for i in picks]
         nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
@@ -982,30 +989,30 @@ def _resolve_steal(c: Core | State, p: int, action: Steal, face: int) -> None:
     cards = ()  # the cards that moved
     if face == PENALTY_FACE:
         if not c.nests[p]:
-            _fact(c, p, "backfire", 0)
+            c.facts.append((p, "backfire", 0))
             what = "backfire, empty"
         elif c.config.minus_one == "steal-back":
             cards = _take_random(c, p, 1)
             _receive(c, t, cards)
-            _fact(c, p, "backfire", 1)
+            c.facts.append((p, "backfire", 1))
             what = "backfire, stolen back"
         else:
             cards = _take_random(c, p, 1)
             c.discard += cards
-            _fact(c, p, "backfire", 1)
+            c.facts.append((p, "backfire", 1))
             what = "backfire, discarded"
     elif face >= d:
         k = min(d, len(c.nests[t]))
-        _fact(c, p, "stole", k)
+        c.facts.append((p, "stole", k))
         if k:
             cards = _take_random(c, t, k)
             _receive(c, p, cards)
-            _fact(c, t, "robbed", k)
+            c.facts.append((t, "robbed", k))
             what = "stole"
         else:
             what = "stole, empty"
     else:
-        _fact(c, p, "missed", 0)
+        c.facts.append((p, "missed", 0))
         what = "missed"
     if c.sink is not None:
         _log.say(c.sink, _said_steal, p, t, d, face, what, tuple(cards))
@@ -1103,21 +1110,38 @@ def tallies(state: State) -> list[dict[str, int]]:
 
 
 def _columns(state: State) -> dict[str, list[int]]:
-    """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says."""
+    """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says: one pass
+    counting each (fact, seat) and adding up its cards, then each name's sums of those (simulate
+    reads this once per game: a pass of a few list additions per fact, not a loop per fact)."""
     players = state.config.players
-    counts = [[0] * players for _ in TALLY]
+    size = _N_FACTS * players
+    seen = [0] * size  # per fact and seat (fact * players + seat): how many times
+    moved = [0] * size  # and the cards they counted
+    at = _FACT_AT
     for p, fact, cards in state.facts:
-        once, per_card = _FACT_COLUMNS[fact]
-        for i in once:
-            counts[i][p] += 1
-        if per_card is not None:
-            counts[per_card][p] += cards
-    return dict(zip(TALLY, counts))
+        j = at[fact] * players + p
+        seen[j] += 1
+        moved[j] += cards
+    columns = {}
+    for name, sources in _TALLY_SOURCES:
+        (per_card, f), *more = sources
+        f *= players
+        column = (moved if per_card else seen)[f : f + players]
+        for per_card, f in more:
+            f *= players
+            column = [a + b for a, b in zip(column, (moved if per_card else seen)[f : f + players])]
+        columns[name] = column
+    return columns
 
 
-# FACTS with each name as its place in TALLY: what _columns adds up, read once per fact of a game
-_FACT_COLUMNS = {fact: (tuple(TALLY.index(name) for name in once), TALLY.index(per_card) if per_card else None)
-                 for fact, (once, per_card) in FACTS.items()}
+# FACTS read the other way: a fact's place, and for each name in TALLY the (cards?, fact's place)
+# whose counts (False) or cards (True) it adds up; what _columns sums once per game
+_FACT_AT = {fact: i for i, fact in enumerate(FACTS)}
+_N_FACTS = len(FACTS)
+_TALLY_SOURCES = tuple(
+    (name, tuple((cards, _FACT_AT[fact]) for fact, (once, per_card) in FACTS.items()
+                 for cards in (False, True) if (per_card == name if cards else name in once)))
+    for name in TALLY)
 
 
 # What each column of game_stats / score_sources (points_<source>) counts, and the rule it
