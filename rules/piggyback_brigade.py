@@ -394,7 +394,8 @@ class _Setup:
     sums cost more than a tuple lookup, and simulate plays thousands of games)."""
 
     __slots__ = ("config", "spaces", "n_faces", "steps", "again", "max_rerolls",
-                 "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean")
+                 "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean",
+                 "players", "order", "extensions", "seat_spaces")
 
     def __init__(self, cfg: Config):
         k = cfg.piglets_per_player
@@ -408,6 +409,11 @@ class _Setup:
         self.owner = tuple(cfg.owner(q) for q in range(cfg.players * k))
         self.piglets_of = tuple(tuple(range(p * k, p * k + k)) for p in range(cfg.players))  # PB-2
         self.next_seat = tuple((p + 1) % cfg.players for p in range(cfg.players))  # PB-3
+        # what _start lays out for every race
+        self.players = cfg.players
+        self.order = tuple(range(len(cfg.sections)))
+        self.extensions = cfg.extensions_per_player
+        self.seat_spaces = cfg.seat_spaces
         # for the heuristic
         self.face_sum = sum(cfg.faces)
         self.mean_face = self.face_sum / self.n_faces
@@ -540,18 +546,19 @@ def _start(config: Config, chance) -> Core:
         c.chance, c.seed, c.counter, c.key = None, chance.seed, chance.counter, stream_key(chance.seed)
     else:
         c.chance = chance
-    c.current_player = config.players - 1  # _run starts the next seat: Player 1 (PB-3)
+    players = setup.players
+    c.current_player = players - 1  # _run starts the next seat: Player 1 (PB-3)
     c.phase, c.face, c.piglet, c.rerolls, c.pending = TURN, -1, -1, 0, ()
-    c.order = tuple(range(len(config.sections)))
+    c.order = setup.order
     c.stacks = [[] for _ in range(setup.spaces)]
     c.where = [-1] * len(setup.owner)
-    if config.seat_spaces:  # PB-17: a head start, stacked in seat order (Player 1's piglets lowest)
-        for p, space in enumerate(config.seat_spaces):
+    if setup.seat_spaces:  # PB-17: a head start, stacked in seat order (Player 1's piglets lowest)
+        for p, space in enumerate(setup.seat_spaces):
             for q in setup.piglets_of[p] if space else ():
                 c.stacks[space - 1].append(q)
                 c.where[q] = space - 1
-    c.extensions_left = [config.extensions_per_player] * config.players
-    c.rerolls_taken, c.rerolls_declined = [0] * config.players, [0] * config.players
+    c.extensions_left = [setup.extensions] * players
+    c.rerolls_taken, c.rerolls_declined = [0] * players, [0] * players
     c.won, c.round, c.is_over, c.finish_group = (), 0, False, ()
     c.sink = c.turn_end = None
     return c
@@ -609,7 +616,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`: no turn is
     under way yet (the race starts). Without `bots` (new_game, step) the loop stops at the next
     decision, the Core's phase saying which. simulate's fast loop (play_core) passes `bots` =
-    (how, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
+    (how, draws, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
     Core (how 1: random_bot's draw, written out; 2: the heuristic's _decide on its narrow view;
     3: a bot that reads no observation, handed None), and the loop plays the race to its end.
     """
@@ -629,7 +636,7 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     owner = setup.owner
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
-        how, rngs, seat_funcs, checked, seat_names = bots
+        how, draws, rngs, seat_funcs, checked, seat_names = bots
     decisions = 0
     face = None
     chosen = False
@@ -748,10 +755,10 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
             n = len(legal)
             k = n.bit_length()
-            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
-            r = rng.getrandbits(k)
+            draw = draws[p]  # the seat stream's getrandbits, bound once it was seeded (play_core)
+            r = draw(k)
             while r >= n:
-                r = rng.getrandbits(k)
+                r = draw(k)
             action = legal[r]
         elif kind == 2:
             if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
@@ -887,10 +894,17 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
             fast.append(3)
         else:
             return None
+    # A random seat's stream, bound once: getrandbits(0) draws nothing and seeds a LazySeatRandom (its
+    # first call of any method does), so the bound method is then the seeded stream's own
+    draws = [None] * len(rngs)
+    for p, kind in enumerate(fast):
+        if kind == 1:
+            rngs[p].getrandbits(0)
+            draws[p] = rngs[p].getrandbits
     c = _start(config, chance)
     c.turn_end = _note_leader
     c.leaders = leaders = []
-    actions = _run(c, None, True, (fast, rngs, seat_funcs, checked, seat_names))
+    actions = _run(c, None, True, (fast, draws, rngs, seat_funcs, checked, seat_names))
     return c, leaders, actions  # the final Core: scores, winners, game_stats... read it as a State
 
 
