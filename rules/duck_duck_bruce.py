@@ -722,9 +722,11 @@ def _run(c: Core, action=None, bots=None) -> int:
     the Core's phase saying which. simulate's fast loop (play_core) passes `bots` = (decide,
     draws, rngs, checked, seat_names, steals): each seat's bot then chooses inline, on the Core
     (decide[p] None: random_bot's draw, written out, from the seat stream's bound `draws[p]`;
-    else the bot's narrow `decide`), and the loop plays the game to its end. The Core's lists
-    are held in locals (the pile's count written back at every flip: a turn_end callback and the
-    bots read the Core), read again after a round's deal makes new ones."""
+    else the bot's narrow `decide`), and the loop plays the game to its end: a "flip" flips on
+    inside the flip loop, any other decision is applied at the top. The Core's lists and the
+    pile's count are held in locals, the count written back before anything else reads the Core
+    (a turn_end callback, a round's scoring, a bot, the return), the lists read again after a
+    round's deal makes new ones."""
     cfg = c.config
     players = cfg.players
     p = c.current_player
@@ -759,25 +761,26 @@ def _run(c: Core, action=None, bots=None) -> int:
                 die = cfg.die
                 _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
             ended = True
-        while True:  # the flips, up to the next decision
+        while True:  # the flips, up to a decision other than "flip" (or, without bots, any decision)
             if ended:
                 turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
                 if left:
                     if note is not None:  # _note_leader, inlined: the totals (and their leader) change only
                         note(c.lead)  # at a round's scoring
                     elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                        c._left = left
                         turn_end(c)
                     p = p + 1 if p + 1 < players else 0  # play passes left (DDB-2)
                     c.current_player = p  # DDB-3: the next turn opens with a forced flip
-                elif _end_round(c):  # the next round is dealt: its starter flips first
-                    p = c.start_player
+                else:
+                    c._left = left
+                    if not _end_round(c):
+                        return decisions  # the game is over
+                    p = c.start_player  # the next round is dealt: its starter flips first
                     dealt, left, unseen, row, nests = c._dealt, c._left, c.unseen, c.row, c.nests
                     suits = []
-                else:
-                    return decisions  # the game is over
-            ended = True  # unless the flip below leaves a choice (it breaks then)
+            ended = True  # unless the flip below leaves a choice
             left -= 1
-            c._left = left
             card = dealt[left]
             suit = card.suit
             unseen[suit] -= 1
@@ -792,8 +795,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                     _log.say(sink, _said_bruce, p, tuple(row), not left)
                 row, suits = c.row, []
                 deciding = False
-                break
-            if suit in suits:  # DDB-5: a double ends the turn at once
+            elif suit in suits:  # DDB-5: a double ends the turn at once
                 i = suits.index(suit)
                 kept = row[:i]
                 lost = row[i:]
@@ -806,50 +808,59 @@ def _run(c: Core, action=None, bots=None) -> int:
                 if sink is not None:
                     _log.say(sink, _said_double, p, card, tuple(lost), tuple(kept))
                 row, suits = c.row, []
+                continue
             else:
                 row.append(card)
                 suits.append(suit)
-                if left:
-                    c.phase = DECIDE
-                    if sink is not None:  # the commonest move: skip even the call when no one keeps events
-                        _log.say(sink, _said_flip, p, card)
-                    deciding = True
-                    break
-                # DDB-9: the last card is revealed; the turn finishes by taking the row
-                nests[p] += row
-                c.row = []
-                if sink is not None:
-                    _log.say(sink, _said_last, p, card, tuple(row))
-                row, suits = c.row, []
-        if bots is None:
-            return decisions
-        # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
-        if decisions >= MAX_STEPS:
-            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        d = decide[p]
-        if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
-            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
-            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
-            draw = draws[p]
-            if deciding:  # _TURN_CHOICES: 2 of them, drawn with getrandbits(2)
-                r = draw(2)
-                while r >= 2:
+                if not left:  # DDB-9: the last card is revealed; the turn finishes by taking the row
+                    nests[p] += row
+                    c.row = []
+                    if sink is not None:
+                        _log.say(sink, _said_last, p, card, tuple(row))
+                    row, suits = c.row, []
+                    continue
+                c.phase = DECIDE
+                if sink is not None:  # the commonest move: skip even the call when no one keeps events
+                    _log.say(sink, _said_flip, p, card)
+                deciding = True
+            if bots is None:  # a decision: new_game and step stop here
+                c._left = left
+                return decisions
+            # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
+            if decisions >= MAX_STEPS:
+                raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+            decisions += 1
+            d = decide[p]
+            if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
+                # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
+                # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
+                draw = draws[p]
+                if deciding:  # _TURN_CHOICES: 2 of them, drawn with getrandbits(2)
                     r = draw(2)
-                action = FLIP if r == 0 else STOP
-            else:
-                legal = steals[p]
-                n = len(legal)
-                k = n.bit_length()
-                r = draw(k)
-                while r >= n:
+                    while r >= 2:
+                        r = draw(2)
+                    if r == 0:  # FLIP: the loop flips on (DDB-4)
+                        ended = False
+                        continue
+                    action = STOP
+                else:
+                    legal = steals[p]
+                    n = len(legal)
+                    k = n.bit_length()
                     r = draw(k)
-                action = legal[r]
-        else:
-            legal = _TURN_CHOICES if deciding else steals[p]
-            action = d(c.phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
-            if checked[p] and action not in legal:
-                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        decisions += 1
+                    while r >= n:
+                        r = draw(k)
+                    action = legal[r]
+            else:
+                c._left = left
+                legal = _TURN_CHOICES if deciding else steals[p]
+                action = d(c.phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
+                if checked[p] and action not in legal:
+                    raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+                if action is FLIP:
+                    ended = False
+                    continue
+            break  # the decision is applied above
 
 
 def _turn_over(c: Core) -> None:
