@@ -572,7 +572,7 @@ class Core:
 
     __slots__ = ("config", "chance", "seed", "key", "counter", "round", "start_player", "current_player", "phase",
                  "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "turns_taken", "is_over", "facts",
-                 "unseen", "sink", "turn_end", "leaders", "leader", "lead")
+                 "unseen", "sink", "turn_end", "leaders", "leader", "lead", "dice", "at")
 
     @property
     def pile(self) -> tuple[Card, ...]:
@@ -605,6 +605,7 @@ def _core_of(s: State) -> Core:
     unseen = s._unseen
     c.unseen = dict(unseen) if unseen is not None else _count_unseen_suits(cfg, s.row, s.discard, s.nests)
     c.sink = s if s._events is not None else None
+    c.dice = None
     f = s._turn_end
     c.turn_end = None if f is None else (lambda core: f(_put(core, s)))  # the callback sees the State then
     return c
@@ -639,6 +640,29 @@ def _drawn(c: Core, nxt) -> None:
 
 
 _roll = roll_in_place  # the die, DDB-7: below(n) of the game's chance, drawn in place (one function for both cores)
+
+
+def _die(c: Core, n: int) -> int:
+    """below(n) of the game's chance for a draw during play (the die, a card picked from a nest):
+    _roll, or in simulate's fast loop on chance version 2 (`c.dice`, the game's streams, set by
+    play_core) the dice stream's value at `c.at` read in place, Chance2.below's value without a
+    Chance2 per draw; `c.chance` catches up (_caught_up) before a deal, a sample and the end."""
+    dice = c.dice
+    if dice is None:
+        return _roll(c, n)
+    at = c.at
+    c.at = at + 1
+    vals = dice.dice
+    return ((vals[at] if at < len(vals) else dice.more_dice(at)) * n) >> 64
+
+
+def _caught_up(c: Core):
+    """The Core's chance with the dice drawn in place (_die) counted in: `c.chance` made current."""
+    if c.dice is not None:
+        ch = c.chance
+        if ch.dice != c.at:
+            c.chance = Chance2(c.dice, ch.deal, c.at)
+    return c.chance
 
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
@@ -677,7 +701,7 @@ def _start(config: Config, chance) -> Core:
     c.is_over = False
     c.facts = []
     c.unseen = _deck_suits(config.suits, len(config.numbers), config.bruce_cards).copy()
-    c.sink = c.turn_end = None
+    c.sink = c.turn_end = c.dice = None
     return c
 
 
@@ -691,6 +715,7 @@ def _begin(c: Core, bots=None) -> int:
 def _deal(c: Core, round_: int, starter: int, why: str) -> None:
     """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
     cfg = c.config
+    _caught_up(c)
     pile, nxt = _draw_from(c).shuffled(cfg.deck())
     _drawn(c, nxt)
     c._dealt = tuple(pile)
@@ -759,7 +784,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                 facts.append((p, "declined", 0))
             else:
                 die = cfg.die
-                _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
+                _resolve_steal(c, p, action, die[_die(c, len(die))])  # Chance.choice(die): below(len(die))
             ended = True
         while True:  # the flips, up to a decision other than "flip" (or, without bots, any decision)
             if ended:
@@ -963,15 +988,18 @@ def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
     nest = c.nests[seat]
     if k == 1 and (c.chance is None or type(c.chance) is Chance2):  # sample(range(n), 1) is one below(n):
-        picks = (_roll(c, len(nest)),)  # drawn in place, without a pool or a Chance per draw
+        picks = (_die(c, len(nest)),)  # drawn in place, without a pool or a Chance per draw
         taken = [nest.pop(picks[0])]
     elif k == 1:  # any other Chance lookalike: its own sample
         picks, nxt = c.chance.sample(range(len(nest)), 1)
         c.chance = nxt
         taken = [nest.pop(picks[0])]
     else:
+        _caught_up(c)
         picks, nxt = _draw_from(c).sample(range(len(nest)), k)
         _drawn(c, nxt)
+        if c.dice is not None:
+            c.at = nxt.dice
         chosen = set(picks)
         taken = [nest[i] for i in picks]
         nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
@@ -1071,7 +1099,10 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
     c.turn_end = _note_leader
     n = config.players
     steals = [_steals(n, config.min_steal, config.max_steal, config.may_decline, p) for p in range(n)]
+    if type(c.chance) is Chance2:  # the dice drawn in place (_die)
+        c.dice, c.at = c.chance.streams, c.chance.dice
     actions = _begin(c, (decide, draws, rngs, checked, seat_names, steals))
+    _caught_up(c)
     return c, c.leaders, actions
 
 

@@ -104,3 +104,34 @@ def test_the_core_conserves_everything_after_every_decision(mod):
                 legal = mod.legal_actions(c)
                 mod._act(c, legal[rng.randrange(len(legal))])
                 mod.check_state(c)
+
+
+@pytest.mark.parametrize("mod", [pb, ddb], ids=lambda m: m.NAME)
+def test_play_core_ends_in_the_protocol_loops_final_state(mod):
+    """Issue 35: the fast loop draws the dice and the bots' picks in place (no Chance per draw, bound
+    getrandbits); its final core is the protocol loop's final State, the chance's positions and every
+    field a view reads included, and each seat's stream is left where the protocol loop leaves it."""
+    fields = {pb: ("chance", "stacks", "where", "order", "won", "finish_group", "extensions_left", "rerolls_taken",
+                   "rerolls_declined", "round"),
+              ddb: ("chance", "round", "start_player", "_left", "row", "discard", "nests", "totals", "history",
+                    "taken", "turns_taken", "facts", "phase")}[mod]
+    for config in CONFIGS[mod].values():
+        for bots in LINEUPS[mod]:
+            lineup = ",".join((bots.split(",") * config.players)[: config.players])
+            names, funcs = resolve_bots(mod, lineup, config.players)
+            for i in range(6):
+                seed = game_seed(9, i)
+                rngs = [_LazySeatRandom(seed, s) for s in range(config.players)]
+                core, _, _ = mod.play_core(config, start(seed), funcs, rngs, [False] * config.players, names, _leader)
+                state = mod.new_game(config, seed, events=False)
+                want = [_LazySeatRandom(seed, s) for s in range(config.players)]
+                while not state.is_over:
+                    p = state.current_player
+                    mod.step(state, funcs[p](mod.observation(state, p), mod.legal_actions(state), want[p]))
+                got = mod._put(core, mod.State.__new__(mod.State)) if mod is ddb else core
+                for name in fields:
+                    mine, theirs = getattr(got, name), getattr(state, name)
+                    if mod is pb and name in ("stacks", "extensions_left", "rerolls_taken", "rerolls_declined", "where"):
+                        mine = tuple(map(tuple, mine)) if name == "stacks" else tuple(mine)
+                    assert mine == theirs, f"{config}, {lineup}, game {i}: {name}"
+                assert [r.getrandbits(32) for r in rngs] == [r.getrandbits(32) for r in want], f"game {i}: seat streams"
