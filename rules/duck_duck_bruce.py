@@ -759,6 +759,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                                                            c.turns_taken)
     sink, turn_end = c.sink, c.turn_end
     note = c.leaders.append if turn_end is _note_leader else None  # play_core's turn ends, noted inline
+    lead = c.lead if note is not None else None  # and the leader they note (_note_leader keeps it)
     suits = [d.suit for d in row]  # the row's suits, kept beside it (a double is a suit found in it)
     if bots is not None:
         decide, draws, rngs, checked, seat_names, steals = bots
@@ -791,7 +792,7 @@ def _run(c: Core, action=None, bots=None) -> int:
                 turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
                 if left:
                     if note is not None:  # _note_leader, inlined: the totals (and their leader) change only
-                        note(c.lead)  # at a round's scoring
+                        note(lead)  # at a round's scoring
                     elif turn_end is not None:  # _turn_over, inlined: every turn passes here
                         c._left = left
                         turn_end(c)
@@ -804,6 +805,8 @@ def _run(c: Core, action=None, bots=None) -> int:
                     p = c.start_player  # the next round is dealt: its starter flips first
                     dealt, left, unseen, row, nests = c._dealt, c._left, c.unseen, c.row, c.nests
                     suits = []
+                    if note is not None:
+                        lead = c.lead
             ended = True  # unless the flip below leaves a choice
             left -= 1
             card = dealt[left]
@@ -1005,7 +1008,11 @@ def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
         nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
     where = c.taken[seat]
     if where:  # cards this nest took from others: drop the picked ones, close the gaps
-        c.taken[seat] = [j - sum(1 for i in picks if i < j) for j in where if j not in picks]
+        if k == 1:  # one gap (the commonest steal)
+            i = picks[0]
+            c.taken[seat] = [j - (i < j) for j in where if j != i]
+        else:
+            c.taken[seat] = [j - sum(1 for i in picks if i < j) for j in where if j not in picks]
     return taken
 
 
