@@ -619,6 +619,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     (how, draws, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
     Core (how 1: random_bot's draw, written out; 2: the heuristic's _decide on its narrow view;
     3: a bot that reads no observation, handed None), and the loop plays the race to its end.
+    The turn's pending piglets, the moving piglet and its rerolls are held in locals, written
+    back before anything else reads the Core (a turn_end callback, the race's end, the return).
     """
     setup = c.setup
     n_faces, again_of, steps, spaces, max_rerolls = (setup.n_faces, setup.again, setup.steps, setup.spaces,
@@ -637,6 +639,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
         how, draws, rngs, seat_funcs, checked, seat_names = bots
+    p = c.current_player
+    pending, piglet, rerolls = c.pending, c.piglet, c.rerolls
     decisions = 0
     face = None
     chosen = False
@@ -644,8 +648,8 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
         if action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
             kind = action.kind
             if kind == "reroll":
-                c.rerolls += 1
-                c.rerolls_taken[c.current_player] += 1
+                rerolls += 1
+                c.rerolls_taken[p] += 1
                 if seeded:
                     counter = c.counter
                     c.counter = counter + 1
@@ -657,21 +661,19 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                     face = _roll(c, n_faces)
             elif kind == "move":
                 piglet = action.piglet
-                c.piglet = piglet
-                c.pending = tuple(q for q in c.pending if q != piglet)
-                c.rerolls = 0
+                pending = tuple(q for q in pending if q != piglet)
+                rerolls = 0
                 face, chosen = c.face, True
             elif kind == "stop":
-                c.rerolls_declined[c.current_player] += 1
+                c.rerolls_declined[p] += 1
             elif kind == "extend":
                 _extend(c)
                 stacks, where = c.stacks, c.where
                 if c.config.extend_timing == INSTEAD:
-                    c.pending = ()  # the extension was the whole turn
+                    pending = ()  # the extension was the whole turn
             # "roll": on to the roll
         while True:  # the rolls, up to the next decision
-            if face is not None:  # move c.piglet by the rolled face
-                piglet = c.piglet
+            if face is not None:  # move the piglet by the rolled face
                 again = again_of[face]  # PB-6
                 if again is None:
                     again = where[piglet] == min(where)  # PB-7: judged before this roll (is_last, inlined)
@@ -698,27 +700,29 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 if dest >= spaces:
                     if dice is not None:
                         c.chance = Chance2(dice, deal, at)
+                    c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
                     _turn_over(c)  # the winning roll ends the last turn
                     _finish(c, group)
                     return decisions
-                if again and (max_rerolls is None or c.rerolls < max_rerolls):  # PB-8
+                if again and (max_rerolls is None or rerolls < max_rerolls):  # PB-8
                     c.phase = REROLL
                     c.face = face
                     break
             chosen = False
-            if not c.pending:
+            if not pending:
                 if fresh:
                     fresh = False
                 elif note is not None:  # play_core's _note_leader, inlined (no piglet is past the finish here)
                     top = max(where)
                     note(owner[stacks[top][-1]] if top >= 0 else None)
                 elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
                     turn_end(c)
-                p = next_seat[c.current_player]
+                p = next_seat[p]
                 c.current_player = p
-                c.pending = piglets_of[p]
-                c.piglet = -1
-                c.rerolls = 0
+                pending = piglets_of[p]
+                piglet = -1
+                rerolls = 0
                 if c.extensions_left[p] and can_extend(c):
                     c.phase = TURN
                     break
@@ -731,24 +735,24 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 at += 1
             else:
                 face = _roll(c, n_faces)
-            if len(c.pending) > 1:
+            if len(pending) > 1:
                 c.phase = CHOOSE
                 c.face = face
                 if sink is not None:
-                    _log.say(sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
+                    _log.say(sink, f"{_seat(p)} rolls a {c.config.face_text(face)}.")
                 break
-            c.piglet = c.pending[0]
-            c.pending = ()
-            c.rerolls = 0
+            piglet = pending[0]
+            pending = ()
+            rerolls = 0
         if bots is None:
+            c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
             return decisions
         # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
         if decisions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
         phase = c.phase
         legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
-            tuple([MOVES[q] for q in c.pending])
+            tuple([MOVES[q] for q in pending])
         kind = how[p]
         if kind == 1:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
             # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
@@ -762,7 +766,6 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
             action = legal[r]
         elif kind == 2:
             if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
-                piglet = c.piglet
                 i = where[piglet]
                 if setup.finish_likely[spaces - i]:
                     action = ROLL_AGAIN
@@ -772,11 +775,10 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                         stack = stacks[i]
                         h = stack.index(piglet)
                         if h:
-                            pending = c.pending
                             carriers = sum(1 for b in stack[:h] if owner[b] != p or b in pending)
                     action = STOP if carriers * setup.face_sum / n_faces > setup.turn_mean else ROLL_AGAIN
             else:
-                action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
+                action = _decide(setup, phase, p, piglet, c.face, where, stacks, pending, legal, rngs[p])
         else:
             action = seat_funcs[p](None, list(legal), rngs[p])
             if checked[p] and action not in legal:
