@@ -990,19 +990,21 @@ def _act(c: Core, action) -> None:
 def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
     nest = c.nests[seat]
-    if k == 1 and (c.chance is None or type(c.chance) is Chance2):  # sample(range(n), 1) is one below(n):
-        picks = (_die(c, len(nest)),)  # drawn in place, without a pool or a Chance per draw
-        taken = [nest.pop(picks[0])]
-    elif k == 1:  # any other Chance lookalike: its own sample
-        picks, nxt = c.chance.sample(range(len(nest)), 1)
-        c.chance = nxt
+    m = len(nest)
+    if c.chance is None or type(c.chance) is Chance2:  # sample(range(m), k), drawn in place: k calls of
+        if k == 1:  # below() as Chance.sample and Chance2.sample make them, each swapping its pick forward
+            picks = (_die(c, m),)
+        else:
+            pool = list(range(m))
+            for i in range(k):
+                j = i + _die(c, m - i)
+                pool[i], pool[j] = pool[j], pool[i]
+            picks = pool[:k]
+    else:  # any other Chance lookalike: its own sample
+        picks, c.chance = c.chance.sample(range(m), k)
+    if k == 1:
         taken = [nest.pop(picks[0])]
     else:
-        _caught_up(c)
-        picks, nxt = _draw_from(c).sample(range(len(nest)), k)
-        _drawn(c, nxt)
-        if c.dice is not None:
-            c.at = nxt.dice
         chosen = set(picks)
         taken = [nest[i] for i in picks]
         nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
