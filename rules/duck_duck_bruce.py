@@ -387,7 +387,13 @@ def _nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, i
     total = sum(_best_by_suit(nest).values())  # nest_score: a nest holds only ducks
     if not taken:
         return total, total
-    return total, sum(_best_by_suit([c for i, c in enumerate(nest) if i not in taken]).values())
+    skip = set(taken)
+    own: dict[str, int] = {}  # _best_by_suit of the cards not taken, without making their list
+    get = own.get
+    for i, (suit, n) in enumerate(nest):
+        if n > get(suit, 0) and i not in skip:
+            own[suit] = n
+    return total, sum(own.values())
 
 
 def _best_by_suit(nest) -> dict[str, int]:
