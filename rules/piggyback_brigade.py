@@ -645,7 +645,9 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     face = None
     chosen = False
     while True:
-        if action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
+        if action is ROLL:  # the commonest decisions first, by identity: on to the roll
+            pass
+        elif action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
             kind = action.kind
             if kind == "reroll":
                 rerolls += 1
@@ -757,12 +759,17 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
         if kind == 1:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
             # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
             # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
-            n = len(legal)
-            k = n.bit_length()
             draw = draws[p]  # the seat stream's getrandbits, bound once it was seeded (play_core)
-            r = draw(k)
-            while r >= n:
+            if phase is CHOOSE:
+                n = len(legal)
+                k = n.bit_length()
                 r = draw(k)
+                while r >= n:
+                    r = draw(k)
+            else:  # two choices: getrandbits(2), as random_bot's draw for 2
+                r = draw(2)
+                while r >= 2:
+                    r = draw(2)
             action = legal[r]
         elif kind == 2:
             if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
