@@ -779,10 +779,10 @@ def _run(c: Core, action=None, bots=None) -> int:
                 ended = False
             else:  # stop: the row goes into the nest
                 nests[p] += row
-                c.row = []
                 if sink is not None:  # simulate's quiet games skip even the call
                     _log.say(sink, _said_stop, p, tuple(row))
-                row, suits = c.row, []
+                row.clear()  # (the Core's own list, emptied: no new list a turn)
+                suits.clear()
                 ended = True
         else:  # DDB-6 to DDB-8: a steal after a Bruce, or none
             if action.target is None:
@@ -822,36 +822,36 @@ def _run(c: Core, action=None, bots=None) -> int:
                 discard = c.discard
                 discard += row
                 discard.append(card)
-                c.row = []
                 c.phase = STEAL
                 facts.append((p, "bruce", len(row)))
                 if sink is not None:  # simulate's quiet games skip even the call
                     _log.say(sink, _said_bruce, p, tuple(row), not left)
-                row, suits = c.row, []
+                row.clear()
+                suits.clear()
                 deciding = False
             elif suit in suits:  # DDB-5: a double ends the turn at once
                 i = suits.index(suit)
-                kept = row[:i]
                 lost = row[i:]
                 lost.append(card)
                 c.discard += lost
-                c.row = []
                 facts.append((p, "double", len(row) - i))
-                if kept:
-                    nests[p] += kept
+                if i:  # the cards before the first of the two are kept
+                    del row[i:]
+                    nests[p] += row
                 if sink is not None:
-                    _log.say(sink, _said_double, p, card, tuple(lost), tuple(kept))
-                row, suits = c.row, []
+                    _log.say(sink, _said_double, p, card, tuple(lost), tuple(row[:i]))
+                row.clear()
+                suits.clear()
                 continue
             else:
                 row.append(card)
                 suits.append(suit)
                 if not left:  # DDB-9: the last card is revealed; the turn finishes by taking the row
                     nests[p] += row
-                    c.row = []
                     if sink is not None:
                         _log.say(sink, _said_last, p, card, tuple(row))
-                    row, suits = c.row, []
+                    row.clear()
+                    suits.clear()
                     continue
                 c.phase = DECIDE
                 if sink is not None:  # the commonest move: skip even the call when no one keeps events
