@@ -718,15 +718,29 @@ def _begin(c: Core, bots=None) -> int:
     return _run(c, None, bots)
 
 
+_DECKS: dict[int, tuple] = {}  # id(config) -> (config, its deck, the deck's cards by suit); an entry keeps its Config alive
+
+
+def _deck_of(cfg: Config) -> tuple:
+    """(cfg, cfg.deck(), the deck's cards by suit), worked out once per Config: a deal reads them every round."""
+    known = _DECKS.get(id(cfg))
+    if known is None:
+        if len(_DECKS) > 256:  # many configs (a sweep): start afresh rather than grow
+            _DECKS.clear()
+        known = _DECKS[id(cfg)] = (cfg, cfg.deck(), _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards))
+    return known
+
+
 def _deal(c: Core, round_: int, starter: int, why: str) -> None:
     """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
     cfg = c.config
+    _, deck, by_suit = _deck_of(cfg)
     _caught_up(c)
-    pile, nxt = _draw_from(c).shuffled(cfg.deck())
+    pile, nxt = _draw_from(c).shuffled(deck)
     _drawn(c, nxt)
     c._dealt = tuple(pile)
     c._left = len(pile)
-    c.unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()  # every card unseen again
+    c.unseen = by_suit.copy()  # every card unseen again
     c.row, c.discard = [], []
     c.nests = [[] for _ in range(cfg.players)]
     c.taken = [[] for _ in range(cfg.players)]
@@ -754,10 +768,10 @@ def _run(c: Core, action=None, bots=None) -> int:
     draws, rngs, checked, seat_names, steals): each seat's bot then chooses inline, on the Core
     (decide[p] None: random_bot's draw, written out, from the seat stream's bound `draws[p]`;
     else the bot's narrow `decide`), and the loop plays the game to its end: a "flip" flips on
-    inside the flip loop, any other decision is applied at the top. The Core's lists and the
-    pile's count are held in locals, the count written back before anything else reads the Core
-    (a turn_end callback, a round's scoring, a bot, the return), the lists read again after a
-    round's deal makes new ones."""
+    inside the flip loop, any other decision is applied at the top. The Core's lists, the
+    pile's count and the phase (`deciding`) are held in locals, the count and the phase written
+    back before anything else reads the Core (a turn_end callback, a round's scoring, a bot, the
+    return), the lists read again after a round's deal makes new ones."""
     cfg = c.config
     players = cfg.players
     p = c.current_player
@@ -770,7 +784,7 @@ def _run(c: Core, action=None, bots=None) -> int:
     if bots is not None:
         decide, draws, rngs, checked, seat_names, steals = bots
     decisions = 0
-    deciding = True
+    deciding = c.phase != STEAL  # the phase of the last decision point, written back as c.phase when read
     while True:
         if action is None or action is FLIP:  # the commonest decision, answered first
             ended = False
@@ -801,11 +815,13 @@ def _run(c: Core, action=None, bots=None) -> int:
                         note(lead)  # at a round's scoring
                     elif turn_end is not None:  # _turn_over, inlined: every turn passes here
                         c._left = left
+                        c.phase = DECIDE if deciding else STEAL
                         turn_end(c)
                     p = p + 1 if p + 1 < players else 0  # play passes left (DDB-2)
                     c.current_player = p  # DDB-3: the next turn opens with a forced flip
                 else:
                     c._left = left
+                    c.phase = DECIDE if deciding else STEAL
                     if not _end_round(c):
                         return decisions  # the game is over
                     p = c.start_player  # the next round is dealt: its starter flips first
@@ -822,7 +838,6 @@ def _run(c: Core, action=None, bots=None) -> int:
                 discard = c.discard
                 discard += row
                 discard.append(card)
-                c.phase = STEAL
                 facts.append((p, "bruce", len(row)))
                 if sink is not None:  # simulate's quiet games skip even the call
                     _log.say(sink, _said_bruce, p, tuple(row), not left)
@@ -853,12 +868,12 @@ def _run(c: Core, action=None, bots=None) -> int:
                     row.clear()
                     suits.clear()
                     continue
-                c.phase = DECIDE
                 if sink is not None:  # the commonest move: skip even the call when no one keeps events
                     _log.say(sink, _said_flip, p, card)
                 deciding = True
             if bots is None:  # a decision: new_game and step stop here
                 c._left = left
+                c.phase = DECIDE if deciding else STEAL
                 return decisions
             # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
             if decisions >= MAX_STEPS:
@@ -887,8 +902,9 @@ def _run(c: Core, action=None, bots=None) -> int:
                     action = legal[r]
             else:
                 c._left = left
+                c.phase = phase = DECIDE if deciding else STEAL
                 legal = _TURN_CHOICES if deciding else steals[p]
-                action = d(c.phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
+                action = d(phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
                 if checked[p] and action not in legal:
                     raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
                 if action is FLIP:
