@@ -21,7 +21,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from . import bots as _bots
 from . import log as _log
-from .chance import Chance, check_seed, roll_in_place, start, stream_key
+from .chance import Chance, Chance2, check_seed, roll_in_place, start, stream_key
 from .config import Alias, RuleConfig, need, need_range, need_seats, seat_values
 from .protocol import MAX_STEPS, check_seat, protocol_state, resolve_config
 
@@ -387,7 +387,13 @@ def _nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, i
     total = sum(_best_by_suit(nest).values())  # nest_score: a nest holds only ducks
     if not taken:
         return total, total
-    return total, sum(_best_by_suit([c for i, c in enumerate(nest) if i not in taken]).values())
+    skip = set(taken)
+    own: dict[str, int] = {}  # _best_by_suit of the cards not taken, without making their list
+    get = own.get
+    for i, (suit, n) in enumerate(nest):
+        if n > get(suit, 0) and i not in skip:
+            own[suit] = n
+    return total, sum(own.values())
 
 
 def _best_by_suit(nest) -> dict[str, int]:
@@ -572,7 +578,7 @@ class Core:
 
     __slots__ = ("config", "chance", "seed", "key", "counter", "round", "start_player", "current_player", "phase",
                  "_dealt", "_left", "row", "discard", "nests", "totals", "history", "taken", "turns_taken", "is_over", "facts",
-                 "unseen", "sink", "turn_end", "leaders")
+                 "unseen", "sink", "turn_end", "leaders", "leader", "lead", "dice", "at")
 
     @property
     def pile(self) -> tuple[Card, ...]:
@@ -605,6 +611,7 @@ def _core_of(s: State) -> Core:
     unseen = s._unseen
     c.unseen = dict(unseen) if unseen is not None else _count_unseen_suits(cfg, s.row, s.discard, s.nests)
     c.sink = s if s._events is not None else None
+    c.dice = None
     f = s._turn_end
     c.turn_end = None if f is None else (lambda core: f(_put(core, s)))  # the callback sees the State then
     return c
@@ -639,6 +646,29 @@ def _drawn(c: Core, nxt) -> None:
 
 
 _roll = roll_in_place  # the die, DDB-7: below(n) of the game's chance, drawn in place (one function for both cores)
+
+
+def _die(c: Core, n: int) -> int:
+    """below(n) of the game's chance for a draw during play (the die, a card picked from a nest):
+    _roll, or in simulate's fast loop on chance version 2 (`c.dice`, the game's streams, set by
+    play_core) the dice stream's value at `c.at` read in place, Chance2.below's value without a
+    Chance2 per draw; `c.chance` catches up (_caught_up) before a deal, a sample and the end."""
+    dice = c.dice
+    if dice is None:
+        return _roll(c, n)
+    at = c.at
+    c.at = at + 1
+    vals = dice.dice
+    return ((vals[at] if at < len(vals) else dice.more_dice(at)) * n) >> 64
+
+
+def _caught_up(c: Core):
+    """The Core's chance with the dice drawn in place (_die) counted in: `c.chance` made current."""
+    if c.dice is not None:
+        ch = c.chance
+        if ch.dice != c.at:
+            c.chance = Chance2(c.dice, ch.deal, c.at)
+    return c.chance
 
 
 def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None = None, events: bool = True,
@@ -677,24 +707,40 @@ def _start(config: Config, chance) -> Core:
     c.is_over = False
     c.facts = []
     c.unseen = _deck_suits(config.suits, len(config.numbers), config.bruce_cards).copy()
-    c.sink = c.turn_end = None
+    c.sink = c.turn_end = c.dice = None
     return c
 
 
-def _begin(c: Core) -> None:
-    """Deal the first round and flip Player 1's first card (DDB-2, DDB-3)."""
+def _begin(c: Core, bots=None) -> int:
+    """Deal the first round and flip Player 1's first card (DDB-2, DDB-3); with `bots`
+    (play_core), play the whole game (see _run). Returns the decisions _run took."""
     _deal(c, 0, 0, "")
-    _flip(c, 0)
+    return _run(c, None, bots)
+
+
+_DECKS: dict[int, tuple] = {}  # id(config) -> (config, its deck, the deck's cards by suit); an entry keeps its Config alive
+
+
+def _deck_of(cfg: Config) -> tuple:
+    """(cfg, cfg.deck(), the deck's cards by suit), worked out once per Config: a deal reads them every round."""
+    known = _DECKS.get(id(cfg))
+    if known is None:
+        if len(_DECKS) > 256:  # many configs (a sweep): start afresh rather than grow
+            _DECKS.clear()
+        known = _DECKS[id(cfg)] = (cfg, cfg.deck(), _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards))
+    return known
 
 
 def _deal(c: Core, round_: int, starter: int, why: str) -> None:
     """DDB-2, DDB-11: shuffle every card into the draw pile; `starter` flips first (the caller flips)."""
     cfg = c.config
-    pile, nxt = _draw_from(c).shuffled(cfg.deck())
+    _, deck, by_suit = _deck_of(cfg)
+    _caught_up(c)
+    pile, nxt = _draw_from(c).shuffled(deck)
     _drawn(c, nxt)
     c._dealt = tuple(pile)
     c._left = len(pile)
-    c.unseen = _deck_suits(cfg.suits, len(cfg.numbers), cfg.bruce_cards).copy()  # every card unseen again
+    c.unseen = by_suit.copy()  # every card unseen again
     c.row, c.discard = [], []
     c.nests = [[] for _ in range(cfg.players)]
     c.taken = [[] for _ in range(cfg.players)]
@@ -710,65 +756,161 @@ def _fact(c: Core, p: int, what: str, cards: int) -> None:
     c.facts.append((p, what, cards))
 
 
-def _flip(c: Core, p: int, ended: bool = False) -> None:
-    """Reveal the top card for seat p and resolve it (DDB-3 to DDB-6, DDB-9);
-    a turn that ends passes play on, flipping the next player's first card.
-    With `ended`, seat p's turn has just ended (a stop or a steal) and play
-    passes on before the first flip. Rounds that end without a decision are
-    scored and dealt in this same loop (never by recursion: a one-card deck
-    and a high target play thousands)."""
+def _run(c: Core, action=None, bots=None) -> int:
+    """The rules' one loop: apply the current player's decision `action` (None: no decision, the
+    turn's forced first flip, DDB-3), then flip on (DDB-3 to DDB-9) until the next decision or the
+    game's end. Returns the decisions the loop took itself (below).
+
+    A turn that ends passes play on, flipping the next player's first card (DDB-2); rounds that
+    end are scored and dealt in this same loop (never by recursion: a one-card deck and a high
+    target play thousands). Without `bots` (new_game, step) the loop stops at the next decision,
+    the Core's phase saying which. simulate's fast loop (play_core) passes `bots` = (decide,
+    draws, rngs, checked, seat_names, steals): each seat's bot then chooses inline, on the Core
+    (decide[p] None: random_bot's draw, written out, from the seat stream's bound `draws[p]`;
+    else the bot's narrow `decide`), and the loop plays the game to its end: a "flip" flips on
+    inside the flip loop, any other decision is applied at the top. The Core's lists, the
+    pile's count and the phase (`deciding`) are held in locals, the count and the phase written
+    back before anything else reads the Core (a turn_end callback, a round's scoring, a bot, the
+    return), the lists read again after a round's deal makes new ones."""
+    cfg = c.config
+    players = cfg.players
+    p = c.current_player
+    dealt, left, unseen, row, nests, facts, turns_taken = (c._dealt, c._left, c.unseen, c.row, c.nests, c.facts,
+                                                           c.turns_taken)
+    sink, turn_end = c.sink, c.turn_end
+    note = c.leaders.append if turn_end is _note_leader else None  # play_core's turn ends, noted inline
+    lead = c.lead if note is not None else None  # and the leader they note (_note_leader keeps it)
+    suits = [d.suit for d in row]  # the row's suits, kept beside it (a double is a suit found in it)
+    if bots is not None:
+        decide, draws, rngs, checked, seat_names, steals = bots
+    decisions = 0
+    deciding = c.phase != STEAL  # the phase of the last decision point, written back as c.phase when read
     while True:
-        if ended:
-            c.turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
-            if c._left:
-                if c.turn_end is not None:  # _turn_over, inlined: every turn passes here
-                    c.turn_end(c)
-                p = p + 1 if p + 1 < c.config.players else 0  # play passes left (DDB-2)
-                c.current_player = p  # DDB-3: the next turn opens with a forced flip
-            elif _end_round(c):  # the next round is dealt: its starter flips first
-                p = c.start_player
+        if action is None or action is FLIP:  # the commonest decision, answered first
+            ended = False
+        elif type(action) is Turn:  # DDB-4
+            if action.flip:  # a Turn(True) made elsewhere
+                ended = False
+            else:  # stop: the row goes into the nest
+                nests[p] += row
+                if sink is not None:  # simulate's quiet games skip even the call
+                    _log.say(sink, _said_stop, p, tuple(row))
+                row.clear()  # (the Core's own list, emptied: no new list a turn)
+                suits.clear()
+                ended = True
+        else:  # DDB-6 to DDB-8: a steal after a Bruce, or none
+            if action.target is None:
+                if sink is not None:
+                    _log.say(sink, f"{_SEATS[p]} does not try to steal.")
+                facts.append((p, "declined", 0))
             else:
-                return  # the game is over
-        ended = True  # unless the flip below leaves a choice (it returns then)
-        c._left = left = c._left - 1
-        card = c._dealt[left]
-        suit = card.suit
-        c.unseen[suit] -= 1
-        row = c.row
-        if suit == "Bruce":  # DDB-6 (no duck suit is called Bruce)
-            c.discard += row
-            c.discard.append(card)
-            c.row = []
-            c.phase = STEAL
-            c.facts.append((p, "bruce", len(row)))
-            if c.sink is not None:  # simulate's quiet games skip even the call
-                _log.say(c.sink, _said_bruce, p, tuple(row), not left)
-            return
-        for i, d in enumerate(row):
-            if d.suit == suit:  # DDB-5: a double ends the turn at once
-                kept = row[:i]
+                die = cfg.die
+                _resolve_steal(c, p, action, die[_die(c, len(die))])  # Chance.choice(die): below(len(die))
+            ended = True
+        while True:  # the flips, up to a decision other than "flip" (or, without bots, any decision)
+            if ended:
+                turns_taken[p] += 1  # seat p's turn is over (DDB-2): every turn's end passes here
+                if left:
+                    if note is not None:  # _note_leader, inlined: the totals (and their leader) change only
+                        note(lead)  # at a round's scoring
+                    elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                        c._left = left
+                        c.phase = DECIDE if deciding else STEAL
+                        turn_end(c)
+                    p = p + 1 if p + 1 < players else 0  # play passes left (DDB-2)
+                    c.current_player = p  # DDB-3: the next turn opens with a forced flip
+                else:
+                    c._left = left
+                    c.phase = DECIDE if deciding else STEAL
+                    if not _end_round(c):
+                        return decisions  # the game is over
+                    p = c.start_player  # the next round is dealt: its starter flips first
+                    dealt, left, unseen, row, nests = c._dealt, c._left, c.unseen, c.row, c.nests
+                    suits = []
+                    if note is not None:
+                        lead = c.lead
+            ended = True  # unless the flip below leaves a choice
+            left -= 1
+            card = dealt[left]
+            suit = card.suit
+            unseen[suit] -= 1
+            if suit == "Bruce":  # DDB-6 (no duck suit is called Bruce)
+                discard = c.discard
+                discard += row
+                discard.append(card)
+                facts.append((p, "bruce", len(row)))
+                if sink is not None:  # simulate's quiet games skip even the call
+                    _log.say(sink, _said_bruce, p, tuple(row), not left)
+                row.clear()
+                suits.clear()
+                deciding = False
+            elif suit in suits:  # DDB-5: a double ends the turn at once
+                i = suits.index(suit)
                 lost = row[i:]
                 lost.append(card)
                 c.discard += lost
-                c.row = []
-                c.facts.append((p, "double", len(row) - i))
-                if kept:
-                    c.nests[p] += kept
-                if c.sink is not None:
-                    _log.say(c.sink, _said_double, p, card, tuple(lost), tuple(kept))
-                break
-        else:
-            row.append(card)
-            if left:
-                c.phase = DECIDE
-                if c.sink is not None:  # the commonest move: skip even the call when no one keeps events
-                    _log.say(c.sink, _said_flip, p, card)
-                return
-            # DDB-9: the last card is revealed; the turn finishes by taking the row
-            c.nests[p] += row
-            c.row = []
-            if c.sink is not None:
-                _log.say(c.sink, _said_last, p, card, tuple(row))
+                facts.append((p, "double", len(row) - i))
+                if i:  # the cards before the first of the two are kept
+                    del row[i:]
+                    nests[p] += row
+                if sink is not None:
+                    _log.say(sink, _said_double, p, card, tuple(lost), tuple(row[:i]))
+                row.clear()
+                suits.clear()
+                continue
+            else:
+                row.append(card)
+                suits.append(suit)
+                if not left:  # DDB-9: the last card is revealed; the turn finishes by taking the row
+                    nests[p] += row
+                    if sink is not None:
+                        _log.say(sink, _said_last, p, card, tuple(row))
+                    row.clear()
+                    suits.clear()
+                    continue
+                if sink is not None:  # the commonest move: skip even the call when no one keeps events
+                    _log.say(sink, _said_flip, p, card)
+                deciding = True
+            if bots is None:  # a decision: new_game and step stop here
+                c._left = left
+                c.phase = DECIDE if deciding else STEAL
+                return decisions
+            # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
+            if decisions >= MAX_STEPS:
+                raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
+            decisions += 1
+            d = decide[p]
+            if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
+                # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
+                # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
+                draw = draws[p]
+                if deciding:  # _TURN_CHOICES: 2 of them, drawn with getrandbits(2)
+                    r = draw(2)
+                    while r >= 2:
+                        r = draw(2)
+                    if r == 0:  # FLIP: the loop flips on (DDB-4)
+                        ended = False
+                        continue
+                    action = STOP
+                else:
+                    legal = steals[p]
+                    n = len(legal)
+                    k = n.bit_length()
+                    r = draw(k)
+                    while r >= n:
+                        r = draw(k)
+                    action = legal[r]
+            else:
+                c._left = left
+                c.phase = phase = DECIDE if deciding else STEAL
+                legal = _TURN_CHOICES if deciding else steals[p]
+                action = d(phase, p, row, unseen, left, nests, cfg, legal, rngs[p])
+                if checked[p] and action not in legal:
+                    raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
+                if action is FLIP:
+                    ended = False
+                    continue
+            break  # the decision is applied above
 
 
 def _turn_over(c: Core) -> None:
@@ -863,35 +1005,25 @@ def step(s: State, action) -> None:
 
 
 def _act(c: Core, action) -> None:
-    """One legal decision on the Core, and the flips that follow it."""
-    p = c.current_player
-    if action is FLIP:  # the commonest action, answered first
-        _flip(c, p)
-        return
-    if c.phase == DECIDE:
-        if action.flip:  # a Turn(True) made elsewhere
-            _flip(c, p)
-            return
-        row = c.row
-        c.nests[p] += row
-        c.row = []
-        if c.sink is not None:  # simulate's quiet games skip even the call
-            _log.say(c.sink, _said_stop, p, tuple(row))
-    elif action.target is None:
-        if c.sink is not None:
-            _log.say(c.sink, f"{_SEATS[p]} does not try to steal.")
-        _fact(c, p, "declined", 0)
-    else:
-        die = c.config.die
-        _resolve_steal(c, p, action, die[_roll(c, len(die))])  # Chance.choice(die): below(len(die))
-    _flip(c, p, ended=True)  # the turn is over: play passes on
+    """One legal decision on the Core, and the flips that follow it (_run, stopping at the next decision)."""
+    _run(c, action)
 
 
 def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
     """Remove k random cards from seat's nest (face down: picked without looking)."""
     nest = c.nests[seat]
-    picks, nxt = _draw_from(c).sample(range(len(nest)), k)
-    _drawn(c, nxt)
+    m = len(nest)
+    if c.chance is None or type(c.chance) is Chance2:  # sample(range(m), k), drawn in place: k calls of
+        if k == 1:  # below() as Chance.sample and Chance2.sample make them, each swapping its pick forward
+            picks = (_die(c, m),)
+        else:
+            pool = list(range(m))
+            for i in range(k):
+                j = i + _die(c, m - i)
+                pool[i], pool[j] = pool[j], pool[i]
+            picks = pool[:k]
+    else:  # any other Chance lookalike: its own sample
+        picks, c.chance = c.chance.sample(range(m), k)
     if k == 1:
         taken = [nest.pop(picks[0])]
     else:
@@ -900,7 +1032,11 @@ def _take_random(c: Core, seat: int, k: int) -> list[Duck]:
         nest[:] = [x for i, x in enumerate(nest) if i not in chosen]
     where = c.taken[seat]
     if where:  # cards this nest took from others: drop the picked ones, close the gaps
-        c.taken[seat] = [j - sum(1 for i in picks if i < j) for j in where if j not in picks]
+        if k == 1:  # one gap (the commonest steal)
+            i = picks[0]
+            c.taken[seat] = [j - (i < j) for j in where if j != i]
+        else:
+            c.taken[seat] = [j - sum(1 for i in picks if i < j) for j in where if j not in picks]
     return taken
 
 
@@ -923,33 +1059,42 @@ def _resolve_steal(c: Core | State, p: int, action: Steal, face: int) -> None:
     cards = ()  # the cards that moved
     if face == PENALTY_FACE:
         if not c.nests[p]:
-            _fact(c, p, "backfire", 0)
+            c.facts.append((p, "backfire", 0))
             what = "backfire, empty"
         elif c.config.minus_one == "steal-back":
             cards = _take_random(c, p, 1)
             _receive(c, t, cards)
-            _fact(c, p, "backfire", 1)
+            c.facts.append((p, "backfire", 1))
             what = "backfire, stolen back"
         else:
             cards = _take_random(c, p, 1)
             c.discard += cards
-            _fact(c, p, "backfire", 1)
+            c.facts.append((p, "backfire", 1))
             what = "backfire, discarded"
     elif face >= d:
         k = min(d, len(c.nests[t]))
-        _fact(c, p, "stole", k)
+        c.facts.append((p, "stole", k))
         if k:
             cards = _take_random(c, t, k)
             _receive(c, p, cards)
-            _fact(c, t, "robbed", k)
+            c.facts.append((t, "robbed", k))
             what = "stole"
         else:
             what = "stole, empty"
     else:
-        _fact(c, p, "missed", 0)
+        c.facts.append((p, "missed", 0))
         what = "missed"
     if c.sink is not None:
         _log.say(c.sink, _said_steal, p, t, d, face, what, tuple(cards))
+
+
+def _note_leader(c: Core) -> None:
+    """play_core's turn_end: note simulate's `leader(progress(c))`, progress being the totals.
+    Only a round's scoring changes the totals (DDB-10; _end_round makes a new list and calls
+    this then), so the leader is worked out here, kept as `c.lead`, and _run notes it inline
+    at every other turn's end."""
+    c.lead = lead = c.leader(c.totals)
+    c.leaders.append(lead)
 
 
 def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, leader):
@@ -958,7 +1103,7 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
     Returns (the final Core, `leader(totals)` at each turn's end, decisions), exactly what
     play_game's own loop of new_game + legal_actions + bot + step gives: the same deals and
     rolls, the same draws from each seat's stream `rngs[p]`, the same turns. The package's
-    bots choose on the Core: `random` draws its index as random_bot does, the heuristic and
+    bots choose on the Core (_run): `random` draws its index as random_bot does, the heuristic and
     threshold bots read the game through their narrow view (`decide`: the row, the unseen
     counts, the pile's size, the nests; never the pile's order). Any other bot (a user's,
     the exact and lookahead bots): None, before any draw, and play_game plays it."""
@@ -971,51 +1116,25 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
             if d is None:
                 return None
             decide.append(d)
+    # A random seat's stream, bound once: getrandbits(0) draws nothing and seeds a LazySeatRandom (its
+    # first call of any method does), so the bound method is then the seeded stream's own
+    draws = [None] * len(rngs)
+    for p, d in enumerate(decide):
+        if d is None:
+            rngs[p].getrandbits(0)
+            draws[p] = rngs[p].getrandbits
     c = _start(config, chance)
-    leaders = []
-    note = leaders.append
-    seen = [None, None]  # the totals last seen (progress is the totals: a round's scoring changes them) and their leader
-
-    def turn_end(core) -> None:
-        totals = core.totals
-        if totals is not seen[0]:  # _end_round makes a new list
-            seen[0], seen[1] = totals, leader(totals)
-        note(seen[1])
-
-    c.turn_end = turn_end
-    _begin(c)
-    actions = 0
-    players, low, high, may_decline = config.players, config.min_steal, config.max_steal, config.may_decline
-    while not c.is_over:
-        if actions >= MAX_STEPS:
-            raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
-        legal = _TURN_CHOICES if c.phase is DECIDE else _steals(players, low, high, may_decline, p)
-        d = decide[p]
-        if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
-            # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
-            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
-            n = len(legal)
-            k = n.bit_length()
-            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
-            r = rng.getrandbits(k)
-            while r >= n:
-                r = rng.getrandbits(k)
-            action = legal[r]
-        else:
-            action = d(c.phase, p, c.row, c.unseen, c._left, c.nests, config, legal, rngs[p])
-            if checked[p] and action not in legal:
-                raise ValueError(f"bot {seat_names[p]!r} chose {action!r}, which is not legal here")
-        if action is FLIP:  # _act's first case, without the call: the commonest decision
-            _flip(c, p)
-        elif action is STOP and c.phase is DECIDE:  # _act's stop (DDB-4), without the call: no text kept here
-            c.nests[p] += c.row
-            c.row = []
-            _flip(c, p, ended=True)
-        else:
-            _act(c, action)
-        actions += 1
-    return c, leaders, actions
+    c.leaders = []
+    c.leader = leader
+    c.lead = leader(c.totals)
+    c.turn_end = _note_leader
+    n = config.players
+    steals = [_steals(n, config.min_steal, config.max_steal, config.may_decline, p) for p in range(n)]
+    if type(c.chance) is Chance2:  # the dice drawn in place (_die)
+        c.dice, c.at = c.chance.streams, c.chance.dice
+    actions = _begin(c, (decide, draws, rngs, checked, seat_names, steals))
+    _caught_up(c)
+    return c, c.leaders, actions
 
 
 def _said_steal(p: int, t: int, d: int, face: int, what: str, cards) -> str:
@@ -1064,21 +1183,38 @@ def tallies(state: State) -> list[dict[str, int]]:
 
 
 def _columns(state: State) -> dict[str, list[int]]:
-    """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says."""
+    """{name in TALLY: [count for each seat]}, counted from state.facts as FACTS says: one pass
+    counting each (fact, seat) and adding up its cards, then each name's sums of those (simulate
+    reads this once per game: a pass of a few list additions per fact, not a loop per fact)."""
     players = state.config.players
-    counts = [[0] * players for _ in TALLY]
+    size = _N_FACTS * players
+    seen = [0] * size  # per fact and seat (fact * players + seat): how many times
+    moved = [0] * size  # and the cards they counted
+    at = _FACT_AT
     for p, fact, cards in state.facts:
-        once, per_card = _FACT_COLUMNS[fact]
-        for i in once:
-            counts[i][p] += 1
-        if per_card is not None:
-            counts[per_card][p] += cards
-    return dict(zip(TALLY, counts))
+        j = at[fact] * players + p
+        seen[j] += 1
+        moved[j] += cards
+    columns = {}
+    for name, sources in _TALLY_SOURCES:
+        (per_card, f), *more = sources
+        f *= players
+        column = (moved if per_card else seen)[f : f + players]
+        for per_card, f in more:
+            f *= players
+            column = [a + b for a, b in zip(column, (moved if per_card else seen)[f : f + players])]
+        columns[name] = column
+    return columns
 
 
-# FACTS with each name as its place in TALLY: what _columns adds up, read once per fact of a game
-_FACT_COLUMNS = {fact: (tuple(TALLY.index(name) for name in once), TALLY.index(per_card) if per_card else None)
-                 for fact, (once, per_card) in FACTS.items()}
+# FACTS read the other way: a fact's place, and for each name in TALLY the (cards?, fact's place)
+# whose counts (False) or cards (True) it adds up; what _columns sums once per game
+_FACT_AT = {fact: i for i, fact in enumerate(FACTS)}
+_N_FACTS = len(FACTS)
+_TALLY_SOURCES = tuple(
+    (name, tuple((cards, _FACT_AT[fact]) for fact, (once, per_card) in FACTS.items()
+                 for cards in (False, True) if (per_card == name if cards else name in once)))
+    for name in TALLY)
 
 
 # What each column of game_stats / score_sources (points_<source>) counts, and the rule it

@@ -394,7 +394,8 @@ class _Setup:
     sums cost more than a tuple lookup, and simulate plays thousands of games)."""
 
     __slots__ = ("config", "spaces", "n_faces", "steps", "again", "max_rerolls",
-                 "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean")
+                 "owner", "piglets_of", "next_seat", "face_sum", "mean_face", "finish_likely", "_turn_mean",
+                 "players", "order", "extensions", "seat_spaces")
 
     def __init__(self, cfg: Config):
         k = cfg.piglets_per_player
@@ -408,6 +409,11 @@ class _Setup:
         self.owner = tuple(cfg.owner(q) for q in range(cfg.players * k))
         self.piglets_of = tuple(tuple(range(p * k, p * k + k)) for p in range(cfg.players))  # PB-2
         self.next_seat = tuple((p + 1) % cfg.players for p in range(cfg.players))  # PB-3
+        # what _start lays out for every race
+        self.players = cfg.players
+        self.order = tuple(range(len(cfg.sections)))
+        self.extensions = cfg.extensions_per_player
+        self.seat_spaces = cfg.seat_spaces
         # for the heuristic
         self.face_sum = sum(cfg.faces)
         self.mean_face = self.face_sum / self.n_faces
@@ -540,18 +546,19 @@ def _start(config: Config, chance) -> Core:
         c.chance, c.seed, c.counter, c.key = None, chance.seed, chance.counter, stream_key(chance.seed)
     else:
         c.chance = chance
-    c.current_player = config.players - 1  # _run starts the next seat: Player 1 (PB-3)
+    players = setup.players
+    c.current_player = players - 1  # _run starts the next seat: Player 1 (PB-3)
     c.phase, c.face, c.piglet, c.rerolls, c.pending = TURN, -1, -1, 0, ()
-    c.order = tuple(range(len(config.sections)))
+    c.order = setup.order
     c.stacks = [[] for _ in range(setup.spaces)]
     c.where = [-1] * len(setup.owner)
-    if config.seat_spaces:  # PB-17: a head start, stacked in seat order (Player 1's piglets lowest)
-        for p, space in enumerate(config.seat_spaces):
+    if setup.seat_spaces:  # PB-17: a head start, stacked in seat order (Player 1's piglets lowest)
+        for p, space in enumerate(setup.seat_spaces):
             for q in setup.piglets_of[p] if space else ():
                 c.stacks[space - 1].append(q)
                 c.where[q] = space - 1
-    c.extensions_left = [config.extensions_per_player] * config.players
-    c.rerolls_taken, c.rerolls_declined = [0] * config.players, [0] * config.players
+    c.extensions_left = [setup.extensions] * players
+    c.rerolls_taken, c.rerolls_declined = [0] * players, [0] * players
     c.won, c.round, c.is_over, c.finish_group = (), 0, False, ()
     c.sink = c.turn_end = None
     return c
@@ -609,9 +616,11 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     Turns pass by seat (PB-3); each pending piglet rolls in turn (PB-11). `fresh`: no turn is
     under way yet (the race starts). Without `bots` (new_game, step) the loop stops at the next
     decision, the Core's phase saying which. simulate's fast loop (play_core) passes `bots` =
-    (how, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
+    (how, draws, rngs, seat_funcs, checked, seat_names): each seat's bot then chooses inline, on the
     Core (how 1: random_bot's draw, written out; 2: the heuristic's _decide on its narrow view;
     3: a bot that reads no observation, handed None), and the loop plays the race to its end.
+    The turn's pending piglets, the moving piglet and its rerolls are held in locals, written
+    back before anything else reads the Core (a turn_end callback, the race's end, the return).
     """
     setup = c.setup
     n_faces, again_of, steps, spaces, max_rerolls = (setup.n_faces, setup.again, setup.steps, setup.spaces,
@@ -629,16 +638,20 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     owner = setup.owner
     stacks, where = c.stacks, c.where  # (the Core's own lists: an extension makes new ones, read again)
     if bots is not None:
-        how, rngs, seat_funcs, checked, seat_names = bots
+        how, draws, rngs, seat_funcs, checked, seat_names = bots
+    p = c.current_player
+    pending, piglet, rerolls = c.pending, c.piglet, c.rerolls
     decisions = 0
     face = None
     chosen = False
     while True:
-        if action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
+        if action is ROLL:  # the commonest decisions first, by identity: on to the roll
+            pass
+        elif action is not None:  # the decision (PB-6 to PB-8, PB-11, PB-12)
             kind = action.kind
             if kind == "reroll":
-                c.rerolls += 1
-                c.rerolls_taken[c.current_player] += 1
+                rerolls += 1
+                c.rerolls_taken[p] += 1
                 if seeded:
                     counter = c.counter
                     c.counter = counter + 1
@@ -650,21 +663,19 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                     face = _roll(c, n_faces)
             elif kind == "move":
                 piglet = action.piglet
-                c.piglet = piglet
-                c.pending = tuple(q for q in c.pending if q != piglet)
-                c.rerolls = 0
+                pending = tuple(q for q in pending if q != piglet)
+                rerolls = 0
                 face, chosen = c.face, True
             elif kind == "stop":
-                c.rerolls_declined[c.current_player] += 1
+                c.rerolls_declined[p] += 1
             elif kind == "extend":
                 _extend(c)
                 stacks, where = c.stacks, c.where
                 if c.config.extend_timing == INSTEAD:
-                    c.pending = ()  # the extension was the whole turn
+                    pending = ()  # the extension was the whole turn
             # "roll": on to the roll
         while True:  # the rolls, up to the next decision
-            if face is not None:  # move c.piglet by the rolled face
-                piglet = c.piglet
+            if face is not None:  # move the piglet by the rolled face
                 again = again_of[face]  # PB-6
                 if again is None:
                     again = where[piglet] == min(where)  # PB-7: judged before this roll (is_last, inlined)
@@ -691,27 +702,29 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 if dest >= spaces:
                     if dice is not None:
                         c.chance = Chance2(dice, deal, at)
+                    c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
                     _turn_over(c)  # the winning roll ends the last turn
                     _finish(c, group)
                     return decisions
-                if again and (max_rerolls is None or c.rerolls < max_rerolls):  # PB-8
+                if again and (max_rerolls is None or rerolls < max_rerolls):  # PB-8
                     c.phase = REROLL
                     c.face = face
                     break
             chosen = False
-            if not c.pending:
+            if not pending:
                 if fresh:
                     fresh = False
                 elif note is not None:  # play_core's _note_leader, inlined (no piglet is past the finish here)
                     top = max(where)
                     note(owner[stacks[top][-1]] if top >= 0 else None)
                 elif turn_end is not None:  # _turn_over, inlined: every turn passes here
+                    c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
                     turn_end(c)
-                p = next_seat[c.current_player]
+                p = next_seat[p]
                 c.current_player = p
-                c.pending = piglets_of[p]
-                c.piglet = -1
-                c.rerolls = 0
+                pending = piglets_of[p]
+                piglet = -1
+                rerolls = 0
                 if c.extensions_left[p] and can_extend(c):
                     c.phase = TURN
                     break
@@ -724,38 +737,42 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                 at += 1
             else:
                 face = _roll(c, n_faces)
-            if len(c.pending) > 1:
+            if len(pending) > 1:
                 c.phase = CHOOSE
                 c.face = face
                 if sink is not None:
-                    _log.say(sink, f"{_seat(c.current_player)} rolls a {c.config.face_text(face)}.")
+                    _log.say(sink, f"{_seat(p)} rolls a {c.config.face_text(face)}.")
                 break
-            c.piglet = c.pending[0]
-            c.pending = ()
-            c.rerolls = 0
+            piglet = pending[0]
+            pending = ()
+            rerolls = 0
         if bots is None:
+            c.pending, c.piglet, c.rerolls = pending, piglet, rerolls
             return decisions
         # simulate's fast loop: the seat's bot chooses here (what play_game's loop would ask it)
         if decisions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
-        p = c.current_player
         phase = c.phase
         legal = _REROLL_CHOICES if phase is REROLL else _TURN_CHOICES if phase is TURN else \
-            tuple([MOVES[q] for q in c.pending])
+            tuple([MOVES[q] for q in pending])
         kind = how[p]
         if kind == 1:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
             # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
             # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
-            n = len(legal)
-            k = n.bit_length()
-            rng = rngs[p]  # (not its bound getrandbits: a seat stream seeds itself on first use)
-            r = rng.getrandbits(k)
-            while r >= n:
-                r = rng.getrandbits(k)
+            draw = draws[p]  # the seat stream's getrandbits, bound once it was seeded (play_core)
+            if phase is CHOOSE:
+                n = len(legal)
+                k = n.bit_length()
+                r = draw(k)
+                while r >= n:
+                    r = draw(k)
+            else:  # two choices: getrandbits(2), as random_bot's draw for 2
+                r = draw(2)
+                while r >= 2:
+                    r = draw(2)
             action = legal[r]
         elif kind == 2:
             if phase is REROLL:  # _decide's commonest case written out: its finish test, then _good_ride's carriers
-                piglet = c.piglet
                 i = where[piglet]
                 if setup.finish_likely[spaces - i]:
                     action = ROLL_AGAIN
@@ -765,11 +782,10 @@ def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
                         stack = stacks[i]
                         h = stack.index(piglet)
                         if h:
-                            pending = c.pending
                             carriers = sum(1 for b in stack[:h] if owner[b] != p or b in pending)
                     action = STOP if carriers * setup.face_sum / n_faces > setup.turn_mean else ROLL_AGAIN
             else:
-                action = _decide(setup, phase, p, c.piglet, c.face, where, stacks, c.pending, legal, rngs[p])
+                action = _decide(setup, phase, p, piglet, c.face, where, stacks, pending, legal, rngs[p])
         else:
             action = seat_funcs[p](None, list(legal), rngs[p])
             if checked[p] and action not in legal:
@@ -887,10 +903,17 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
             fast.append(3)
         else:
             return None
+    # A random seat's stream, bound once: getrandbits(0) draws nothing and seeds a LazySeatRandom (its
+    # first call of any method does), so the bound method is then the seeded stream's own
+    draws = [None] * len(rngs)
+    for p, kind in enumerate(fast):
+        if kind == 1:
+            rngs[p].getrandbits(0)
+            draws[p] = rngs[p].getrandbits
     c = _start(config, chance)
     c.turn_end = _note_leader
     c.leaders = leaders = []
-    actions = _run(c, None, True, (fast, rngs, seat_funcs, checked, seat_names))
+    actions = _run(c, None, True, (fast, draws, rngs, seat_funcs, checked, seat_names))
     return c, leaders, actions  # the final Core: scores, winners, game_stats... read it as a State
 
 

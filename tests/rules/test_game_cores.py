@@ -10,6 +10,7 @@ after every decision.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import types
 
@@ -104,3 +105,61 @@ def test_the_core_conserves_everything_after_every_decision(mod):
                 legal = mod.legal_actions(c)
                 mod._act(c, legal[rng.randrange(len(legal))])
                 mod.check_state(c)
+
+
+@pytest.mark.parametrize("mod", [pb, ddb], ids=lambda m: m.NAME)
+def test_play_core_ends_in_the_protocol_loops_final_state(mod):
+    """Issue 35: the fast loop draws the dice and the bots' picks in place (no Chance per draw, bound
+    getrandbits); its final core is the protocol loop's final State, the chance's positions and every
+    field a view reads included, and each seat's stream is left where the protocol loop leaves it."""
+    fields = {pb: ("chance", "stacks", "where", "order", "won", "finish_group", "extensions_left", "rerolls_taken",
+                   "rerolls_declined", "round"),
+              ddb: ("chance", "round", "start_player", "_left", "row", "discard", "nests", "totals", "history",
+                    "taken", "turns_taken", "facts", "phase")}[mod]
+    for config in CONFIGS[mod].values():
+        for bots in LINEUPS[mod]:
+            lineup = ",".join((bots.split(",") * config.players)[: config.players])
+            names, funcs = resolve_bots(mod, lineup, config.players)
+            for i in range(6):
+                seed = game_seed(9, i)
+                rngs = [_LazySeatRandom(seed, s) for s in range(config.players)]
+                core, _, _ = mod.play_core(config, start(seed), funcs, rngs, [False] * config.players, names, _leader)
+                state = mod.new_game(config, seed, events=False)
+                want = [_LazySeatRandom(seed, s) for s in range(config.players)]
+                while not state.is_over:
+                    p = state.current_player
+                    mod.step(state, funcs[p](mod.observation(state, p), mod.legal_actions(state), want[p]))
+                got = mod._put(core, mod.State.__new__(mod.State)) if mod is ddb else core
+                for name in fields:
+                    mine, theirs = getattr(got, name), getattr(state, name)
+                    if mod is pb and name in ("stacks", "extensions_left", "rerolls_taken", "rerolls_declined", "where"):
+                        mine = tuple(map(tuple, mine)) if name == "stacks" else tuple(mine)
+                    assert mine == theirs, f"{config}, {lineup}, game {i}: {name}"
+                assert [r.getrandbits(32) for r in rngs] == [r.getrandbits(32) for r in want], f"game {i}: seat streams"
+
+
+# Fingerprints of simulate's games as the engine before issue 35 played them (f5a9d53): sha256 of the
+# GameResults' reprs, games 0-29 of seed 35, seats rotated, base rules, 4 players.
+_PLAYED_BEFORE = {
+    ("duck-duck-bruce", "random", 1): "e2ba2c43a63ad2e1",
+    ("duck-duck-bruce", "random", 2): "75ecb889bbff8108",
+    ("duck-duck-bruce", "heuristic,random", 1): "0cdf396e0279e735",
+    ("duck-duck-bruce", "heuristic,random", 2): "53e94a7d030b0334",
+    ("piggyback-brigade", "random", 1): "7f28870b57ea7eb4",
+    ("piggyback-brigade", "random", 2): "3c66ecc3a3566b93",
+    ("piggyback-brigade", "heuristic,random", 1): "643a7547e1873ffb",
+    ("piggyback-brigade", "heuristic,random", 2): "874f55354a3c747d",
+}
+
+
+@pytest.mark.parametrize("key", list(_PLAYED_BEFORE), ids=lambda k: f"{k[0]}:{k[1]}:chance{k[2]}")
+def test_the_lean_kernels_play_the_games_played_before_them(key):
+    """Issue 35: the kernels were made leaner without changing a game: the same seed gives the same
+    GameResults (scores, moves, leaders, statistics) as before, on chance 1 and chance 2."""
+    name, bots, chance = key
+    mod = {pb.NAME: pb, ddb.NAME: ddb}[name]
+    names, funcs = resolve_bots(mod, ",".join((bots.split(",") * 4)[:4]), 4)
+    h = hashlib.sha256()
+    for i in range(30):
+        h.update(repr(play_game(mod, mod.Config(), names, funcs, 35, i, rotate=True, chance=chance)).encode())
+    assert h.hexdigest()[:16] == _PLAYED_BEFORE[key]
