@@ -132,6 +132,16 @@ def _shell_now():
 
 
 @pytest.fixture(autouse=True)
+def _no_site_mode_left_behind():
+    """A test that switches this process's Explorers to the site build's (`site_mode()`) must not
+    leave it on: every later Explorer of the run would play every value at once."""
+    yield
+    site = sys.modules.get("meeple.widgets.site_charts")
+    if site is not None and site.building_site():
+        site.site_mode(False)
+
+
+@pytest.fixture(autouse=True)
 def _no_shell_left_behind():
     """A test that starts an IPython shell in this process (a lesson's cells run in-process) must
     not leave it behind: every later test's `say()` and `check()` would display, not print."""

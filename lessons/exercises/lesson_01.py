@@ -24,7 +24,6 @@ NUMBERS = choices("01", {"won_of": ((7, 10), (6, 10), (8, 10), (7, 12), (9, 12),
 ENDER_GAMES, ENDER_SEED = 800, 2026  # the engine's own estimate for 01.ender
 
 
-
 def ender_win_rate(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> tuple[int, int]:
     """(rounds the ender won, rounds with an ender) in one-round Bucket Brigade games, four
     random bots; a tie for the most points counts as a win for each tied player, as in the
@@ -32,12 +31,10 @@ def ender_win_rate(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED)
     return _ender_cached(bonus, games, seed)[:2]
 
 
-
 def ender_fair_share(bonus: int, games: int = ENDER_GAMES, seed: int = ENDER_SEED) -> float:
     """The share of (game, seat) pairs that won in the same games: what the ender would win
     if ending did not matter. A little above 1/4, because a tie is a win for every tied seat."""
     return _ender_cached(bonus, games, seed)[2]
-
 
 
 def _ender_cached(bonus, games, seed, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
@@ -49,7 +46,6 @@ def _ender_cached(bonus, games, seed, _memo={}):  # noqa: B006 - the default dic
         enders = [r for r in rows if r.get("rounds_ended") == 1]
         _memo[key] = (sum(r["won"] for r in enders), len(enders), sum(r["won"] for r in rows) / len(rows))
     return _memo[key]
-
 
 
 @exercise("01.wilson", expects="a pair (low, high), e.g. (0.3, 0.8)", varied=True, sealed=False)
@@ -73,21 +69,17 @@ def _wilson_7_of_10(answer):
     return False, f"use `stats.wilson(successes, trials)` with {k} successes in {n} trials."
 
 
-
 @answer_of("01.wilson")
 def _wilson_answer():
     return wilson(*exercise_numbers("01")["won_of"])
 
 
-
 ENDER_BONUS, ENDER_LEAST = 6, 200  # the lesson's own bonus (a student's is exercise_numbers("01")["bonus"])
-
 
 
 def ender_bonus() -> int:
     """The bonus 01.ender asks this student about."""
     return exercise_numbers("01")["bonus"]
-
 
 
 def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
@@ -96,7 +88,6 @@ def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
     if d_lo and d_hi:
         return None
     return False, f"{what} is not the Wilson interval of your own games ({want[0]:.3f} to {want[1]:.3f})."
-
 
 
 @exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from", varied=True, sealed=False)
@@ -131,7 +122,6 @@ def _ender_bonus_6(answer):
                   f"seeds) and overlapping the engine's {n_e} rounds ({elo:.1%} to {ehi:.1%}). It lies {verdict} the "
                   f"fair share (a seat wins or ties {fair:.1%} of rounds): at bonus {bonus} the ender "
                   f"{'is' if lo > fair else 'may not be'} favoured.")
-
 
 
 @answer_of("01.ender")

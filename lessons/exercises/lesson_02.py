@@ -53,9 +53,7 @@ def _need_faces(answer, what="the die's faces as whole numbers, e.g. (1, 2, 3, 4
     return faces
 
 
-
 PRACTICE_DIE = (1, 1, 2, 2, 3, 3)  # the lesson's own practice die (a student's: exercise_numbers("02"))
-
 
 
 def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
@@ -64,7 +62,6 @@ def can_have(sides: int, mean: Fraction, variance: Fraction) -> bool:
     in parity (x² and x are both odd or both even, so the two sums are too)."""
     total, squares = sides * mean, sides * (variance + mean * mean)
     return total.denominator == 1 and squares.denominator == 1 and (total - squares) % 2 == 0
-
 
 
 @exercise("02.moments", expects="a pair (mean, variance) of exact Fractions", varied=True, sealed=True)
@@ -84,12 +81,10 @@ def _moments(answer):
     return True, f"mean {m}, variance {v}: a standard deviation of √({v}) ≈ {float(v) ** 0.5:.2f} spaces."
 
 
-
 @answer_of("02.moments")
 def _moments_answer():
     d = exact.die(exercise_numbers("02")["practice_die"])
     return exact.mean(d), exact.variance(d)
-
 
 
 @exercise("02.die", expects="a die's faces, e.g. (1, 2, 3, 4, 1, 3)", varied=True, sealed=False)
@@ -107,11 +102,9 @@ def _die_mean_2_5_var_1(answer):
     return False, hint
 
 
-
 @answer_of("02.die")
 def _die_answer():
     return die_with(*(Fraction(x) for x in exercise_numbers("02")["target"]))
-
 
 
 @lru_cache(maxsize=None)

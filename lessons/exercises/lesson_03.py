@@ -35,11 +35,9 @@ NUMBERS = choices("03", {"gap": (5, 1, 2, 3, 6, 7, 8, 9, 11, 12, 13, 14, 15), "d
 CHASE_GAP = 5  # the lesson's own gap (a student's: exercise_numbers("03")["gap"])
 
 
-
 def chase_rules(lesson: str = "03") -> pb.Config:
     """The base rules with this student's die of 03.chase (lesson "03") or 06.boost ("06"): its faces, the base colours."""
     return pb.Config(faces=exercise_numbers(lesson)["die"])
-
 
 
 @exercise("03.chase", expects="an exact Fraction (the mean spaces of the turn)", varied=True, sealed=True)
@@ -60,15 +58,12 @@ def _chase(answer):
                    "while the gap is 0 or more every face rerolls, after that black faces stop.")
 
 
-
 @answer_of("03.chase")
 def _chase_answer():
     return exact.chase_turn_mean(chase_rules(), exercise_numbers("03")["gap"])
 
 
-
 SEAT_GAMES, SEAT_SEED = 2000, 1  # the lesson's games and seed (a student's table and seat: seat_question())
-
 
 
 def seat_question() -> "tuple[int, int]":
@@ -79,18 +74,15 @@ def seat_question() -> "tuple[int, int]":
     return players, seat
 
 
-
 def seat_players() -> int:
     """The number of players 03.seat asks this student about."""
     return seat_question()[0]
-
 
 
 def seat_one(records, seat: int = 0) -> "tuple[float, int, float, float]":
     """(Player seat+1's win share summed, games, low, high) from a run's games (a shared win counts 1/k)."""
     shares = [1 / len(g.winners) if seat in g.winners else 0.0 for g in records]
     return (math.fsum(shares), len(shares), *wilson(math.fsum(shares), len(shares)))
-
 
 
 def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, players: "int | None" = None, seat: "int | None" = None,
@@ -107,10 +99,8 @@ def seat_one_at_four(games: int = SEAT_GAMES, seed: int = SEAT_SEED, players: "i
     return seat_one(_memo[key], seat - 1)
 
 
-
 def _verdict(low: float, high: float, fair: float) -> str:
     return "yes" if low > fair else "no" if high < fair else "cannot tell"
-
 
 
 @exercise("03.seat", expects="(answer, games): 'yes', 'no' or 'cannot tell', and the simulate(...) result it came from", varied=True, sealed=False)
@@ -133,7 +123,6 @@ def _seat_one(answer):
         return False, f"with {games} games the interval is narrow enough to decide: where does it lie against 1/{players}?"
     return False, (f"compare Player {seat}'s whole interval (seat index {seat - 1}), not only its win rate, with the "
                    f"fair share 1/{players}; 'cannot tell' when the interval holds it.")
-
 
 
 @answer_of("03.seat")

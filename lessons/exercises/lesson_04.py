@@ -34,14 +34,12 @@ NUMBERS = choices("04", {"turns": (5, *TRACK_TURNS), "more_than": (3, 2, 4, 5, 6
 TARGET_TURNS = 5  # the lesson's own target (a student's: exercise_numbers("04")["turns"])
 
 
-
 def _trial_mean(spaces: int, _memo={}) -> Fraction:  # noqa: B006 - the default dict is the cache, kept across calls
     if spaces in _memo:
         return _memo[spaces]
 
     _memo[spaces] = exact.time_trial_mean(pb.Config(), spaces)
     return _memo[spaces]
-
 
 
 @exercise("04.track", expects="a whole number of spaces, e.g. 20", varied=True, sealed=True)
@@ -58,7 +56,6 @@ def _four_turn_track(answer):
     return False, f"with {spaces} spaces the mean is {float(mine):.3f} turns: too {side}. Is there a track closer to {turns}?"
 
 
-
 @answer_of("04.track")
 def _track_answer():
     turns = Fraction(str(exercise_numbers("04")["turns"]))  # a target in tenths (5, 7.3), exactly
@@ -67,7 +64,6 @@ def _track_answer():
         mid = (low + high) // 2
         low, high = (mid + 1, high) if _trial_mean(mid) <= turns else (low, mid)
     return min((k for k in (low - 1, low) if k >= 1), key=lambda k: abs(_trial_mean(k) - turns))
-
 
 
 @exercise("04.slow", expects="an exact Fraction", varied=True, sealed=True)
@@ -87,11 +83,9 @@ def _more_than_three(answer):
     return False, f"on {spaces} spaces, add up the chances of every number of turns above {k} (or subtract the rest from 1)."
 
 
-
 @answer_of("04.slow")
 def _slow_answer():
     return exact.at_least(_trial_turns(exercise_numbers("04")["slow_spaces"]), exercise_numbers("04")["more_than"] + 1)
-
 
 
 @lru_cache(maxsize=None)

@@ -23,18 +23,15 @@ EDGE_FAIR, EDGE = 0.25, 0.03  # the lesson's own seat: winning 28% where a fair 
 HALF = 0.02  # 05.games: the lesson's own half-width (the lesson shows the games for a half-width of EDGE)
 
 
-
 def edge_question() -> "tuple[float, float, float]":
     """(fair share, the seat's true rate, half-width asked for) of this student's lesson 5 exercises."""
     mine = exercise_numbers("05")
     return EDGE_FAIR, EDGE_FAIR + mine["edge"], mine["half"]
 
 
-
 def games_for_half_width(p: float, half: float) -> int:
     """Smallest n with z·sqrt(p(1-p)/n) <= half (95%, the normal approximation)."""
     return math.ceil(Z95 ** 2 * p * (1 - p) / half ** 2)
-
 
 
 def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
@@ -44,14 +41,12 @@ def games_for_power(p0: float, p1: float, power: float = 0.8) -> int:
     return math.ceil(((Z95 * math.sqrt(p0 * (1 - p0)) + zb * math.sqrt(p1 * (1 - p1))) / (p1 - p0)) ** 2)
 
 
-
 def need_games(answer) -> int:
     """The reader's answer as a number of games: a whole number, at least 1 (else WrongKind saying so)."""
     n = need_whole(answer, "a whole number of games")
     if n < 1:
         raise WrongKind(f"expected a positive number of games, got {n}")
     return n
-
 
 
 # Shaped like 05.power on purpose: one question, its own tolerance and its own wrong-turn hint.
@@ -70,9 +65,7 @@ def _games_for_edge(answer):
                    f"solve z·√(p(1−p)/n) = {half:g} for n.")
 
 
-
 answer_of("05.games")(lambda: games_for_half_width(*edge_question()[1:]))
-
 
 
 # Shaped like 05.games on purpose: one question, its own tolerance and its own wrong-turn hint.
@@ -88,7 +81,6 @@ def _games_for_power(answer):
                        f"interval often reaches {fair:.0%}. You need room for the estimate's own wobble.")
     return False, (f"the interval must clear {fair:.0%} (z = 1.96 above it) even when the estimate comes out low "
                    f"(an 80% quantile below {p:.0%}); add the two distances and solve for n.")
-
 
 
 answer_of("05.power")(lambda: games_for_power(*edge_question()[:2]))

@@ -33,13 +33,11 @@ CATCHUP_GAMES, CATCHUP_SEED = 600, 1  # the lesson's games and seed (a student's
 _Y, _N, _L = pb.YES, pb.NO, pb.IF_LAST
 
 
-
 # The rules the answer key tries, in order, for a student's target (06.catchup is open: any rule whose
 # interval lies inside the target passes): from the most catch-up to none, the six faces' rules.
 CATCHUP_RULES = ((_Y, _L, _L, _L, _L, _L), (_Y, _Y, _L, _L, _L, _L), (_L, _L, _L, _L, _N, _N), (_L, _L, _N, _N, _N, _N),
                  (_Y, _Y, _Y, _L, _L, _L), (_N, _N, _N, _N, _N, _N), (_Y, _Y, _N, _N, _N, _N), (_Y, _Y, _Y, _Y, _N, _L),
                  (_Y, _Y, _Y, _Y, _Y, _L), (_Y, _Y, _Y, _Y, _L, _N), (_Y, _Y, _Y, _N, _N, _N))
-
 
 
 def catchup_question() -> "tuple[int, float, float]":
@@ -50,9 +48,7 @@ def catchup_question() -> "tuple[int, float, float]":
     return players, low / 100, high / 100
 
 
-
 HALFTIME = 1  # GameResult.turn_leaders[1]: the sole leader after 50% of the turns (meeple.rules.sim.CHECKPOINTS)
-
 
 
 def leader_at_half(records) -> "list[float]":
@@ -61,7 +57,6 @@ def leader_at_half(records) -> "list[float]":
     at = HALFTIME
     return [1 / len(g.winners) if g.turn_leaders[at] in g.winners else 0.0
             for g in records if g.turn_leaders[at] is not None]
-
 
 
 def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED, bots="heuristic", _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
@@ -73,7 +68,6 @@ def halftime_leader(config, games: int = CATCHUP_GAMES, seed: int = CATCHUP_SEED
         wins = leader_at_half(ev.records)
         _memo[key] = (math.fsum(wins) / len(wins), *wilson(math.fsum(wins), len(wins)), len(wins))
     return _memo[key]
-
 
 
 @exercise("06.catchup", expects="a Piggyback Brigade Config, or its six reroll rules", varied=True, sealed=False)
@@ -105,7 +99,6 @@ def _catch_up_rule(answer):
     return False, said + f": {more} {low:.0%}. Less catch-up: leading should count for more than that."
 
 
-
 @answer_of("06.catchup")
 def _catchup_answer():
     """The first of CATCHUP_RULES whose half-time leader's interval lies inside the student's target
@@ -119,12 +112,10 @@ def _catchup_answer():
     raise AssertionError(f"no rule of CATCHUP_RULES meets {low:.0%} to {high:.0%} with {players} players")
 
 
-
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
 def _plain(cfg: pb.Config) -> pb.Config:
     """These rules with black faces that never reroll."""
     return pb.Config(faces=cfg.faces, rerolls=tuple(pb.NO if r == pb.IF_LAST else r for r in cfg.rerolls))
-
 
 
 @exercise("06.boost", expects="an exact Fraction (spaces)", varied=True, sealed=True)
@@ -140,7 +131,6 @@ def _catch_up_boost(answer):
         return False, f"that is the base die's boost; yours has the faces {cfg.faces} (pb.Config(faces={cfg.faces}))."
     return False, (f"compute `exact.chase_turn_mean` {gap} spaces behind with both reroll rules, on your die "
                    f"{cfg.faces}, and subtract.")
-
 
 
 @answer_of("06.boost")

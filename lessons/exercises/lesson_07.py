@@ -36,7 +36,6 @@ def _rules_07():
     return ddb.Config(suits=ddb.Config().suits[:suits], bruce_cards=bruces)
 
 
-
 def _round_start_after_one_duck(ducks: int = 1):
     """(row suits, remaining {suit: ducks, None: Bruces}) after a round's first `ducks` flips
     showed ducks of that many different suits."""
@@ -48,11 +47,9 @@ def _round_start_after_one_duck(ducks: int = 1):
     return row, dict(left)
 
 
-
 def _third_flip_answer() -> Fraction:
     row, left = _round_start_after_one_duck(exercise_numbers("07")["seen"])
     return Fraction(sum(left[s] for s in row) + left[None], sum(left.values()))
-
 
 
 @exercise("07.third", expects="an exact Fraction", varied=True, sealed=True)
@@ -75,9 +72,7 @@ def _third_flip(answer):
     return False, "count the cards that would end the turn among those still face down."
 
 
-
 answer_of("07.third")(_third_flip_answer)
-
 
 
 @exercise("07.no_double", expects="an exact Fraction", varied=True, sealed=True)
@@ -94,12 +89,10 @@ def _no_double(answer):
     return False, "multiply three conditional chances: each flip must show a duck of a new suit, given the flips before it."
 
 
-
 @answer_of("07.no_double")
 def _no_double_answer():
     row, left = _round_start_after_one_duck()
     return exact.fresh_flips(row, left, 3)
-
 
 
 @exercise("07.bruces", expects="an exact Fraction", varied=True, sealed=True)
@@ -114,7 +107,6 @@ def _bruce_in_ten(answer):
     if x == dist.get(1):
         return False, "that is exactly one Bruce; the question says at least one."
     return False, f"take 1 minus the chance of no Bruce among {cards} cards drawn without replacement (hypergeometric)."
-
 
 
 @answer_of("07.bruces")

@@ -73,6 +73,7 @@ NEST_SHAPES = ((3, 2, 1, 4, 0, 0, 1), (3, 2, 1, 3, 0, 1, 1), (3, 2, 1, 3, 1, 0, 
                1), (7, 1, 7, 2, 7, 1, 1), (6, 1, 6, 2, 6, 4, 1), (7, 1, 7, 2, 6, 3, 1), (7, 1, 7, 2, 7,
                2, 1), (7, 1, 7, 2, 7, 3, 3))
 
+
 def _nest(k: int, x: int, m: int, y: int, w: int, e: int, z: int) -> tuple:
     others = [s for s in ddb.Config().suits if s not in NEST_ROW[:k]]
     return NEST_ROW[:k], x, (*((s, y) for s in NEST_ROW[:m]), *((s, 1) for s in NEST_ROW[:w]), *((s, z) for s in others[:e]))
@@ -93,13 +94,11 @@ def _same(answer: Fraction, right: Fraction, what: str, hint: str) -> tuple[bool
     return False, hint
 
 
-
 def _ddb_unseen(config, *gone) -> list:
     left = Counter(config.deck())
     for cards in gone:
         left.subtract(cards)
     return list(left.elements())
-
 
 
 def _ddb_nest_position():
@@ -110,13 +109,11 @@ def _ddb_nest_position():
     return ddb, row, _ddb_unseen(ddb.Config(), row, nest), nest
 
 
-
 def _five_ducks_rules():
     """08.five_ducks's deck: the base deck's first colours with the student's extra Bruces (their `deck`; the base
     deck's five ducks are in the lesson's table)."""
     (suits, extra), base = exercise_numbers("08")["deck"], ddb.Config()
     return ddb.Config(suits=base.suits[:suits], bruce_cards=base.bruce_cards + extra)
-
 
 
 @exercise("08.five_ducks", "the exact bust chance as a Fraction", varied=True, sealed=True)
@@ -138,13 +135,11 @@ def _five_ducks(answer):
                  "suits in the row) over the cards still face down.")
 
 
-
 @answer_of("08.five_ducks")
 def _five_ducks_answer():
     config = _five_ducks_rules()
     row = [ddb.Duck(suit, 1) for suit in config.suits[:5]]
     return ddb.bust_probability(row, _ddb_unseen(config, row))
-
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
@@ -161,12 +156,10 @@ def _nest_bust(answer):
                  "ducks of the row's suits among them.")
 
 
-
 @answer_of("08.nest_bust")
 def _nest_bust_answer():
-    ddb, row, left, _nest = _ddb_nest_position()
+    ddb, row, left, _ = _ddb_nest_position()
     return ddb.bust_probability(row, left)
-
 
 
 # Same shape as every exact checker (the answer read once, then this exercise's own named mistakes): written out on purpose.
@@ -183,7 +176,6 @@ def _nest_gain(answer):
     if a == empty_flip - empty_stop:
         return False, "that is the gain with an empty nest: pass the nest as flip_values' third argument."
     return False, "use flip_values(row, unseen cards, nest): it returns (stop, flip); subtract stop from flip."
-
 
 
 @answer_of("08.nest_gain")

@@ -26,6 +26,7 @@ def _claim_variance(die, claim: int = 3) -> Fraction:
     mean = Fraction(sum(net), len(die))
     return Fraction(sum(x * x for x in net), len(die)) - mean * mean
 
+
 def _variance_dice() -> tuple:
     dice = [(-1, 1, 1, 2, 2, 3, 3, 3), (-1, 1, 2, 2, 3, 3, 3, 3), (-1, -1, 1, 2, 3, 3, 3, 3),
             (-1, -1, 1, 1, 2, 3, 3, 3), (-1, 1, 1, 2, 2, 2, 3, 3)]
@@ -103,10 +104,8 @@ NUMBERS = choices("09", {"trail": (4, 3, 5, 2, 1, 6), "lead": (2, 1, 3, 4, 5, 6)
 STEAL_DIE = (-1, 1, 1, 2, 2, 3, 3, 3)  # lesson 9's exercises: an eight-sided die (the base die is in its tables)
 
 
-
 def _steal_rules():
     return ddb.Config(die=STEAL_DIE)
-
 
 
 def _net_cards(claim: int, die) -> dict[int, Fraction]:
@@ -114,11 +113,9 @@ def _net_cards(claim: int, die) -> dict[int, Fraction]:
     return {cards: Fraction(n, len(die)) for cards, n in outcome.items()}
 
 
-
 def variance_die() -> tuple:
     """The steal die (8 to 14 faces) of this student's 09.claim3_variance (lesson_09.VARIANCE_DICE)."""
     return exercise_numbers("09")["variance_die"]
-
 
 
 @exercise("09.claim3_variance", "the variance as an exact Fraction", varied=True, sealed=True)
@@ -137,17 +134,14 @@ def _claim3_variance(answer):
     return False, "list the net cards of each face (3, 0 or −1), then average the squared distance from the mean."
 
 
-
 @answer_of("09.claim3_variance")
 def _claim3_answer():
     return exact.variance(_net_cards(3, variance_die()))
 
 
-
 def duel_rules():
     """The rules of this student's exercise 2 (09.trailer, 09.leader): the base rules with their `duel_die`."""
     return ddb.Config(die=exercise_numbers("09")["duel_die"])
-
 
 
 def _last_steal(lead: int, config=None) -> dict[int, Fraction]:
@@ -157,7 +151,6 @@ def _last_steal(lead: int, config=None) -> dict[int, Fraction]:
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
 
 
-
 def _steal_then_reply(lead: int, config=None) -> dict[int, Fraction]:
     """{choice: win chance} of a player `lead` cards ahead whose steal comes before the opponent's, the
     game's last (the opponent then makes their own best choice, `_last_steal`): 09.leader."""
@@ -165,7 +158,6 @@ def _steal_then_reply(lead: int, config=None) -> dict[int, Fraction]:
     return {c: sum((p * (1 - max(_last_steal(-(lead + swing), config).values()))
                     for swing, p in exact.steal_swing(c, config).items()), Fraction(0))
             for c in [0, *range(config.min_steal, config.max_steal + 1)]}
-
 
 
 @exercise("09.trailer", "the best win chance as an exact Fraction", varied=True, sealed=True)
@@ -183,9 +175,7 @@ def _trailer(answer):
                    "claim and decline (0).")
 
 
-
 answer_of("09.trailer")(lambda: max(_last_steal(-exercise_numbers("09")["trail"]).values()))
-
 
 
 @exercise("09.leader", "the best win chance as an exact Fraction", varied=True, sealed=True)
@@ -204,7 +194,6 @@ def _leader(answer):
         return False, "that is the win chance of one choice, but not of the best one: compare decline and every claim."
     return False, ("for each of your choices, weigh every lead change it can make by the chance that your opponent, "
                    "trailing by what is left, does not win with their best last steal.")
-
 
 
 answer_of("09.leader")(lambda: max(_steal_then_reply(exercise_numbers("09")["lead"]).values()))

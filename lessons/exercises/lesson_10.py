@@ -55,10 +55,8 @@ def three_red_rules() -> bb.Config:
     return bb.Config(players=players, hand_sizes=tuple(sizes))
 
 
-
 def _three_red() -> Fraction:
     return exact.colour_at_least(three_red_rules(), "red", exercise_numbers("10")["reds"][1])
-
 
 
 @exercise("10.three_red", "the chance as an exact Fraction", varied=True, sealed=True)
@@ -80,17 +78,14 @@ def _three_red_check(answer):
                    f"{k + 2}, ... reds.")
 
 
-
 answer_of("10.three_red")(_three_red)
 
 THREE_RED_DEALS = 1000
 
 
-
 def _reds_in_first_hand(seed) -> int:
     """Red cards in Player 1's hand of a seeded Bucket Brigade deal of the student's game (three_red_rules, BB-2)."""
     return sum(c.colour == "red" for c in bb.observation(bb.new_game(three_red_rules(), seed), 0).hand)
-
 
 
 @exercise("10.three_red_sampled", "(interval, deals): your 95% interval and {seed: reds in the first hand}", varied=True, sealed=False)
@@ -128,16 +123,13 @@ def _three_red_sampled(answer):
                   "happens 1 time in 20 by luck. What would it mean if it happened with every seed?")
 
 
-
 answer_of("10.three_red_sampled")(lambda: _three_red())  # the exact chance the student's interval is compared with
-
 
 
 def led_variant() -> tuple[bk.Config, int]:
     """10.led_five's Bucket King deck and hand (copies, hand_size) and its least number of reds, for the student in use."""
     copies, hand, least = exercise_numbers("10")["led"]
     return bk.Config(copies=copies, hand_size=hand), least
-
 
 
 @exercise("10.led_five", "the chance as an exact Fraction", varied=True, sealed=True)
@@ -154,7 +146,6 @@ def _led_five(answer):
                        f"hand_size={king.hand_size}).")
     return False, (f"add the posterior's chances of {k}, {k + 1}, ... reds: exact.at_least(exact.led_colour_count("
                    f"bk.Config(copies={king.copies}, hand_size={king.hand_size}), 'red'), {k}).")
-
 
 
 @answer_of("10.led_five")

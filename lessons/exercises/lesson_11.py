@@ -43,11 +43,9 @@ def _cost_of_losing(rows, places) -> int:
     return best
 
 
-
 def none_colour_table():
     """The Bucket King rules of this student's 11.none_colour: their number of players (BK-3)."""
     return bk.Config(players=exercise_numbers("11")["none_players"])
-
 
 
 @exercise("11.none_colour", "your purple buckets' positions (row, slot), e.g. [(0, 0), (0, 1), (0, 2)]", varied=True, sealed=False)
@@ -74,13 +72,11 @@ def _none_colour(answer):
                    "Could every purple bucket have nothing resting on it when you give it up?")
 
 
-
 @answer_of("11.none_colour")
 def _none_colour_answer():
     config = none_colour_table()
     rows, need = config.rows, config.buckets_per_colour[config.players - 2]
     return [(r, i) for r in reversed(range(len(rows))) for i in range(rows[r])][:need]  # one of several: the top ones
-
 
 
 @exercise("11.second_row", "the expected loss as an exact Fraction", varied=True, sealed=True)
@@ -96,7 +92,6 @@ def _second_row(answer):
         return False, f"that is p = {1 - p}: p is the chance that a bucket resting on a lost one falls."
     return False, (f"take exact.mean of bk.fall_distribution(rows, (), (1, 1), Fraction({p.numerator}, {p.denominator})); "
                    "row 2 is row 1 in code.")
-
 
 
 @answer_of("11.second_row")

@@ -43,7 +43,6 @@ def _p_for_loss(target, steps: int = 20) -> tuple[Fraction, Fraction]:
     return low, high
 
 
-
 @exercise("12.p_five", "p as a number between 0 and 1, to two decimals", varied=True, sealed=False)
 def _p_five(answer):
     a = need_number(answer, "p as a number between 0 and 1")
@@ -59,22 +58,18 @@ def _p_five(answer):
     return False, f"at that p the knock costs more than {loss} buckets on average: make the pyramid steadier."
 
 
-
 @answer_of("12.p_five")
 def _p_five_answer():
     low, high = _p_for_loss(exercise_numbers("12")["loss"])
     return round(float(low + high) / 2, 2)
 
 
-
 ENDER_TUNE_LEAST, ENDER_BONUSES, ENDER_TUNE_SEED = 150, range(0, 13), 1  # 12.ender_bonus: games per bonus, bonuses, the key's seed
-
 
 
 def ender_target() -> float:
     """The share of ended rounds 12.ender_bonus asks the ender to win, for this student."""
     return exercise_numbers("12")["ender_target"] / 100
-
 
 
 def ender_rounds(ev) -> "tuple[float, float, float]":
@@ -87,12 +82,10 @@ def ender_rounds(ev) -> "tuple[float, float, float]":
     return (won / len(enders), *wilson(won, len(enders)))
 
 
-
 def _ender_search(answer):
     return measured_runs(answer, game="bucket-brigade", config_at=lambda b: bb.Config(rounds=1, bonus=b), bots="random",
                          games=ENDER_TUNE_LEAST, measure=ender_rounds,
                          example="(bonus, runs): the bonus you pick and {bonus: your games at that bonus}")
-
 
 
 @exercise("12.ender_bonus", "(bonus, runs): the bonus you pick and {bonus: your games at it}", varied=True, sealed=False)
@@ -125,12 +118,10 @@ def _ender_bonus(answer):
                   f"{high:.1%}; {len(measured)} bonuses, your games replayed from their seeds); {words}.")
 
 
-
 @answer_of("12.ender_bonus")
 def _ender_bonus_answer():
     """The bonus the lesson's own search finds (seed 1, every bonus, ENDER_TUNE_LEAST one-round games each)."""
     return closest(_ender_key_runs(), ender_target())
-
 
 
 @lru_cache(maxsize=1)

@@ -62,7 +62,6 @@ def _timing(position: "tuple[int, int] | None" = None) -> dict:
             seed += 1
 
 
-
 @lru_cache(maxsize=16)  # a position is a pure function of its hand and seed (the dict is read, never changed)
 def _timing_in(hand: int, seed: int) -> dict:
     config = bb.Config().with_values({"hand_size": hand})
@@ -123,7 +122,6 @@ def _timing_in(hand: int, seed: int) -> dict:
             "any_steps": q_for(lambda c: c.colour in (colour, None))}
 
 
-
 @exercise("13.next_can_end", "the chance as an exact Fraction", varied=True, sealed=True)
 def _next_can_end(answer):
     t = _timing()
@@ -144,9 +142,7 @@ def _next_can_end(answer):
     return False, "the population is the unseen cards (deck less your hand and the played pile); count those of the colour or jokers."
 
 
-
 answer_of("13.next_can_end")(lambda: _timing()["q"])
-
 
 
 @exercise("13.balance_bonus", "the bonus as an exact Fraction", varied=True, sealed=True)
@@ -161,7 +157,6 @@ def _balance_bonus(answer):
     if a == (t["A"] - t["B"]) + (t["B"] - t["E"]) / t["q1"]:
         return False, "that is the two-player reckoning (the next player alone): use q with every other hand counted."
     return False, "set q·A + (1 − q)(B + b) equal to E + b and solve for b."
-
 
 
 @answer_of("13.balance_bonus")

@@ -86,22 +86,18 @@ def _luck_alone(answer):
     return False, f"each number of wins j has chance C({n}, j) / 2^{n}; add them for j = {k} to {n}."
 
 
-
 @answer_of("14.luck_alone")
 def _luck_answer():
     n, k = exercise_numbers("14")["luck"]
     return Fraction(sum(comb(n, j) for j in range(k, n + 1)), 2**n)
 
 
-
 DIE_A = (2, 2, 4, 4, 9, 9)  # lesson 14's die A (section 2)
-
 
 
 def die_d() -> tuple:
     """The faces of this student's die D in 14.die_d."""
     return exercise_numbers("14")["die_d"]
-
 
 
 @exercise("14.die_d", "the chance as an exact Fraction", varied=True, sealed=True)
@@ -122,17 +118,14 @@ def _die_d(answer):
                    "(or use exact.beat_chance(exact.die(D), exact.die(A))).")
 
 
-
 @answer_of("14.die_d")
 def _die_d_answer():
     return exact.beat_chance(exact.die(die_d()), exact.die(DIE_A))
 
 
-
 CYCLE_GAMES = 150  # games per pairing in lesson 14's round-robin (section 3)
 
 CYCLE_BOTS = tuple(f"threshold-{k}" for k in range(1, 6))  # its bots: 14.cycle takes every pairing of them
-
 
 
 def cycle_rules():
@@ -141,11 +134,9 @@ def cycle_rules():
     return ddb.Config(players=2, rounds=1, bruce_cards=exercise_numbers("14")["cycle_bruces"])
 
 
-
 def cycle_seed() -> int:
     """The seed of this student's round-robin in lesson 14 (section 3: every pairing plays it)."""
     return exercise_numbers("14")["cycle_seed"]
-
 
 
 def _pair_names(decided, bots) -> set:
@@ -158,7 +149,6 @@ def _pair_names(decided, bots) -> set:
             raise WrongKind(f"each decided pairing is (winner, loser), two of {', '.join(bots)}; got {p!r:.80}")
         out.add(tuple(p))
     return out
-
 
 
 @exercise("14.cycle", "(runs, decided, cycle): the list of your round-robin's simulate results, the list of its decided "
@@ -206,7 +196,6 @@ def _cycle(answer):
     return _cycle_verdict(bots, sure, cycle)
 
 
-
 @answer_of("14.cycle")
 def _cycle_answer():
     """(decided, cycle): the (winner, loser) pairings the student's round-robin decides, sorted, and its cycle or []."""
@@ -215,7 +204,6 @@ def _cycle_answer():
     cycle = next(([p, q, r] for p in ts for q in ts for r in ts if p == min(p, q, r) and len({p, q, r}) == 3
                   and {(p, q), (q, r), (r, p)} <= sure), [])
     return sorted(sure), cycle
-
 
 
 def _cycle_verdict(bots, sure, cycle):
@@ -233,7 +221,6 @@ def _cycle_verdict(bots, sure, cycle):
     weak = [(a, b) for a, b in zip(cycle, list(cycle[1:]) + [cycle[0]]) if (a, b) not in sure]
     a, b = weak[0]
     return False, f"in these games {a} does not surely beat {b}: its interval against {b} is not all above one half."
-
 
 
 @lru_cache(maxsize=128)  # a round-robin is 1,500 games: once per deck and seed

@@ -35,7 +35,6 @@ def posterior_15(params=None) -> tuple[int, int]:
     return exact.beta_posterior(*p["prior"], p["wins"], p["games"])
 
 
-
 @exercise("15.posterior_mean", "the posterior mean as an exact Fraction", varied=True, sealed=True)
 def _posterior_mean(answer):
     p = PARAMS["15"]
@@ -54,12 +53,10 @@ def _posterior_mean(answer):
     return False, "the posterior of Beta(a, b) after k wins in n games is Beta(a + k, b + n - k); its mean is a / (a + b)."
 
 
-
 @answer_of("15.posterior_mean")
 def _posterior_mean_answer():
     a, b = posterior_15()
     return Fraction(a, a + b)
-
 
 
 @exercise("15.above_fair", "the posterior chance as an exact Fraction", varied=True, sealed=True)
@@ -76,7 +73,6 @@ def _above_fair(answer):
     if got == 1 - exact.beta_cdf(*flat, p["fair"]):
         return False, "that is the posterior from a flat prior, Beta(1, 1): use the designer's prior."
     return False, "find the posterior Beta(a, b) first, then 1 - exact.beta_cdf(a, b, fair)."
-
 
 
 @answer_of("15.above_fair")

@@ -42,19 +42,16 @@ def _at_most(answer):
     return False, f"convolve the turn's distribution {p['turns']} times (exact.distance_after) and add the chances up to the distance."
 
 
-
 @answer_of("16.at_most")
 def _at_most_answer():
     p = PARAMS["16"]
     return sum(exact.distance_after(pb.Config(), p["turns"], p["at_most"]).values(), Fraction(0))
 
 
-
 def published_16(p=None) -> pb.Config:
     """16.variance's die: the preset's, with the student's cap on rerolls a turn (None: no cap)."""
     p = p or PARAMS["16"]
     return dataclasses.replace(pb.Config.presets()[p["preset"]], max_rerolls=p["max_rerolls"])
-
 
 
 @exercise("16.variance", "the exact variance as a Fraction", varied=True, sealed=True)
@@ -76,7 +73,6 @@ def _variance(answer):
     if p["max_rerolls"] is not None and got == p["variance_turns"] * exact.turn_moments(pb.Config.presets()[p["preset"]])[1]:
         return False, f"that is the die without a cap; the exercise's turns reroll at most {p['max_rerolls']} times (max_rerolls)."
     return False, "find one turn's variance for this die (exact.turn_moments) and use that independent turns' variances add."
-
 
 
 @answer_of("16.variance")

@@ -28,7 +28,6 @@ NUMBERS = choices("17", {"players": (5, 3, 6, 2), "rounds": (2, 1, 3), "race_pla
 ROUNDS_SEED = 5  # the seed of 17.rounds's solution: the key plays the solution's own games
 
 
-
 def _lone_race(spaces: int, _memo={}):  # noqa: B006 - the default dict is the cache, kept across calls
     """exact.time_trial_turns of the base rules on a track of `spaces` spaces (worked out once per track)."""
     if spaces not in _memo:
@@ -36,11 +35,9 @@ def _lone_race(spaces: int, _memo={}):  # noqa: B006 - the default dict is the c
     return _memo[spaces]
 
 
-
 def race_config_17(players: int | None = None):
     """The race the exercise asks about: one piglet a player, no extensions (PB-2, PB-12 set aside)."""
     return pb.Config(players=players or PARAMS["17"]["race_players"], piglets_each=(1,) * 6, extensions=(0,) * 6)
-
 
 
 @exercise("17.first_by", "the model's exact chance as a Fraction", varied=True, sealed=True)
@@ -64,19 +61,16 @@ def _first_by(answer):
     return False, "P(the first of n crosses by round r) = 1 - P(one piglet has not) ** n."
 
 
-
 @answer_of("17.first_by")
 def _first_by_answer():
     p = PARAMS["17"]
     return 1 - (1 - exact.at_most(_lone_race(p["first_spaces"]), p["rounds"])) ** p["players"]
 
 
-
 def race_rounds(results) -> list[int]:
     """Rounds each game of a run lasted: the winning roll ends the last turn, so ceil(turns / players)."""
     n = results.config.players
     return [-(-g.turns // n) for g in results.records]
-
 
 
 @exercise("17.rounds", "(interval, games): your 95% interval of the mean rounds and the simulate(...) result it came from", varied=True, sealed=False)
@@ -97,13 +91,11 @@ def _rounds(answer):
                   f"({low:.3f} to {high:.3f}); the independent model's {model:.3f} lies {'inside' if inside else 'outside'} it.")
 
 
-
 @answer_of("17.rounds")
 def _rounds_answer():
     """The interval the solution's own games give (seed ROUNDS_SEED; a student's games give their own)."""
     p = PARAMS["17"]
     return _rounds_interval(p["race_players"], p["bots"], p["games"], ROUNDS_SEED)
-
 
 
 @lru_cache(maxsize=8)

@@ -72,13 +72,11 @@ def guarded_matrix_18(lead: int | None = None, die: tuple | None = None):
     return claims, guards, [[table[(d, g)] for g in guards] for d in claims]
 
 
-
 def guarded_18(lead: int | None = None, die: tuple | None = None):
     """(claims, guards, matrix, (thief mix, victim mix, value)) of lesson 18's variant, the student's die:
     the game solved (18.value's and 18.mix's answers; a graded build leaves this out)."""
     claims, guards, matrix = guarded_matrix_18(lead, die)
     return claims, guards, matrix, exact.solve_zero_sum(matrix)
-
 
 
 @exercise("18.value", "the game's exact value (the thief's win chance) as a Fraction", varied=True, sealed=True)
@@ -99,11 +97,9 @@ def _value(answer):
     return False, "solve the matrix (exact.solve_zero_sum) or make every claim in the mix equally good against the victim's mix."
 
 
-
 @answer_of("18.value")
 def _value_answer():
     return guarded_18()[3][2]
-
 
 
 @exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)", varied=True, sealed=False)
@@ -127,7 +123,6 @@ def _mix(answer):
     best_guard = min(range(len(guards)), key=lambda j: sum(mix[i] * matrix[i][j] for i in range(len(claims))))
     return False, (f"the victim can guard claim {guards[best_guard]} and hold this mix to {worst} "
                    f"(about {float(worst):.3f}); the equilibrium mix leaves every guard the same.")
-
 
 
 @answer_of("18.mix")

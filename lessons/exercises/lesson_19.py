@@ -42,12 +42,10 @@ def _ddb_counts():
     return len(deck), sum(type(c) is ddb.Bruce for c in deck)
 
 
-
 def next_bruce(flipped: int, bruces_seen: int) -> Fraction:
     """P(the next card of a round's pile is a Bruce) after `flipped` cards, `bruces_seen` of them Bruces."""
     cards, bruces = _ddb_counts()
     return Fraction(bruces - bruces_seen, cards - flipped)
-
 
 
 @exercise("19.due", expects="the chance as an exact Fraction", varied=True, sealed=True)
@@ -69,9 +67,7 @@ def _due(answer):
     return False, "count the Bruces still face down over the cards still face down."
 
 
-
 answer_of("19.due")(lambda: next_bruce(lesson_numbers(19)["flipped"], lesson_numbers(19)["bruces_seen"]))
-
 
 
 def _drought_pile(bruce_cards: int) -> tuple[int, int]:
@@ -80,12 +76,10 @@ def _drought_pile(bruce_cards: int) -> tuple[int, int]:
     return len(deck), sum(type(c) is ddb.Bruce for c in deck)
 
 
-
 def drought_chance(bruce_cards: int, run: int) -> Fraction:
     """P(a round's pile, with `bruce_cards` Bruces, has a stretch of at least `run` cards without one)."""
     cards, bruces = _drought_pile(bruce_cards)
     return exact.at_least(exact.longest_gap(cards, bruces), run)
-
 
 
 @exercise("19.drought", expects="the chance as an exact Fraction", varied=True, sealed=True)
@@ -111,16 +105,13 @@ def _drought(answer):
     return False, f"take exact.longest_gap({cards}, {bruces}) and add the chances of {run}, {run + 1}, ..."
 
 
-
 answer_of("19.drought")(lambda: drought_chance(*lesson_numbers(19)["drought"]))
-
 
 
 def cold_streak_chance(claims: int, claim: int, streak: int) -> Fraction:
     die = ddb.Config().die
     fail = Fraction(sum(1 for f in die if f < claim), len(die))  # a -1 fails too (DDB-7, DDB-8)
     return exact.at_least(exact.longest_run(claims, fail), streak)
-
 
 
 @exercise("19.cold_streak", expects="the chance as an exact Fraction", varied=True, sealed=True)
@@ -146,7 +137,6 @@ def _cold_streak(answer):
         return False, f"that counts runs of successes: a claim of {n['claim']} fails on every face below {n['claim']}."
     return False, (f"a claim of {n['claim']} fails on every face below {n['claim']} (the −1 too); use "
                    "exact.longest_run(claims, chance of a failure).")
-
 
 
 answer_of("19.cold_streak")(lambda: cold_streak_chance(lesson_numbers(19)["claims"], lesson_numbers(19)["claim"], lesson_numbers(19)["streak"]))

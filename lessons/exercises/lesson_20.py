@@ -38,7 +38,6 @@ NUMBERS = choices("20", {"model": WAIT_MODELS, "end_rule": ("rulebook",), "min_g
 WAIT_SEED = 7  # the seed of 20.wait's solution: the key plays the solution's games
 
 
-
 def rounds_out(state) -> list[int | None]:
     """For each seat, the round (1-based) at whose end its pyramid was empty (BK-16), or None."""
     size = sum(state.config.rows)
@@ -51,7 +50,6 @@ def rounds_out(state) -> list[int | None]:
     return out
 
 
-
 def first_out_wait(state) -> int | None:
     """Rounds the first player out sat out: the game's rounds after the first elimination
     (None if nobody went out). Several players out in the same round wait alike."""
@@ -59,12 +57,12 @@ def first_out_wait(state) -> int | None:
     return len(state.history) - min(outs) if outs else None
 
 
-
 @lru_cache(maxsize=16)
+
+
 @lru_cache(maxsize=None)
 def model_wait(players: int, lives: int) -> Fraction:
     return sum(((r2 - r1) * p for (r1, r2), p in exact.elimination_rounds(players, lives).items()), Fraction(0))
-
 
 
 @exercise("20.model_wait", expects="the expected rounds as an exact Fraction", varied=True, sealed=True)
@@ -86,9 +84,7 @@ def _model_wait(answer):
                    "(r1, r2) pairs, each weighted by its chance.")
 
 
-
 answer_of("20.model_wait")(lambda: model_wait(lesson_numbers(20)["model_players"], lesson_numbers(20)["model_lives"]))
-
 
 
 def wait_config(numbers: "dict | None" = None):
@@ -97,11 +93,9 @@ def wait_config(numbers: "dict | None" = None):
     return bk.Config(players=n["players"], end_rule=n["end_rule"], special_one=n["special_one"])
 
 
-
 def _bk_question():
     n = lesson_numbers(20)
     return wait_config(n), (n["bots"],) * n["players"]
-
 
 
 @exercise("20.wait", expects="(results, (low, high)): your simulate(...) Results and your 95% interval", varied=True, sealed=False)
@@ -124,13 +118,11 @@ def _wait(answer):
                   f"wait for {n['players']} players and the same {sum(config.rows)} buckets (section 1's method).")
 
 
-
 @answer_of("20.wait")
 def _wait_answer():
     """The interval the solution's games give (seed WAIT_SEED); a student's games give their own."""
     n = lesson_numbers(20)
     return _reference_wait(n["players"], n["end_rule"], n["special_one"], n["bots"], n["min_games"])
-
 
 
 @lru_cache(maxsize=16)

@@ -38,18 +38,15 @@ NUMBERS = choices("21", {"model_race": ((5, 20), (3, 20), (2, 20), *((p, s) for 
 TUNED_SEED = 5  # the seed of 21.tuned's solution: the key plays the solution's games
 
 
-
 @lru_cache(maxsize=None)
 def _model_trial(spaces: int) -> dict:
     """exact.time_trial_turns of the base rules on a track of `spaces` spaces (once per track)."""
     return exact.time_trial_turns(pb.Config(), spaces)
 
 
-
 def model_first_seat(players: int, spaces: "int | None" = None) -> Fraction:
     """Player 1's chance in the independent-race model: `players` lone piglets on `spaces` spaces (the base track's)."""
     return exact.race_seat_chances(_model_trial(pb.Config().spaces if spaces is None else spaces), players)[0]
-
 
 
 @exercise("21.model_seat", expects="the chance as an exact Fraction", varied=True, sealed=True)
@@ -71,9 +68,7 @@ def _model_seat(answer):
                    "chance, Player 1 first.")
 
 
-
 answer_of("21.model_seat")(lambda: model_first_seat(lesson_numbers(21)["model_players"], lesson_numbers(21)["model_spaces"]))
-
 
 
 def seat_one_advantage(ev) -> "tuple[float, float, float]":
@@ -85,11 +80,9 @@ def seat_one_advantage(ev) -> "tuple[float, float, float]":
     return won / len(first) - fair, low - fair, high - fair
 
 
-
 def _first_section_config(value: int):
     n = lesson_numbers(21)
     return pb.Config(players=n["players"]).with_values({n["tune_field"]: value})
-
 
 
 @exercise("21.tuned", expects="(length, runs): the length you pick and {length: your games at it}", varied=True, sealed=False)
@@ -115,13 +108,11 @@ def _tuned(answer):
                   + (f"; the data cannot rule out {' or '.join(map(str, tied))}." if tied else "."))
 
 
-
 @answer_of("21.tuned")
 def _tuned_answer():
     """The length the solution's search picks (seed TUNED_SEED; a student's seeds may pick a neighbour)."""
     n = lesson_numbers(21)
     return _reference_tuning(n["players"], n["tune_field"], tuple(n["tune_values"]), n["bots"], n["tune_games"])
-
 
 
 @lru_cache(maxsize=16)

@@ -31,7 +31,6 @@ def _params(won: int, games: int) -> tuple[int, int]:
     return 1 + won, 1 + games - won
 
 
-
 @lru_cache(maxsize=64)
 def loss_of_adopting(won_a: int, games_a: int, won_b: int, games_b: int) -> Fraction:
     """E[max(p_A - p_B, 0)]: the win rate a designer expects to give up by adopting B, uniform priors.
@@ -40,7 +39,6 @@ def loss_of_adopting(won_a: int, games_a: int, won_b: int, games_b: int) -> Frac
     (a_a, b_a), (a_b, b_b) = _params(won_a, games_a), _params(won_b, games_b)
     mean_a, mean_b = Fraction(a_a, a_a + b_a), Fraction(a_b, a_b + b_b)
     return mean_a * bayes.beats(a_b, b_b, a_a + 1, b_a) - mean_b * bayes.beats(a_b + 1, b_b, a_a, b_a)
-
 
 
 @exercise("22.expected_loss", expects="the expected loss as an exact Fraction", varied=True, sealed=False)
@@ -64,9 +62,7 @@ def _expected_loss(answer):
                    "density is a/(a+b) times a Beta(a+1, b) density, so each part is a mean times a `bayes.beats`.")
 
 
-
 answer_of("22.expected_loss")(lambda: loss_of_adopting(*(x for pair in lesson_numbers(22)["record"] for x in pair)))
-
 
 
 @lru_cache(maxsize=64)
@@ -82,7 +78,6 @@ def adoption_chance(games: int, threshold: Fraction, rate_a: Fraction, rate_b: F
             if better > threshold or (better == threshold and not strict):
                 total += p * q
     return total
-
 
 
 @exercise("22.power", expects="the chance as an exact Fraction", varied=True, sealed=False)
@@ -103,7 +98,6 @@ def _power(answer):
         return False, f"the rule adopts B when the chance is at least {threshold}: count the outcomes equal to it too."
     return False, ("sum over every pair of results (k_A, k_B) of their binomial chances, keeping the pairs where "
                    "`bayes.chance_better(k_A, n, k_B, n)` reaches the threshold.")
-
 
 
 answer_of("22.power")(lambda: adoption_chance(*lesson_numbers(22)["rule"]))

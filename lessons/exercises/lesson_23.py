@@ -35,9 +35,7 @@ def clean_run(flips: int) -> Fraction:
     return p
 
 
-
 MOST_FLIPS = 10  # a policy flips at most this many (one per suit of the base deck)
-
 
 
 @lru_cache(maxsize=16)
@@ -45,7 +43,6 @@ def mean_variance_best(weight: Fraction) -> Fraction:
     """max over k of E[X_k] - weight Var[X_k], X_k the ducks taken by "stop after k flips" (k wins with
     chance q_k, else 0): k q_k - weight k^2 q_k (1 - q_k)."""
     return max(k * clean_run(k) - weight * k * k * clean_run(k) * (1 - clean_run(k)) for k in range(MOST_FLIPS + 1))
-
 
 
 @exercise("23.mean_variance", expects="the best score as an exact Fraction", varied=True, sealed=False)
@@ -69,15 +66,12 @@ def _mean_variance(answer):
                    "Var[X] = k² q_k (1 − q_k); score every k and take the largest.")
 
 
-
 answer_of("23.mean_variance")(lambda: mean_variance_best(lesson_numbers(23)["weight"]))
-
 
 
 def one_turn(need: int) -> Fraction:
     """The best chance to take at least `need` ducks in one turn (1 when nothing is needed)."""
     return Fraction(1) if need <= 0 else max((clean_run(k) for k in range(need, MOST_FLIPS + 1)), default=Fraction(0))
-
 
 
 @lru_cache(maxsize=16)
@@ -86,7 +80,6 @@ def two_turns(need: int) -> Fraction:
     first turn's flips k, then play the last turn for what is still needed (backward induction)."""
     return max(clean_run(k) * one_turn(need - k) + (1 - clean_run(k)) * one_turn(need)
                for k in range(MOST_FLIPS + 1))
-
 
 
 @exercise("23.two_turns", expects="the chance as an exact Fraction", varied=True, sealed=False)
@@ -109,7 +102,6 @@ def _two_turns(answer):
         return False, "two independent tries at the whole need ignore that the first turn's ducks count toward it."
     return False, ("work backwards: for the last turn the best chance to take n ducks is the largest q_k with k ≥ n; "
                    "for the first turn, try each k: q_k × (last turn for need − k) + (1 − q_k) × (last turn for need).")
-
 
 
 answer_of("23.two_turns")(lambda: two_turns(lesson_numbers(23)["need"]))

@@ -27,7 +27,6 @@ DIE_OPTIONS = (("A: +1 on the white 1", (2, 2, 3, 4, 1, 3)), ("B: +1 on the whit
                ("E: +1 on the white 1 and 2", (2, 3, 3, 4, 1, 3)), ("F: +1 on the white 1 and 3", (2, 2, 4, 4, 1, 3)))
 
 
-
 @lru_cache(maxsize=256)
 def turns_saved(faces: tuple) -> Fraction:
     """Turns a lone piglet saves on the base track (exact.time_trial_mean) with these faces instead of the base die's."""
@@ -35,10 +34,8 @@ def turns_saved(faces: tuple) -> Fraction:
     return exact.time_trial_mean(base) - exact.time_trial_mean(base.with_values({"faces": tuple(faces)}))
 
 
-
 def pips(faces: tuple) -> int:
     return sum(faces) - sum(pb.Config().faces)
-
 
 
 def second_pip(face: int) -> Fraction:
@@ -48,7 +45,6 @@ def second_pip(face: int) -> Fraction:
     one[face] += 1
     two[face] += 2
     return turns_saved(tuple(two)) - turns_saved(tuple(one))
-
 
 
 @exercise("24.second_pip", expects="the turns saved as an exact Fraction", varied=True, sealed=False)
@@ -72,9 +68,7 @@ def _second_pip(answer):
                    "(exact.time_trial_mean of the base die minus that of the new one).")
 
 
-
 answer_of("24.second_pip")(lambda: second_pip(lesson_numbers(24)["face"]))
-
 
 
 @lru_cache(maxsize=16)
@@ -84,7 +78,6 @@ def loo_price(left_out: int) -> Fraction:
     points = [(pips(f), turns_saved(f)) for i, (_, f) in enumerate(DIE_OPTIONS) if i != left_out]
     slope = sum((c * b for c, b in points), Fraction(0)) / sum(c * c for c, _ in points)
     return turns_saved(DIE_OPTIONS[left_out][1]) / slope
-
 
 
 @exercise("24.fair_price", expects="the pip cost as an exact Fraction", varied=True, sealed=False)
@@ -104,7 +97,6 @@ def _fair_price(answer):
         return False, "that is the turns the option saves; divide by the curve's turns per pip to get a price in pips."
     return False, ("fit slope = Σ cost × benefit / Σ cost² over the other options (a line through the origin), then "
                    "price your option at its benefit / slope.")
-
 
 
 answer_of("24.fair_price")(lambda: loo_price(lesson_numbers(24)["option"]))

@@ -30,7 +30,6 @@ def match_chance(strength_a: int, strength_b: int, best_of: int) -> Fraction:
     return sum((comb(need - 1 + j, j) * p ** need * (1 - p) ** j for j in range(need)), Fraction(0))
 
 
-
 @exercise("25.match", expects="the chance as an exact Fraction", varied=True, sealed=False)
 def _match(answer):
     (s_a, s_b), best_of = lesson_numbers(25)["strengths"], lesson_numbers(25)["best_of"]
@@ -50,9 +49,7 @@ def _match(answer):
                    "the ways, e.g. with a negative binomial count of the games A loses first.")
 
 
-
 answer_of("25.match")(lambda: match_chance(*lesson_numbers(25)["strengths"], lesson_numbers(25)["best_of"]))
-
 
 
 def implied_third(p_ab: Fraction, p_bc: Fraction) -> Fraction:
@@ -60,7 +57,6 @@ def implied_third(p_ab: Fraction, p_bc: Fraction) -> Fraction:
     the odds multiply, s_A/s_C = (s_A/s_B)(s_B/s_C)."""
     odds = p_ab / (1 - p_ab) * p_bc / (1 - p_bc)
     return odds / (1 + odds)
-
 
 
 @exercise("25.implied", expects="the chance as an exact Fraction", varied=True, sealed=False)
@@ -78,7 +74,6 @@ def _implied(answer):
     if a == 1 - right:
         return False, "that is C's chance of beating A."
     return False, "write each chance as odds, s_A/s_B = p_AB / (1 − p_AB); multiply the odds; turn the odds back into a chance."
-
 
 
 answer_of("25.implied")(lambda: implied_third(*lesson_numbers(25)["pairs"]))

@@ -79,6 +79,13 @@ def strip_answers(source: str, keys, outside: "set[str] | None" = None, answers=
         if not unused:
             break
         body = [n for n in body if n not in unused]
+    # and what it imports from another lesson module that nothing left uses (a name that was only the
+    # cut answers', e.g. lesson 6's use of lesson 3's chase): make_graded then strips that one there too
+    used = set().union(*(_names(n) for n in body if not isinstance(n, ast.ImportFrom)))
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and node.level and (node.module or "").startswith("lesson_"):
+            node.names = [a for a in node.names if (a.asname or a.name) in used]
+    body = [n for n in body if not (isinstance(n, ast.ImportFrom) and not n.names)]
     note = ("\nAs a graded build ships it: the exact exercises' checkers and answers are left out "
             "(their salted hashes are in sealed.py).\n")
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
@@ -104,14 +111,26 @@ def make_graded(src: Path, table: dict) -> None:
     for nb in sorted((src / "lessons").glob("*.ipynb")):
         nb.write_text(scrub_notebook(nb.read_text(), nb.name)[0])
     # the names the lessons' own cells (answers left out) import from the package, and its modules do
-    # from each other (its __init__, and a lesson module that uses another's, as lesson 6 uses lesson 3's chase)
-    outside = {a.name for module in sorted(pkg.glob("*.py")) for node in ast.walk(ast.parse(module.read_text()))
-               if isinstance(node, ast.ImportFrom) and node.level for a in node.names}
+    # from each other: its __init__ and the shared modules, and a lesson module that still uses another's
+    # after the strip (found by stripping until what the stripped modules import stops shrinking)
+    def imported(sources) -> set:
+        return {a.name for text in sources for node in ast.walk(ast.parse(text))
+                if isinstance(node, ast.ImportFrom) and node.level for a in node.names}
+
+    lessons = {m: m.read_text() for m in sorted(pkg.glob(LESSON_MODULES))}
+    base = imported(m.read_text() for m in sorted(pkg.glob("*.py")) if m not in lessons)
     for nb in sorted((src / "lessons").glob("*.ipynb")):
         for names in re.findall(r"from meeple\.course\.exercises[\w.]* import ([\w, ]+)", nb.read_text()):
-            outside |= {n.strip() for n in names.split(",")}
-    for module in sorted(pkg.glob(LESSON_MODULES)):
-        module.write_text(strip_answers(module.read_text(), graded.SEALED, outside, graded.ANSWER_ONLY))
+            base |= {n.strip() for n in names.split(",")}
+    outside = base | imported(lessons.values())
+    while True:
+        stripped = {m: strip_answers(text, graded.SEALED, outside, graded.ANSWER_ONLY) for m, text in lessons.items()}
+        fewer = base | imported(stripped.values())
+        if fewer == outside:
+            break
+        outside = fewer
+    for module, text in stripped.items():
+        module.write_text(text)
     (pkg / "sealed.py").write_text('"""The sealed answers of this graded build (graded.seal): salted digests, no answer."""\n'
                                   f"TABLE = {json.dumps(table, indent=0)}\n")
     init = pkg / "__init__.py"

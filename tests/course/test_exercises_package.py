@@ -85,7 +85,9 @@ def test_the_old_module_names_are_gone(old):
 
 def test_one_reader_of_exact_answers():
     """Only `checking` turns a float into an exact answer: no lesson module has its own reader."""
-    for path in PACKAGE.glob("lessons_*.py"):
+    modules = sorted(PACKAGE.glob("lesson_*.py"))
+    assert len(modules) == 25  # one a lesson
+    for path in modules:
         text = path.read_text(encoding="utf-8")
         assert "limit_denominator" not in text and "class _Rounded" not in text, path.name
         assert "agrees with the answer to the digits" not in text, f"{path.name} repeats the rounded hint"

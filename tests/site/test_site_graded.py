@@ -209,7 +209,7 @@ def test_the_graded_wheel_carries_no_function_that_works_out_a_sealed_answer(whe
     name) in every Python file of the wheel's package."""
     normal, graded_wheel = wheels
     with zipfile.ZipFile(normal) as z:
-        sources = {n: z.read(n).decode() for n in z.namelist() if "/exercises/lessons_" in n}
+        sources = {n: z.read(n).decode() for n in z.namelist() if "/exercises/lesson_" in n}
     recipes = {f"{n.rsplit('/', 1)[1]}:{name}": body for n, src in sources.items() for name, body in _recipes(src).items()}
     assert len(recipes) > 40 and any(k.endswith(":_last_steal") for k in recipes) and \
         any(k.endswith(":guarded_18") for k in recipes) and any(k.endswith(":model_wait") for k in recipes)
