@@ -124,7 +124,9 @@ class gc_paused:
     allocations and every kept GameResult again in the older generations: 2-4 us a game in a run of
     1,000, 18-37 us in a run of 20,000 that keeps its games (Bucket King, Duck; issue 35). A user's bot
     that makes cycles still has them freed: by the tick (a cycle alive at a tick waits for the
-    collector's next run after the batch). The collector's state is restored when the last batch
+    collector's next run after the batch). A run on worker processes pauses it in this process too,
+    while their games come back (unpickled here: a run of 20,000 Bucket King games on 2 workers,
+    16 -> 5 us a game of this process's CPU). The collector's state is restored when the last batch
     playing ends (threads share it: a count), however it ends; a GC a user turned off stays off, and
     then nothing is collected here."""
 
@@ -143,9 +145,10 @@ class gc_paused:
                 gc.enable()
 
     @staticmethod
-    def tick(i: int) -> None:
-        """After game i of a run: every GC_EVERY games, collect the young generations (the GC paused)."""
-        if not (i + 1) % GC_EVERY and _GC_STATE[1]:
+    def tick(i: int, k: int = 1) -> None:
+        """After game i of a run (or the k games up to i, a chunk come back from a worker): every
+        GC_EVERY games, collect the young generations (the GC paused, and on when the first batch began)."""
+        if (i + 1) // GC_EVERY != (i + 1 - k) // GC_EVERY and _GC_STATE[1]:
             gc.collect(1)
 
 
@@ -417,11 +420,15 @@ def run(jobs: list[Job], executor: Executor | None, workers: int | None, progres
                         fut = executor.submit(play_chunk, job.mod.__name__, job.config, job.bots, job.seed, a, b,
                                               job.rotate, *extra)
                         futures[fut] = job.key
-                for fut in as_completed(futures):
-                    done = fut.result()
-                    out[futures[fut]].extend(done)
-                    kept.add(fut)
-                    bar.update(len(done))
+                got = 0  # games come back so far: unpickling them is this process's work, the GC paused
+                with gc_paused() as tick:
+                    for fut in as_completed(futures):
+                        done = fut.result()
+                        out[futures[fut]].extend(done)
+                        kept.add(fut)
+                        bar.update(len(done))
+                        got += len(done)
+                        tick(got - 1, len(done))
             except BaseException as e:
                 interrupted = isinstance(e, KeyboardInterrupt)
                 for fut in futures if not (own and interrupted) else ():

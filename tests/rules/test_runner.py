@@ -268,6 +268,8 @@ def test_gc_state_is_restored_after_a_run_and_after_a_failing_one(enabled):
         with pytest.raises(ValueError, match="not legal"):
             SIM.simulate(BB, None, [_bad_bot] * 4, 2, 1, progress=False, workers=1)
         assert gc.isenabled() is enabled
+        SIM.simulate(BB, None, "random", 8, 1, progress=False, workers=2)  # the games come back to this process
+        assert gc.isenabled() is enabled
         with runner.gc_paused():
             with runner.gc_paused():  # nested (another thread's batch): the outer one restores
                 assert not gc.isenabled()
@@ -306,3 +308,23 @@ def test_a_paused_run_still_collects_every_gc_every_games(monkeypatch):
     finally:
         gc.callbacks.remove(seen)
     assert passes.count(1) == 4 and 0 not in passes and 2 not in passes
+
+
+def test_a_chunk_come_back_collects_when_it_crosses_a_gc_every(monkeypatch):
+    passes = []
+
+    def seen(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    monkeypatch.setattr(runner, "GC_EVERY", 5)
+    gc.callbacks.append(seen)
+    try:
+        with runner.gc_paused() as tick:
+            tick(3, 4)  # games 0-3: no multiple of 5 reached
+            tick(6, 3)  # games 4-6: the 5th game is among them
+            tick(8, 2)
+            tick(9, 1)  # the 10th
+    finally:
+        gc.callbacks.remove(seen)
+    assert passes.count(1) == (2 if gc.isenabled() else 0)
