@@ -13,7 +13,7 @@ picklable: what a worker process sends back.
 from __future__ import annotations
 
 import inspect
-from operator import ne as _ne
+from operator import add as _add, ne as _ne
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -242,9 +242,11 @@ def _result(mod: ModuleType, state, index: int, game_seed: int, seat_names, lead
     round_leaders = []
     if len(round_pts) > 1:
         totals = list(getattr(state.config, "seat_points", ()) or [0] * n)  # a head start counts (BB-15, DDB-14)
-        for pts in round_pts[:-1]:
-            totals = [t + v for t, v in zip(totals, pts)]
-            round_leaders.append(_leader(totals))
+        note = round_leaders.append
+        for pts in round_pts[:-1]:  # _leader(totals after each round), written out: a call less a round
+            totals = list(map(_add, totals, pts))
+            best = max(totals)
+            note(totals.index(best) if totals.count(best) == 1 else None)
     turns = len(leaders)
     turn_leaders = tuple([leaders[max(1, -(-pct * turns // 100)) - 1] for pct in CHECKPOINTS]) if turns \
         else (None,) * len(CHECKPOINTS)

@@ -213,6 +213,19 @@ class Results(RunInfo):
         )
 
 
+def _per_seat(values: list, n: int) -> list:
+    """[v[s] if isinstance(v, (list, tuple)) else v for v in values for s in range(n)]: a stat's
+    column (a value per seat, or one for every seat), one extend a game rather than a test a seat."""
+    out: list = []
+    grow = out.extend
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            grow(v if len(v) == n else [v[s] for s in range(n)])
+        else:
+            grow((v,) * n)
+    return out
+
+
 def make_tables(n: int, records: list[GameResult]):
     """(table, games) DataFrames of a run's GameResults: one row per game x seat, and one per game."""
     pd = load_pandas()
@@ -233,8 +246,7 @@ def make_tables(n: int, records: list[GameResult]):
     }
     extra = {}
     for k in stat_keys:
-        extra[k] = [v[s] if isinstance(v, (list, tuple)) else v
-                    for v in (g.stats.get(k) for g in records) for s in seats]
+        extra[k] = _per_seat([g.stats.get(k) for g in records], n)
         if k in DESIGN:  # numbers, or no value (NaN): a number column even when no game has a value
             extra[k] = [math.nan if v is None else v for v in extra[k]]
     points = {f"points_{k}": [g.sources[s].get(k, 0) if g.sources else None for g in records for s in seats]
@@ -252,10 +264,11 @@ def make_tables(n: int, records: list[GameResult]):
         "winners": [g.winners for g in records],
         "lead_changes": [g.lead_changes for g in records],
     }
-    for k in range(max_rounds):
-        games[f"leader_after_round_{k + 1}"] = pd.array(
-            [g.round_leaders[k] if k < len(g.round_leaders) else None for g in records], dtype="Int64"
-        )
+    # the leaders after each round, a row a game padded with None (a shorter game), read a column at a time
+    padded = [r if len(r) == max_rounds else r + (None,) * (max_rounds - len(r)) for r in
+              [g.round_leaders for g in records]]
+    for k, col in enumerate(zip(*padded)):
+        games[f"leader_after_round_{k + 1}"] = pd.array(list(col), dtype="Int64")
     for j, at in enumerate(CHECKPOINTS):
         games[f"leader_at_{at}pct"] = pd.array([g.turn_leaders[j] for g in records], dtype="Int64")
     return table, pd.DataFrame(games)

@@ -9,6 +9,7 @@ with `sleep` doing nothing: none of these tests depends on how busy the machine 
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -246,3 +247,84 @@ def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
     assert runner.current_pool() is None
     res = SIM.simulate(BB, None, "random", games=8, seed=2, workers=2, progress=False)
     assert res.completed == 8 and runner.current_pool() is not pool
+
+
+# --- the cyclic GC paused while a batch plays (runner.gc_paused, issue 35) -------------------------
+
+def _bad_bot(observation, legal, rng):
+    return "not a move"
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_gc_state_is_restored_after_a_run_and_after_a_failing_one(enabled):
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        SIM.simulate(BB, None, "random", 3, 1, progress=False, workers=1)
+        assert gc.isenabled() is enabled
+        SIM.play_chunk("meeple.rules.piggyback_brigade", GAMES["piggyback-brigade"].Config(), ("random",) * 4,
+                       1, 0, 3, False)
+        assert gc.isenabled() is enabled
+        with pytest.raises(ValueError, match="not legal"):
+            SIM.simulate(BB, None, [_bad_bot] * 4, 2, 1, progress=False, workers=1)
+        assert gc.isenabled() is enabled
+        SIM.simulate(BB, None, "random", 8, 1, progress=False, workers=2)  # the games come back to this process
+        assert gc.isenabled() is enabled
+        with runner.gc_paused():
+            with runner.gc_paused():  # nested (another thread's batch): the outer one restores
+                assert not gc.isenabled()
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
+def test_the_package_games_leave_no_cyclic_garbage():
+    """Why pausing the GC is safe for the package's own games: none of them makes a reference
+    cycle that dies (so nothing waits for the collector while it is paused)."""
+    for name in GAMES:
+        for bots in ("random", "heuristic"):
+            SIM.simulate(name, None, bots, 2, 0, progress=False, workers=1, keep="summary")  # warm caches
+            gc.collect()
+            gc.disable()
+            try:
+                SIM.simulate(name, None, bots, 20, 3, progress=False, workers=1, keep="summary")
+                assert gc.collect() == 0, (name, bots)
+            finally:
+                gc.enable()
+
+
+def test_a_paused_run_still_collects_every_gc_every_games(monkeypatch):
+    passes = []
+
+    def seen(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    monkeypatch.setattr(runner, "GC_EVERY", 5)
+    gc.callbacks.append(seen)
+    try:
+        SIM.simulate("piggyback-brigade", None, "random", 20, 1, progress=False, workers=1, keep="summary")
+    finally:
+        gc.callbacks.remove(seen)
+    assert passes.count(1) == 4 and 0 not in passes and 2 not in passes
+
+
+def test_a_chunk_come_back_collects_when_it_crosses_a_gc_every(monkeypatch):
+    passes = []
+
+    def seen(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    monkeypatch.setattr(runner, "GC_EVERY", 5)
+    gc.callbacks.append(seen)
+    try:
+        with runner.gc_paused() as tick:
+            tick(3, 4)  # games 0-3: no multiple of 5 reached
+            tick(6, 3)  # games 4-6: the 5th game is among them
+            tick(8, 2)
+            tick(9, 1)  # the 10th
+    finally:
+        gc.callbacks.remove(seen)
+    assert passes.count(1) == (2 if gc.isenabled() else 0)

@@ -24,6 +24,7 @@ from meeple.rules.chance import Chance, game_seed, start
 from meeple.rules.config import RuleConfig, need
 from meeple.rules.sim import head_to_head
 from meeple.rules.sim import balance_report, simulate, sweep
+from meeple.rules.sim.results import _per_seat
 from meeple.rules.stats import (
     binomial_two_sided_p,
     chi2_sf,
@@ -566,3 +567,26 @@ def test_a_games_core_loop_gives_exactly_the_results_of_simulates_loop(name, pre
                 sim.play_game(_without_core(mod), cfg, names, funcs, 11, i, rotate), (lineup, i)
     names, funcs = resolve_bots(mod, "lookahead", n)
     assert mod.play_core(cfg, start(5), funcs, [None] * n, [False] * n, names, _leader) is None
+
+
+def test_a_stat_column_is_a_value_per_seat_or_one_for_every_seat():
+    """make_tables' stat columns (results._per_seat, one extend a game): the same cells as reading
+    v[s] for a list or tuple and v itself otherwise, a short list failing as it did (issue 35)."""
+    values = [[1, 2, 3], (4, 5, 6), 7, None, 0.5, [8, 9, 10, 11], "x"]
+    assert _per_seat(values, 3) == [v[s] if isinstance(v, (list, tuple)) else v for v in values for s in range(3)]
+    assert _per_seat([], 3) == []
+    with pytest.raises(IndexError):
+        _per_seat([[1, 2]], 3)
+
+
+def test_round_leaders_count_a_head_start():
+    cfg = bb.Config(players=3, seat_points=(0, 0, 40))  # far ahead from the start: leads after every round
+    res = run(BB, cfg, "random", 6, 2, workers=1)
+    assert all(len(g.round_leaders) >= 1 for g in res.records)
+    for g in res.records:
+        rec = play(BB, cfg, "random", g.seed)
+        totals = [0, 0, 40]
+        for k, pts in enumerate(rec.round_scores[:-1]):
+            totals = [a + b for a, b in zip(totals, pts)]
+            best = max(totals)
+            assert g.round_leaders[k] == (totals.index(best) if totals.count(best) == 1 else None)
