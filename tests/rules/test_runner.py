@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import Executor, Future
+from contextlib import contextmanager
 
 import pytest
 
@@ -294,37 +295,34 @@ def test_the_package_games_leave_no_cyclic_garbage():
                 gc.enable()
 
 
-def test_a_paused_run_still_collects_every_gc_every_games(monkeypatch):
+@contextmanager
+def _gc_passes():
+    """The generation of every collection that starts inside the block, in order."""
     passes = []
 
     def seen(phase, info):
         if phase == "start":
             passes.append(info["generation"])
 
-    monkeypatch.setattr(runner, "GC_EVERY", 5)
     gc.callbacks.append(seen)
     try:
-        SIM.simulate("piggyback-brigade", None, "random", 20, 1, progress=False, workers=1, keep="summary")
+        yield passes
     finally:
         gc.callbacks.remove(seen)
+
+
+def test_a_paused_run_still_collects_every_gc_every_games(monkeypatch):
+    monkeypatch.setattr(runner, "GC_EVERY", 5)
+    with _gc_passes() as passes:
+        SIM.simulate("piggyback-brigade", None, "random", 20, 1, progress=False, workers=1, keep="summary")
     assert passes.count(1) == 4 and 0 not in passes and 2 not in passes
 
 
 def test_a_chunk_come_back_collects_when_it_crosses_a_gc_every(monkeypatch):
-    passes = []
-
-    def seen(phase, info):
-        if phase == "start":
-            passes.append(info["generation"])
-
     monkeypatch.setattr(runner, "GC_EVERY", 5)
-    gc.callbacks.append(seen)
-    try:
-        with runner.gc_paused() as tick:
-            tick(3, 4)  # games 0-3: no multiple of 5 reached
-            tick(6, 3)  # games 4-6: the 5th game is among them
-            tick(8, 2)
-            tick(9, 1)  # the 10th
-    finally:
-        gc.callbacks.remove(seen)
+    with _gc_passes() as passes, runner.gc_paused() as tick:
+        tick(3, 4)  # games 0-3: no multiple of 5 reached
+        tick(6, 3)  # games 4-6: the 5th game is among them
+        tick(8, 2)
+        tick(9, 1)  # the 10th
     assert passes.count(1) == (2 if gc.isenabled() else 0)
