@@ -176,3 +176,18 @@ def test_an_exercise_that_does_not_say_varied_and_sealed_is_refused(flags, wrong
     with pytest.raises(ValueError, match=f"exercise '99.nothing': {wrong} must be True or False"):
         ex.exercise("99.nothing", "anything", **flags)
     assert "99.nothing" not in ex.keys()
+
+
+@pytest.mark.parametrize("lesson, numbers, says", [
+    ("13", {"position": ((13, 8),)}, "registered twice"),      # each lesson registers its numbers once
+    ("7", {"deck": ((10, 6),)}, "two-digit number"),
+    ("99", {"deck": ()}, "non-empty tuple of choices"),
+    ("99", {"deck": [(10, 6)]}, "non-empty tuple of choices"),
+])
+def test_a_lessons_numbers_are_refused_with_what_is_allowed(lesson, numbers, says):
+    """`numbers.choices`, which each lesson module calls once: a bad registration says what is wrong
+    and what is allowed, and leaves NUMBERS as it was."""
+    before = dict(ex.NUMBERS)
+    with pytest.raises(ValueError, match=says):
+        ex.numbers.choices(lesson, numbers)
+    assert ex.NUMBERS == before
