@@ -410,6 +410,144 @@ class Chance2:
         i, nxt = self.below(len(items))
         return items[i], nxt
 
+    def shuffled(self, items: Sequence[T]) -> tuple[list[T], "Chance"]:
+        """A uniformly shuffled copy (Fisher-Yates) and the next Chance."""
+        out = list(items)
+        n = len(out)
+        steps = max(0, n - 1)
+        # the values n-1 calls of below(i + 1) would give, without a Chance per step
+        for i, j in zip(range(n - 1, 0, -1), _below_each(self.seed, self.counter, range(n, 1, -1))):
+            out[i], out[j] = out[j], out[i]
+        return out, Chance(self.seed, self.counter + steps)
+
+    def sample(self, items: Sequence[T], k: int) -> tuple[list[T], "Chance"]:
+        """k distinct items drawn without replacement, in draw order."""
+        pool = list(items)
+        if not 0 <= k <= len(pool):
+            raise ValueError(f"cannot draw {k} from {len(pool)} items")
+        n = len(pool)
+        for i, j in enumerate(_below_each(self.seed, self.counter, range(n, n - k, -1))):  # as k calls of below()
+            pool[i], pool[i + j] = pool[i + j], pool[i]
+        return pool[:k], Chance(self.seed, self.counter + k)
+
+
+# A Chance made without the frozen dataclass's __init__ (two object.__setattr__ calls through
+# Python): the slots' own setters, as that __init__ ends up calling.
+_new = object.__new__
+_set_seed = Chance.__dict__["seed"].__set__
+_set_counter = Chance.__dict__["counter"].__set__
+
+
+# --- chance version 2 ----------------------------------------------------------------
+
+class _Streams:
+    """One game's version-2 draws: the deal's and the dice's 64-bit values so far (append-only,
+    so every state of the game shares them: a state at position p reads value p, drawing more
+    from its Mersenne Twister, seeded on first use, when p is past the end)."""
+
+    __slots__ = ("seed", "deal", "dice", "_deal_rng", "_dice_rng")
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.deal: list[int] = []
+        self.dice: list[int] = []
+        self._deal_rng = self._dice_rng = None
+
+    def more_deal(self, upto: int) -> None:
+        """Draw deal values until there are upto + 1."""
+        if self._deal_rng is None:
+            self._deal_rng = stream(self.seed, DEAL)
+        vals = self.deal
+        k = upto + 1 - len(vals)
+        if k > 0:
+            vals += _values(self._deal_rng, k)
+
+    def more_dice(self, upto: int) -> int:
+        """Draw dice values until there are at least upto + 1 (a batch of _DICE_BATCH at least: the
+        same values, drawn a little ahead, so a core reads most rolls from the list); return value `upto`."""
+        if self._dice_rng is None:
+            self._dice_rng = stream(self.seed, DICE)
+        vals = self.dice
+        k = upto + 1 - len(vals)
+        if k > 0:
+            vals += _values(self._dice_rng, max(k, _DICE_BATCH))
+        return vals[upto]
+
+
+_DICE_BATCH = 16
+
+
+def _values(rng: random.Random, k: int) -> tuple[int, ...]:
+    """The next k getrandbits(64) values of `rng`, in order, from one getrandbits(64 * k) call: CPython
+    fills a wide draw with 32-bit words from the least significant up, so its 64-bit pieces, lowest
+    first, are the values k calls of getrandbits(64) give (tests/rules/test_chance2.py checks it)."""
+    return _unpack(f"<{k}Q", rng.getrandbits(64 * k).to_bytes(8 * k, "little"))
+
+
+class Chance2:
+    """Version 2 of `Chance`: the same methods and values' meaning (below(n) is (x * n) >> 64 of a
+    64-bit draw x; a shuffle is Fisher-Yates as Chance's), immutable, but two streams per game:
+    shuffles and samples (the deal) from one, every other draw (the dice, a fall) from the other,
+    so a variant that rolls differently still deals the same cards from a seed, and one that deals
+    differently still rolls the same dice. `deal` and `dice` are the positions in each. Only
+    `shuffled` draws from the deal stream; `sample` (a pick during play) draws from the dice."""
+
+    __slots__ = ("streams", "deal", "dice")
+
+    def __init__(self, streams: _Streams, deal: int = 0, dice: int = 0):
+        self.streams, self.deal, self.dice = streams, deal, dice
+
+    @classmethod
+    def of(cls, seed: int) -> "Chance2":
+        """The start of the game with `seed`."""
+        return cls(_Streams(check_seed(seed)))
+
+    @property
+    def seed(self) -> int:
+        return self.streams.seed
+
+    def __eq__(self, other):
+        if other.__class__ is not Chance2:
+            return NotImplemented
+        return (self.streams.seed, self.deal, self.dice) == (other.streams.seed, other.deal, other.dice)
+
+    def __hash__(self):
+        return hash((Chance2, self.streams.seed, self.deal, self.dice))
+
+    def __repr__(self):
+        return f"Chance2(seed={self.streams.seed}, deal={self.deal}, dice={self.dice})"
+
+    def __reduce__(self):  # a pickle holds the positions; the values are drawn again from the seed
+        return _chance2, (self.streams.seed, self.deal, self.dice)
+
+    def _next_dice(self) -> tuple[int, "Chance2"]:
+        s, p = self.streams, self.dice
+        vals = s.dice
+        x = vals[p] if p < len(vals) else s.more_dice(p)
+        nxt = _new(Chance2)
+        nxt.streams, nxt.deal, nxt.dice = s, self.deal, p + 1
+        return x, nxt
+
+    def bits(self) -> tuple[int, "Chance2"]:
+        """64 random bits (the dice stream) and the next Chance2."""
+        return self._next_dice()
+
+    def below(self, n: int) -> tuple[int, "Chance2"]:
+        """A uniform int in [0, n) from the dice stream."""
+        if n <= 0:
+            raise ValueError(f"below() needs n >= 1, got {n}")
+        x, nxt = self._next_dice()
+        return (x * n) >> 64, nxt
+
+    def happens(self, p: float) -> tuple[bool, "Chance2"]:
+        """True with probability p (the dice stream), as Chance.happens."""
+        x, nxt = self._next_dice()
+        return x < int(p * 2**64), nxt
+
+    def choice(self, items: Sequence[T]) -> tuple[T, "Chance2"]:
+        i, nxt = self.below(len(items))
+        return items[i], nxt
+
     def _deal_values(self, bounds: range) -> list[int]:
         s, p = self.streams, self.deal
         end = p + len(bounds)
@@ -421,9 +559,18 @@ class Chance2:
         """A uniformly shuffled copy (Fisher-Yates, as Chance.shuffled) from the deal stream."""
         out = list(items)
         n = len(out)
-        for i, j in zip(range(n - 1, 0, -1), self._deal_values(range(n, 1, -1))):
+        s, p = self.streams, self.deal
+        end = p + n - 1
+        if end > len(s.deal):
+            s.more_deal(end - 1)
+        # slot i - 1 swaps with j = (x * i) >> 64, below(i) of the next deal value, in one pass with no
+        # list of indices (a deal's shuffle is up to a fifth of a Duck game)
+        i = n
+        for x in s.deal[p:end]:
+            j = (x * i) >> 64
+            i -= 1
             out[i], out[j] = out[j], out[i]
-        return out, Chance2(self.streams, self.deal + max(0, n - 1), self.dice)
+        return out, Chance2(s, p + max(0, n - 1), self.dice)
 
     def sample(self, items: Sequence[T], k: int) -> tuple[list[T], "Chance2"]:
         """k distinct items drawn without replacement, in draw order, as k calls of below() (the

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+from itertools import chain
 from typing import Any, Sequence
 
 from ..core import resolve_bots
@@ -229,20 +230,26 @@ def _per_seat(values: list, n: int) -> list:
 def make_tables(n: int, records: list[GameResult]):
     """(table, games) DataFrames of a run's GameResults: one row per game x seat, and one per game."""
     pd = load_pandas()
-    stat_keys = list(dict.fromkeys(k for g in records for k in g.stats))
-    source_keys = list(dict.fromkeys(k for g in records if g.sources for d in g.sources for k in d))
-    # one comprehension per column (rows: game by game, seat by seat)
+    import numpy as np  # here whenever pandas is (pandas needs it)
+    stat_keys = list(dict.fromkeys(chain.from_iterable([g.stats for g in records])))
+    source_keys = list(dict.fromkeys(chain.from_iterable([d for g in records if g.sources for d in g.sources])))
+    # one comprehension per column (rows: game by game, seat by seat); the columns whose type is known
+    # go in as numpy arrays of that type, so pandas need not look at every value to infer it
     seats = range(n)
+    # (an empty run's columns keep the types an empty table has always had: float for no values)
+    ints = (lambda values: np.array(values, dtype=np.int64)) if records else list
+    index, rounds, turns = ints([g.index for g in records]), ints([g.rounds for g in records]), \
+        ints([g.turns for g in records])
     shares = [1.0 / len(g.winners) if g.winners else 0.0 for g in records]
-    cols: dict[str, list] = {
-        "game": [g.index for g in records for _ in seats],
-        "seat": list(seats) * len(records),
+    cols: dict[str, Any] = {
+        "game": np.repeat(index, n),
+        "seat": np.tile(np.arange(n, dtype=np.int64), len(records)),
         "bot": [b for g in records for b in g.bots[:n]],
         "score": [v for g in records for v in g.scores[:n]],
-        "won": [s in g.winners for g in records for s in seats],
+        "won": np.array([s in g.winners for g in records for s in seats], dtype=bool),
         "win_share": [share if s in g.winners else 0.0 for g, share in zip(records, shares) for s in seats],
-        "rounds": [g.rounds for g in records for _ in seats],
-        "turns": [g.turns for g in records for _ in seats],
+        "rounds": np.repeat(rounds, n),
+        "turns": np.repeat(turns, n),
     }
     extra = {}
     for k in stat_keys:
@@ -256,13 +263,13 @@ def make_tables(n: int, records: list[GameResult]):
         table = table.astype({"game": int, "seat": int, "score": int, "won": bool, "win_share": float})
     max_rounds = max((len(g.round_leaders) for g in records), default=0)
     games = {
-        "game": [g.index for g in records],
+        "game": index,
         "seed": [g.seed for g in records],
-        "rounds": [g.rounds for g in records],
-        "turns": [g.turns for g in records],
-        "actions": [g.actions for g in records],
+        "rounds": rounds,
+        "turns": turns,
+        "actions": ints([g.actions for g in records]),
         "winners": [g.winners for g in records],
-        "lead_changes": [g.lead_changes for g in records],
+        "lead_changes": ints([g.lead_changes for g in records]),
     }
     # the leaders after each round, a row a game padded with None (a shorter game), read a column at a time
     padded = [r if len(r) == max_rounds else r + (None,) * (max_rounds - len(r)) for r in
