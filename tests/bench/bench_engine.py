@@ -23,7 +23,10 @@
    adds; beside them, the same games played through the step API alone
    (new_game, legal_actions, the bots, step: no event text, one rng for the
    batch: `_moves_only`, the path a Stepper and OpenSpiel take, which simulate
-   no longer does); and simulate with keep="summary" (running totals, no tables).
+   no longer does); and simulate with keep="summary" (running totals, no tables). The floor: what
+   a game costs whatever its rules under chance v2 and the Results contract, the Mersenne Twisters
+   simulate seeds a game (counted) times the cost of seeding one, plus the tables; beside it the
+   0.5x goal's budget, twice the lean loop's game.
 2. The Explorer (1,000 heuristic-vs-random Duck, Duck, Bruce games per value,
    wall clock, the default workers, in an event loop as in a kernel): a move to
    a neighbour the background has played (the usual move), to a value far away
@@ -162,6 +165,43 @@ def _summary_only(game: str, bots: str, n: int, seed: int) -> float:
     t = time.process_time()
     simulate(game, None, bots, n, seed, progress=False, workers=1, keep="summary")
     return time.process_time() - t
+
+
+def streams_per_game(game: str, bots: str, n: int = 200, seed: int = 7) -> float:
+    """How many Mersenne Twisters simulate seeds a game (chance v2: the deal's, the dice's, each seat's
+    bot stream that is drawn from), counted on n games of simulate's own loop."""
+    import meeple.rules.chance as chance_mod
+    import meeple.rules.protocol as protocol_mod
+
+    count = [0]
+    seed_mt, stream = protocol_mod._seed_mt, chance_mod.stream
+
+    def counted_seed(*a):
+        count[0] += 1
+        return seed_mt(*a)
+
+    def counted_stream(*a):
+        count[0] += 1
+        return stream(*a)
+
+    protocol_mod._seed_mt, chance_mod.stream = counted_seed, counted_stream
+    try:
+        _chunk(game, bots, n, seed)
+    finally:
+        protocol_mod._seed_mt, chance_mod.stream = seed_mt, stream
+    return count[0] / n
+
+
+def seed_cost(k: int = 20_000) -> float:
+    """CPU µs of seeding one stream as chance v2 does (random.Random(seed * 256 + purpose)), best of 5."""
+    best = float("inf")
+    for r in range(5):
+        base = (10**9 + r) * 256
+        t = time.process_time()
+        for i in range(k):
+            random.Random(base + i)
+        best = min(best, time.process_time() - t)
+    return best / k * 1e6
 
 
 def parts(game: str, bots: str, seconds: float, rounds: int = 5) -> dict:
@@ -506,12 +546,16 @@ def measure(seconds: float) -> str:
         "",
         "| game | bots | meeple (simulate, its tables read), games/s (CPU) | lean reference, games/s (CPU) | ratio | goal >= 0.5x "
         "| summary only: games/s, ratio | µs a game: lean | simulate's games (play_game) | + tables "
-        "| the step API alone (as a Stepper plays) |",
-        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+        "| the step API alone (as a Stepper plays) | floor: streams seeded + tables, µs (0.5x budget) |",
+        "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
+    seed_us = seed_cost()
     for game in GAMES:
         for bots in ("random", "heuristic"):
             t = parts(game, bots, seconds)
+            # what any engine pays a game under chance v2 and the Results contract, rules aside
+            k = streams_per_game(game, bots)
+            floor = f"{k:.0f} x {seed_us:.1f} + {t['tables']:,.0f} = {k * seed_us + t['tables']:,.0f}"
             m, lean = 1e6 / t["simulate"], (1e6 / t["lean"] if "lean" in t else None)
             summary = 1e6 / t["summary"]
             # simulate plays each game through the module's own fast loop (play_core), not the step API:
@@ -519,12 +563,12 @@ def measure(seconds: float) -> str:
             split = f"{t['play_game']:,.0f} | {t['tables']:,.0f} | {t['moves']:,.0f} |"
             if lean is None:
                 lines.append(f"| {game} | {bots} | {m:,.0f} | no lean reference | - | not measured | "
-                             f"{summary:,.0f} | - | {split}")
+                             f"{summary:,.0f} | - | {split} {floor} |")
             else:
                 r = m / lean
                 lines.append(f"| {game} | {bots} | {m:,.0f} | {lean:,.0f} | {r:.2f}x | "
                              f"{'met' if r >= RATIO_GOAL else 'NOT met'} | {summary:,.0f}, {summary / lean:.2f}x | "
-                             f"{t['lean']:,.0f} | {split}")
+                             f"{t['lean']:,.0f} | {split} {floor} ({2 * t['lean']:,.0f}) |")
             print(lines[-1], file=sys.stderr)
     lines += ["", explorer_text(explorer_move())]
     print(lines[-1], file=sys.stderr)
