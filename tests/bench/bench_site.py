@@ -4,7 +4,9 @@
     .venv/bin/python tests/bench/bench_site.py --games-only --site DIR --update BENCHMARKS.md   # issue 21's line
 
 `--games-only` measures only games/s in the worker beside CPython (random and heuristic
-bots, alternating rounds), on any built site with a Stepper page (one lesson is enough:
+bots, alternating rounds) and Play live's cold start beside a fresh CPython's, each read by
+the clocks inside the Python that runs it (live.timed_simulate_point, the worker's
+performance.now()), on any built site with a Stepper page (one lesson is enough:
 `python -m meeple.course.site.build --lessons 01_first_interval --out DIR`), into <!-- site-games:start/end -->.
 
 Serves a built site (default: lessons/_build/html, from `make site`) on loopback and
@@ -181,47 +183,132 @@ def cpython_games() -> dict:
     return out
 
 
+# The first game of a cold start, in the worker and in a fresh CPython.
+COLD_GAME = ("bucket-brigade", "heuristic")
+# A fresh CPython does what the worker does to be ready, then plays that game. perf_counter is
+# CLOCK_MONOTONIC, one clock for every process on Linux: the parent's reading before the launch
+# and the child's first one give the interpreter's start; the child's first process_time is its CPU.
+CPYTHON_COLD = """
+import json, sys, time
+t0, c0 = time.perf_counter(), time.process_time()
+from meeple.course.site.runtime import live, transport  # noqa: F401 - the modules the worker imports
+t1, c1 = time.perf_counter(), time.process_time()
+live.simulate_point(*json.loads(sys.argv[1]))
+t2, c2 = time.perf_counter(), time.process_time()
+print(json.dumps({"t0": t0, "up_cpu": c0, "imported": [t1 - t0, c1 - c0], "game": [t2 - t1, c2 - c1]}))
+"""
+
+
+def _args(game: str, bots: str, n: int) -> list:
+    setup = _setup(game)
+    setup["bots"] = [bots] * len(setup["bots"])
+    return [json.dumps(setup), json.dumps(setup["values"][0]), n]
+
+
+def _in_worker(page, args: list) -> tuple[dict, float]:
+    """live.timed_simulate_point in the page's worker: (its answer, seconds of the page's call there and back)."""
+    t0 = time.perf_counter()
+    got = page.evaluate("([s, v, n]) => globalThis.meepleLive.call('timed_simulate_point', {setup: s, value: v, games: n})",
+                        args)
+    return json.loads(got), time.perf_counter() - t0
+
+
+def cold_starts(browser, url: str, lesson: str, rounds: int) -> tuple[list[dict], list[dict]]:
+    """`rounds` Play-live cold starts (each a fresh context: empty cache), each beside a fresh CPython:
+    seconds by the clocks inside each (the worker's performance.now(), the child's perf_counter)."""
+    args = _args(*COLD_GAME, 1)
+    worker, cpython = [], []
+    for _ in range(rounds):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{url}/{lesson}.html")
+        page.locator(".meeple-play-live").first.click()
+        page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
+        info = page.evaluate("globalThis.meepleLive.started")
+        game, _ = _in_worker(page, args)
+        context.close()
+        pyodide = info["ready_seconds"] - info["meeple_seconds"]  # from the worker's creation
+        worker.append({"python": pyodide, "meeple": info["meeple_seconds"], "game": game["perf_counter"],
+                       "total": info["ready_seconds"] + game["perf_counter"], "page": info["seconds"],
+                       "version": info["version"]})
+        before = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", CPYTHON_COLD, json.dumps(args)], capture_output=True, text=True,
+                              check=True)
+        got = json.loads(done.stdout)
+        up = got["t0"] - before
+        cpython.append({"python": up, "python_cpu": got["up_cpu"], "meeple": got["imported"][0],
+                        "meeple_cpu": got["imported"][1], "game": got["game"][0], "game_cpu": got["game"][1],
+                        "total": up + got["imported"][0] + got["game"][0]})
+        print("cold", worker[-1], cpython[-1], file=sys.stderr)
+    return worker, cpython
+
+
 def games_only(browser, url: str, lesson: str, rounds: int = 3) -> dict:
-    """Games/s of simulate_point in the page's worker and in this CPython, random and heuristic bots,
-    `rounds` alternating rounds (browser, then CPython, per game and bots); the best round of each."""
+    """Play live's cold start and games/s of simulate_point, each timed inside the Python that runs it
+    (live.timed_simulate_point) in the page's worker and in this CPython, random and heuristic bots,
+    `rounds` alternating rounds (the worker, then CPython, per game and bots); the best round of each."""
     from meeple.course.site.runtime import live
 
+    worker_cold, cpython_cold = cold_starts(browser, url, lesson, rounds)
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{url}/{lesson}.html")
     page.locator(".meeple-play-live").first.click()
     page.wait_for_selector(".meeple-stepper[data-meeple-live=live]", timeout=300_000)
-    out = {}
+    rows, clock, gap, differ, calls = {}, None, 0.0, 0, 0
+    drift = 0.0  # the largest |process_time - perf_counter| / perf_counter of a worker's call
     for game, n in GAMES.items():
         for bots in ("random", "heuristic"):
-            setup = _setup(game)
-            setup["bots"] = [bots] * len(setup["bots"])
-            args = [json.dumps(setup), json.dumps(setup["values"][0]), n]
-            best = [float("inf")] * 3  # browser wall, CPython wall, CPython CPU
+            args = _args(game, bots, n)
+            best = [float("inf")] * 3  # the worker's perf_counter, CPython's perf_counter, CPython's process_time
             for _ in range(rounds):
-                t0 = time.perf_counter()
-                page.evaluate("([s, v, n]) => globalThis.meepleLive.call('simulate_point', {setup: s, value: v, games: n})",
-                              args)
-                best[0] = min(best[0], time.perf_counter() - t0)
-                t0, c0 = time.perf_counter(), time.process_time()
-                live.simulate_point(*args)
-                best[1] = min(best[1], time.perf_counter() - t0)
-                best[2] = min(best[2], time.process_time() - c0)
-            out[(game, bots)] = (n, *best)
-            print(game, bots, out[(game, bots)], file=sys.stderr)
+                there, trip = _in_worker(page, args)
+                here = json.loads(live.timed_simulate_point(*args))
+                calls += 1
+                differ += there["rows"] != here["rows"]
+                clock = there["process_clock"]
+                drift = max(drift, abs(there["process_time"] - there["perf_counter"]) / there["perf_counter"])
+                gap = max(gap, trip - there["perf_counter"])
+                best = [min(best[0], there["perf_counter"]), min(best[1], here["perf_counter"]),
+                        min(best[2], here["process_time"])]
+            rows[(game, bots)] = (n, *best)
+            print(game, bots, rows[(game, bots)], file=sys.stderr)
     context.close()
-    return out
+    return {"rows": rows, "clock": clock, "drift": drift, "gap": gap, "differ": differ, "calls": calls,
+            "cold": (min(worker_cold, key=lambda r: r["total"]), min(cpython_cold, key=lambda r: r["total"]))}
 
 
-def games_only_text(rows: dict, site: dict, load: tuple[float, float]) -> str:
-    lines = [f"Measured {time.strftime('%Y-%m-%d %H:%M')}, Pyodide {site['pyodide']}, Chromium headless; load average "
-             f"{load[0]:.1f} at the start, {load[1]:.1f} after (the machine is shared: best of 3 rounds alternating "
-             "the worker and CPython; the worker's time is wall clock, a page's call to the worker and back).", "",
-             "| game | bots | games | browser (Pyodide worker) games/s, wall | CPython games/s, wall (CPU) "
-             "| browser time / CPython time (wall) |", "|---|---|---:|---:|---:|---:|"]
-    for (game, bots), (n, browser, wall, cpu) in rows.items():
-        lines.append(f"| {game} | {bots} | {n} | {n / browser:,.0f} | {n / wall:,.0f} ({n / cpu:,.0f}) | "
-                     f"{browser / wall:.1f}x |")
+def games_only_text(got: dict, site: dict, load: tuple[float, float]) -> str:
+    worker, cpython = got["cold"]
+    same = ("the worker's rows equal CPython's in every call" if not got["differ"] else
+            f"the worker's rows differ from CPython's in {got['differ']} of {got['calls']} calls")
+    lines = [f"Measured {time.strftime('%Y-%m-%d %H:%M')}, Pyodide {site['pyodide']} (Python {worker['version']}) in "
+             f"Chromium headless beside CPython {sys.version.split()[0]}; load average {load[0]:.1f} at the start, "
+             f"{load[1]:.1f} after (the machine is shared: best of 3 rounds alternating the worker and CPython). "
+             "Each Python times itself (`live.timed_simulate_point`): CPython by process_time (CPU) and perf_counter "
+             "(wall). A browser gives a worker no CPU clock: Pyodide's process_time is "
+             f"`{got['clock']}`, which Emscripten counts in wall time (here it differed from perf_counter by at most "
+             f"{got['drift']:.1%}), so the worker's figure is its perf_counter, performance.now() read inside the worker "
+             "(0.1 ms steps): wall time, which also counts the worker's thread waiting for a core (compare it with "
+             f"CPython's wall). The page's call there and back added at most {got['gap'] * 1e3:.0f} ms; {same}.", "",
+             f"Play live cold start (empty cache, the files from loopback, best of 3): the worker, by its performance.now() from its creation: "
+             f"Pyodide {worker['python']:.1f} s, the meeple wheel installed and imported {worker['meeple']:.1f} s, "
+             f"a first game ({COLD_GAME[0]}, {COLD_GAME[1]} bots) {worker['game'] * 1e3:.0f} ms: "
+             f"**{worker['total']:.1f} s** (the page waited {worker['page']:.1f} s from the click). "
+             f"CPython, a fresh interpreter (perf_counter, CPU in brackets): start {cpython['python'] * 1e3:.0f} ms "
+             f"({cpython['python_cpu'] * 1e3:.0f}), `import meeple.course.site.runtime.live` {cpython['meeple'] * 1e3:.0f} ms "
+             f"({cpython['meeple_cpu'] * 1e3:.0f}), the first game {cpython['game'] * 1e3:.0f} ms "
+             f"({cpython['game_cpu'] * 1e3:.0f}): **{cpython['total']:.2f} s**; the worker takes "
+             f"{worker['total'] / cpython['total']:.0f}x as long.", "",
+             "| game | games | random: worker games/s | CPython games/s, CPU (wall) | worker / CPython time, CPU (wall) "
+             "| heuristic: worker games/s | CPython games/s, CPU (wall) | worker / CPython time, CPU (wall) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for game, n in GAMES.items():
+        cells = []
+        for bots in ("random", "heuristic"):
+            _, there, wall, cpu = got["rows"][(game, bots)]
+            cells.append(f"{n / there:,.0f} | {n / cpu:,.0f} ({n / wall:,.0f}) | {there / cpu:.1f}x ({there / wall:.1f}x)")
+        lines.append(f"| {game} | {n} | {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
@@ -249,12 +336,12 @@ def main() -> None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_ARGS)
-                rows = games_only(browser, url, steppers[0])
+                got = games_only(browser, url, steppers[0])
                 browser.close()
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
         site = json.loads((html / "_static" / "meeple-site.json").read_text())
-        table = games_only_text(rows, site, (load0, os.getloadavg()[0]))
+        table = games_only_text(got, site, (load0, os.getloadavg()[0]))
         print(table)
         if args.update:
             _replace(args.update, "site-games", table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,18 @@ def test_a_value_simulated_in_the_browser_has_the_numbers_of_sweep(setup, value)
         for k in ("seat", "bot", "games", "win_rate", "win_low", "win_high", "score", "score_low", "score_high"):
             assert row[k] == want[k], k
 
+
+
+def test_the_timed_simulation_returns_the_same_rows_and_the_seconds_of_its_own_clocks():
+    """What bench_site.py asks the worker: simulate_point's rows, untouched, and how long they took
+    on the clocks of the Python that played them (CPython here: process_time is a CPU clock)."""
+    setup = {"game": "bucket-brigade", "config": bb.Config().to_dict(), "field": "players",
+             "bots": ["random"] * 4, "seed": 2}
+    args = (json.dumps(setup), json.dumps(4), 30)
+    timed = json.loads(live.timed_simulate_point(*args))
+    assert timed["rows"] == json.loads(live.simulate_point(*args))
+    assert timed["perf_counter"] > 0 and timed["process_time"] > 0
+    assert timed["process_clock"] == time.get_clock_info("process_time").implementation
 
 @pytest.fixture
 def site_mode():

@@ -7,7 +7,9 @@ pandas and numpy do not exist in the browser.
 - `simulate_point(setup, value, games, report)`: one Explorer value played
   game by game (`simulate.play_game`, the seeds `simulate` and `sweep` use) and
   summarised by the Explorer's own `cell_rows`, so the numbers equal CPython's
-  `sweep` row for row (the benchmark's games/s).
+  `sweep` row for row.
+- `timed_simulate_point(setup, value, games)`: the same, timed by the clocks of
+  the Python that plays it (tests/bench/bench_site.py's games/s inside the worker).
 
 Every widget kind (the Stepper, the Explorer, the controls) is opened and driven through
 `meeple.course.site.runtime.transport` (`open_json`, `send_json`), which the worker calls.
@@ -16,6 +18,7 @@ Every widget kind (the Stepper, the Explorer, the controls) is opened and driven
 from __future__ import annotations
 
 import json
+import time
 
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import MAX_GAMES, play_game
@@ -49,3 +52,15 @@ def simulate_point(setup_json: str, value_json: str, games: int, report=None) ->
             report(i + 1, games)
     rows = cell_rows({field: value}, config.players, records)
     return json.dumps([{k: clean_value(v) for k, v in r.items()} for r in rows])
+
+
+def timed_simulate_point(setup_json: str, value_json: str, games: int) -> str:
+    """`simulate_point` timed where it runs, not by a page's call to the worker and back: JSON
+    {"rows", "perf_counter", "process_time" (seconds on each clock), "process_clock" (what
+    process_time reads here: in the browser's Pyodide `clock()`, a wall clock, since a Web Worker
+    has no CPU clock; CPython on Linux reads CLOCK_PROCESS_CPUTIME_ID)}."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    rows = simulate_point(setup_json, value_json, games)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return json.dumps({"rows": json.loads(rows), "perf_counter": wall, "process_time": cpu,
+                       "process_clock": time.get_clock_info("process_time").implementation})

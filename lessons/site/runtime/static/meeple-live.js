@@ -268,7 +268,7 @@
     };
   }
 
-  // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py times simulate_point with it).
+  // `call(what, args)`: ask the worker directly (tests/bench/bench_site.py: timed_simulate_point).
   const call = (what, args, progress) => startPython(() => {}).then(() => ask(what, args, progress));
   // `attach(id, view)`: a model for a session Python opened itself (a Stepper a lesson cell made, meeple-cells.js)
   globalThis.meepleLive = { offerStepper, offerControl, startPython, call, open: openSession, attach: sessionModel,

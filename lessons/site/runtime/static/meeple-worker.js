@@ -58,6 +58,7 @@ async function start({ pyodide, wheel }) {
     ready: true,
     python_seconds: (tPython - t0) / 1000,
     meeple_seconds: (tReady - tPython) / 1000,
+    ready_seconds: tReady / 1000,  // a worker's performance.now() counts from the worker's creation
     version: py.runPython("import sys; sys.version.split()[0]"),
   };
 }
@@ -69,6 +70,8 @@ const handlers = {
   close: ({ id }) => transport.close(id),
   simulate_point: ({ setup, value, games }, call) =>
     live.simulate_point(setup, value, games, (done, total) => postMessage({ call, kind: "progress", done, total })),
+  // tests/bench/bench_site.py: games/s by the worker's own clocks (JSON text: the rows and the seconds)
+  timed_simulate_point: ({ setup, value, games }) => live.timed_simulate_point(setup, value, games),
   // A lesson's code cells (meeple-cells.js): meeple.course.site.runtime.cells, one namespace per page.
   cell: ({ op, page, code }) => {
     if (!["prepare", "run", "context"].includes(op)) throw new Error(`unknown cell request ${op}: prepare, run or context`);
