@@ -1,9 +1,9 @@
 """Bucket Brigade's game core: the game as a lean loop holds it (plain lists and ints), with the
-rules applied to it in place: the deal (BB-2, BB-4, BB-12), a card played (BB-5 to BB-8, BB-14) and
-a round's scoring (BB-9 to BB-11, BB-13). These functions are the only copy of those rules:
-simulate's `play_core` (strategy.py) plays on a Core directly; the public `State` (game.py) is a view
-of one, and `step`/`apply` build a Core from a State, play the move here and write the State's
-tuples back.
+rules applied to it in place: the deal (BB-2, BB-4, BB-12), a card played (BB-5 to BB-8, BB-14),
+a round's scoring (BB-9 to BB-11) and the game's end (BB-12). These functions are the only copy
+of those rules: simulate's `play_core` (strategy.py) plays on a Core directly; the public `State`
+(game.py) is a view of one, and `step`/`apply` build a Core from a State, play the move here and
+write the State's tuples back.
 
 Also here: what the game's box holds for one Config (`Box`, `box_for`), worked out once.
 """
