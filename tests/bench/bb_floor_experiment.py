@@ -15,7 +15,7 @@ import sys
 
 from bot_audit import duel
 from meeple.rules import bucket_brigade as bb
-from meeple.rules.bucket_brigade import _colour_index, _colour_points, _counts_by_colour
+from meeple.rules.bucket_brigade.cards import colour_index, colour_points, counts_by_colour
 
 
 def unfloored_heuristic(obs, legal, rng):
@@ -23,10 +23,10 @@ def unfloored_heuristic(obs, legal, rng):
     plays compared by the unfloored hand value; only a round-ending play is floored."""
     cfg = obs.config
     track, end = cfg.track, len(cfg.track) - 1
-    index = _colour_index(cfg.colours)
+    index = colour_index(cfg.colours)
     positions = obs.positions
-    ones, twos = _counts_by_colour(obs.hand, cfg.colours)
-    now = [_colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(positions)]
+    ones, twos = counts_by_colour(obs.hand, cfg.colours)
+    now = [colour_points(ones[k], twos[k], track[p], cfg) for k, p in enumerate(positions)]
     card_points = sum(now)
     danger = end - 2
     near_end = max(positions) >= danger
@@ -41,7 +41,7 @@ def unfloored_heuristic(obs, legal, rng):
             else:
                 lo -= 1
         ends = to == end
-        value = card_points - now[k] + _colour_points(lo, lt, track[to], cfg) + (cfg.bonus if ends else 0)
+        value = card_points - now[k] + colour_points(lo, lt, track[to], cfg) + (cfg.bonus if ends else 0)
         if ends and cfg.floor_zero:
             value = max(0, value)
         if not ends and (near_end or to >= danger):

@@ -381,16 +381,16 @@ def test_cards_are_conserved_on_the_core_simulate_plays():
     from meeple.rules.chance import Chance
 
     for seed in range(3):
-        c = bb._new_core(Config(), Chance(seed), counts=True)
-        bb._deal_core(c, 0)
+        c = bb.core.new_core(Config(), Chance(seed), counts=True)
+        bb.core.deal(c, 0)
         rng = __import__("random").Random(seed)
         while not c.is_over:
             p = c.current_player
             bb.check_state(c)
-            assert (c.ones[p], c.twos[p]) == tuple(bb._counts_by_colour(c.hands[p], c.box.colours, c.box.index))
-            legal = bb._hand_plays(c.hands[p], c.box.plays)
+            assert (c.ones[p], c.twos[p]) == tuple(bb.cards.counts_by_colour(c.hands[p], c.box.colours, c.box.index))
+            legal = bb.cards.hand_plays(c.hands[p], c.box.plays)
             assert c.plays[p] == legal  # kept up to date move by move
-            bb._play_core(c, p, legal[rng.randrange(len(legal))])
+            bb.core.play_card(c, p, legal[rng.randrange(len(legal))])
         bb.check_state(c)
         assert len(c.history) == Config().total_rounds
 
