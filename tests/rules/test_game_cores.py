@@ -93,21 +93,17 @@ def test_play_core_leaves_a_bot_it_does_not_know_to_the_protocol_loop():
         assert play_game(mod, config, names, funcs, 5, 0) == play_game(_without_core(mod), config, names, funcs, 5, 0)
 
 
-def _core(mod):
-    return mod.core if mod is ddb else types.SimpleNamespace(new_core=mod._start, begin=mod._begin, act=mod._act)
-
-
 @pytest.mark.parametrize("mod", [pb, ddb], ids=lambda m: m.NAME)
 def test_the_core_conserves_everything_after_every_decision(mod):
     """check_state on the core itself, after every decision of random games in every preset."""
     rng = random.Random(2)
     for config in CONFIGS[mod].values():
         for g in range(15):
-            c = _core(mod).new_core(config, mod.Chance(g))
-            _core(mod).begin(c)
+            c = mod.core.new_core(config, mod.Chance(g))
+            mod.core.begin(c)
             while not c.is_over:
                 legal = mod.legal_actions(c)
-                _core(mod).act(c, legal[rng.randrange(len(legal))])
+                mod.core.act(c, legal[rng.randrange(len(legal))])
                 mod.check_state(c)
 
 
