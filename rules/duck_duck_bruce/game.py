@@ -21,7 +21,7 @@ from .cards import (
     DECIDE, FLIP, OVER, STEAL, STOP, Card, Config, Duck, Steal, Turn, card_key, count_unseen_suits, deck_counts,
     steal_actions, unseen_counts,
 )
-from .core import Core, _new, act, begin, new_core, seat_name
+from .core import Core, act, begin, new_core, seat_name
 from .measures import tallies
 
 
@@ -85,7 +85,7 @@ class State:
         self._n_facts = len(self._facts)
 
 
-_new_state = object.__new__
+_new = object.__new__  # a State or a Core without __init__: every field is set next
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ def sync(c: Core, s: State) -> None:
 
 def state_of(c: Core, turn_end=None) -> State:
     """The public State of Core `c` (no event log; `turn_end` its hook)."""
-    s = _new_state(State)
+    s = _new(State)
     s.config = c.config
     s._events, s._n_events, s._turn_end = None, 0, turn_end
     sync(c, s)
@@ -190,7 +190,7 @@ def new_game(config: Config | None = None, seed: int = 0, chance: Chance | None 
     `turn_end(state)` is called at the end of every turn, decision or not (see _turn_over)."""
     config = resolve_config(Config, config)
     c = new_core(config, start(check_seed(seed)) if chance is None else chance)
-    state = _new_state(State)
+    state = _new(State)
     state.config, state._events, state._n_events, state._turn_end = config, [] if events else None, 0, turn_end
     if events:
         c.sink = state

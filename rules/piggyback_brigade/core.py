@@ -1,6 +1,6 @@
 """The Piggyback Brigade's game core (issue 21): the rules applied in place on plain lists, their only copy.
 `Core` holds the race and `Setup` what its Config fixes; `new_core` and `begin` start it, `act` plays one
-decision and the rolls after it (`_run`, the rules' one loop, which simulate's fast loop also runs with the
+decision and the rolls after it (`run`, the rules' one loop, which simulate's fast loop also runs with the
 bots choosing inline).
 """
 
@@ -106,7 +106,7 @@ _roll = roll_in_place  # PB-4: the die: below(n) of the game's chance, drawn in 
 
 def begin(c: Core) -> None:
     """Play a race just set up (new_core) to its first decision: Player 1's turn (PB-3)."""
-    _run(c, None, fresh=True)
+    run(c, None, fresh=True)
 
 
 def new_core(config: Config, chance) -> Core:
@@ -119,7 +119,7 @@ def new_core(config: Config, chance) -> Core:
     else:
         c.chance = chance
     players = setup.players
-    c.current_player = players - 1  # _run starts the next seat: Player 1 (PB-3)
+    c.current_player = players - 1  # run starts the next seat: Player 1 (PB-3)
     c.phase, c.face, c.piglet, c.rerolls, c.pending = TURN, -1, -1, 0, ()
     c.order = setup.order
     c.stacks = [[] for _ in range(setup.spaces)]
@@ -180,7 +180,7 @@ def _finish(c: Core, group) -> None:
         )
 
 
-def _run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
+def run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
     """The rules' one loop: apply the decision `action` to the Core (None: no decision), then
     roll on (PB-3 to PB-14) until the next decision or the race's end. Returns the decisions
     the loop took itself (below).
@@ -387,8 +387,8 @@ def _extend(c: Core) -> None:
 
 
 def act(c: Core, action: Action) -> None:
-    """One legal decision on the Core, and the rolls that follow it (_run, stopping at the next decision)."""
-    _run(c, action)
+    """One legal decision on the Core, and the rolls that follow it (run, stopping at the next decision)."""
+    run(c, action)
 
 
 def note_leader(c: Core) -> None:

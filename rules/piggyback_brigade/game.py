@@ -14,7 +14,9 @@ from .. import log as _log
 from ..chance import Chance, check_seed, start, stream_key
 from ..protocol import check_seat, protocol_state, resolve_config
 from .cards import CHOOSE, EXTEND, MOVES, OVER, REROLL, ROLL, ROLL_AGAIN, STOP, TURN, Action, Config
-from .core import Core, _new, _run, begin, new_core, seat_name, setup_of
+from .core import Core, begin, new_core, run, seat_name, setup_of
+
+_new = object.__new__  # a State or a Core without __init__: every field is set next
 
 
 @protocol_state("events")
@@ -185,7 +187,7 @@ def step(s: State, action: Action) -> None:
     """Play a legal `action` on `s` in place: apply's work without the copy and
     without checking the action. Everything else holds a state only through apply."""
     c = core_of(s)
-    _run(c, action)
+    run(c, action)
     sync(c, s)
 
 
@@ -193,7 +195,7 @@ def play_on(s: State, action: Action | None = None) -> None:
     """Play on from a hand-built State (a test's table): `action` if given, then the rolls up to
     the next decision, written back into `s`."""
     c = core_of(s)
-    _run(c, action)
+    run(c, action)
     sync(c, s)
 
 

@@ -9,7 +9,7 @@ import sys
 
 from .. import bots as _bots
 from .cards import BEFORE, CHOOSE, EXTEND, REROLL, ROLL, ROLL_AGAIN, STOP, TURN, Action, Config
-from .core import Setup, _run, new_core, note_leader, setup_of
+from .core import Setup, new_core, note_leader, run, setup_of
 from .game import Observation, apply, determinize
 from .track import after_move
 
@@ -44,7 +44,7 @@ def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, lea
     c = new_core(config, chance)
     c.turn_end = note_leader
     c.leaders = leaders = []
-    actions = _run(c, None, True, (fast, draws, rngs, seat_funcs, checked, seat_names, _decide))
+    actions = run(c, None, True, (fast, draws, rngs, seat_funcs, checked, seat_names, _decide))
     return c, leaders, actions  # the final Core: scores, winners, game_stats... read it as a State
 
 
