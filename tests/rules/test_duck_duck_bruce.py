@@ -162,6 +162,13 @@ def test_bruce_discards_the_whole_row_and_offers_a_steal():
     assert declined.current_player == 1 and declined.nests == after.nests and declined.chance == after.chance
 
 
+def _resolve_steal(s, p: int, action, face: int) -> None:
+    """The rules' own steal resolution (core.resolve_steal) played on State s, in place."""
+    c = ddb.game.core_of(s)
+    ddb.core.resolve_steal(c, p, action, face)
+    ddb.game.sync(c, s)
+
+
 def test_declining_can_be_switched_off_and_illegal_steals_are_refused():
     """DDB-6: with may_decline=false a steal must be declared; one may not steal from oneself or claim 4."""
     s = _state(Config(may_decline=False), pile=[R2], phase=STEAL)
@@ -181,7 +188,7 @@ def _after_roll(cfg, face, action=Steal(1, 2), thief=(R1, G2, Duck("teal", 4)), 
     """(before, after) seat 0's die shows `face` for `action` (the rules' own resolution)."""
     before = _state(cfg, pile=[R2], phase=STEAL, nests=[thief, victim] + [()] * (cfg.players - 2))
     s = before._copy()
-    ddb._resolve_steal(s, 0, action, face)
+    _resolve_steal(s, 0, action, face)
     ddb.check_state(s)
     return before, s
 
@@ -663,7 +670,7 @@ def test_taken_cards_are_tracked_through_later_steals():
         # now seat 1 steals one card back from seat 0: the marks follow the red 4, or vanish with it
         back = _state(pile=[R2, G1], phase=STEAL, nests=after.nests, current=1)
         back.taken, back.chance = after.taken, Chance(seed + 1000)
-        ddb._resolve_steal(back, 1, Steal(0, 1), 1)
+        _resolve_steal(back, 1, Steal(0, 1), 1)
         ddb.check_state(back)
         marked = [back.nests[0][i] for i in back.taken[0]]
         assert marked == ([red4] if red4 in back.nests[0] else [])

@@ -99,11 +99,11 @@ def test_the_core_conserves_everything_after_every_decision(mod):
     rng = random.Random(2)
     for config in CONFIGS[mod].values():
         for g in range(15):
-            c = mod._start(config, mod.Chance(g))
-            mod._begin(c)
+            c = mod.core.new_core(config, mod.Chance(g))
+            mod.core.begin(c)
             while not c.is_over:
                 legal = mod.legal_actions(c)
-                mod._act(c, legal[rng.randrange(len(legal))])
+                mod.core.act(c, legal[rng.randrange(len(legal))])
                 mod.check_state(c)
 
 
@@ -129,7 +129,7 @@ def test_play_core_ends_in_the_protocol_loops_final_state(mod):
                 while not state.is_over:
                     p = state.current_player
                     mod.step(state, funcs[p](mod.observation(state, p), mod.legal_actions(state), want[p]))
-                got = mod._put(core, mod.State.__new__(mod.State)) if mod is ddb else core
+                got = mod.game.state_of(core) if mod is ddb else core
                 for name in fields:
                     mine, theirs = getattr(got, name), getattr(state, name)
                     if mod is pb and name in ("stacks", "extensions_left", "rerolls_taken", "rerolls_declined", "where"):

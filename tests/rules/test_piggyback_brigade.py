@@ -56,7 +56,7 @@ def table(cfg, spaces=None, to_move=0, rolls=None, seed=0, extensions_left=None)
         s.chance = Rigged(rolls)
     s.phase, s.pending, s.piglet, s.face, s.rerolls = pb.TURN, (), -1, -1, 0
     s.current_player = (to_move - 1) % cfg.players
-    pb._play_on(s, None)
+    pb.game.play_on(s, None)
     pb.check_state(s)
     return s
 

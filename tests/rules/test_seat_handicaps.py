@@ -81,10 +81,10 @@ def test_DDB_14_start_points_count_toward_the_target_and_the_sources_leave_them_
 
 def test_PB_17_a_head_start_places_each_seats_piglets_stacked_in_seat_order():
     config = pb.Config(players=4, seat_spaces=(0, 2, 2, 5))
-    core = pb._start(config, pb.Chance(1))
+    core = pb.core.new_core(config, pb.Chance(1))
     assert core.where == [-1, 1, 1, 4] and core.stacks[1] == [1, 2] and core.stacks[4] == [3]
     two = pb.Config(players=3, seat_spaces=(0, 0, 3))  # two piglets each (PB-2)
-    core = pb._start(two, pb.Chance(1))
+    core = pb.core.new_core(two, pb.Chance(1))
     assert core.stacks[2] == [4, 5] and core.where[:4] == [-1] * 4
     # 800 games: the edge is about ten points, and at 200 games two intervals can still overlap (chance version 2's
     # seed 7 gave 34% (28% to 41%) against 24% (19% to 30%))
