@@ -64,6 +64,12 @@ OPTIONAL (speed; simulate uses them when present; all four games have them)
                             4}); USAGE says what is counted, ALWAYS_APPLIES why
                             the other fields always apply. compare warns when a
                             changed number could matter in under 1% of games
+SHAPE (the four games; a user's game module need not follow it)
+  Each game is a package: cards (Config, cards, actions), core (the kernel: Core,
+  the rules in place on plain lists), game (State and the protocol above, and the
+  bridge game.core_of(state) -> Core, game.sync(core, state), game.state_of(core)
+  -> State), measures, strategy (BOTS, play_core), and its exact maths in its own
+  words (bucket_king.pyramid, duck_duck_bruce.odds, piggyback_brigade.track, .dice).
 The event log is shared between a state and the next (rules/log.py): appending
 costs O(1), and a state still shows only its own events.
 """
