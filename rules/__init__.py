@@ -63,7 +63,10 @@ OPTIONAL (speed; simulate uses them when present; all four games have them)
                             number could matter ({"bonus": 2, "hand_sizes[1]":
                             4}); USAGE says what is counted, ALWAYS_APPLIES why
                             the other fields always apply. compare warns when a
-                            changed number could matter in under 1% of games
+                            changed number could matter in under 1% of games. A
+                            per-player-count table gives only the game's own
+                            entry: the others are not used at that count, and
+                            compare shows them n/a, with no warning
 SHAPE (the four games; a user's game module need not follow it)
   Each game is a package: cards (Config, cards, actions), core (the kernel: Core,
   the rules in place on plain lists), game (State and the protocol above, and the

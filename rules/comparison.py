@@ -553,13 +553,23 @@ def usage_lines(table) -> list[str]:
                 row.append("always")
                 continue
             got = _usage(key, usage[variant], always)
-            row.append("n/a" if got is None else f"{got[0]:,} of {done.get(variant, 0):,} games ({got[1] / max(1, done.get(variant, 0)):.2f} a game)")
+            if got is None:  # an entry of a per-player-count table the hook leaves out: another count's
+                row.append("n/a (another player count)" if "[" in key else "n/a")
+                continue
+            row.append(f"{got[0]:,} of {done.get(variant, 0):,} games ({got[1] / max(1, done.get(variant, 0)):.2f} a game)")
         row.append(always.get(field) or words.get(field, ""))
         rows.append(row)
     lines = ["Rule usage: games in which each changed number could matter (occasions a game), per variant:",
              fmt_table(["number", *usage, "what is counted"], rows)]
     for variant, keys_ in changed.items():
         n = done.get(variant, 0)
+        # entries of per-player-count tables for other counts: one line for them all, not one each
+        other = [k for k in keys_ if "[" in k and k.split("[", 1)[0] not in always
+                 and _usage(k, usage.get(variant, {}), always) is None]
+        if other and n:
+            lines.append(f"Warning: {variant} changes {', '.join(other)}: "
+                         f"{'an entry' if len(other) == 1 else 'entries'} for another player count, never read in "
+                         f"these games: this comparison says nothing about {'it' if len(other) == 1 else 'them'}.")
         for key in keys_:
             got = None if key.split("[", 1)[0] in always else _usage(key, usage.get(variant, {}), always)
             if got is not None and n and got[0] < USAGE_FLOOR * n:

@@ -80,7 +80,8 @@ def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (its game_stats in `game.stats`): how often each USAGE number could matter."""
     stats, rounds = game.stats, game.rounds
     return {
-        **{f"hand_sizes[{i}]": rounds if i == config.players - 3 else 0 for i in range(len(config.hand_sizes))},
+        # a per-player-count table: only this game's entry (the others are never read at this count)
+        f"hand_sizes[{config.players - 3}]": rounds,
         "bonus": sum(stats["rounds_ended"]),
         "pair_multiplier": rounds if config.advanced else 0,
         "two_step_multiplier": rounds if config.advanced else 0,

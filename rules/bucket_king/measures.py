@@ -120,8 +120,9 @@ def rule_usage(config: Config, game) -> dict[str, int]:
     """For one simulated game (`game.stats`, `game.turns`, `game.rounds`): how often each USAGE number could matter."""
     here, turns = config.players - MIN_PLAYERS, game.turns
     return {
-        **{f"buckets_per_colour[{i}]": int(i == here) for i in range(len(config.buckets_per_colour))},
-        **{f"pyramid_rows[{i}]": int(i == here) for i in range(len(config.pyramid_rows))},
+        # per-player-count tables: only this game's entries (the others are never read at this count)
+        f"buckets_per_colour[{here}]": 1,
+        f"pyramid_rows[{here}]": 1,
         "fall_probability": game.rounds if config.fall_model == "poke" else 0,
         "special_one": turns,
         "special_one_max": turns if config.special_one else 0,

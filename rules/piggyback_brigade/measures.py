@@ -103,9 +103,10 @@ def rule_usage(config: Config, game) -> dict[str, int]:
     allowed = config.extensions_per_player
     bound = sum(taken >= allowed for taken in stats["extensions"])
     return {
-        **{f"piglets_each[{i}]": int(i == here) for i in range(len(config.piglets_each))},
+        # per-player-count tables: only this game's entries (the others are never read at this count)
+        f"piglets_each[{here}]": 1,
         "max_rerolls": sum(stats["rerolls"]) if config.max_rerolls is not None else 0,
-        **{f"extensions[{i}]": bound if i == here else 0 for i in range(len(config.extensions))},
+        f"extensions[{here}]": bound,
         "extend_timing": sum(stats["extensions"]),
     }
 

@@ -576,6 +576,27 @@ def test_every_rule_number_is_counted_or_said_to_always_apply(name):
         assert all(type(v) is int and v >= 0 for v in got.values()), got
 
 
+def test_another_player_counts_entries_are_shown_not_used_in_one_warning():
+    """Piggyback's `no-extension` preset zeroes extensions for every player count (PB-12): a 4-player
+    game reads only its own entry, extensions[2]. The other five are not rules this game could use:
+    compare shows them n/a and says so in one warning (it used to give one warning each)."""
+    from meeple.rules.workbench import UnusedRuleWarning, format_comparison
+
+    with pytest.warns(UnusedRuleWarning) as caught:
+        t = compare("piggyback-brigade", {"base": None, "no-extension": "no-extension"}, "heuristic", 30, 1,
+                    progress=False, workers=1)
+    said = [str(w.message) for w in caught if w.category is UnusedRuleWarning]
+    others = ", ".join(f"extensions[{i}]" for i in (0, 1, 3, 4, 5))
+    assert said == [f"no-extension changes {others}: entries for another player count, never read in these games: "
+                    "this comparison says nothing about them."]
+    assert t.attrs["changed"]["no-extension"] == [f"extensions[{i}]" for i in range(6)]
+    usage = t.attrs["usage"]["no-extension"]
+    assert "extensions[2]" in usage and not any(f"extensions[{i}]" in usage for i in (0, 1, 3, 4, 5))
+    rows = {line.split()[0]: line for line in format_comparison(t).splitlines() if line.strip().startswith("extensions[")}
+    assert all("n/a (another player count)" in rows[f"extensions[{i}]"] for i in (0, 1, 3, 4, 5))
+    assert "n/a" not in rows["extensions[2]"] and "30 of 30 games" in rows["extensions[2]"]
+
+
 def test_compare_warns_when_a_changed_number_is_never_used_and_not_when_it_is(capsys):
     """No heuristic bot takes a second extension (PB-12) at 4 players, so allowing two plays the
     same games: compare must say the comparison says nothing about it. Three rerolls at most
