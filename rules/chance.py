@@ -136,7 +136,7 @@ stream_key = _key  # a game core keeps its stream's key and draws from it in pla
 def below_at(key: int, counter: int, n: int) -> int:
     """Chance(seed, counter).below(n)'s value, for the stream whose key is stream_key(seed),
     without making a Chance: a game core keeps (key, counter) and rolls its dice with this
-    (the same values: tests/test_core.py). n >= 1 (the caller's die has faces)."""
+    (the same values: tests/rules/test_core.py). n >= 1 (the caller's die has faces)."""
     z = ((key ^ (counter * 0xD1B54A32D192ED03 & _MASK)) + 0x9E3779B97F4A7C15) & _MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -144,7 +144,7 @@ def below_at(key: int, counter: int, n: int) -> int:
 
 
 # A whole shuffle's draws at once: numpy's uint64 arithmetic wraps at 2**64 exactly as
-# SplitMix64 needs, so the values are the same as _draws gives (tests/test_core.py checks
+# SplitMix64 needs, so the values are the same as _draws gives (tests/rules/test_core.py checks
 # it), at about half the cost from ~16 draws up. Without numpy (a bare Pyodide), plain Python.
 _VECTOR_FROM = 16
 _np = None

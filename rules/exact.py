@@ -15,7 +15,7 @@ The card-game helpers work for any game whose Config has `deck()` and
 in the game modules and is re-exported here when present:
 `exact_turn_distance` (Piggyback Brigade), `bust_probability`,
 `steal_expectation`, `best_stop` (Duck, Duck, Bruce).
-Every function is checked against brute-force enumeration in tests/test_exact.py.
+Every function is checked against brute-force enumeration in tests/rules/test_exact.py.
 """
 
 from __future__ import annotations

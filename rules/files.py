@@ -21,7 +21,7 @@ __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable",
            "read_capped", "open_regular", "shown_text", "drop_staged", "stalled", "STALL"]
 
 STALL = "MEEPLE_TEST_STALL"
-"""An environment variable for the signal tests (tests/test_signals.py) that makes moments last
+"""An environment variable for the signal tests (tests/rules/test_signals.py) that makes moments last
 (several: comma-separated):
 "worker-start" (a pool's worker, forked and not yet set up), "send" (each worker stops half-way
 through sending its second result), "write" (a file staged, not yet renamed into place). At that

@@ -119,7 +119,7 @@ class LazySeatRandom(random.Random):
 
 
 _seed_mt = _random.Random.seed
-_PURPOSES = 256  # chance.stream's seed: game seed * 256 + purpose (tests/test_chance2.py: the same stream)
+_PURPOSES = 256  # chance.stream's seed: game seed * 256 + purpose (tests/rules/test_chance2.py: the same stream)
 
 
 def _waking(name: str):

@@ -329,7 +329,7 @@ def _run(c: Core, action=None, bots=None) -> int:
             d = decide[p]
             if d is None:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
                 # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
-                # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
+                # tests/rules/test_game_cores.py checks this loop plays exactly the protocol loop's games
                 draw = draws[p]
                 if deciding:  # TURN_CHOICES: 2 of them, drawn with getrandbits(2)
                     r = draw(2)

@@ -330,7 +330,7 @@ def run(c: Core, action: Action | None, fresh: bool = False, bots=None) -> int:
         kind = how[p]
         if kind == 1:  # random_bot's draw, written out (the same getrandbits calls), on purpose:
             # a call into bots.random_bot per decision is measured overhead in the hot loop (BENCHMARKS.md);
-            # tests/test_game_cores.py checks this loop plays exactly the protocol loop's games
+            # tests/rules/test_game_cores.py checks this loop plays exactly the protocol loop's games
             draw = draws[p]  # the seat stream's getrandbits, bound once it was seeded (play_core)
             if phase is CHOOSE:
                 n = len(legal)
@@ -397,7 +397,7 @@ def note_leader(c: Core) -> None:
     piglets by space and, on a space, by height, so the top piglet of the furthest stack leads
     alone. Before the start every piglet counts 0 (all there: a tie); across the finish every
     one counts spaces + 1, so a seat leads there alone only when every piglet across is its own
-    (tests/test_game_cores.py checks the leaders against _leader(progress) in every preset)."""
+    (tests/rules/test_game_cores.py checks the leaders against _leader(progress) in every preset)."""
     where = c.where
     top = max(where)
     if top < 0:

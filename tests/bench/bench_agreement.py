@@ -22,7 +22,7 @@ fail, as `--sanity` shows (the core path of one preset against the protocol path
 Bucket King's base rules against the poke fall model; it must be rejected).
 With --chance it compares chance version 1 with version 2 instead (issue 35), both on simulate's
 path (play_game with chance=1 and chance=2): the same cases and measures, other games, so only
-the distributions can agree. tests/test_chance2.py runs that check on every game's base rules at
+the distributions can agree. tests/rules/test_chance2.py runs that check on every game's base rules at
 a modest size (300 games a version).
 Not a test: pytest does not collect this folder. Exit status 1 when any comparison fails.
 """

@@ -64,7 +64,7 @@ def _heuristic(have, count, pos, rnd):
                     best, best_value = [(7 + step, k)], value
                 elif value == best_value:
                     best.append((7 + step, k))
-    if rnd is None:  # every equally good play (tests/test_bucket_brigade.py checks meeple's bot against them)
+    if rnd is None:  # every equally good play (tests/rules/test_bucket_brigade.py checks meeple's bot against them)
         return best
     return best[0] if len(best) == 1 else best[int(rnd() * len(best))]
 

@@ -16,7 +16,7 @@ split (BK-12). Bots: `random` (uniform over the distinct legal actions) and
 With `log` (a list), every heuristic lead and follow appends what the mover saw and the
 equally good choices it had: ("lead", seat, hand, colours) and ("follow", seat, colour,
 hand, need, standing, colour masks, buckets, cheapest plays or None, best losses, played)
-(tests/test_bucket_king.py checks them against meeple's heuristic bot).
+(tests/rules/test_bucket_king.py checks them against meeple's heuristic bot).
 """
 
 from __future__ import annotations

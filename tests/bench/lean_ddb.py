@@ -8,7 +8,7 @@ play(rng, players, bot) -> (scores, actions): actions counts the decisions
 (flip/stop choices and steal choices), as simulate's `actions` column does.
 With `log` (a list), every decision appends what the mover saw and chose:
 ("stop", seat, row, pile, nests, stop) or ("steal", seat, [], pile, nests, (target, count) or None)
-(tests/test_lean_references.py checks them against meeple's heuristic bot).
+(tests/rules/test_lean_references.py checks them against meeple's heuristic bot).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def nest_score(nest) -> int:
 
 
 # The heuristic's removal loss again, on its own card encoding, on purpose: a lean reference is
-# written from the rules, never from meeple's code, so it can disagree with it (tests/test_lean_references.py).
+# written from the rules, never from meeple's code, so it can disagree with it (tests/rules/test_lean_references.py).
 def _removal_loss(nest) -> float:
     top = {}
     for c in nest:

@@ -7,7 +7,7 @@ meeple.rules.piggyback_brigade.
 play(rng, players, bot) -> (scores, actions); actions counts decisions.
 With `log` (a list), every decision appends what the mover saw and chose:
 ("extend", seat, where, stacks, extend) or ("reroll", seat, where, stacks, roll)
-(tests/test_lean_references.py checks them against meeple's heuristic_bot).
+(tests/rules/test_lean_references.py checks them against meeple's heuristic_bot).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ counts are compared with the records too.
 
 The stored games are chance version 1 (made before version 2 existed): every one is played
 and replayed with chance=1, which this meeple keeps for them (a record without a "chance"
-key replays as version 1). Version 2's games are checked in tests/test_chance2.py. Bucket Brigade's lookahead sets were made
+key replays as version 1). Version 2's games are checked in tests/rules/test_chance2.py. Bucket Brigade's lookahead sets were made
 again for issue 35's lookahead on the core (with racing: other choices, other games); the others
 are as they were. Duck, Duck, Bruce's sets were made again with `--write --game=duck-duck-bruce`
 when its game_stats gained turns_taken and bust_rate (issue 36): the second hash of each game
