@@ -172,7 +172,8 @@ def test_bad_names_and_limits_are_one_line_before_any_game(capsys, tmp_path, mon
     code, out, err = run(capsys, *argv)
     one_line_error(code, out, err, message)
     assert list(tmp_path.iterdir()) == []
-    assert len(err) < 250  # a 300-character name is shortened in the message
+    # a 300-character name is shortened in the message; the folder it looked in is the reader's own, as long as it is
+    assert len(err.replace(str(tmp_path), "DIR")) < 250
 
 
 @pytest.mark.parametrize(
