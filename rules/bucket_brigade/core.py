@@ -22,7 +22,7 @@ class Box:
     the deck (the same Card objects every round), the track and its last space, each
     colour's place, the order a hand is sorted in and the plays each card allows."""
 
-    __slots__ = ("config", "colours", "index", "deck", "track", "end", "order", "plays", "counted")
+    __slots__ = ("config", "colours", "index", "deck", "track", "end", "order", "plays", "counted", "heuristic")
 
     def __init__(self, config: Config):
         self.config = config
@@ -36,6 +36,9 @@ class Box:
         # counted[ones][twos]: times_counted for every count of one colour's cards the deck allows
         self.counted = [[times_counted(o, t, config) for t in range(config.two_step_cards + 1)]
                         for o in range(config.one_step_cards + 1)]
+        # the heuristic's numbers (strategy._heuristic_choice): the bonus, the floor (BB-11), the space from which
+        # the next player can end the round, and what that risk costs (3/4 of the bonus)
+        self.heuristic = (config.bonus, config.floor_zero, self.end - 2, config.bonus * 0.75)
 
     def __reduce__(self):  # a pickled state carries its Config; the box is remade from it
         return box_for, (self.config,)
@@ -127,7 +130,7 @@ def play_card(c: Core, p: int, action: Play) -> None:
         if say is not None:
             _log.say(say, f"The {action.colour} hedgehog reaches the last space: {seat_name(p)} ends the round.")
         _score_round(c, p)
-    elif not any(c.hands):
+    elif not hand and not any(c.hands):  # BB-14 (every hand empty: the mover's first, the rest only then)
         if say is not None:
             _log.say(say, "Every hand is empty before any hedgehog reached the end: no one gets the bonus.")
         _score_round(c, None)

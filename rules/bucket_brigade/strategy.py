@@ -32,34 +32,31 @@ def heuristic_bot(obs: Observation, legal: list[Play], rng: random.Random) -> Pl
 def _heuristic_choice(box: Box, ones, twos, positions, legal, rng: random.Random) -> Play:
     """heuristic_bot's choice from what the seat sees: its own cards of each colour (one- and
     two-step counts) and the hedgehogs' spaces. simulate's core passes its running counts."""
-    cfg = box.config
     track, end, index, counted = box.track, box.end, box.index, box.counted
     # the round_score of the hand left after a play, built colour by colour:
     # a play changes only its own colour's count and hedgehog
-    bonus, floor = cfg.bonus, cfg.floor_zero  # _round_total, inlined below: called for every legal play
+    bonus, floor, danger, risk = box.heuristic  # _round_total, inlined below: called for every legal play
     now = [counted[o][t] * track[p] for o, t, p in zip(ones, twos, positions)]  # colour_points of each colour
     card_points = sum(now)
-    danger = end - 2  # a hedgehog here can be finished by the next player
     near_end = max(positions) >= danger
-    risk = cfg.bonus * 0.75  # someone else can end it next turn
     best, best_value = [], None
     for a in legal:
         card, colour = a
         own, steps = card  # the card's own colour: None for a joker
         k = index[colour]
-        left_ones, left_twos = ones[k], twos[k]
-        if own is not None:  # the card leaves the hand (a joker scores nothing anyway)
-            if steps == 2:
-                left_twos -= 1
-            else:
-                left_ones -= 1
+        if own is None:  # a joker: the hand keeps every coloured card (a joker scores nothing anyway)
+            left = counted[ones[k]][twos[k]]
+        elif steps == 2:
+            left = counted[ones[k]][twos[k] - 1]
+        else:
+            left = counted[ones[k] - 1][twos[k]]
         to = positions[k] + steps
         if to >= end:  # _round_total(points, cfg, True)
-            value = card_points - now[k] + counted[left_ones][left_twos] * track[end] + bonus
+            value = card_points - now[k] + left * track[end] + bonus
             if value <= 0 and floor:
                 value = 0
         else:  # _round_total(points, cfg, False)
-            value = card_points - now[k] + counted[left_ones][left_twos] * track[to]
+            value = card_points - now[k] + left * track[to]
             if value <= 0 and floor:
                 value = 0
             if near_end or to >= danger:
@@ -88,29 +85,40 @@ def play_core(config, chance, seat_funcs, rngs, checked, seat_names, leader):
     config = resolve_config(Config, config)
     c = new_core(config, chance, counts=any(kinds))
     deal(c, 0)
+    # simulate's progress (the totals' leader) is noted here at each turn's end rather than by a turn_end
+    # hook: play_card ends exactly one turn (a card played, or the round it ended scored), and the
+    # leader changes only when a round is scored (the totals are then a new list)
     leaders = []
     note = leaders.append
-    shown = [None, None]  # the totals last seen (the same list until a round is scored) and their leader
-
-    def turn_end(core) -> None:  # simulate's progress: scores, the totals
-        if core.totals is not shown[0]:
-            shown[0], shown[1] = core.totals, leader(core.totals)
-        note(shown[1])
-
-    c.turn_end = turn_end
+    shown, lead = c.totals, leader(c.totals)
     box = c.box
+    # the random bot's draw written out where the stream is a Mersenne Twister (bots.random_bot's own
+    # shortcut: the same draws), without a call per card
+    fast = [type(r) in _bots._MERSENNE for r in rngs]
     actions = 0
     while not c.is_over:
         if actions >= MAX_STEPS:
             raise RuntimeError(f"{NAME} did not end within {MAX_STEPS} actions")
         p = c.current_player
         legal = c.plays[p]
+        rng = rngs[p]
         if kinds[p]:
-            action = _heuristic_choice(box, c.ones[p], c.twos[p], c.positions, legal, rngs[p])
+            action = _heuristic_choice(box, c.ones[p], c.twos[p], c.positions, legal, rng)
+        elif fast[p] and legal:
+            n = len(legal)
+            k = n.bit_length()
+            r = rng.getrandbits(k)
+            while r >= n:
+                r = rng.getrandbits(k)
+            action = legal[r]
         else:
-            action = random_bot(None, legal, rngs[p])
+            action = random_bot(None, legal, rng)
         play_card(c, p, action)
         actions += 1
+        if c.totals is not shown:
+            shown = c.totals
+            lead = leader(shown)
+        note(lead)
     return state_of(c), leaders, actions
 
 
