@@ -69,8 +69,13 @@ git-filter: $(STAMP)
 # The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
 # It runs on every core (pytest-xdist, each test module whole on one worker; `make check JOBS=0` for
 # one process): its tests use their own tmp_path, ports and child processes, nothing shared.
+# The README's and design notes' prose checks that run no block (seconds): a name they call that does
+# not exist failed only in `make test` once (stop 44)
+README_FAST := tests/test_readme.py::test_every_call_the_readme_names_exists_and_the_plain_ones_run \
+        tests/test_readme.py::test_the_readme_has_blocks_and_every_skip_says_why \
+        tests/test_readme.py::test_the_slow_machine_check_covers_the_blocks_that_play_in_bulk
 FAST := tests/rules tests/widgets tests/course tests/test_house.py tests/test_imports.py tests/test_project.py tests/test_makefile.py \
-        tests/test_rule_ids.py tests/test_benchmarks_file.py
+        tests/test_rule_ids.py tests/test_benchmarks_file.py $(README_FAST)
 JOBS ?= auto
 check: $(STAMP)
 	@mkdir -p build
