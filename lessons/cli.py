@@ -14,7 +14,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from meeple.rules.cli.common import MAX_READ, CliError
+from meeple.rules.cli.common import MAX_READ, CliError, check_writable
 from meeple.rules.files import read_capped, shown_path, shown_text, write_all
 from meeple.rules.rulebook import version
 
@@ -145,8 +145,9 @@ def cmd_grade(args) -> int:
     from . import grading  # it re-checks with the exercises (the four games, exact, workbench)
 
     cls = read_class_key(args.key, "grade")
+    out = check_writable(args.out, "--out")  # as every command's --out: before anything is graded or written
     try:
-        report = grading.grade_folder(Path(args.submissions), cls, Path(args.out))
+        report = grading.grade_folder(Path(args.submissions), cls, out)
     except ValueError as e:
         raise CliError(str(e)) from None
     for line in report:
