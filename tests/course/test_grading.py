@@ -160,3 +160,22 @@ def test_an_unreadable_notebook_handed_in_is_flagged_and_counted(a_class, tmp_pa
     only_bad = _submissions(tmp_path / "bad", {f"{ROSTER[1]}.ipynb": "{"})
     assert main(["grade", str(only_bad), "--key", str(a_class[1]), "--out", str(tmp_path / "g2.csv")]) == 2
     assert "can be read" in capsys.readouterr().err and not (tmp_path / "g2.csv").exists()
+
+
+def test_class_new_in_a_file_is_one_line_and_makes_nothing(tmp_path, capsys):
+    """`meeple class new roster.csv roster.csv` was a FileExistsError traceback."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id\nAda\n")
+    for folder, why in ((roster, "cannot make the class in"), (roster / "class", f"{roster} is a file, not a folder"),
+                        ("", "got an empty name")):
+        assert main(["class", "new", str(roster), str(folder)]) == 2, folder
+        err = capsys.readouterr().err
+        assert err.startswith("meeple: error: ") and why in err and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["roster.csv"] and roster.read_text() == "id\nAda\n"
+
+
+def test_answers_quotes_a_student_it_does_not_know(a_class, capsys):
+    """`--student ''` printed `meeple: error:  is neither an id nor a code`."""
+    for typed in ("", "Nobody"):
+        assert main(["answers", "--key", str(a_class[1]), "--student", typed]) == 2
+        assert f"meeple: error: --student {typed!r} is neither an id nor a code" in capsys.readouterr().err
