@@ -109,6 +109,15 @@ bench: $(STAMP)
 # `make site SOLUTIONS=no` leaves the cells tagged "solution" out (a graded class). A thin wrapper over
 # `meeple site DIR`, which builds the same site from an installed package (pip install 'meeple[site]').
 SOLUTIONS ?= yes
+# Exactly `yes` or `no`: anything else (`No`, `false`, `0`, empty, a typo) stops before anything is
+# installed or built. Refused rather than read as one or the other: a teacher who meant "no" must
+# never get a site with the solutions, and guessing which spellings mean "no" would still let
+# another one through; the error names the two values.
+ifneq ($(filter site,$(MAKECMDGOALS)),)
+ifneq ($(words $(SOLUTIONS))$(filter yes no,$(SOLUTIONS)),1$(strip $(SOLUTIONS)))
+$(error SOLUTIONS='$(SOLUTIONS)' is not allowed: make site SOLUTIONS=yes (the default, solutions shown) or SOLUTIONS=no (a graded site, solutions left out))
+endif
+endif
 site: $(STAMP)
 	@$(BIN)/python tests/machine.py npm
 	$(BIN)/meeple site lessons/_build $(if $(filter no,$(SOLUTIONS)),--graded,) $(if $(ROSTER),--roster $(ROSTER),)

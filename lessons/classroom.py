@@ -140,16 +140,40 @@ def new_class(roster_text: str, folder: Path) -> ClassKey:
     students = read_roster(roster_text)
     folder = Path(folder)
     key_path, codes_path = folder / KEY_FILE, folder / CODES_FILE
-    for p in (key_path, codes_path):
-        if p.exists():
-            raise ValueError(f"{p} already exists: a new key would give every student new numbers; "
-                             "pick another folder (or delete the old class on purpose)")
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for p in (folder, *folder.parents):  # the folder, or the nearest of its parents that exists
+            if p.exists():
+                if not p.is_dir():
+                    raise ValueError(f"cannot make the class in {shown_path(folder)}: "
+                                     + ("it is a file, not a folder" if p == folder else f"{shown_path(p)} is a file, not a folder"))
+                break
+        for p in (key_path, codes_path):
+            if p.exists():
+                raise ValueError(f"{p} already exists: a new key would give every student new numbers; "
+                                 "pick another folder (or delete the old class on purpose)")
+        made = [p for p in (folder, *folder.parents) if not p.exists()]
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot make the class in {shown_path(folder)}: {e.strerror or e}") from None
     cls = ClassKey(secrets.token_bytes(32), students)
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(["id", "code"])
     w.writerows([s, c] for s, c in cls.codes.items())
-    _write_private(key_path, cls.to_json())
-    _write_private(codes_path, out.getvalue())
+    written = []
+    try:
+        for path, text in ((key_path, cls.to_json()), (codes_path, out.getvalue())):
+            _write_private(path, text)
+            written.append(path)
+    except BaseException as e:  # both files or neither: a key without its codes is half a class
+        for path in written:
+            path.unlink(missing_ok=True)
+        for p in made:  # the folders this made, innermost first, if still empty
+            try:
+                p.rmdir()
+            except OSError:
+                break
+        if isinstance(e, OSError):
+            raise ValueError(f"cannot write {shown_path(path)}: {e.strerror or e}") from None
+        raise
     return cls

@@ -14,7 +14,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from meeple.rules.cli.common import MAX_READ, CliError
+from meeple.rules.cli.common import MAX_READ, CliError, check_writable
 from meeple.rules.files import read_capped, shown_path, shown_text, write_all
 from meeple.rules.rulebook import version
 
@@ -116,7 +116,7 @@ def cmd_answers(args) -> int:
         else:
             one = cls.who(args.student)
             if one is None:
-                raise CliError(f"{shown_text(args.student, 60)} is neither an id nor a code of this class's roster "
+                raise CliError(f"--student {shown_text(repr(args.student), 60)} is neither an id nor a code of this class's roster "
                                f"({len(cls.students)} students)")
             names = [one]
         for name in names:
@@ -130,6 +130,8 @@ def cmd_answers(args) -> int:
 
 
 def cmd_class_new(args) -> int:
+    if not args.dir.strip():
+        raise CliError("class new needs a folder for the class key and codes, got an empty name")
     try:
         cls = classroom.new_class(read_capped(Path(args.roster), MAX_READ, "roster"), Path(args.dir))
     except ValueError as e:
@@ -145,8 +147,9 @@ def cmd_grade(args) -> int:
     from . import grading  # it re-checks with the exercises (the four games, exact, workbench)
 
     cls = read_class_key(args.key, "grade")
+    out = check_writable(args.out, "--out")  # as every command's --out: before anything is graded or written
     try:
-        report = grading.grade_folder(Path(args.submissions), cls, Path(args.out))
+        report = grading.grade_folder(Path(args.submissions), cls, out)
     except ValueError as e:
         raise CliError(str(e)) from None
     for line in report:
@@ -163,11 +166,17 @@ def cmd_site(args) -> int:
         raise CliError("site needs a folder to build the site in, got an empty name")
     if args.roster and not args.graded:
         raise CliError("--roster is for a graded site: add --graded")
+    try:  # every name checked before npm installs anything or a lesson runs
+        build.check_out(Path(args.dir))
+        build.chosen_lessons(args.lessons)
+    except ValueError as e:
+        raise CliError(str(e)) from None
     try:
         roster = exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else None
-        build.build(Path(args.dir), solutions=not args.graded, patterns=args.lessons, roster=roster)
     except ValueError as e:
         raise CliError(f"--roster {args.roster}: {e}") from None
+    try:
+        build.build(Path(args.dir), solutions=not args.graded, patterns=args.lessons, roster=roster)
     except SystemExit as e:  # the builder's one line: what is missing, what went wrong
         if isinstance(e.code, str):
             raise CliError(e.code.removeprefix("build_site: ")) from None

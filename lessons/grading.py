@@ -14,8 +14,9 @@ says the convention); nothing of the notebook is executed here, and no saved ver
 
 The CSV has one row per roster student (one who submitted nothing is all "missing"), a column
 per exercise of the lessons anyone submitted ("pass", "fail" or "missing"), the number passed
-("Total") and "Flags": answers worked with another student's code, and identical evidence (the same
-games) in two students' work that their numbers do not explain (`_explained`). A flag is a question for the teacher, not a verdict. Beside the
+("Total") and "Flags": answers worked with another student's code, identical evidence (the same
+games) in two students' work that their numbers do not explain (`_explained`), and a notebook
+handed in that cannot be read (else that row would look as if nothing was handed in). A flag is a question for the teacher, not a verdict. Beside the
 CSV, a folder of feedback files: each exercise's verdict line as `check()` would show it.
 """
 
@@ -175,12 +176,16 @@ def _read(path: Path) -> str:
         raise ValueError(str(e).replace(shown_path(path), path.name, 1)) from None
 
 
-def collect(folder: Path, cls: ClassKey) -> "tuple[dict[str, dict], list[str]]":
-    """({roster id: {exercise: (answer data, id in use)}}, problems): every submission in `folder`
-    matched to a roster student (see the module's docstring); problems are one line each."""
+def collect(folder: Path, cls: ClassKey) -> "tuple[dict[str, dict], dict[str, list[str]], list[str]]":
+    """({roster id: {exercise: (answer data, id in use)}}, {roster id: [why a notebook they handed in
+    cannot be read]}, problems): every submission in `folder` matched to a roster student (see the
+    module's docstring). A student is in the first only if a notebook of theirs was read; an
+    unreadable one is theirs all the same (the gradebook flags it: it was handed in). Problems are
+    one line each: a submission that names nobody."""
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder of submissions (STUDENT.ipynb or STUDENT/*.ipynb)")
     subs: dict[str, dict] = {}
+    unreadable: dict[str, list[str]] = {}
     problems: list[str] = []
     entries = sorted(folder.iterdir())
     for entry in entries:
@@ -189,28 +194,38 @@ def collect(folder: Path, cls: ClassKey) -> "tuple[dict[str, dict], list[str]]":
             continue
         merged: dict = {}
         named = None
+        read, bad = 0, []
         for f in files:
+            shown = f.name if f == entry else f"{entry.name}/{f.name}"
             try:
-                found, meta_name = notebook_answers(_read(f), f.name)
+                found, meta_name = notebook_answers(_read(f), shown)
             except ValueError as e:
-                problems.append(f"{entry.name}: {e}")
+                bad.append(str(e))
                 continue
+            read += 1
             merged.update(found)
             named = named or meta_name
         student = (cls.who(named) if named else None) or cls.who(entry.stem if entry.is_file() else entry.name)
         if student is None:
+            problems += [f"{entry.name}: {why}" for why in bad]
             problems.append(f"{entry.name}: names no student of the roster (name the file or folder by the "
                             "student's roster id, or set the notebook's metadata.meeple.student)")
+            continue
+        if bad:
+            unreadable.setdefault(student, []).extend(bad)
+        if not read:
             continue
         if student in subs:
             problems.append(f"{entry.name}: a second submission of {student}; its answers are added to the first")
         subs.setdefault(student, {}).update(merged)
-    return subs, problems
+    return subs, unreadable, problems
 
 
-def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" = None) -> "tuple[list[str], dict]":
+def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" = None,
+          unreadable: "dict[str, list[str]] | None" = None) -> "tuple[list[str], dict]":
     """(the exercise columns, {roster id: {"marks": {ex: pass|fail|missing}, "lines": {ex: text},
-    "flags": [text]}}) for every roster student."""
+    "flags": [text]}}) for every roster student. `unreadable` (collect's): each notebook a student
+    handed in that cannot be read is a flag, so their row does not look like nothing was handed in."""
     lessons = {k.split(".", 1)[0] for s in subs.values() for k in s}
     known = checking.keys()
     columns = exercises or [k for k in known if k.split(".", 1)[0] in lessons]
@@ -220,7 +235,8 @@ def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" 
     for student in cls.students:
         code = cls.codes[student]
         answers = subs.get(student, {})
-        marks, lines, flags = {}, {}, []
+        marks, lines = {}, {}
+        flags = [f"unreadable notebook handed in: {why}" for why in (unreadable or {}).get(student, [])]
         others = set()
         for key in columns:
             if key not in answers:
@@ -290,14 +306,35 @@ def _file_name(student: str) -> str:
     return safe + ".md"
 
 
-def grade_folder(folder: Path, cls: ClassKey, out: Path) -> list[str]:
-    """Grade every submission in `folder`: write `out` (the CSV) and `<out stem>-feedback/<id>.md`;
-    the lines to print (what was written, and any submission that could not be matched or read)."""
-    subs, problems = collect(Path(folder), cls)
-    if not subs:
-        raise ValueError(f"no submission in {folder} names a student of the roster" + (f": {problems[0]}" if problems else ""))
-    columns, graded = grade(subs, cls)
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def feedback_folder(out: Path) -> Path:
+    """The feedback folder beside the gradebook `out` (`<out stem>-feedback`), checked before anything
+    is graded or written: ValueError in one line if it is a file (or cannot be looked at)."""
     fb = out.with_name(out.stem + "-feedback")
+    try:
+        if fb.exists() and not fb.is_dir():
+            raise ValueError(f"cannot write the feedback to {shown_path(fb)}: it is a file, not a folder")
+    except OSError as e:
+        raise ValueError(f"cannot write the feedback to {shown_path(fb)}: {e.strerror or e}") from None
+    return fb
+
+
+def grade_folder(folder: Path, cls: ClassKey, out: Path) -> list[str]:
+    """Grade every submission in `folder`: write `out` (the CSV) and `<out stem>-feedback/<id>.md`,
+    all or nothing (a feedback folder this made is removed again if the files cannot be written);
+    the lines to print (what was written, and any submission that could not be matched or read).
+    `out` is checked by the caller (`check_writable`); its feedback folder here, before any grading."""
+    fb = feedback_folder(out)
+    subs, unreadable, problems = collect(Path(folder), cls)
+    if not subs:
+        if unreadable:
+            why = next(iter(unreadable.values()))[0]
+            raise ValueError(f"no submission in {folder} can be read: {why}")
+        raise ValueError(f"no submission in {folder} names a student of the roster" + (f": {problems[0]}" if problems else ""))
+    columns, graded = grade(subs, cls, unreadable=unreadable)
     files = {out: gradebook_csv(columns, graded)}
     names: dict = {}
     for student, g in graded.items():
@@ -306,9 +343,25 @@ def grade_folder(folder: Path, cls: ClassKey, out: Path) -> list[str]:
         if names[name] > 1:
             name = name[:-3] + f"-{names[name]}.md"
         files[fb / name] = feedback_text(student, columns, g)
-    fb.mkdir(parents=True, exist_ok=True)
-    write_all(files)
+    made = not fb.exists()
+    try:
+        fb.mkdir(exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot make the folder {shown_path(fb)}: {e.strerror or e}") from None
+    try:
+        write_all(files)
+    except BaseException:
+        if made:
+            try:
+                fb.rmdir()  # only if this made it and it is still empty
+            except OSError:
+                pass
+        raise
     flagged = sum(1 for g in graded.values() if g["flags"])
+    bad = sum(len(v) for v in unreadable.values())
     return [*(f"skipped {p}" for p in problems),
-            f"graded {len(subs)} submissions of {len(cls.students)} students, {len(columns)} exercises: {out}; "
-            f"feedback in {fb}/" + (f"; {flagged} students flagged (see the Flags column)" if flagged else "")]
+            *(f"flagged {student}: unreadable notebook handed in: {why}" for student, whys in unreadable.items() for why in whys),
+            f"graded {_plural(len(subs), 'submission')} of {_plural(len(cls.students), 'student')}"
+            + (f"; {_plural(bad, 'unreadable notebook')}" if bad else "")
+            + f"; {_plural(len(columns), 'exercise')}: {out}; feedback in {fb}/"
+            + (f"; {_plural(flagged, 'student')} flagged (see the Flags column)" if flagged else "")]

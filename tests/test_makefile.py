@@ -45,3 +45,22 @@ def test_make_lab_after_make_test_installs_nothing(tmp_path):
     for stamp in (".meeple-lab", ".meeple-installed"):  # what `make test`'s install leaves
         (venv / stamp).touch()
     assert _installs("lab", venv) == [] and _installs("test", venv) == []
+
+
+def test_make_site_takes_solutions_yes_or_no_and_refuses_any_other_spelling(tmp_path):
+    """`SOLUTIONS=No` built a site with the solutions: only the exact "no" left them out."""
+    def site(*settings: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["make", "-n", "site", f"VENV={tmp_path / 'venv'}", *settings], cwd=ROOT,
+                              capture_output=True, text=True)
+
+    def meeple_site(done: subprocess.CompletedProcess) -> str:
+        assert done.returncode == 0, done.stderr
+        return next(line for line in done.stdout.splitlines() if "meeple site " in line)
+
+    assert "--graded" in meeple_site(site("SOLUTIONS=no"))
+    assert "--graded" not in meeple_site(site("SOLUTIONS=yes"))
+    assert "--graded" not in meeple_site(site())  # the default: yes
+    for value in ("No", "NO", "false", "0", "", "yes no"):
+        done = site(f"SOLUTIONS={value}")
+        assert done.returncode == 2 and "meeple site" not in done.stdout and "pip install" not in done.stdout, value
+        assert f"SOLUTIONS='{value}' is not allowed" in done.stderr and "SOLUTIONS=no" in done.stderr, done.stderr

@@ -56,6 +56,8 @@ import sys
 import time
 from pathlib import Path
 
+from meeple.rules.files import shown_path
+
 from ..exercises import read_roster
 from ..scrub import scrub_notebook
 from . import cells as site_cells  # the runnable exercise cells: editor, cells files, scripts
@@ -89,15 +91,46 @@ def kernel_ipython_dir(folder: Path) -> Path:
     return folder
 
 
-def lessons(patterns: list[str] | None = None) -> list[Path]:
-    """The lessons to build, sorted by name: all, or those matching any of `patterns` (globs)."""
+def chosen_lessons(patterns: list[str] | None = None) -> list[Path]:
+    """The lessons to build, sorted by name: all, or those matching any of `patterns` (globs);
+    ValueError in one line (without a prefix: `meeple site` and this module's main add theirs)
+    when a pattern matches nothing or there are no lessons."""
     every = sorted(LESSONS.glob("*.ipynb"))
+    if not every:
+        raise ValueError(f"no lessons (*.ipynb) in {LESSONS}")
     if not patterns:
         return every
     chosen = [p for p in every if any(fnmatch.fnmatch(p.name, pat) or fnmatch.fnmatch(p.stem, pat) for pat in patterns)]
     if not chosen:
-        sys.exit(f"build_site: no lesson matches {' '.join(patterns)}; lessons: {', '.join(p.stem for p in every)}")
+        raise ValueError(f"no lesson matches {' '.join(map(repr, patterns))}; lessons: {', '.join(p.stem for p in every)}")
     return chosen
+
+
+def lessons(patterns: list[str] | None = None) -> list[Path]:
+    """chosen_lessons, or the build's one-line exit."""
+    try:
+        return chosen_lessons(patterns)
+    except ValueError as e:
+        sys.exit(f"build_site: {e}")
+
+
+def check_out(out: Path) -> None:
+    """ValueError in one line unless `out` can be the build folder: it, DIR/work and DIR/html are
+    folders or missing, and its nearest existing parent is a folder (checked before anything runs)."""
+    def refuse(why: str) -> ValueError:
+        return ValueError(f"cannot build the site in {shown_path(out)}: {why}")
+
+    try:
+        for p in (out / "html", out / "work"):
+            if p.exists() and not p.is_dir():
+                raise refuse(f"{shown_path(p)} is a file, not a folder")
+        for p in (out, *out.parents):
+            if p.exists():
+                if not p.is_dir():
+                    raise refuse("it is a file, not a folder" if p == out else f"{shown_path(p)} is a file, not a folder")
+                break
+    except OSError as e:
+        raise refuse(e.strerror or str(e)) from None
 
 
 # The pages after the lessons, each if its .md is there (issue 39: what the README leaves out): the
@@ -189,9 +222,14 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, 
     work, html = out / "work", out / "html"
     if roster and solutions:
         sys.exit("build_site: --roster is for a graded build: add --no-solutions (make site SOLUTIONS=no ROSTER=FILE)")
+    chosen = lessons(patterns)  # a name that matches nothing stops here, before npm or the seals run
+    try:
+        check_out(out)
+    except ValueError as e:
+        sys.exit(f"build_site: {e}")
     sealed = None if solutions else site_graded.seal_table(roster or [])
     try:
-        return _build(work, html, solutions, patterns, execute, sealed)
+        return _build(work, html, solutions, chosen, execute, sealed)
     finally:
         # Only the npm packages are kept between builds: the executed notebooks Jupyter Book
         # leaves behind (work/_build/jupyter_execute) would look like lessons to pytest
@@ -200,7 +238,7 @@ def build(out: Path, solutions: bool = True, patterns: list[str] | None = None, 
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, execute: "bool | list[str]" = True,
+def _build(work: Path, html: Path, solutions: bool, chosen: list[Path], execute: "bool | list[str]" = True,
            sealed: "dict | None" = None) -> Path:
     src = work / "src"
     start = time.perf_counter()
@@ -208,9 +246,6 @@ def _build(work: Path, html: Path, solutions: bool, patterns: list[str] | None, 
     for old in (src, work / "_build"):
         if old.exists():
             shutil.rmtree(old)
-    chosen = lessons(patterns)
-    if not chosen:
-        sys.exit(f"build_site: no lessons (*.ipynb) in {LESSONS}")
     shutil.copytree(LESSONS, src, ignore=SKIP)
     for nb in src.glob("*.ipynb"):  # only the chosen lessons are pages (and executed)
         nb.unlink()

@@ -116,3 +116,66 @@ def test_identical_evidence_is_flagged_only_beyond_what_equal_numbers_explain():
     assert out[a]["flags"] == [f"identical evidence in 03.seat with {c}"]
     assert out[b]["flags"] == [f"identical evidence in 03.seat with {c}"]
     assert out[c]["flags"] == [f"identical evidence in 03.seat with {a}, {b}"]
+
+
+def _submissions(folder: Path, notebooks: "dict[str, str]") -> Path:
+    folder.mkdir()
+    for name, text in notebooks.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+EMPTY_NOTEBOOK = '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'
+
+
+def test_grade_checks_out_and_its_feedback_folder_before_writing_anything(a_class, tmp_path, capsys):
+    """--out as every command's: a missing folder was made, a folder left an empty feedback folder
+    behind, a file in the feedback folder's place and an empty name were tracebacks."""
+    subs = _submissions(tmp_path / "subs", {f"{ROSTER[0]}.ipynb": EMPTY_NOTEBOOK})
+    (tmp_path / "a-folder").mkdir()
+    (tmp_path / "taken-feedback").write_text("not a folder")
+    for out, why in ((tmp_path / "nowhere" / "g.csv", f"folder {tmp_path / 'nowhere'} does not exist"),
+                     (tmp_path / "a-folder", "it is a folder"),
+                     (tmp_path / "taken.csv", "cannot write the feedback to"),
+                     ("", "--out needs a file name, got an empty one")):
+        before = sorted(tmp_path.iterdir())
+        assert main(["grade", str(subs), "--key", str(a_class[1]), "--out", str(out)]) == 2, out
+        err = capsys.readouterr().err
+        assert err.startswith("meeple: error: ") and why in err and err.count("\n") == 1, err
+        assert sorted(tmp_path.iterdir()) == before and not list((tmp_path / "a-folder").iterdir()), out
+
+
+def test_an_unreadable_notebook_handed_in_is_flagged_and_counted(a_class, tmp_path, capsys):
+    """A corrupt notebook read as nothing handed in: the row said `missing` with no flag."""
+    subs = _submissions(tmp_path / "subs", {f"{ROSTER[0]}.ipynb": EMPTY_NOTEBOOK, f"{ROSTER[1]}.ipynb": "{"})
+    out = tmp_path / "grades.csv"
+    assert main(["grade", str(subs), "--key", str(a_class[1]), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert f"graded 1 submission of {len(ROSTER)} students; 1 unreadable notebook;" in printed
+    flags = {r["Student"]: r["Flags"] for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
+    assert flags[ROSTER[1]] == f"unreadable notebook handed in: {ROSTER[1]}.ipynb is not a notebook (not JSON)"
+    assert flags[ROSTER[0]] == "" and flags[ROSTER[2]] == ""  # handed in nothing: no flag
+    assert flags[ROSTER[1]] in printed
+    # nothing readable at all: refused, nothing written
+    only_bad = _submissions(tmp_path / "bad", {f"{ROSTER[1]}.ipynb": "{"})
+    assert main(["grade", str(only_bad), "--key", str(a_class[1]), "--out", str(tmp_path / "g2.csv")]) == 2
+    assert "can be read" in capsys.readouterr().err and not (tmp_path / "g2.csv").exists()
+
+
+def test_class_new_in_a_file_is_one_line_and_makes_nothing(tmp_path, capsys):
+    """`meeple class new roster.csv roster.csv` was a FileExistsError traceback."""
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id\nAda\n")
+    for folder, why in ((roster, "cannot make the class in"), (roster / "class", f"{roster} is a file, not a folder"),
+                        ("", "got an empty name")):
+        assert main(["class", "new", str(roster), str(folder)]) == 2, folder
+        err = capsys.readouterr().err
+        assert err.startswith("meeple: error: ") and why in err and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["roster.csv"] and roster.read_text() == "id\nAda\n"
+
+
+def test_answers_quotes_a_student_it_does_not_know(a_class, capsys):
+    """`--student ''` printed `meeple: error:  is neither an id nor a code`."""
+    for typed in ("", "Nobody"):
+        assert main(["answers", "--key", str(a_class[1]), "--student", typed]) == 2
+        assert f"meeple: error: --student {typed!r} is neither an id nor a code" in capsys.readouterr().err

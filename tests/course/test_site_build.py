@@ -87,7 +87,30 @@ def test_a_lesson_subset_must_match_something():
     assert bs.lessons(["*"]) == bs.lessons()
     with pytest.raises(SystemExit) as e:
         bs.lessons(["no_such_lesson"])
-    assert "no lesson matches no_such_lesson" in str(e.value)
+    assert "no lesson matches 'no_such_lesson'" in str(e.value)
+
+
+def test_meeple_site_checks_the_lesson_names_and_the_folder_before_anything_runs(tmp_path, monkeypatch, capsys):
+    """`--lessons 99_nope` started an npm install before saying no lesson matched, and a file as the
+    build folder was a NotADirectoryError traceback: one line each, exit 2, nothing run or made."""
+    from meeple.rules.cli import main
+
+    def no_npm(folder):
+        raise AssertionError(f"npm install started for {folder}")
+
+    monkeypatch.setattr(bs.site_vendor, "npm_install", no_npm)
+    (tmp_path / "roster.csv").write_text("id\nAda\n")
+    (tmp_path / "half").mkdir()
+    (tmp_path / "half" / "html").write_text("")
+    for args, why in (([str(tmp_path / "s3"), "--lessons", "99_nope"], "no lesson matches '99_nope'; lessons: 01_"),
+                      ([str(tmp_path / "roster.csv")], "roster.csv: it is a file, not a folder"),
+                      ([str(tmp_path / "roster.csv" / "site")], "roster.csv is a file, not a folder"),
+                      ([str(tmp_path / "half")], "html is a file, not a folder")):
+        before = sorted(tmp_path.rglob("*"))
+        assert main(["site", *args]) == 2, args
+        err = capsys.readouterr().err
+        assert err.startswith("meeple: error: ") and why in err and err.count("\n") == 1, err
+        assert sorted(tmp_path.rglob("*")) == before, args
 
 
 def test_widgets_no_view_reaches_are_left_out_of_the_page(tmp_path):

@@ -208,7 +208,7 @@ def test_terminal_escapes_in_a_roster_or_a_variant_file_are_never_printed_raw(tm
     code, out, err = run(capsys, "answers", "--key", tmp_path / "class" / "class-key.json")
     assert code == 0 and "\x1b" not in out and "== \\x1b[31mRed\\x1b[0m (code " in out, (out[:300], err)
     code, out, err = run(capsys, "answers", "--key", tmp_path / "class" / "class-key.json", "--student", "\x1b[2J")
-    one_line_error(code, out, err, "\\x1b[2J is neither an id nor a code")
+    one_line_error(code, out, err, "--student '\\x1b[2J' is neither an id nor a code")
     esc = _variant_file(tmp_path / "esc.toml", "bucket-brigade", bonus=3)
     (tmp_path / "esc.toml").write_text((tmp_path / "esc.toml").read_text().replace('name = "v"', 'name = "\\u001b[2Jv"'))
     code, out, err = run(capsys, "compare", BB, "--variant", "base:", "--variant", esc, "--games", "5")
