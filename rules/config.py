@@ -478,18 +478,24 @@ class RuleConfig:
         types_ = self.field_types()
         order = sorted(settings.items(), key=lambda kv: not (isinstance(kv[0], str) and kv[0].strip() in types_))
         by_path = []
-        reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it, after the whole fields
+        reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it
         for name, raw in order:
             t = self._target(values, name)
             value = convert(t.hint, raw, t.shown)
-            if t.alias is not None or t.indices:
-                spots = [(f, ()) for f in t.alias.put(types.SimpleNamespace(**values), value)] if t.alias else [(t.field, t.indices)]
-                for field, at in spots:
-                    for (f2, at2), other in reached.items():
-                        if f2 == field and (at[:len(at2)] == at2 or at2[:len(at)] == at):
-                            raise ValueError(f"{name.strip()} and {other} both set {t.shown if t.alias is None else field}: "
-                                             f"name each number once")
-                    reached[(field, at)] = name.strip()
+            # Every name is checked against every other, whole fields included: `hand_sizes=15,12,11` with
+            # `hand_size=10` names hand_sizes[2] twice, in whatever order, and is refused (the element used to
+            # win silently over the whole field). One check here serves --set, --vary, --variant text, variant
+            # files and with_values/with_text alike.
+            if t.alias is not None:
+                spots = [(f, ()) for f in t.alias.put(types.SimpleNamespace(**values), value)]
+            else:
+                spots = [(t.field, t.indices)]
+            for field, at in spots:
+                for (f2, at2), other in reached.items():
+                    if f2 == field and (at[:len(at2)] == at2 or at2[:len(at)] == at):
+                        raise ValueError(f"{other} and {name.strip()} both set {t.shown if t.alias is None else field}: "
+                                         f"name each number once")
+                reached[(field, at)] = name.strip()
             if t.alias is not None:
                 values.update(t.alias.put(types.SimpleNamespace(**values), value))
             elif t.indices:

@@ -386,8 +386,29 @@ def test_two_names_for_one_number_are_refused_not_silently_one_of_them(settings,
     with pytest.raises(ValueError, match="name each number once"):  # a sweep grid would label points it never played
         sweep("bucket-brigade", None, {"hand_size": [8, 10], "hand_sizes[1]": [9]}, "random", 2, 0,
               progress=False, workers=1)
-    # a whole field, then one of its elements, is layering (documented): allowed
-    assert bb.Config().with_text({"hand_sizes": "10,10,10", "hand_size": "8"}).hand_sizes == (10, 8, 10)
+
+
+@pytest.mark.parametrize("order", [("hand_size=10", "hand_sizes=15,12,11"), ("hand_sizes=15,12,11", "hand_size=10")])
+def test_a_whole_field_and_one_of_its_elements_are_refused_by_every_door(tmp_path, capsys, order):
+    """`--set hand_size=10 --set hand_sizes=15,12,11` played hand_sizes=15,10,11 (the 12 dropped, in
+    either order), in a variant file too, and a sweep printed rows labelled 15,12,11 it never played:
+    now --set, a TOML and a JSON file, with_text, with_values and a sweep grid all refuse it alike."""
+    with pytest.raises(ValueError, match="name each number once"):
+        bb.Config().with_text(list(order))
+    with pytest.raises(ValueError, match="name each number once"):
+        bb.Config().with_values({"hand_sizes": (15, 12, 11), "hand_size": 10})
+    argv = ["simulate", "bucket-brigade", "--games", "2", "--workers", "1"]
+    code, _, err = run(capsys, *argv, "--set", order[0], "--set", order[1])
+    assert code == 2 and "both set hand_size (hand_sizes[1]): name each number once" in err, err
+    for suffix, text in ((".toml", 'game = "bucket-brigade"\n[set]\nhand_size = 10\nhand_sizes = [15, 12, 11]\n'),
+                         (".json", '{"game": "bucket-brigade", "set": {"hand_sizes": [15, 12, 11], "hand_size": 10}}')):
+        path = tmp_path / f"v{suffix}"
+        path.write_text(text)
+        code, _, err = run(capsys, *argv, "--config", str(path))
+        assert code == 2 and "name each number once" in err, err
+    code, _, err = run(capsys, "sweep", "bucket-brigade", "--games", "2", "--workers", "1", "--vary", "hand_size=9,10",
+                       "--vary", "hand_sizes=15,12,11")
+    assert code == 2 and "name each number once" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("text", ["3_0", "\u0663", "1e3", "0x3"])
