@@ -439,7 +439,8 @@ def tune(
         spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
     else:
         candidates = _candidates(config, field, values)
-    seats = lineup(mod, bots, config.players)  # bad bots stop before any game
+    seats = _lineups(mod, bots, config, [field] if not (two or many) else list(field),
+                     [candidates] if not (two or many) else spans)  # bad bots stop before any game
     if bot is not None:
         bot_refs(mod, [bot], 1)
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
@@ -491,6 +492,40 @@ def tune(
     finally:
         if own is not None:
             own.shutdown(cancel_futures=True)
+
+
+def _lineups(mod, bots, config, fields, spans) -> tuple:
+    """The lineup at the config's own player count, every player count the values tried play checked
+    first (`field="players"`): one bot name fills every seat at every count, "A,B" is A against B at
+    any count; a list of one name per seat must fit every count tried. A lineup that fits some counts
+    only is refused, naming them, rather than those values left out unsaid (judgement call: the reader
+    asked for every value)."""
+    counts = {config.players}
+    for f, values in zip(fields, spans):
+        for v in values:
+            try:
+                counts.add(with_value(config, f, v).players)
+            except ValueError:
+                pass  # a setting the rules refuse: the grid skips it and says so
+    counts = sorted(counts)
+    fits, errors = [], {}
+    for n in counts:
+        try:
+            lineup(mod, bots, n)
+            fits.append(n)
+        except ValueError as e:
+            errors[n] = e
+    if not errors:
+        return lineup(mod, bots, config.players)
+    if len(counts) == 1:
+        raise errors[counts[0]]
+    shown = bots if isinstance(bots, str) else ",".join(map(str, bots)) if isinstance(bots, (list, tuple)) else bots
+    named = len(bots.split(",")) if isinstance(bots, str) else len(bots) if isinstance(bots, (list, tuple)) else 0
+    bad = ", ".join(str(n) for n in errors)
+    fit = f"fit players={', '.join(map(str, fits))} only" if fits else "fit none of them"
+    raise ValueError(f"bots={shown!r}: the values tried play with players={', '.join(map(str, counts))}, and "
+                     f"{named} names, one per seat, {fit} (not {bad}): name one bot for every seat at every count "
+                     f"(e.g. 'heuristic'), or two ('A,B': A in seat 1 against B in the others)")
 
 
 def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series=None,

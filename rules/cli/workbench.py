@@ -23,7 +23,8 @@ from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
 from ..sim.runner import MAX_GAMES
-from ..workbench import compare_run, format_comparison, tune
+from ..sim.text import lineup_text
+from ..workbench import compare_run, coupled, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
                      game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, rotation,
                      run_options, save_table, show_progress, table_data, whole, workers_option)
@@ -197,21 +198,25 @@ def cmd_tune(args) -> int:
         raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
     parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
     rotate, said = rotation(args, names)
+    # one bot name fills every seat at every player count a value plays (--field players), as the API's
+    # tune(bots="heuristic") does; the names game_setup resolved are the default player count's seats
+    bots = names if len(set(names)) > 1 else names[0]
     try:
         if len(fields) == 1:
-            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=show_progress(),
+            result = tune(mod, config, fields[0], args.measure, target, bots, games, seed, progress=show_progress(),
                           values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
                           bot=args.bot, workers=workers, rotate=rotate)
         else:  # two: every setting or --halving; three or more: NTBEA (rules/ntbea.py)
-            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=show_progress(),
+            result = tune(mod, config, tuple(fields), args.measure, target, bots, games, seed, progress=show_progress(),
                           values=None if all(p is None for p in parsed) else tuple(parsed),
                           method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
                           rotate=rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
-    print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
-    print(result)
-    print(result.table_text())
+    moves_players = any(config.path(f) == "players" for field in fields for f in coupled(field))
+    shown_bots = f"{bots} in every seat" if isinstance(bots, str) and moves_players else lineup_text(names)
+    print(f"{mod.TITLE}, bots {shown_bots}, rules: {config.describe()}")
+    print(result)  # its message and the table of every value, as print(tune(...)) shows it
     if said:
         print(said)
     if out is not None:
