@@ -561,20 +561,38 @@ class RuleConfig:
         base = type(self)()
         return {k: to_json_value(v) for k, v in self._fields().items() if v != getattr(base, k)}
 
-    def save(self, path, name: str | None = None) -> Path:
+    def fields_named(self, names) -> list[str]:
+        """The fields these names (fields, `field[i]`, aliases, or 'name=value' texts) set, in field order."""
+        values, hit = self._fields(), set()
+        for name in names:
+            name = name.partition("=")[0] if isinstance(name, str) else name
+            t = self._target(values, name)
+            hit.update(t.alias.put(types.SimpleNamespace(**values), t.alias.get(self)) if t.alias else (t.field,))
+        return [f for f in values if f in hit]
+
+    def save(self, path, name: str | None = None, keep=()) -> Path:
         """Write this config as a variant file (.json or .toml): the game, a
-        name, and only the numbers that differ from the defaults. Whole or not at all."""
+        name, the numbers that differ from the defaults and those `keep` names
+        (see variant_text). Whole or not at all."""
         path = _variant_path(path)
         if path.suffix.lower() not in VARIANT_SUFFIXES:
             raise ValueError(f"{shown_path(path)}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ValueError(f"name={name!r} is not allowed: a variant's name is non-empty text")
-        write_atomic(path, self.variant_text(name or path.stem, path.suffix))
+        write_atomic(path, self.variant_text(name or path.stem, path.suffix, keep))
         return path
 
-    def variant_text(self, name: str, suffix: str = ".toml") -> str:
-        """What save writes: the game, the name and the differences, as TOML or JSON."""
-        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name, "set": self.differences()}
+    def variant_text(self, name: str, suffix: str = ".toml", keep=()) -> str:
+        """What save writes: the game, the name and the differences, as TOML or JSON. `keep`: names
+        (fields, `field[i]`, aliases; `meeple variant save`'s --set) whose fields are written even at
+        their default: a file keeps every number its maker named, so on common rules that set it
+        otherwise (`compare --set bonus=6 --variant file.toml`) it sets it back, as the same text does.
+        An alias or element keeps its whole field (judgement call: a file holds fields, never two names
+        for one number)."""
+        kept = self.fields_named(keep)
+        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name,
+                "set": {k: to_json_value(v) for k, v in self._fields().items()
+                        if k in kept or k in self.differences()}}
         return json.dumps(data, indent=1) + "\n" if suffix.lower() == ".json" else _toml_text(data)
 
     @classmethod

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..comparison import on_common
-from ..config import DECIMAL_NUMBER, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
+from ..config import DECIMAL_NUMBER, show_value, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
@@ -242,12 +242,26 @@ def cmd_variant_save(args) -> int:
     out = Path(args.out) if args.out else Path(re.sub(r"[^A-Za-z0-9._+-]+", "-", name) + ".toml")
     if out.suffix.lower() not in VARIANT_SUFFIXES:
         raise CliError(f"--out must end in {' or '.join(VARIANT_SUFFIXES)}; got {str(out)!r}")
+    # every number the reader named is kept, at its default too (a file and the same text then mean one
+    # thing on common rules): --set's names and those of the --config file started from
+    named = [s.partition("=")[0] for s in args.settings]
+    if args.config is not None:
+        try:
+            named += list(read_variant(args.config)[2])
+        except ValueError as e:
+            raise CliError(str(e)) from None
     try:
-        text = config.variant_text(name, out.suffix)
+        text = config.variant_text(name, out.suffix, named)
+        kept = config.fields_named(named)
     except ValueError as e:
         raise CliError(str(e)) from None
     write_atomic(out, text)
-    print(f"{mod.TITLE} variant {name!r} ({config.describe()}) saved to {out}")
+    base = mod.Config()
+    at_default = [f"{f}={show_value(getattr(config, f))}" for f in kept if getattr(config, f) == getattr(base, f)]
+    rules = config.describe() if config != base else "the defaults"
+    if at_default:  # said, not hidden: on the defaults this file changes nothing
+        rules += f"; kept at their default: {', '.join(at_default)}"
+    print(f"{mod.TITLE} variant {name!r} ({rules}) saved to {out}")
     return 0
 
 

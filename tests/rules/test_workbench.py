@@ -347,6 +347,23 @@ def test_cli_variant_save_then_every_command_reads_it(capsys, tmp_path):
     assert code == 0 and "paired" in out and "small" in out and "track=0,0,0,0,0,0,0,0,0,1,1,2,2,3, bonus=4" in out
 
 
+def test_a_saved_variant_keeps_a_number_named_at_its_default_as_the_same_text_does(capsys, tmp_path):
+    """`variant save x --set bonus=3` (the default) wrote an empty [set] and said '(defaults)': on
+    common rules with bonus=6 the file then played bonus=6 and the text 'bonus=3' played 3."""
+    path = tmp_path / "back3.toml"
+    code, out, err = run(capsys, "variant", "save", "x", "--game", "bucket-brigade", "--set", "bonus=3",
+                         "--out", str(path))
+    assert code == 0 and "kept at their default: bonus=3" in out, out + err
+    assert load_variant(path)[1] == bb.Config() and "bonus = 3" in path.read_text()
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--set", "bonus=6", "--variant", "common:",
+                         "--variant", str(path), "--variant", "text:bonus=3", "--games", "4", "--workers", "1")
+    assert code == 0, err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("  x ", "  text "))}
+    assert rows["x"] == rows["text"] and "bonus=6" not in " ".join(rows["x"])
+    # the API keeps what it is told to keep, an alias as its whole field
+    assert json.loads(bb.Config().variant_text("y", ".json", keep=["hand_size"]))["set"] == {"hand_sizes": [15, 13, 11]}
+
+
 def test_cli_tune_prints_the_answer_and_its_neighbours(capsys):
     code, out, _ = run(capsys, "tune", "duck-duck-bruce", "--field", "rounds", "--measure", "rounds", "--target", "4",
                        "--values", "1..6", "--bisect", "--games", "5", "--workers", "1")
