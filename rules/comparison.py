@@ -21,7 +21,7 @@ from .registry import game_module
 from .sim.design import duration_spread, wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
-from .sim.text import ci_pct, fmt_table, html_lines, num, pct
+from .sim.text import ci_paren, ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
 __all__ = ["compare", "compare_run", "common_config", "on_common",
@@ -623,10 +623,12 @@ def comparison_lines(table) -> list[str]:
             return "a figure of the run: not paired"
         if math.isnan(r[col]):
             return "n/a (not in the baseline)"
+        if math.isinf(r[lo]) and math.isinf(r[hi]):  # one game: no interval (ci_paren)
+            return f"{scale * r[col]:+.{digits}f} {ci_paren(r[lo], r[hi])}{unit}"
         return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
 
     def interval(r, col, digits=2):
-        return f"{num(r[col], digits)} ({num(r[col + '_low'], digits)} to {num(r[col + '_high'], digits)})"
+        return f"{num(r[col], digits)} {ci_paren(r[col + '_low'], r[col + '_high'], digits)}"
 
     rows = []
     for r in table.to_dict(orient="records"):
