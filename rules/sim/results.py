@@ -130,7 +130,7 @@ class RunInfo(Shown):
         part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
         rot = ", seats rotated" if self.rotate else ""
         return (
-            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {lineup_text(self.bots)}{rot}, "
+            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {lineup_text(self.bots, self.config.players)}{rot}, "
             f"rules: {self.config.describe()}"
         )
 

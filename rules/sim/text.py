@@ -57,11 +57,14 @@ def ci_paren(lo: float, hi: float, digits: int = 2) -> str:
     return "(n/a: 1 game)" if math.isinf(lo) and math.isinf(hi) else f"({ci_num(lo, hi, digits)})"
 
 
-def lineup_text(bots: Sequence[str]) -> str:
-    """The bots of a run in a few words: 'heuristic x4', or the names in seat order."""
+def lineup_text(bots: Sequence[str], players: int | None = None) -> str:
+    """The bots of a run in a few words: 'heuristic x4', or the names in seat order. One name for
+    every seat (the API's bots="heuristic") is counted by `players`, so the API and the command line,
+    which names every seat, describe the same run alike."""
     names = [b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots]
     if len(set(names)) == 1:
-        return f"{names[0]} x{len(names)}" if len(names) > 1 else names[0]
+        count = players if len(names) == 1 and players else len(names)
+        return f"{names[0]} x{count}" if count > 1 else names[0]
     return ", ".join(names)
 
 
