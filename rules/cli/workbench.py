@@ -33,7 +33,21 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
 _NAME = VARIANT_NAME
 
 
-def parse_variants(items: list[str], mod, base, said_players: bool = False) -> dict:
+def said_players(args, mod, base) -> str | None:
+    """Which option of the command line chose the player count ('--set players=3', '--bots ... (3 names)',
+    '--preset NAME', '--config FILE'), or None when none did: then a variant may set its own. The bot
+    names as given count, not the seats game_setup filled from one name (`--bots heuristic` chooses nothing)."""
+    if any(s.partition("=")[0].strip() == "players" for s in args.settings):
+        return f"--set players={base.players}"
+    given = [b for b in args.bots.split(",") if b.strip()]
+    if len(given) > 1:
+        return f"--bots {args.bots} ({len(given)} names, one per seat)"
+    if base.players != mod.Config().players:
+        return f"--preset {args.preset}" if args.preset is not None else f"--config {shown_path(args.config)}"
+    return None
+
+
+def parse_variants(items: list[str], mod, base, said_players: str | None = None) -> dict:
     """{name: Config} from --variant options; CliError on the first bad one.
 
     One rule for every variant, inline or a file (issue 33), the one compare(config=) and the
@@ -41,7 +55,7 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
     where each starts, and the variant's own fields win over it. A file for another game, or one
     whose player count differs from the one the command line gave (`said_players`: --set
     players=N, N bots named, or a --preset/--config with another count than the defaults'), is
-    refused naming both."""
+    refused naming both, inline text alike (one rule for both doors)."""
     if len(items) < 2:
         raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
     out = {}
@@ -49,7 +63,7 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
         if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
             try:
                 name, config = on_common(mod, Path(item), base, what=f"--variant {shown_path(item)}",
-                                         said_players=said_players, where="the command line")
+                                         said_players=bool(said_players), where=said_players or "the command line")
             except ValueError as e:
                 raise CliError(str(e)) from None
         else:
@@ -62,7 +76,8 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
                 raise CliError(f"--variant {shown}: the name {shown_path(repr(name), 60)} is not allowed: {NAME_RULE}, "
                                f"at most {MAX_VARIANT_NAME} characters")
             try:
-                config = on_common(mod, settings_list(text), base, what=f"--variant {name}")[1]
+                config = on_common(mod, settings_list(text), base, what=f"--variant {name}",
+                                   said_players=bool(said_players), where=said_players or "the command line")[1]
             except ValueError as e:
                 raise CliError(str(e)) from None
         if name in out:
@@ -113,9 +128,7 @@ def cmd_compare(args) -> int:
         out, report = None, _report_path(args.out, "--out")
     else:
         out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
-    said_players = (len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
-                    or base.players != mod.Config().players)  # a --preset or --config that sets it
-    variants = parse_variants(args.variant, mod, base, said_players)
+    variants = parse_variants(args.variant, mod, base, said_players(args, mod, base))
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     # different bots in the seats: rotate unless told not to (a seat question is what a designer asks; the
