@@ -138,7 +138,7 @@ def test_a_player_count_in_a_variant_file_or_text_is_one_rule_and_names_what_cho
     for variant in (three, "v:players=3"):
         code, out, err = run(capsys, *argv, "--variant", variant, "--set", "players=4")
         one_line_error(code, out, err, "sets players=3, but the common rules play 4 players (--set players=4)")
-        code, out, err = run(capsys, *argv[:7], "--variant", variant, "--bots", "heuristic,random,random,random")
+        code, out, err = run(capsys, *argv[:8], "--variant", variant, "--bots", "heuristic,random,random,random")
         one_line_error(code, out, err, "but the common rules play 4 players (--bots heuristic,random,random,random "
                                        "(4 names, one per seat))")
 
