@@ -206,6 +206,7 @@ class Tuning(_ShownAsMessage):
     tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
     paired: bool = False  # neighbours and rivals judged by their paired difference from the answer (the reference)
     same: dict = dataclasses.field(default_factory=dict)  # value -> the first value whose games are identical to its own
+    flat: bool = False  # every value gave the same measure in every game: the number does not move it here
 
     @property
     def twins(self) -> set:
@@ -213,9 +214,32 @@ class Tuning(_ShownAsMessage):
         root = self.same.get(self.answer, self.answer)
         return {self.answer} | {v for v, first in self.same.items() if first == root} | {root}
 
+    def _flat_message(self) -> str:
+        """Every value measured the same, game by game: not a tie more games would break, but a number
+        that does not move this measure under these bots (said as compare says a variant that plays its
+        baseline's games: same_line)."""
+        fmt = _fmt3
+        values = [show_value(v) for v in self.table[self.field]]
+        shown = f"{self.field} = " + (", ".join(map(str, values)) if len(values) <= 6 else
+                                       f"{values[0]} to {values[-1]} ({len(values)} values)")
+        if set(self.same) | {self.answer} >= set(self.table[self.field]):  # identical games, every one
+            what = (f"{shown} play the same games: changing {self.field} has no effect under these bots (every "
+                    "game's record is equal, game by game).")
+        else:
+            what = (f"{shown} give the same {self.measure}, game by game on the same seeds: under these bots "
+                    f"changing {self.field} changes nothing in it.")
+        return "\n".join([
+            what,
+            f"  {self.measure}: {fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) at every value; "
+            f"{self.games} games per value, seed {self.seed}, {self.method}. No value brings it nearer {fmt(self.target)} "
+            f"than another, at any number of games: the lowest, {self.field} = {show_value(self.answer)}, is named the "
+            "answer only as a placeholder. Other bots, or another measure, may read this number."])
+
     @property
     def message(self) -> str:
         fmt = _fmt3
+        if self.flat:
+            return self._flat_message()
         if self.tie:
             others = " and ".join(f"{self.field} = {show_value(v)}" for v in self.tie)
             lines = [
@@ -592,9 +616,15 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
 
     tied = [v for v in neighbours if open_(v)]
     rivals = [v for v in measured if v != best and v not in neighbours and open_(v)]
+    # every value measured the same in every game (or played the same games): a tie no number of games
+    # breaks, so it is said as such, not as "play more games" (judgement call: bisection's few values count)
+    flat = len(measured) > 1 and (all(v in twin for v in measured) or (
+        paired and all(series[v].equals(series[best]) for v in measured)))
+    if flat:
+        tie, tied, rivals = [], [], []
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals, tie, paired, same)
+                  rivals, tie, paired, same, flat)
 
 
 
