@@ -335,10 +335,12 @@ def test_a_variant_name_outside_ascii_is_refused_naming_what_a_name_may_hold(tmp
 
 
 def test_compare_names_the_variant_whose_player_count_the_bots_do_not_fit(capsys):
-    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'."""
+    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'. Four
+    names choose the common player count, so the variant is refused as a file with players=5 is."""
     code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "five:players=5",
                          "--bots", "heuristic,random,random,random", "--games", "1")
-    one_line_error(code, out, err, "variant 'five' has 5 players: need 5 bots (one per player), got 4")
+    one_line_error(code, out, err, "--variant five sets players=5, but the common rules play 4 players (--bots "
+                                   "heuristic,random,random,random (4 names, one per seat))")
 
 
 @pytest.mark.parametrize("bots", ["heuristic,", ",heuristic,random", "heuristic,,random"])
