@@ -531,6 +531,7 @@ class GridTuning(_ShownAsMessage):
     skipped: int = 0  # settings of the grid the rules do not allow
     tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
     same: dict = dataclasses.field(default_factory=dict)  # setting -> the first setting with identical games
+    flat: bool = False  # every setting gave the same measure in every game (as Tuning.flat)
 
     def _setting(self, s) -> str:
         return ", ".join(f"{f} = {show_value(v)}" for f, v in zip(self.fields, s))
@@ -538,6 +539,12 @@ class GridTuning(_ShownAsMessage):
     @property
     def message(self) -> str:
         fmt = _fmt3
+        if self.flat:
+            return (f"Every setting of {' and '.join(self.fields)} measured gives the same {self.measure}, game by game "
+                    f"on the same seeds: under these bots changing them changes nothing in it.\n  {self.measure}: "
+                    f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) everywhere; {self.games} games per "
+                    f"setting, seed {self.seed}, {self.method}. No setting brings it nearer {fmt(self.target)} than "
+                    f"another: the first, {self._setting(self.answer)}, is named the answer only as a placeholder.")
         lines = [f"{self._setting(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
                  f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
                  f"seed {self.seed}, {self.method})."]
@@ -691,5 +698,9 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     kept = [best] + sorted((s for s in kept if s != best), key=distance)
     tie = [s for s in final if s not in twins and s not in same and math.isclose(abs(seen[s][0] - target), abs(value - target),
                                                                rel_tol=1e-9, abs_tol=1e-12)]
+    flat = len(seen) > 1 and (set(seen) <= twins or (paired and all(
+        seen[s][3] is not None and seen[s][3].equals(base) for s in seen)))
+    if flat:  # a tie no number of games breaks: said as such (Tuning.flat)
+        tie, kept = [], [best]
     return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
-                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same)
+                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same, flat)
