@@ -21,7 +21,7 @@ from .registry import game_module
 from .sim.design import duration_spread, wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
-from .sim.text import ci_pct, fmt_table, html_lines, num, pct
+from .sim.text import ci_paren, ci_pct, fmt_table, html_lines, num, pct
 from .stats import mean_ci
 
 __all__ = ["compare", "compare_run", "common_config", "on_common",
@@ -54,6 +54,12 @@ def same_line(variant: str, base: str, many: bool = False) -> str:
     return (f"{variant} {'play' if many else 'plays'} the same games as {base}: this change has no effect under "
             "these bots "
             "(every game's record is equal, game by game).")
+
+
+def equal_line(variant: str, base: str) -> str:
+    """The line for a variant whose rules are its baseline's own (`same:bonus=3` on the defaults)."""
+    return (f"{variant} has the same rules as {base} (every number equal): it changes nothing, and its rows "
+            f"repeat {base}'s games.")
 
 
 # --- compare ------------------------------------------------------------------
@@ -141,9 +147,12 @@ def on_common(mod, source, common, *, what: str, said_players: bool = False,
         if game != mod.NAME:
             raise ValueError(f"{what} is a {game} variant, but {where} plays {mod.NAME}")
         config = variant_config(mod.Config, own, settings, common)
-        if said_players and config.players != common.players:
-            raise ValueError(f"{what} sets players={config.players}, but {where} gives players={common.players}: "
-                             "drop one of them")
+    # One rule for text, files and Configs (judgement call): a variant may play another player count
+    # (its paired differences are then no narrower than separate runs, and compare says so), unless the
+    # common rules chose the count; then a variant with another is refused, naming where each came from.
+    if said_players and config.players != common.players:
+        raise ValueError(f"{what} sets players={config.players}, but the common rules play {common.players} players "
+                         f"({where}): drop one of them")
     return name, config
 
 
@@ -317,7 +326,10 @@ def compare(
     """
     table = compare_run(game, variants, bots, games, seed, executor, progress, workers=workers, rotate=rotate, by=by,
                      measures=measures, config=config).table
-    for variant in table.attrs.get("same") or ():
+    equal = table.attrs.get("equal") or []
+    for variant in equal:
+        warnings.warn(equal_line(variant, table.attrs["baseline"]), SamePlayWarning, stacklevel=2)
+    for variant in (v for v in table.attrs.get("same") or () if v not in equal):
         warnings.warn(same_line(variant, table.attrs["baseline"]), SamePlayWarning, stacklevel=2)
     for line in usage_lines(table):  # a notebook reader sees it without printing the table
         if line.startswith("Warning: "):
@@ -456,7 +468,9 @@ def comparison(mod, configs: dict, results: dict, refs: dict, *, seed: int, game
                        usage_words=dict(getattr(mod, "USAGE", {})), always_applies=dict(getattr(mod, "ALWAYS_APPLIES", {})))
     base_records = results[baseline].records
     same = [name for name, res in results.items() if name != baseline and same_games(res.records, base_records)]
-    table.attrs.update(same=same, chance=_chance_only(rows, baseline, same, chosen))
+    table.attrs.update(same=same, chance=_chance_only(rows, baseline, same, chosen),
+                       players={name: cfg.players for name, cfg in configs.items()},
+                       equal=[name for name, cfg in configs.items() if name != baseline and cfg == configs[baseline]])
     table.attrs.update(game=mod.NAME, seed=seed, games=games, baseline=baseline, by=by, partial=interrupted,
                        bots=", ".join(names), rotate=bool(rotate), rotate_default=bool(rotate_default),
                        measures=list(chosen),
@@ -488,7 +502,15 @@ def sameness_lines(table) -> list[str]:
     difference is within chance."""
     a = table.attrs
     base = a.get("baseline")
-    lines = [same_line(v, base) for v in a.get("same") or ()]
+    equal = a.get("equal") or []
+    lines = [equal_line(v, base) for v in equal]
+    lines += [same_line(v, base) for v in a.get("same") or () if v not in equal]
+    players = a.get("players") or {}
+    for v, n in players.items():
+        if base in players and n != players[base]:
+            lines.append(f"{v} plays {n} players, {base} {players[base]}: its games are dealt for another table, so "
+                         "its paired differences are no narrower than separate runs would give, and a seat's win rate "
+                         "has another fair share (the first seat's advantage is measured from each one's own).")
     chance = a.get("chance") or []
     if chance:
         lines.append(f"{', '.join(chance)} differ{'s' if len(chance) == 1 else ''} from {base} only by chance at this "
@@ -623,10 +645,12 @@ def comparison_lines(table) -> list[str]:
             return "a figure of the run: not paired"
         if math.isnan(r[col]):
             return "n/a (not in the baseline)"
+        if math.isinf(r[lo]) and math.isinf(r[hi]):  # one game: no interval (ci_paren)
+            return f"{scale * r[col]:+.{digits}f} {ci_paren(r[lo], r[hi])}{unit}"
         return f"{scale * r[col]:+.{digits}f} ({scale * r[lo]:+.{digits}f} to {scale * r[hi]:+.{digits}f}){unit}"
 
     def interval(r, col, digits=2):
-        return f"{num(r[col], digits)} ({num(r[col + '_low'], digits)} to {num(r[col + '_high'], digits)})"
+        return f"{num(r[col], digits)} {ci_paren(r[col + '_low'], r[col + '_high'], digits)}"
 
     rows = []
     for r in table.to_dict(orient="records"):

@@ -478,18 +478,24 @@ class RuleConfig:
         types_ = self.field_types()
         order = sorted(settings.items(), key=lambda kv: not (isinstance(kv[0], str) and kv[0].strip() in types_))
         by_path = []
-        reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it, after the whole fields
+        reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it
         for name, raw in order:
             t = self._target(values, name)
             value = convert(t.hint, raw, t.shown)
-            if t.alias is not None or t.indices:
-                spots = [(f, ()) for f in t.alias.put(types.SimpleNamespace(**values), value)] if t.alias else [(t.field, t.indices)]
-                for field, at in spots:
-                    for (f2, at2), other in reached.items():
-                        if f2 == field and (at[:len(at2)] == at2 or at2[:len(at)] == at):
-                            raise ValueError(f"{name.strip()} and {other} both set {t.shown if t.alias is None else field}: "
-                                             f"name each number once")
-                    reached[(field, at)] = name.strip()
+            # Every name is checked against every other, whole fields included: `hand_sizes=15,12,11` with
+            # `hand_size=10` names hand_sizes[2] twice, in whatever order, and is refused (the element used to
+            # win silently over the whole field). One check here serves --set, --vary, --variant text, variant
+            # files and with_values/with_text alike.
+            if t.alias is not None:
+                spots = [(f, ()) for f in t.alias.put(types.SimpleNamespace(**values), value)]
+            else:
+                spots = [(t.field, t.indices)]
+            for field, at in spots:
+                for (f2, at2), other in reached.items():
+                    if f2 == field and (at[:len(at2)] == at2 or at2[:len(at)] == at):
+                        raise ValueError(f"{other} and {name.strip()} both set {t.shown if t.alias is None else field}: "
+                                         f"name each number once")
+                reached[(field, at)] = name.strip()
             if t.alias is not None:
                 values.update(t.alias.put(types.SimpleNamespace(**values), value))
             elif t.indices:
@@ -555,20 +561,38 @@ class RuleConfig:
         base = type(self)()
         return {k: to_json_value(v) for k, v in self._fields().items() if v != getattr(base, k)}
 
-    def save(self, path, name: str | None = None) -> Path:
+    def fields_named(self, names) -> list[str]:
+        """The fields these names (fields, `field[i]`, aliases, or 'name=value' texts) set, in field order."""
+        values, hit = self._fields(), set()
+        for name in names:
+            name = name.partition("=")[0] if isinstance(name, str) else name
+            t = self._target(values, name)
+            hit.update(t.alias.put(types.SimpleNamespace(**values), t.alias.get(self)) if t.alias else (t.field,))
+        return [f for f in values if f in hit]
+
+    def save(self, path, name: str | None = None, keep=()) -> Path:
         """Write this config as a variant file (.json or .toml): the game, a
-        name, and only the numbers that differ from the defaults. Whole or not at all."""
+        name, the numbers that differ from the defaults and those `keep` names
+        (see variant_text). Whole or not at all."""
         path = _variant_path(path)
         if path.suffix.lower() not in VARIANT_SUFFIXES:
             raise ValueError(f"{shown_path(path)}: a variant file must end in {' or '.join(VARIANT_SUFFIXES)}")
         if name is not None and (not isinstance(name, str) or not name.strip()):
             raise ValueError(f"name={name!r} is not allowed: a variant's name is non-empty text")
-        write_atomic(path, self.variant_text(name or path.stem, path.suffix))
+        write_atomic(path, self.variant_text(name or path.stem, path.suffix, keep))
         return path
 
-    def variant_text(self, name: str, suffix: str = ".toml") -> str:
-        """What save writes: the game, the name and the differences, as TOML or JSON."""
-        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name, "set": self.differences()}
+    def variant_text(self, name: str, suffix: str = ".toml", keep=()) -> str:
+        """What save writes: the game, the name and the differences, as TOML or JSON. `keep`: names
+        (fields, `field[i]`, aliases; `meeple variant save`'s --set) whose fields are written even at
+        their default: a file keeps every number its maker named, so on common rules that set it
+        otherwise (`compare --set bonus=6 --variant file.toml`) it sets it back, as the same text does.
+        An alias or element keeps its whole field (judgement call: a file holds fields, never two names
+        for one number)."""
+        kept = self.fields_named(keep)
+        data = {"format": VARIANT_FORMAT, "game": self.game_name(), "name": name,
+                "set": {k: to_json_value(v) for k, v in self._fields().items()
+                        if k in kept or k in self.differences()}}
         return json.dumps(data, indent=1) + "\n" if suffix.lower() == ".json" else _toml_text(data)
 
     @classmethod

@@ -22,141 +22,20 @@ from typing import Any, Callable, Sequence
 
 from .chance import check_seed
 from .config import describe_kind
-from .core import play
 from .protocol import resolve_config
 from .registry import game_module
-from .sim.design import DESIGN, duration_spread, wanted
-from .sim.results import Results, load_pandas, measures, rate_row
+from .sim.design import wanted
+from .sim.results import Results, load_pandas
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
-from .stats import mean_ci, wilson
 from .ntbea import tune_many
+from .tune_measures import MEASURES, RATES, measure_fn, measured_at, per_game_fn, measure_names
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
                          comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
                          usage_lines)
 
 __all__ = ["compare", "tune", "Tuning", "GridTuning", "Comparison", "UnusedRuleWarning", "MEASURES", "measure_names",
            "compare_run", "comparison", "format_comparison", "usage_lines", "lineup", "rule_usage", "changed_numbers", "USAGE_FLOOR"]
-
-
-# --- measures -----------------------------------------------------------------
-
-def _ender_rounds(mod, res: Results) -> list[float]:
-    """For each round a player ended (Bucket Brigade, BB-8): 1 if the ender scored the most
-    that round (1/k when k tied for most), else 0. The games are replayed from their
-    seeds (the simulation keeps no per-round detail), so this measure costs a second run."""
-    out = []
-    for g in res.records:
-        state = play(mod, res.config, list(g.bots), g.seed).state
-        for points, ender in zip(state.history, state.enders):
-            if ender is None:
-                continue
-            best = max(points)
-            top = [s for s, p in enumerate(points) if p == best]
-            out.append(1 / len(top) if ender in top else 0.0)
-    return out
-
-
-def _is_series(value) -> bool:
-    return type(value).__name__ == "Series" and hasattr(value, "index")
-
-
-def _short_repr(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _bot_shares(res: Results, bot: str) -> list[float]:
-    t = res.table
-    part = t[t["bot"] == bot]
-    if not len(part):
-        raise ValueError(f"bot {bot!r} is not in the lineup {', '.join(dict.fromkeys(res.bots))}")
-    return part.groupby("game")["win_share"].mean().tolist()
-
-
-MEASURES = {
-    "ender_win_rate": "Bucket Brigade: share of the rounds a player ended in which the ender scored the most",
-    "win_rate": "seat `seat`'s win rate (a shared win counts 1/k)",
-    "seat1_advantage": "seat 1's win rate minus the fair share 1/players, in percentage points (as compare)",
-    "bot_win_rate": "bot `bot`'s win rate, averaged over the seats it holds",
-    "score": "seat `seat`'s mean final score",
-    "turns": "mean game length in turns",
-    "rounds": "mean game length in rounds",
-}
-RATES = ("ender_win_rate", "win_rate", "bot_win_rate")  # shares of games or rounds: a target outside 0..1 is never met
-
-
-def measure_names(game) -> dict[str, str]:
-    """Every measure tune knows for this game: MEASURES plus the game's own columns (mean_<column>)."""
-    mod = game_module(game)
-    out = {k: v for k, v in MEASURES.items() if k != "ender_win_rate" or mod.NAME == "bucket-brigade"}
-    for k, v in measures(mod).items():
-        out.setdefault(k, v)
-    return out
-
-
-def _measure_fn(mod, measure, seat: int, bot: str | None) -> tuple[str, Callable]:
-    """(label, function Results -> (value, low, high))."""
-    if callable(measure):
-        def custom(res):
-            v = measure(res)
-            if _is_series(v):  # the measure game by game: its mean and interval over the games
-                return mean_ci(v.astype(float).dropna().tolist())
-            try:
-                v = tuple(float(x) for x in v) if isinstance(v, (tuple, list)) else (float(v),) * 3
-            except (TypeError, ValueError):
-                v = ()
-            if len(v) != 3:
-                raise ValueError(f"measure {getattr(measure, '__name__', 'function')} must return a number, "
-                                 f"(value, low, high) or a pandas Series by game, got {_short_repr(measure(res))}")
-            return v
-
-        custom.raw = measure
-        return getattr(measure, "__name__", "custom measure"), custom
-    known = measure_names(mod)
-    if isinstance(measure, str) and measure.strip() not in known and f"mean_{measure.strip()}" in known:
-        measure = f"mean_{measure.strip()}"  # "backfires" as `simulate --measure` takes it
-    if not isinstance(measure, str) or measure.strip() not in known:
-        raise ValueError(f"measure={measure!r} is not allowed: one of {', '.join(known)}, or a function of the Results")
-    measure = measure.strip()
-    if measure == "ender_win_rate":
-        def ender(res):
-            wins = _ender_rounds(mod, res)
-            lo, hi = wilson(sum(wins), len(wins))
-            return (sum(wins) / len(wins) if wins else math.nan, lo, hi)
-
-        return "the round-ender's win rate", ender
-    if measure in ("win_rate", "score"):
-        def per_seat(res):
-            part = res.table[res.table["seat"] == seat]
-            return rate_row(part["win_share"].tolist()) if measure == "win_rate" else mean_ci(part["score"].tolist())
-
-        return f"Player {seat + 1}'s {'win rate' if measure == 'win_rate' else 'mean score'}", per_seat
-    if measure == "seat1_advantage":
-        def advantage(res):  # percentage points, as compare prints it
-            fair = 1 / res.config.players
-            v, lo, hi = rate_row(res.table[res.table["seat"] == 0]["win_share"].tolist())
-            return (100 * (v - fair), 100 * (lo - fair), 100 * (hi - fair))
-
-        return "seat 1's advantage over the fair share (percentage points)", advantage
-    if measure == "bot_win_rate":
-        if bot is None:
-            raise ValueError("measure='bot_win_rate' needs bot=NAME (the bot whose win rate is tuned)")
-
-        def bot_rate(res):
-            return rate_row(_bot_shares(res, bot))
-
-        return f"{bot}'s win rate", bot_rate
-    if measure in ("turns", "rounds", "lead_changes"):
-        return f"mean {measure} per game", lambda res: mean_ci(res.games[measure].tolist())
-    if measure == "duration_spread":  # a figure of the run: its interval, never paired
-        return "the spread of game lengths (sd of turns)", lambda res: duration_spread(res.games["turns"].tolist())
-    column = measure[len("mean_"):]
-
-    def own(res):  # a game is the independent unit: its seats' mean, then the interval over games
-        return mean_ci(res.table.groupby("game")[column].mean().dropna().tolist())
-
-    return f"{column} ({'per game' if column in DESIGN else 'mean per seat and game'})", own
 
 
 # --- tune ---------------------------------------------------------------------
@@ -206,6 +85,7 @@ class Tuning(_ShownAsMessage):
     tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
     paired: bool = False  # neighbours and rivals judged by their paired difference from the answer (the reference)
     same: dict = dataclasses.field(default_factory=dict)  # value -> the first value whose games are identical to its own
+    flat: bool = False  # every value gave the same measure in every game: the number does not move it here
 
     @property
     def twins(self) -> set:
@@ -213,9 +93,32 @@ class Tuning(_ShownAsMessage):
         root = self.same.get(self.answer, self.answer)
         return {self.answer} | {v for v, first in self.same.items() if first == root} | {root}
 
+    def _flat_message(self) -> str:
+        """Every value measured the same, game by game: not a tie more games would break, but a number
+        that does not move this measure under these bots (said as compare says a variant that plays its
+        baseline's games: same_line)."""
+        fmt = _fmt3
+        values = [show_value(v) for v in self.table[self.field]]
+        shown = f"{self.field} = " + (", ".join(map(str, values)) if len(values) <= 6 else
+                                       f"{values[0]} to {values[-1]} ({len(values)} values)")
+        if set(self.same) | {self.answer} >= set(self.table[self.field]):  # identical games, every one
+            what = (f"{shown} play the same games: changing {self.field} has no effect under these bots (every "
+                    "game's record is equal, game by game).")
+        else:
+            what = (f"{shown} give the same {self.measure}, game by game on the same seeds: under these bots "
+                    f"changing {self.field} changes nothing in it.")
+        return "\n".join([
+            what,
+            f"  {self.measure}: {fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) at every value; "
+            f"{self.games} games per value, seed {self.seed}, {self.method}. No value brings it nearer {fmt(self.target)} "
+            f"than another, at any number of games: the lowest, {self.field} = {show_value(self.answer)}, is named the "
+            "answer only as a placeholder. Other bots, or another measure, may read this number."])
+
     @property
     def message(self) -> str:
         fmt = _fmt3
+        if self.flat:
+            return self._flat_message()
         if self.tie:
             others = " and ".join(f"{self.field} = {show_value(v)}" for v in self.tie)
             lines = [
@@ -425,7 +328,7 @@ def tune(
                                                                   else "'grid' or 'bisect'"))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
-    label, fn = _measure_fn(mod, measure, seat, bot)
+    label, fn = measure_fn(mod, measure, seat, bot)
     design = isinstance(measure, str) and wanted([measure])  # played only when it is the measure
     if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
         raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
@@ -439,21 +342,22 @@ def tune(
         spans = [_candidates(config, f, None if values is None else values[k]) for k, f in enumerate(field)]
     else:
         candidates = _candidates(config, field, values)
-    seats = lineup(mod, bots, config.players)  # bad bots stop before any game
+    seats = _lineups(mod, bots, config, [field] if not (two or many) else list(field),
+                     [candidates] if not (two or many) else spans)  # bad bots stop before any game
     if bot is not None:
         bot_refs(mod, [bot], 1)
         if measure == "bot_win_rate" and bot not in {getattr(r, "name", r) for r in seats} and \
                 bot not in (bots.split(",") if isinstance(bots, str) else bots):
             raise ValueError(f"bot {bot!r} is not in the lineup {bots if isinstance(bots, str) else ', '.join(bots)}")
     if many:
-        return tune_many(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+        return tune_many(pd, mod, config, tuple(field), spans, label, fn, per_game_fn(mod, measure, seat, bot),
                          float(target), bots, games, seed, executor, progress, workers, rotate, design, coupled)
     if two:
-        return _tune_two(pd, mod, config, tuple(field), spans, label, fn, _per_game_fn(mod, measure, seat, bot),
+        return _tune_two(pd, mod, config, tuple(field), spans, label, fn, per_game_fn(mod, measure, seat, bot),
                          float(target), bots, games, seed, executor, progress, workers, rotate, method, design,
                          not callable(measure))
     seen: dict[Any, tuple[float, float, float]] = {}
-    per_game = _per_game_fn(mod, measure, seat, bot)
+    per_game = per_game_fn(mod, measure, seat, bot)
     series: dict = {}  # value -> the measure game by game (None: the measure has none)
     prints: dict = {}  # value -> games_print of its games (identical play)
 
@@ -469,7 +373,7 @@ def tune(
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, games, rotate, out[job.key])
-            *got, series[job.key] = _measured(fn, per_game, res)
+            *got, series[job.key] = measured_at(fn, per_game, res)
             seen[job.key] = tuple(got)
             prints[job.key] = games_print(res.records)
             if not math.isfinite(seen[job.key][0]):
@@ -491,6 +395,40 @@ def tune(
     finally:
         if own is not None:
             own.shutdown(cancel_futures=True)
+
+
+def _lineups(mod, bots, config, fields, spans) -> tuple:
+    """The lineup at the config's own player count, every player count the values tried play checked
+    first (`field="players"`): one bot name fills every seat at every count, "A,B" is A against B at
+    any count; a list of one name per seat must fit every count tried. A lineup that fits some counts
+    only is refused, naming them, rather than those values left out unsaid (judgement call: the reader
+    asked for every value)."""
+    counts = {config.players}
+    for f, values in zip(fields, spans):
+        for v in values:
+            try:
+                counts.add(with_value(config, f, v).players)
+            except ValueError:
+                pass  # a setting the rules refuse: the grid skips it and says so
+    counts = sorted(counts)
+    fits, errors = [], {}
+    for n in counts:
+        try:
+            lineup(mod, bots, n)
+            fits.append(n)
+        except ValueError as e:
+            errors[n] = e
+    if not errors:
+        return lineup(mod, bots, config.players)
+    if len(counts) == 1:
+        raise errors[counts[0]]
+    shown = bots if isinstance(bots, str) else ",".join(map(str, bots)) if isinstance(bots, (list, tuple)) else bots
+    named = len(bots.split(",")) if isinstance(bots, str) else len(bots) if isinstance(bots, (list, tuple)) else 0
+    bad = ", ".join(str(n) for n in errors)
+    fit = f"fit players={', '.join(map(str, fits))} only" if fits else "fit none of them"
+    raise ValueError(f"bots={shown!r}: the values tried play with players={', '.join(map(str, counts))}, and "
+                     f"{named} names, one per seat, {fit} (not {bad}): name one bot for every seat at every count "
+                     f"(e.g. 'heuristic'), or two ('A,B': A in seat 1 against B in the others)")
 
 
 def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, seed, method, series=None,
@@ -557,37 +495,19 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
 
     tied = [v for v in neighbours if open_(v)]
     rivals = [v for v in measured if v != best and v not in neighbours and open_(v)]
+    # every value measured the same in every game (or played the same games): a tie no number of games
+    # breaks, so it is said as such, not as "play more games" (judgement call: bisection's few values count)
+    flat = len(measured) > 1 and (all(v in twin for v in measured) or (
+        paired and all(series[v].equals(series[best]) for v in measured)))
+    if flat:
+        tie, tied, rivals = [], [], []
     return Tuning(mod.NAME, field, label, float(target), best, value, low, high, table, neighbours, tied, games,
                   seed, "every value measured" if method == "grid" else "bisection (a monotone measure)", monotone,
-                  rivals, tie, paired, same)
+                  rivals, tie, paired, same, flat)
 
 
 
 # --- tune: two numbers at once ------------------------------------------------------
-
-def _per_game_fn(mod, measure, seat: int, bot: str | None) -> Callable | None:
-    """Results -> the measure game by game (a Series indexed by game), for paired differences;
-    None where the measure is not a mean over games (the round-ender's rate pools rounds)."""
-    if callable(measure):
-        return None  # a function may return a Series itself: see _measured
-    name = measure.strip()
-    if name not in measure_names(mod) and f"mean_{name}" in measure_names(mod):
-        name = f"mean_{name}"
-    if name == "win_rate":
-        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["win_share"]
-    if name == "score":
-        return lambda res: res.table[res.table["seat"] == seat].set_index("game")["score"].astype(float)
-    if name == "seat1_advantage":
-        return lambda res: 100 * (res.table[res.table["seat"] == 0].set_index("game")["win_share"]
-                                  - 1 / res.config.players)
-    if name == "bot_win_rate":
-        return lambda res: res.table[res.table["bot"] == bot].groupby("game")["win_share"].mean()
-    if name in ("turns", "rounds", "lead_changes"):
-        return lambda res: res.games.set_index("game")[name].astype(float)
-    if name.startswith("mean_"):
-        return lambda res: res.table.groupby("game")[name[len("mean_"):]].mean()
-    return None
-
 
 @dataclasses.dataclass(repr=False)
 class GridTuning(_ShownAsMessage):
@@ -611,6 +531,7 @@ class GridTuning(_ShownAsMessage):
     skipped: int = 0  # settings of the grid the rules do not allow
     tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
     same: dict = dataclasses.field(default_factory=dict)  # setting -> the first setting with identical games
+    flat: bool = False  # every setting gave the same measure in every game (as Tuning.flat)
 
     def _setting(self, s) -> str:
         return ", ".join(f"{f} = {show_value(v)}" for f, v in zip(self.fields, s))
@@ -618,6 +539,12 @@ class GridTuning(_ShownAsMessage):
     @property
     def message(self) -> str:
         fmt = _fmt3
+        if self.flat:
+            return (f"Every setting of {' and '.join(self.fields)} measured gives the same {self.measure}, game by game "
+                    f"on the same seeds: under these bots changing them changes nothing in it.\n  {self.measure}: "
+                    f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) everywhere; {self.games} games per "
+                    f"setting, seed {self.seed}, {self.method}. No setting brings it nearer {fmt(self.target)} than "
+                    f"another: the first, {self._setting(self.answer)}, is named the answer only as a placeholder.")
         lines = [f"{self._setting(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
                  f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
                  f"seed {self.seed}, {self.method})."]
@@ -674,17 +601,6 @@ UNPAIRED_PROCEDURE = (
     "target as the answer's interval reaches from it.")
 
 
-def _measured(fn, per_game, res):
-    """(value, low, high, per-game Series or None) of one setting."""
-    if per_game is None:
-        got = fn.raw(res) if hasattr(fn, "raw") else None
-        if _is_series(got):  # a function gave the measure game by game
-            series = got.astype(float)
-            return (*mean_ci(series.dropna().tolist()), series)
-        return (*(float(x) for x in fn(res)), None)
-    return (*(float(x) for x in fn(res)), per_game(res).astype(float))
-
-
 def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots, games, seed, executor, progress,
               workers, rotate, method, design=False, from_games=True) -> GridTuning:
     """Every allowed setting of two numbers (or successive halving over them), then the set of
@@ -713,7 +629,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
             raise KeyboardInterrupt
         for job in jobs:
             res = Results(mod, job.config, job.bots, seed, n, rotate, out[job.key])
-            got = _measured(fn, per_game, res)
+            got = measured_at(fn, per_game, res)
             if not math.isfinite(got[0]):
                 raise ValueError(f"{label} has no value at {fields[0]} = {show_value(job.key[0])}, {fields[1]} = "
                                  f"{show_value(job.key[1])} (nothing to measure in {n} games)")
@@ -782,5 +698,9 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
     kept = [best] + sorted((s for s in kept if s != best), key=distance)
     tie = [s for s in final if s not in twins and s not in same and math.isclose(abs(seen[s][0] - target), abs(value - target),
                                                                rel_tol=1e-9, abs_tol=1e-12)]
+    flat = len(seen) > 1 and (set(seen) <= twins or (paired and all(
+        seen[s][3] is not None and seen[s][3].equals(base) for s in seen)))
+    if flat:  # a tie no number of games breaks: said as such (Tuning.flat)
+        tie, kept = [], [best]
     return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
-                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same)
+                      how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same, flat)

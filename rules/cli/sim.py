@@ -23,7 +23,7 @@ import typing
 from ..config import split_optional
 from ..sim import balance_report, simulate, sweep
 from ..sim.results import measure_columns
-from ..sim.text import ci_pct, fmt_table, num, pct
+from ..sim.text import ci_num, ci_paren, ci_pct, fmt_table, num, pct
 from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, rotate_option,
                      rotation, run_options, run_setup, chosen_measures, save_table, show_progress, show_then_save,
                      table_data)
@@ -98,7 +98,7 @@ def cmd_sweep(args) -> int:
                 elif m == "win_rate":
                     cells.append(f"{pct(value)} ({ci_pct(low, high)})")
                 else:
-                    cells.append(f"{num(value)} ({num(low)} to {num(high)})")
+                    cells.append(f"{num(value)} {ci_paren(low, high)}")
             rows.append([str(r[f]) for f in fields] + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)] + cells)
     else:
         print("Win rate and mean score per seat, turns per game: each with its 95% CI")
@@ -110,8 +110,8 @@ def cmd_sweep(args) -> int:
                 + [f"Player {int(r['seat']) + 1}", str(r["bot"]), str(done)]
                 + (
                     [pct(r["win_rate"]), ci_pct(r["win_low"], r["win_high"]),
-                     num(r["score"]), f"{num(r['score_low'])} to {num(r['score_high'])}",
-                     f"{num(r['turns'], 1)} ({num(r['turns_low'], 1)} to {num(r['turns_high'], 1)})"]
+                     num(r["score"]), f"{ci_num(r['score_low'], r['score_high'])}",
+                     f"{num(r['turns'], 1)} {ci_paren(r['turns_low'], r['turns_high'], 1)}"]
                     if done else ["n/a"] * 5
                 )
             )

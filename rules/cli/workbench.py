@@ -18,12 +18,13 @@ import re
 from pathlib import Path
 
 from ..comparison import on_common
-from ..config import DECIMAL_NUMBER, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
+from ..config import DECIMAL_NUMBER, show_value, MAX_VARIANT_NAME, VARIANT_SUFFIXES, read_variant, settings_list
 from ..files import read_capped, shown_path, write_atomic
 from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
 from ..sim.runner import MAX_GAMES
-from ..workbench import compare_run, format_comparison, tune
+from ..sim.text import lineup_text
+from ..workbench import compare_run, coupled, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
                      game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, rotation,
                      run_options, save_table, show_progress, table_data, whole, workers_option)
@@ -32,7 +33,21 @@ from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_
 _NAME = VARIANT_NAME
 
 
-def parse_variants(items: list[str], mod, base, said_players: bool = False) -> dict:
+def said_players(args, mod, base) -> str | None:
+    """Which option of the command line chose the player count ('--set players=3', '--bots ... (3 names)',
+    '--preset NAME', '--config FILE'), or None when none did: then a variant may set its own. The bot
+    names as given count, not the seats game_setup filled from one name (`--bots heuristic` chooses nothing)."""
+    if any(s.partition("=")[0].strip() == "players" for s in args.settings):
+        return f"--set players={base.players}"
+    given = [b for b in args.bots.split(",") if b.strip()]
+    if len(given) > 1:
+        return f"--bots {args.bots} ({len(given)} names, one per seat)"
+    if base.players != mod.Config().players:
+        return f"--preset {args.preset}" if args.preset is not None else f"--config {shown_path(args.config)}"
+    return None
+
+
+def parse_variants(items: list[str], mod, base, said_players: str | None = None) -> dict:
     """{name: Config} from --variant options; CliError on the first bad one.
 
     One rule for every variant, inline or a file (issue 33), the one compare(config=) and the
@@ -40,7 +55,7 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
     where each starts, and the variant's own fields win over it. A file for another game, or one
     whose player count differs from the one the command line gave (`said_players`: --set
     players=N, N bots named, or a --preset/--config with another count than the defaults'), is
-    refused naming both."""
+    refused naming both, inline text alike (one rule for both doors)."""
     if len(items) < 2:
         raise CliError("compare needs a baseline and at least one more: --variant NAME:field=value,... (twice or more)")
     out = {}
@@ -48,7 +63,7 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
         if Path(item).suffix.lower() in VARIANT_SUFFIXES and ":" not in item:
             try:
                 name, config = on_common(mod, Path(item), base, what=f"--variant {shown_path(item)}",
-                                         said_players=said_players, where="the command line")
+                                         said_players=bool(said_players), where=said_players or "the command line")
             except ValueError as e:
                 raise CliError(str(e)) from None
         else:
@@ -61,7 +76,8 @@ def parse_variants(items: list[str], mod, base, said_players: bool = False) -> d
                 raise CliError(f"--variant {shown}: the name {shown_path(repr(name), 60)} is not allowed: {NAME_RULE}, "
                                f"at most {MAX_VARIANT_NAME} characters")
             try:
-                config = on_common(mod, settings_list(text), base, what=f"--variant {name}")[1]
+                config = on_common(mod, settings_list(text), base, what=f"--variant {name}",
+                                   said_players=bool(said_players), where=said_players or "the command line")[1]
             except ValueError as e:
                 raise CliError(str(e)) from None
         if name in out:
@@ -112,9 +128,7 @@ def cmd_compare(args) -> int:
         out, report = None, _report_path(args.out, "--out")
     else:
         out, report = checked_out(args.out, TABLE_FORMATS), _report_path(args.report, "--report")
-    said_players = (len(names) > 1 or any(s.partition("=")[0].strip() == "players" for s in args.settings)
-                    or base.players != mod.Config().players)  # a --preset or --config that sets it
-    variants = parse_variants(args.variant, mod, base, said_players)
+    variants = parse_variants(args.variant, mod, base, said_players(args, mod, base))
     chosen = chosen_measures(args, mod)
     bots = names if len(set(names)) > 1 else [names[0]]  # one name fits variants with another player count
     # different bots in the seats: rotate unless told not to (a seat question is what a designer asks; the
@@ -197,21 +211,25 @@ def cmd_tune(args) -> int:
         raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
     parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
     rotate, said = rotation(args, names)
+    # one bot name fills every seat at every player count a value plays (--field players), as the API's
+    # tune(bots="heuristic") does; the names game_setup resolved are the default player count's seats
+    bots = names if len(set(names)) > 1 else names[0]
     try:
         if len(fields) == 1:
-            result = tune(mod, config, fields[0], args.measure, target, names, games, seed, progress=show_progress(),
+            result = tune(mod, config, fields[0], args.measure, target, bots, games, seed, progress=show_progress(),
                           values=parsed[0], method="bisect" if args.bisect else "grid", seat=seat,
                           bot=args.bot, workers=workers, rotate=rotate)
         else:  # two: every setting or --halving; three or more: NTBEA (rules/ntbea.py)
-            result = tune(mod, config, tuple(fields), args.measure, target, names, games, seed, progress=show_progress(),
+            result = tune(mod, config, tuple(fields), args.measure, target, bots, games, seed, progress=show_progress(),
                           values=None if all(p is None for p in parsed) else tuple(parsed),
                           method="halving" if args.halving else "grid", seat=seat, bot=args.bot, workers=workers,
                           rotate=rotate)
     except ValueError as e:
         raise CliError(str(e)) from None
-    print(f"{mod.TITLE}, bots {', '.join(names)}, rules: {config.describe()}")
-    print(result)
-    print(result.table_text())
+    moves_players = any(config.path(f) == "players" for field in fields for f in coupled(field))
+    shown_bots = f"{bots} in every seat" if isinstance(bots, str) and moves_players else lineup_text(names)
+    print(f"{mod.TITLE}, bots {shown_bots}, rules: {config.describe()}")
+    print(result)  # its message and the table of every value, as print(tune(...)) shows it
     if said:
         print(said)
     if out is not None:
@@ -237,12 +255,26 @@ def cmd_variant_save(args) -> int:
     out = Path(args.out) if args.out else Path(re.sub(r"[^A-Za-z0-9._+-]+", "-", name) + ".toml")
     if out.suffix.lower() not in VARIANT_SUFFIXES:
         raise CliError(f"--out must end in {' or '.join(VARIANT_SUFFIXES)}; got {str(out)!r}")
+    # every number the reader named is kept, at its default too (a file and the same text then mean one
+    # thing on common rules): --set's names and those of the --config file started from
+    named = [s.partition("=")[0] for s in args.settings]
+    if args.config is not None:
+        try:
+            named += list(read_variant(args.config)[2])
+        except ValueError as e:
+            raise CliError(str(e)) from None
     try:
-        text = config.variant_text(name, out.suffix)
+        text = config.variant_text(name, out.suffix, named)
+        kept = config.fields_named(named)
     except ValueError as e:
         raise CliError(str(e)) from None
     write_atomic(out, text)
-    print(f"{mod.TITLE} variant {name!r} ({config.describe()}) saved to {out}")
+    base = mod.Config()
+    at_default = [f"{f}={show_value(getattr(config, f))}" for f in kept if getattr(config, f) == getattr(base, f)]
+    rules = config.describe() if config != base else "the defaults"
+    if at_default:  # said, not hidden: on the defaults this file changes nothing
+        rules += f"; kept at their default: {', '.join(at_default)}"
+    print(f"{mod.TITLE} variant {name!r} ({rules}) saved to {out}")
     return 0
 
 

@@ -18,7 +18,7 @@ from .play import CHECKPOINTS
 from .results import load_pandas, rate_row
 from .runner import bot_refs, check_games, progress_bar, setup
 from .sweep import simulate
-from .text import Shown, ci_pct, fmt_table, length_lines, num, pct, seat_name
+from .text import Shown, ci_num, ci_pct, fmt_table, length_lines, num, pct, seat_name
 
 
 MIN_ROW_GAMES = 10  # a decisiveness row with fewer games (with a sole leader there) shows no rate
@@ -116,7 +116,7 @@ class BalanceReport(Shown):
             out.append(f"  {left}")
         lc = self.lead_changes
         out.append(
-            f"Lead changes per game (turn by turn): {num(lc['mean'])} (95% CI {num(lc['low'])} to {num(lc['high'])}); "
+            f"Lead changes per game (turn by turn): {num(lc['mean'])} (95% CI {ci_num(lc['low'], lc['high'])}); "
             f"no change at all in {pct(lc['share_none'])} of games ({ci_pct(lc['share_none_low'], lc['share_none_high'])})."
         )
         if self.sources is not None and len(self.sources):
@@ -128,14 +128,14 @@ class BalanceReport(Shown):
                            f"signs (points from {gives}; taken away by {takes}), so a source's share of the net "
                            "total could pass 100% or fall below 0 and would mean nothing:")
                 out.append(fmt_table(["source", "points", "95% CI"],
-                                     [[r.source, num(r.mean_points), f"{num(r.low)} to {num(r.high)}"]
+                                     [[r.source, num(r.mean_points), f"{ci_num(r.low, r.high)}"]
                                       for r in self.sources.itertuples()]))
             else:
                 out.append("Where the points come from (per player per game, and share of all points; 95% CIs):")
                 out.append(
                     fmt_table(
                         ["source", "points", "95% CI", "share", "95% CI"],
-                        [[r.source, num(r.mean_points), f"{num(r.low)} to {num(r.high)}", pct(r.share),
+                        [[r.source, num(r.mean_points), f"{ci_num(r.low, r.high)}", pct(r.share),
                           ci_pct(r.share_low, r.share_high)] for r in self.sources.itertuples()],
                     )
                 )
@@ -146,7 +146,7 @@ class BalanceReport(Shown):
             out.append(fmt_table(["measure", "seat", "mean", "95% CI"],
                                  [[r.measure.removeprefix("mean_"), "all" if load_pandas().isna(r.seat)
                                    else seat_name(int(r.seat)), num(r.mean),
-                                   f"{num(r.low)} to {num(r.high)}"] for r in self.measures.itertuples()]))
+                                   f"{ci_num(r.low, r.high)}"] for r in self.measures.itertuples()]))
         s = self.skill
         if s:
             out.append(

@@ -20,7 +20,7 @@ from ..registry import game_module
 from ..stats import mean_ci, wilson
 from .design import DESIGN, RUN_LEVEL, duration_spread
 from .play import CHECKPOINTS, GameResult, play_game
-from .text import Shown, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
+from .text import Shown, ci_num, ci_pct, html_lines, fmt_table, length_lines, lineup_text, num, pct, seat_name
 
 
 def load_pandas():
@@ -117,10 +117,10 @@ class RunInfo(Shown):
         lines.append("Win rate by seat (95% CI; a shared win counts 1/k), mean score (95% CI):")
         lines.append(fmt_table(
             ["seat", "bot", "win rate", "95% CI", "mean score", "95% CI"],
-            [[seat_name(s), bots, pct(w[0]), ci_pct(w[1], w[2]), num(m[0]), f"{num(m[1])} to {num(m[2])}"]
+            [[seat_name(s), bots, pct(w[0]), ci_pct(w[1], w[2]), num(m[0]), f"{ci_num(m[1], m[2])}"]
              for s, bots, w, m in self.seat_figures()]))
         lines.append("Game length (mean per game, 95% CI):")
-        lines.append(fmt_table(["", "mean", "95% CI"], [[k, num(v[0]), f"{num(v[1])} to {num(v[2])}"]
+        lines.append(fmt_table(["", "mean", "95% CI"], [[k, num(v[0]), f"{ci_num(v[1], v[2])}"]
                                                        for k, v in self.length_figures().items()]))
         lines.append(".summary() has more: each bot's figures, the spread of game lengths, the game's own figures.")
         return lines
@@ -130,7 +130,7 @@ class RunInfo(Shown):
         part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
         rot = ", seats rotated" if self.rotate else ""
         return (
-            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {lineup_text(self.bots)}{rot}, "
+            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {lineup_text(self.bots, self.config.players)}{rot}, "
             f"rules: {self.config.describe()}"
         )
 
@@ -356,7 +356,7 @@ class Summary(Shown):
                 ["seat", "bot", "win rate", "95% CI", "mean score", "95% CI"],
                 [
                     [seat_name(int(r.seat)), r.bot, pct(r.win_rate), ci_pct(r.win_low, r.win_high),
-                     num(r.score), f"{num(r.score_low)} to {num(r.score_high)}"]
+                     num(r.score), f"{ci_num(r.score_low, r.score_high)}"]
                     for r in self.seats.itertuples()
                 ],
             )
@@ -368,7 +368,7 @@ class Summary(Shown):
                     ["bot", "seats", "win rate", "95% CI", "mean score", "95% CI"],
                     [
                         [r.bot, str(r.seats_per_game), pct(r.win_rate), ci_pct(r.win_low, r.win_high),
-                         num(r.score), f"{num(r.score_low)} to {num(r.score_high)}"]
+                         num(r.score), f"{ci_num(r.score_low, r.score_high)}"]
                         for r in self.bots.itertuples()
                     ],
                 )
@@ -382,7 +382,7 @@ class Summary(Shown):
                     [[r.measure.removeprefix("mean_"), "all" if load_pandas().isna(r.seat) else seat_name(int(r.seat)),
                       *((pct(r.mean), ci_pct(r.low, r.high)) if r.measure == "win_rate"
                         else (num(r.mean), FIXED if r.low == r.high == r.mean and self.games > 1
-                              else f"{num(r.low)} to {num(r.high)}"))]
+                              else f"{ci_num(r.low, r.high)}"))]
                      for r in self.measures.itertuples()],
                 )
             )
@@ -395,7 +395,7 @@ class Summary(Shown):
             lines.append(
                 fmt_table(
                     ["", "mean", "95% CI"],
-                    [[r.column, num(r.mean), f"{num(r.low)} to {num(r.high)}"] for r in self.columns.itertuples()],
+                    [[r.column, num(r.mean), f"{ci_num(r.low, r.high)}"] for r in self.columns.itertuples()],
                 )
             )
         return lines

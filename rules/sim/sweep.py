@@ -20,7 +20,7 @@ from .results import SHOWN_AS, Results, load_pandas, measure_name, own_columns, 
 from .results import measures as measure_list
 from .runner import Job, bot_refs, check_games, check_workers, run, setup
 from .tally import Totals
-from .text import ci_pct, fmt_table, num, pct, seat_name, show_value
+from .text import ci_paren, ci_pct, fmt_table, num, pct, seat_name, show_value
 
 
 # The keyword list simulate, sweep, compare and balance_report share is written out in each on
@@ -195,9 +195,9 @@ def sweep_lines(table) -> list[str]:
     turns = "turns" if "turns" in table.columns else "turns_played"
     rows = []
     for r in table.to_dict(orient="records"):
-        length = f"{num(r[turns], 1)} ({num(r[turns + '_low'], 1)} to {num(r[turns + '_high'], 1)})" if turns in r else "n/a"
+        length = f"{num(r[turns], 1)} {ci_paren(r[turns + '_low'], r[turns + '_high'], 1)}" if turns in r else "n/a"
         rows.append([*(str(r[f]) for f in fields), seat_name(int(r["seat"])), str(r["bot"]), pct(r["win_rate"]),
-                     ci_pct(r["win_low"], r["win_high"]), f"{num(r['score'])} ({num(r['score_low'])} to {num(r['score_high'])})",
+                     ci_pct(r["win_low"], r["win_high"]), f"{num(r['score'])} {ci_paren(r['score_low'], r['score_high'])}",
                      length])
     return [head, fmt_table([*fields, "seat", "bot", "win rate", "95% CI", "mean score (95% CI)", "turns (95% CI)"], rows),
             "Every figure with its interval is a column of this DataFrame (table.columns; table.to_string() shows them all)."]

@@ -41,11 +41,30 @@ def num(x: float, digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def lineup_text(bots: Sequence[str]) -> str:
-    """The bots of a run in a few words: 'heuristic x4', or the names in seat order."""
+ONE_GAME = "n/a (1 game)"  # an interval of one value: the normal approximation has no spread to work from
+
+
+def ci_num(lo: float, hi: float, digits: int = 2) -> str:
+    """A 95% interval of a mean: '3.10 to 4.25', or 'n/a (1 game)' where one value gave it (-inf to inf:
+    an interval needs at least 2 games; printing '-inf to inf' read as a result)."""
+    if math.isinf(lo) and math.isinf(hi):
+        return ONE_GAME
+    return f"{num(lo, digits)} to {num(hi, digits)}"
+
+
+def ci_paren(lo: float, hi: float, digits: int = 2) -> str:
+    """ci_num in parentheses, after its mean: '(3.10 to 4.25)' or '(n/a: 1 game)'."""
+    return "(n/a: 1 game)" if math.isinf(lo) and math.isinf(hi) else f"({ci_num(lo, hi, digits)})"
+
+
+def lineup_text(bots: Sequence[str], players: int | None = None) -> str:
+    """The bots of a run in a few words: 'heuristic x4', or the names in seat order. One name for
+    every seat (the API's bots="heuristic") is counted by `players`, so the API and the command line,
+    which names every seat, describe the same run alike."""
     names = [b if isinstance(b, str) else getattr(b, "__name__", "custom") for b in bots]
     if len(set(names)) == 1:
-        return f"{names[0]} x{len(names)}" if len(names) > 1 else names[0]
+        count = players if len(names) == 1 and players else len(names)
+        return f"{names[0]} x{count}" if count > 1 else names[0]
     return ", ".join(names)
 
 
@@ -118,7 +137,7 @@ def length_lines(length) -> list[str]:
         fmt_table(
             ["", "mean", "95% CI", "min", "10%", "median", "90%", "max"],
             [
-                [r.measure, num(r.mean), f"{num(r.low)} to {num(r.high)}", str(r.min),
+                [r.measure, num(r.mean), f"{ci_num(r.low, r.high)}", str(r.min),
                  num(r.p10, 1), num(r.median, 1), num(r.p90, 1), str(r.max)]
                 for r in length.itertuples()
             ],
@@ -135,5 +154,5 @@ def value_text(value) -> str:
     return str(show_value(value))
 
 
-__all__ = ["seat_name", "pct", "ci_pct", "num", "lineup_text", "fmt_table", "TextTable", "html_lines", "Shown", "length_lines",
-           "show_value", "value_text"]
+__all__ = ["seat_name", "pct", "ci_pct", "num", "ci_num", "ci_paren", "ONE_GAME", "lineup_text", "fmt_table",
+           "TextTable", "html_lines", "Shown", "length_lines", "show_value", "value_text"]

@@ -105,6 +105,35 @@ def test_tune_refuses_a_rate_target_outside_0_to_1(capsys, measure, extra, targe
              bot="random" if extra else None)
 
 
+@pytest.mark.parametrize("bots", [[], ["--bots", "heuristic"]])
+def test_tune_over_players_fills_every_seat_with_one_bot_name_as_the_api_does(capsys, bots):
+    """`tune --field players --values 3..5` said 'need 3 bots (one per player), got 4' with no bots
+    named: the CLI passed the 4-player default's seats; the API's one name fills every count."""
+    argv = ["tune", BB, "--field", "players", "--values", "3..5", "--measure", "turns", "--target", "50",
+            "--games", "4", "--workers", "1", *bots]
+    code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    api = tune(BB, None, "players", "turns", 50, bots[-1] if bots else "random", 4, values=[3, 4, 5],
+               progress=False, workers=1)
+    assert str(api) in out
+
+
+def test_tune_refuses_one_bot_per_seat_that_fits_not_every_player_count_tried(capsys):
+    code, out, err = run(capsys, "tune", BB, "--field", "players", "--values", "3..5", "--measure", "turns",
+                         "--target", "50", "--games", "2", "--bots", "heuristic,random,random")
+    one_line_error(code, out, err, "3 names, one per seat, fit players=3 only (not 4, 5)")
+    with pytest.raises(ValueError, match="fit players=3 only"):
+        tune(BB, None, "players", "turns", 50, ["heuristic", "random", "random"], 2, values=[3, 4, 5])
+
+
+def test_tune_prints_its_table_once(capsys):
+    """The CLI printed the result (which holds the table) and then the table again."""
+    code, out, err = run(capsys, "tune", BB, "--field", "bonus", "--values", "1..2", "--measure", "score",
+                         "--target", "20", "--games", "2", "--workers", "1")
+    assert code == 0, err
+    assert out.count("Every value measured") == 1 and out.count("same_as") == 1, out
+
+
 def test_tune_takes_any_target_for_a_measure_that_is_not_a_rate():
     """score and seat1_advantage (percentage points) are not rates: 20 is a fair target."""
     assert tune("bucket-brigade", None, "bonus", "score", 20, "random", 2, values=[1, 2], progress=False).target == 20
@@ -306,10 +335,12 @@ def test_a_variant_name_outside_ascii_is_refused_naming_what_a_name_may_hold(tmp
 
 
 def test_compare_names_the_variant_whose_player_count_the_bots_do_not_fit(capsys):
-    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'."""
+    """--bots of 4 names and a 5-player variant said only 'need 5 bots (one per player), got 4'. Four
+    names choose the common player count, so the variant is refused as a file with players=5 is."""
     code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "five:players=5",
                          "--bots", "heuristic,random,random,random", "--games", "1")
-    one_line_error(code, out, err, "variant 'five' has 5 players: need 5 bots (one per player), got 4")
+    one_line_error(code, out, err, "--variant five sets players=5, but the common rules play 4 players (--bots "
+                                   "heuristic,random,random,random (4 names, one per seat))")
 
 
 @pytest.mark.parametrize("bots", ["heuristic,", ",heuristic,random", "heuristic,,random"])

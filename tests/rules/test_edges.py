@@ -109,7 +109,7 @@ def test_a_variant_file_whose_player_count_or_game_conflicts_with_the_command_li
     four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4)
     code, out, err = run(capsys, "compare", "bucket-king", "--set", "players=3", "--variant", "base:",
                          "--variant", four, "--games", "5")
-    one_line_error(code, out, err, "sets players=4, but the command line gives players=3")
+    one_line_error(code, out, err, "sets players=4, but the common rules play 3 players (--set players=3)")
     other = _variant_file(tmp_path / "bb.toml", "bucket-brigade", bonus=3)
     code, out, err = run(capsys, "report", "bucket-king", "--variant", "base:", "--variant", other, "--games", "5",
                          "--out", tmp_path / "r.html")
@@ -120,6 +120,27 @@ def test_a_variant_files_own_player_count_wins_when_the_command_line_gives_none(
     four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4, pyramid_base=4)
     code, out, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", four, "--games", "5")
     assert code == 0 and sum("Player" in r for r in _rows(out, "v")) == 4, (out, err)
+
+
+@pytest.mark.parametrize("bots", [[], ["--bots", "heuristic"]])
+def test_a_player_count_in_a_variant_file_or_text_is_one_rule_and_names_what_chose_the_common_one(
+        tmp_path, capsys, bots):
+    """`--variant x:players=3` was accepted but the same as a file was refused with 'the command line
+    gives players=4' though no count was given (one bot name filled four seats): both are now played
+    when the command line chooses no count, and both refused, naming the option, when it does."""
+    three = _variant_file(tmp_path / "three.toml", "bucket-brigade", players=3)
+    argv = ["compare", "bucket-brigade", "--variant", "base:", "--games", "4", "--workers", "1", *bots]
+    code, file_out, err = run(capsys, *argv, "--variant", three)
+    assert code == 0, err
+    code, text_out, err = run(capsys, *argv, "--variant", "v:players=3")
+    assert code == 0 and _rows(file_out, "v") == _rows(text_out, "v"), err
+    assert "v plays 3 players, base 4: its games are dealt for another table" in text_out
+    for variant in (three, "v:players=3"):
+        code, out, err = run(capsys, *argv, "--variant", variant, "--set", "players=4")
+        one_line_error(code, out, err, "sets players=3, but the common rules play 4 players (--set players=4)")
+        code, out, err = run(capsys, *argv[:8], "--variant", variant, "--bots", "heuristic,random,random,random")
+        one_line_error(code, out, err, "but the common rules play 4 players (--bots heuristic,random,random,random "
+                                       "(4 names, one per seat))")
 
 
 # --- "Reproduce" commands always run (issue 33) --------------------------------------------
@@ -253,7 +274,7 @@ def test_compare_in_python_refuses_a_variant_file_that_conflicts_with_config_in_
 
     four = _variant_file(tmp_path / "four.toml", "bucket-king", players=4)
     other = _variant_file(tmp_path / "bb.toml", "bucket-brigade", bonus=3)
-    for variants, says in [({"base": "", "four": four}, "sets players=4, but config='players=3' gives players=3"),
+    for variants, says in [({"base": "", "four": four}, "sets players=4, but the common rules play 3 players (config='players=3')"),
                            ({"base": "", "bb": other}, "is a bucket-brigade variant, but config='players=3' plays "
                                                        "bucket-king"),
                            ({"base": "", "x": "hard-ish"}, "is not allowed: a preset of bucket-king")]:

@@ -55,8 +55,39 @@ def test_tune_groups_identical_values_and_never_calls_them_a_tie():
              values=[3, 4, 5])
     assert t.same == {4: 3, 5: 3}
     assert not t.tie and not t.tied and not t.rivals
-    assert "best_face = 4 and best_face = 5 play the same games as best_face = 3" in t.message
+    assert t.flat and "best_face = 3, 4, 5 play the same games: changing best_face has no effect" in t.message
     assert "Tie" not in t.message
+
+
+def test_tune_says_a_number_that_does_not_move_the_measure_changes_nothing_not_play_more_games(capsys):
+    """`tune --field bonus --measure turns` under random bots (which never read bonus; it moves
+    scores, not turns) called it a tie and said 'Play more games at these values to decide'."""
+    from harness import run
+
+    code, out, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--values", "2..4", "--measure",
+                         "turns", "--target", "50", "--games", "6", "--workers", "1")
+    assert code == 0, err
+    assert "bonus = 2, 3, 4 give the same mean turns per game, game by game on the same seeds: under these bots " \
+           "changing bonus changes nothing in it." in out
+    assert "Play more games" not in out and "Tie" not in out and "cannot rule out" not in out
+    t = tune("bucket-brigade", None, "bonus", "turns", 50, "random", 6, progress=False, workers=1, values=[2, 3, 4])
+    assert t.flat and not t.same and t.message in out  # scores differ: not the same games, the same turns
+    assert not tune("bucket-brigade", None, "bonus", "score", 20, "random", 6, progress=False, workers=1,
+                    values=[2, 3, 4]).flat
+
+
+def test_a_variant_with_the_baselines_rules_is_said_to_change_nothing(capsys):
+    """`--variant base: --variant same:bonus=3` (3 is the default) was printed as a variant."""
+    from harness import run
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = compare("bucket-brigade", {"base": "", "same": "bonus=3"}, "random", 4, 1, progress=False, workers=1)
+    line = "same has the same rules as base (every number equal): it changes nothing, and its rows repeat base's games."
+    assert table.attrs["equal"] == ["same"] and [str(w.message) for w in caught] == [line]
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "base:", "--variant", "same:bonus=3",
+                         "--games", "4", "--workers", "1")
+    assert code == 0 and line in out.splitlines() and "plays the same games" not in out, err
 
 
 def test_tune_pairs_every_value_with_its_answer():
@@ -108,8 +139,17 @@ def test_two_number_tune_counts_identical_settings_once():
              workers=1, values=([3, 4, 5], [1, 2]))
     assert t.same == {(4, 1): (3, 1), (5, 1): (3, 1), (4, 2): (3, 2), (5, 2): (3, 2)}
     assert all(s not in t.same for s in t.kept + t.tie)
-    # Duck's game length does not depend on min_steal: (3, 2) ties for real, and its twins are not named again
-    assert t.tie == [(3, 2)]
-    assert "Tie: best_face = 3, min_steal = 2 comes exactly as close" in t.message
-    assert "best_face = 4, min_steal = 1; best_face = 5, min_steal = 1 play the same games as best_face = 3, " \
-           "min_steal = 1" in t.message
+    # Duck's game length depends on neither here (min_steal moves other figures): every setting measures the
+    # same turns game by game, so it is said to change nothing, not a tie of (3, 2) more games could break
+    assert t.flat and t.tie == [] and t.kept == [t.answer]
+    assert "Every setting of best_face and min_steal measured gives the same mean turns per game" in t.message
+
+
+def test_two_number_tune_says_numbers_that_do_not_move_the_measure_change_nothing():
+    """Random bots never read bonus or pair_multiplier, and neither moves the turns: not a tie."""
+    t = tune("bucket-brigade", None, ("bonus", "pair_multiplier"), "turns", 50, "random", 4, 0,
+             values=([2, 3], [2, 3]), progress=False, workers=1)
+    assert t.flat and not t.tie and t.kept == [t.answer]
+    assert "Every setting of bonus and pair_multiplier measured gives the same mean turns per game" in t.message
+    assert not tune("bucket-brigade", None, ("bonus", "pair_multiplier"), "score", 20, "random", 4, 0,
+                    values=([2, 3], [2, 3]), progress=False, workers=1).flat

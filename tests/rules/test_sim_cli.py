@@ -338,3 +338,30 @@ def test_the_summary_is_printed_before_the_file_is_written(capsys, tmp_path, mon
     out, err = capsys.readouterr()
     assert code == 2 and summary in out, (code, out, err)
     assert err == f"meeple: error: cannot write {argv[-1]}: No space left on device\n"
+
+
+def test_one_game_says_an_interval_needs_two_not_minus_inf_to_inf(capsys):
+    """`simulate --games 1` printed every mean's 95% CI as '-inf to inf' (mean_ci of one value),
+    on the command line and in the summary text alike; compare's columns too."""
+    code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "1", "--workers", "1")
+    assert code == 0 and "inf" not in out and "n/a (1 game)" in out, out + err
+    text = str(SIM.simulate("bucket-brigade", None, "random", 1, 0, progress=False, workers=1).summary())
+    assert "inf" not in text and "n/a (1 game)" in text
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "a:", "--variant", "b:bonus=5",
+                         "--games", "1", "--workers", "1")
+    assert code == 0 and "inf" not in out and "(n/a: 1 game)" in out, out + err
+    code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "2", "--workers", "1")
+    assert "n/a (1 game)" not in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "balance"])
+def test_the_header_names_the_bots_alike_from_the_api_and_the_command_line(capsys, command):
+    """balance's header said 'bots heuristic x4' on the command line but 'bots heuristic' from
+    balance_report(...): the API's one name for every seat is counted by the player count."""
+    code, out, err = run(capsys, command, "piggyback-brigade", "--games", "4", "--seed", "1", "--bots", "heuristic",
+                         "--workers", "1")
+    assert code == 0, err
+    api = (SIM.balance_report if command == "balance" else SIM.simulate)(
+        "piggyback-brigade", None, "heuristic", 4, 1, progress=False, workers=1)
+    head = str(api if command == "balance" else api.summary()).splitlines()[0]
+    assert "bots heuristic x4" in head and out.splitlines()[0] == head

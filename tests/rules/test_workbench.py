@@ -347,6 +347,23 @@ def test_cli_variant_save_then_every_command_reads_it(capsys, tmp_path):
     assert code == 0 and "paired" in out and "small" in out and "track=0,0,0,0,0,0,0,0,0,1,1,2,2,3, bonus=4" in out
 
 
+def test_a_saved_variant_keeps_a_number_named_at_its_default_as_the_same_text_does(capsys, tmp_path):
+    """`variant save x --set bonus=3` (the default) wrote an empty [set] and said '(defaults)': on
+    common rules with bonus=6 the file then played bonus=6 and the text 'bonus=3' played 3."""
+    path = tmp_path / "back3.toml"
+    code, out, err = run(capsys, "variant", "save", "x", "--game", "bucket-brigade", "--set", "bonus=3",
+                         "--out", str(path))
+    assert code == 0 and "kept at their default: bonus=3" in out, out + err
+    assert load_variant(path)[1] == bb.Config() and "bonus = 3" in path.read_text()
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--set", "bonus=6", "--variant", "common:",
+                         "--variant", str(path), "--variant", "text:bonus=3", "--games", "4", "--workers", "1")
+    assert code == 0, err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("  x ", "  text "))}
+    assert rows["x"] == rows["text"] and "bonus=6" not in " ".join(rows["x"])
+    # the API keeps what it is told to keep, an alias as its whole field
+    assert json.loads(bb.Config().variant_text("y", ".json", keep=["hand_size"]))["set"] == {"hand_sizes": [15, 13, 11]}
+
+
 def test_cli_tune_prints_the_answer_and_its_neighbours(capsys):
     code, out, _ = run(capsys, "tune", "duck-duck-bruce", "--field", "rounds", "--measure", "rounds", "--target", "4",
                        "--values", "1..6", "--bisect", "--games", "5", "--workers", "1")
@@ -386,8 +403,29 @@ def test_two_names_for_one_number_are_refused_not_silently_one_of_them(settings,
     with pytest.raises(ValueError, match="name each number once"):  # a sweep grid would label points it never played
         sweep("bucket-brigade", None, {"hand_size": [8, 10], "hand_sizes[1]": [9]}, "random", 2, 0,
               progress=False, workers=1)
-    # a whole field, then one of its elements, is layering (documented): allowed
-    assert bb.Config().with_text({"hand_sizes": "10,10,10", "hand_size": "8"}).hand_sizes == (10, 8, 10)
+
+
+@pytest.mark.parametrize("order", [("hand_size=10", "hand_sizes=15,12,11"), ("hand_sizes=15,12,11", "hand_size=10")])
+def test_a_whole_field_and_one_of_its_elements_are_refused_by_every_door(tmp_path, capsys, order):
+    """`--set hand_size=10 --set hand_sizes=15,12,11` played hand_sizes=15,10,11 (the 12 dropped, in
+    either order), in a variant file too, and a sweep printed rows labelled 15,12,11 it never played:
+    now --set, a TOML and a JSON file, with_text, with_values and a sweep grid all refuse it alike."""
+    with pytest.raises(ValueError, match="name each number once"):
+        bb.Config().with_text(list(order))
+    with pytest.raises(ValueError, match="name each number once"):
+        bb.Config().with_values({"hand_sizes": (15, 12, 11), "hand_size": 10})
+    argv = ["simulate", "bucket-brigade", "--games", "2", "--workers", "1"]
+    code, _, err = run(capsys, *argv, "--set", order[0], "--set", order[1])
+    assert code == 2 and "both set hand_size (hand_sizes[1]): name each number once" in err, err
+    for suffix, text in ((".toml", 'game = "bucket-brigade"\n[set]\nhand_size = 10\nhand_sizes = [15, 12, 11]\n'),
+                         (".json", '{"game": "bucket-brigade", "set": {"hand_sizes": [15, 12, 11], "hand_size": 10}}')):
+        path = tmp_path / f"v{suffix}"
+        path.write_text(text)
+        code, _, err = run(capsys, *argv, "--config", str(path))
+        assert code == 2 and "name each number once" in err, err
+    code, _, err = run(capsys, "sweep", "bucket-brigade", "--games", "2", "--workers", "1", "--vary", "hand_size=9,10",
+                       "--vary", "hand_sizes=15,12,11")
+    assert code == 2 and "name each number once" in err and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("text", ["3_0", "\u0663", "1e3", "0x3"])
