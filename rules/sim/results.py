@@ -129,8 +129,9 @@ class RunInfo(Shown):
         """One line: game, games played, seed, bots and rules."""
         part = f" (interrupted: {self.completed} of {self.requested} games)" if self.partial else ""
         rot = ", seats rotated" if self.rotate else ""
+        played = f"{self.completed} game" + ("" if self.completed == 1 else "s")
         return (
-            f"{self.title}, {self.completed} games{part}, seed {self.seed}, bots {lineup_text(self.bots, self.config.players)}{rot}, "
+            f"{self.title}, {played}{part}, seed {self.seed}, bots {lineup_text(self.bots, self.config.players)}{rot}, "
             f"rules: {self.config.describe()}"
         )
 

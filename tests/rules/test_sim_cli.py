@@ -345,13 +345,14 @@ def test_one_game_says_an_interval_needs_two_not_minus_inf_to_inf(capsys):
     on the command line and in the summary text alike; compare's columns too."""
     code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "1", "--workers", "1")
     assert code == 0 and "inf" not in out and "n/a (1 game)" in out, out + err
+    assert out.startswith("Bucket Brigade, 1 game, seed 0"), out  # not "1 games"
     text = str(SIM.simulate("bucket-brigade", None, "random", 1, 0, progress=False, workers=1).summary())
     assert "inf" not in text and "n/a (1 game)" in text
     code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "a:", "--variant", "b:bonus=5",
                          "--games", "1", "--workers", "1")
     assert code == 0 and "inf" not in out and "(n/a: 1 game)" in out, out + err
     code, out, err = run(capsys, "simulate", "bucket-brigade", "--games", "2", "--workers", "1")
-    assert "n/a (1 game)" not in out
+    assert "n/a (1 game)" not in out and out.startswith("Bucket Brigade, 2 games, seed 0"), out
 
 
 @pytest.mark.parametrize("command", ["simulate", "balance"])
