@@ -43,8 +43,32 @@ async function start({ pyodide, wheel }) {
     self.addEventListener("error", fail, { once: true });
   });
   crashed.catch(() => {});
-  py = await stage("Pyodide's files did not download",
-    () => Promise.race([loadPyodide({ indexURL: pyodide, fullStdLib: false }), crashed]));
+  // Pyodide's own wasm hook (getInstantiateWasmFunc, Pyodide 314) catches a failed download or
+  // instantiation, writes console.warn("wasm instantiation failed!") and the error, and never
+  // settles loadPyodide: the rejection above reaches this worker only when the fetch fails before
+  // its handler is attached (a race a test lost once in many runs, and always lost when the file
+  // came cut short). That warning is the loader's one word of it, so it ends the stage too, with
+  // the error it is followed by.
+  const warn = console.warn;
+  const warned = new Promise((_, reject) => {
+    let failed = false;
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (failed) {
+        reject(args[0] instanceof Error ? args[0] : new Error(String(args[0])));
+      } else if (String(args[0]).startsWith("wasm instantiation failed")) {
+        failed = true;
+        setTimeout(() => reject(new Error("the wasm file did not load")), 0);  // if no error follows
+      }
+    };
+  });
+  warned.catch(() => {});
+  try {
+    py = await stage("Pyodide's files did not download",
+      () => Promise.race([loadPyodide({ indexURL: pyodide, fullStdLib: false }), crashed, warned]));
+  } finally {
+    console.warn = warn;
+  }
   const tPython = performance.now();
   status("Installing meeple");
   let wheelError = "";  // loadPackage reports a failed download here, and resolves
