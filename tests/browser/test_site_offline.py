@@ -31,6 +31,14 @@ def _page(browser, site, lesson: str, width: int):
     return context, page, errors
 
 
+def _cut_short(route) -> None:
+    """pyodide.asm.wasm served with only its first half: Pyodide 314's loader catches the failed
+    instantiation, only warns, and never settles loadPyodide (the start waited for ever before
+    the worker listened for that warning)."""
+    body = route.fetch().body()
+    route.fulfill(status=200, headers={"content-type": "application/wasm"}, body=body[: len(body) // 2])
+
+
 def _said(bar) -> str:
     line = bar.locator(".meeple-live-status").inner_text()
     assert "\n" not in line, line
@@ -38,8 +46,9 @@ def _said(bar) -> str:
 
 
 def test_a_failed_start_says_what_failed_and_a_retry_starts_python(site, browser, shots):
-    """Offline, then the 13 MB cut off half-way, then back: each failure is one line with Try
-    again; the third click starts Python and the Stepper goes live, on the same page."""
+    """Offline, then the 13 MB's request dropped, then the file ending half-way, then back: each
+    failure is one line with Try again; the fourth click starts Python and the Stepper goes live,
+    on the same page."""
     lesson = lessons_with("Stepper", site.executed)[0]
     context, page, errors = _page(browser, site, lesson, 1400)
     try:
@@ -56,6 +65,13 @@ def test_a_failed_start_says_what_failed_and_a_retry_starts_python(site, browser
 
         context.set_offline(False)
         context.route("**/pyodide.asm.wasm", lambda r: r.abort())  # the connection drops during the 13 MB
+        bar.locator("button").click()
+        page.wait_for_function(RETRY, arg=bar.element_handle())
+        said = _said(bar)
+        assert said.startswith("Python could not start: Pyodide's files did not download"), said
+
+        context.unroute("**/pyodide.asm.wasm")
+        context.route("**/pyodide.asm.wasm", _cut_short)  # the file arrives, but ends half-way
         bar.locator("button").click()
         page.wait_for_function(RETRY, arg=bar.element_handle())
         said = _said(bar)
