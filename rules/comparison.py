@@ -486,13 +486,16 @@ def _chance_only(rows: list, baseline: str, same: list, chosen) -> list[str]:
     for name in dict.fromkeys(r["variant"] for r in rows):
         if name == baseline or name in same:
             continue
-        ok = True
+        ok, seen = True, False  # seen: an interval exists at all (one game has none: every bound infinite)
         for r in (r for r in rows if r["variant"] == name):
             for c in cols:
                 lo, hi = r[f"{c}_low"], r[f"{c}_high"]
-                if not (math.isnan(lo) or lo <= 0 <= hi):
+                if math.isnan(lo) or (math.isinf(lo) and math.isinf(hi)):
+                    continue
+                seen = True
+                if not lo <= 0 <= hi:
                     ok = False
-        if ok:
+        if ok and seen:
             out.append(name)
     return out
 
@@ -511,6 +514,9 @@ def sameness_lines(table) -> list[str]:
             lines.append(f"{v} plays {n} players, {base} {players[base]}: its games are dealt for another table, so "
                          "its paired differences are no narrower than separate runs would give, and a seat's win rate "
                          "has another fair share (the first seat's advantage is measured from each one's own).")
+    if a.get("games") == 1 and len(players) > 1:  # no interval at all: saying "only by chance" would claim one
+        lines.append("1 game per variant: no paired interval exists, so nothing here says whether the variants differ "
+                     "(play 2 or more games: --games).")
     chance = a.get("chance") or []
     if chance:
         lines.append(f"{', '.join(chance)} differ{'s' if len(chance) == 1 else ''} from {base} only by chance at this "
@@ -635,7 +641,7 @@ def comparison_lines(table) -> list[str]:
     """format_comparison's lines, its tables as fmt_table's (what the table's HTML shows)."""
     a = table.attrs
     by = a.get("by", "seat")
-    lines = [f"{a.get('game', '')}: {a.get('games')} games per variant, seed {a.get('seed')}, the same game seeds "
+    lines = [f"{a.get('game', '')}: {a.get('games')} game{'' if a.get('games') == 1 else 's'} per variant, seed {a.get('seed')}, the same game seeds "
              f"for every variant; differences are paired, game by game, from {a.get('baseline')!r} (95% CIs)"]
     lines += sameness_lines(table)
     def diff(r, col, lo, hi, scale, digits, unit=""):

@@ -366,3 +366,16 @@ def test_the_header_names_the_bots_alike_from_the_api_and_the_command_line(capsy
         "piggyback-brigade", None, "heuristic", 4, 1, progress=False, workers=1)
     head = str(api if command == "balance" else api.summary()).splitlines()[0]
     assert "bots heuristic x4" in head and out.splitlines()[0] == head
+
+
+def test_one_game_compare_claims_no_interval_it_does_not_have(capsys):
+    """compare at one game said 'b differs from a only by chance ... every paired 95% interval holds 0':
+    one game has no interval at all (each bound infinite), so no such claim; it says so and asks for 2."""
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "a:", "--variant", "b:bonus=5",
+                         "--games", "1", "--workers", "1")
+    assert code == 0, out + err
+    assert out.startswith("bucket-brigade: 1 game per variant,"), out  # not "1 games"
+    assert "only by chance" not in out and "1 game per variant: no paired interval exists" in out, out
+    code, out, err = run(capsys, "compare", "bucket-brigade", "--variant", "a:", "--variant", "b:bonus=5",
+                         "--games", "2", "--workers", "1")
+    assert "no paired interval exists" not in out and "2 games per variant" in out, out
