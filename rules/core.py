@@ -145,7 +145,7 @@ def play(game, config=None, bots: Sequence[str | Bot] | str = "random", seed: in
     `on_move(state)` is called after every action (the CLI counts moves with it:
     a game of lookahead bots can take a while)."""
     mod = game_module(game)
-    config = resolve_config(mod, config, "config must be")
+    config = resolve_config(mod, config, "config must be", files=True)
     check_seed(seed)
     names, funcs = resolve_bots(mod, bots, config.players)
     check_version(chance)

@@ -62,6 +62,18 @@ def resolve_config(game, config, what: str | None = None, files: bool = False):
     if isinstance(config, cls):
         return config
     if files and isinstance(config, (str, os.PathLike)):
+        if isinstance(config, str) and os.path.splitext(config)[1].lower() not in (".json", ".toml"):
+            # a preset's name or rule text is read only where a variant's text is (compare, the CLI): say how to
+            # get either here, not just that the file name is wrong
+            head = "config must be" if what is None else what
+            if config in getattr(cls, "presets", dict)():
+                hint = f"the preset is {cls.__name__}.presets()[{config!r}]"
+            elif "=" in config:
+                hint = f"rule text is {cls.__name__}().with_text([{config!r}])"
+            else:
+                hint = "a variant file's path ends in .json or .toml"
+            raise ValueError(f"{head} a {name} Config, None for the defaults, or a variant file (.json or .toml), "
+                             f"got {config!r}: {hint}")
         return cls.load(config)
     other = getattr(sys.modules.get(type(config).__module__), "NAME", None)
     got = f"a {other} Config" if other and other != name else f"{type(config).__name__} {config!r}"[:120]

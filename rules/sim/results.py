@@ -409,7 +409,7 @@ def measures(game, config=None) -> dict[str, str]:
     for each of the game's own game_stats / score_sources columns. The
     Explorer, compare and tune let the reader pick any of them."""
     mod = game_module(game)
-    config = resolve_config(mod, config, "config must be")
+    config = resolve_config(mod, config, "config must be", files=True)
     out = {
         "win_rate": "win rate per seat (a shared win counts 1/k)",
         "score": "mean final score per seat",

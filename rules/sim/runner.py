@@ -85,7 +85,7 @@ def check_workers(workers) -> int | None:
 def setup(game, config, bots):
     """(game module, this game's Config, bot_refs) for a run, every argument checked before any game."""
     mod = game_module(game)
-    config = resolve_config(mod, config, "config must be")
+    config = resolve_config(mod, config, "config must be", files=True)
     return mod, config, bot_refs(mod, bots, config.players)
 
 

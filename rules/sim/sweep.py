@@ -166,7 +166,7 @@ def sweep(
     """
     pd = load_pandas()
     mod = game_module(game)
-    base = resolve_config(mod, base_config, "base_config must be")
+    base = resolve_config(mod, base_config, "base_config must be", files=True)
     games = check_games(games)
     seed = check_seed(seed)
     workers = check_workers(workers)

@@ -791,3 +791,28 @@ def test_compare_report_carries_variant_files_and_a_command_that_reproduces_it(c
     code, _, err = run(capsys, "compare", "bucket-king", "--variant", "base:", "--variant", "b:hand_size=9",
                        "--report", str(tmp_path / "r.pdf"))
     assert code == 2 and "--report must end in .html" in err
+
+
+def test_every_python_door_takes_a_variant_file_and_plays_what_its_config_plays(tmp_path):
+    """simulate, play, sweep and measures refused a variant file's path that tune, compare, the
+    Explorer and the Stepper take (the README shows one): the same file now plays the same games
+    through each door as its Config; a preset's name or rule text given instead gets how to write it."""
+    from pathlib import Path
+
+    from meeple.rules import play, simulate
+
+    cfg = bb.Config().with_text(["hand_size=10", "bonus=5"])
+    path = cfg.save(tmp_path / "small-hands.toml")
+    for given in (str(path), Path(path)):
+        a = simulate("bucket-brigade", given, "random", games=6, seed=2, workers=1, progress=False)
+        b = simulate("bucket-brigade", cfg, "random", games=6, seed=2, workers=1, progress=False)
+        assert a.config == cfg and a.table.equals(b.table)
+        assert play("bucket-brigade", given, "random", seed=3).actions == play("bucket-brigade", cfg, "random", seed=3).actions
+        s = sweep("bucket-brigade", given, {"pair_multiplier": [4]}, "random", games=4, workers=1, progress=False)
+        t = sweep("bucket-brigade", cfg, {"pair_multiplier": [4]}, "random", games=4, workers=1, progress=False)
+        assert s.equals(t)
+        assert measures("bucket-brigade", given) == measures("bucket-brigade", cfg)
+    with pytest.raises(ValueError, match=r"got 'advanced': the preset is Config.presets\(\)\['advanced'\]"):
+        simulate("bucket-brigade", "advanced", "random", games=2, workers=1, progress=False)
+    with pytest.raises(ValueError, match=r"got 'bonus=6': rule text is Config\(\)\.with_text\(\['bonus=6'\]\)"):
+        play("bucket-brigade", "bonus=6", "random")
