@@ -147,7 +147,8 @@ class Tuning(_ShownAsMessage):
             if r[self.field] in self.neighbours and r[self.field] in self.twins:
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: the answer's own games")
             elif r[self.field] in self.neighbours:
-                d = (f"; vs the answer {fmt(r['diff'])} (95% CI {fmt(r['diff_low'])} to {fmt(r['diff_high'])})"
+                d = (f"; minus the answer's, game by game: {'+' if r['diff'] >= 0 else ''}{fmt(r['diff'])} "
+                     f"(95% CI {fmt(r['diff_low'])} to {fmt(r['diff_high'])})"
                      if self.paired else "")
                 lines.append(f"  neighbour {self.field} = {r[self.field]}: {fmt(r['value'])} "
                              f"(95% CI {fmt(r['low'])} to {fmt(r['high'])}{d})")

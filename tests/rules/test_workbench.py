@@ -816,3 +816,22 @@ def test_every_python_door_takes_a_variant_file_and_plays_what_its_config_plays(
         simulate("bucket-brigade", "advanced", "random", games=2, workers=1, progress=False)
     with pytest.raises(ValueError, match=r"got 'bonus=6': rule text is Config\(\)\.with_text\(\['bonus=6'\]\)"):
         play("bucket-brigade", "bonus=6", "random")
+
+
+def test_a_neighbours_paired_difference_is_labelled_as_one_not_as_the_answer():
+    """tune's neighbour line read '...; vs the answer 1.58 (95% CI ...)', and 1.58 was the neighbour's
+    paired difference from the answer, not the answer's value: the line names it as that difference,
+    signed, and it is the neighbour's value minus the answer's (paired on the same games)."""
+    import re
+
+    r = tune("bucket-brigade", None, "bonus", "turns", 95.0, "heuristic", 20, 1, values=[2, 3, 4],
+             progress=False, workers=1)
+    assert r.paired and r.neighbours
+    text = str(r)
+    assert "vs the answer" not in text
+    rows = {row["bonus"]: row for row in r.table.to_dict(orient="records")}
+    for v in r.neighbours:
+        line = next(x for x in text.splitlines() if x.strip().startswith(f"neighbour bonus = {v}:"))
+        m = re.search(r"minus the answer's, game by game: ([+-][0-9.]+)", line)
+        assert m, line
+        assert float(m.group(1)) == pytest.approx(rows[v]["value"] - r.value, abs=0.06), line
