@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..core import game_module, parameter_info, play, replay, resolve_bots
-from ..files import read_capped, shown_path, write_atomic
+from ..files import read_capped, shown_path, shown_text, write_atomic
 from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
 from ..sim.results import measure_listing
@@ -18,11 +18,20 @@ from .common import (GAME_HELP, MAX_READ, CliError, add_game_options, check_writ
 
 
 def _print_record(rec, out=None) -> None:
+    """The game's events, then its final scores and winners; a record saved mid-game (the Stepper
+    saves those) says it is unfinished and prints the scores so far and whose turn it is instead."""
     out = out or sys.stdout
     for line in rec.events:
         print(line, file=out)
     print(file=out)
-    print("Final scores: " + ", ".join(f"Player {i + 1} ({b}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores))), file=out)
+    seats = ", ".join(f"Player {i + 1} ({shown_text(b, 40)}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores)))
+    if not rec.finished:
+        print(f"Not finished: the record stops after {len(rec.actions)} action{'s' if len(rec.actions) != 1 else ''}, "
+              "mid-game (no final result)", file=out)
+        print("Scores so far: " + seats, file=out)
+        print(f"To move: Player {rec.state.current_player + 1}", file=out)
+        return
+    print("Final scores: " + seats, file=out)
     print("Winner" + ("s" if len(rec.winners) > 1 else "") + ": " + ", ".join(f"Player {w + 1}" for w in rec.winners), file=out)
 
 

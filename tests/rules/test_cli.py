@@ -40,6 +40,24 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
     assert again == out.replace(f"Record saved to {path}\n", "")
 
 
+def test_replay_of_a_game_saved_mid_game_says_it_is_unfinished_not_a_final_result(capsys, tmp_path):
+    """The Stepper saves records mid-game by design: replay prints the scores so far and whose
+    turn it is, never "Final scores" and an empty "Winner:"."""
+    from meeple.widgets.session import StepperSession
+
+    s = StepperSession(BB, None, seed=7, bots="random", seat=None)
+    for _ in range(10):
+        s.step()
+    path = tmp_path / "mid.json"
+    path.write_text(s.record().to_json())
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and err == ""
+    assert "Final scores" not in out and "Winner" not in out
+    assert "Not finished: the record stops after 10 actions, mid-game (no final result)\n" in out
+    assert "Scores so far: Player 1 (random) 0, Player 2 (random) 0, Player 3 (random) 0, Player 4 (random) 0\n" in out
+    assert out.endswith(f"To move: Player {s.state.current_player + 1}\n")
+
+
 # Same shape as test_sim_cli's bad-input table on purpose: each file lists its own commands' messages.
 @pytest.mark.parametrize(
     "argv, message",
