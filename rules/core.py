@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import CHANCE, check_seed, check_version, start, version_of
-from .config import DuplicateKey, too_many_digits, unique_keys, without_bom
+from .config import SEAT_HANDICAPS, DuplicateKey, too_many_digits, unique_keys, without_bom
 from .extras import OPTIONAL_BOTS, missing
 from .protocol import bot_rng, resolve_config
 from .protocol import MAX_STEPS
@@ -223,6 +223,14 @@ def _replay(json_text) -> Record:
             raise ValueError(f"record field {key!r} must be a {kind.__name__}")
     mod = game_module(data["game"])
     config = mod.Config.from_dict(data["config"])
+    # A record names every field: one left out would replay under this meeple's default, not the rules
+    # the game was played by (a variant file is partial on purpose; a record is not). An empty seat
+    # handicap is the one exception: to_dict leaves it out, and the records written before the
+    # handicaps existed (issue 40; every other field is as old as the record format) lack it.
+    lacking = [f for f in config.field_types() if f not in data["config"] and f not in SEAT_HANDICAPS]
+    if lacking:
+        raise ValueError(f"record config lacks field(s) {', '.join(lacking)}; a saved record names every field of its "
+                         f"rules (only an empty seat handicap may be left out)")
     bots = data["bots"]
     if len(bots) != config.players or not all(isinstance(b, str) and b for b in bots):
         raise ValueError(f"record field 'bots' must name one bot per player ({config.players}), got {bots!r}")
