@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core import game_module, parameter_info, play, replay, resolve_bots
+from ..core import MAX_BOT_NAME, game_module, parameter_info, play, replay, resolve_bots
 from ..files import read_capped, shown_path, shown_text, write_atomic
 from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
@@ -24,7 +24,8 @@ def _print_record(rec, out=None) -> None:
     for line in rec.events:
         print(line, file=out)
     print(file=out)
-    seats = ", ".join(f"Player {i + 1} ({shown_text(b, 40)}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores)))
+    # a record's names are checked (core.check_bot_name); escaped all the same, as every echo of a file's text
+    seats = ", ".join(f"Player {i + 1} ({shown_text(b, MAX_BOT_NAME)}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores)))
     if not rec.finished:
         print(f"Not finished: the record stops after {len(rec.actions)} action{'s' if len(rec.actions) != 1 else ''}, "
               "mid-game (no final result)", file=out)

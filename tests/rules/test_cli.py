@@ -58,6 +58,18 @@ def test_replay_of_a_game_saved_mid_game_says_it_is_unfinished_not_a_final_resul
     assert out.endswith(f"To move: Player {s.state.current_player + 1}\n")
 
 
+def test_replay_refuses_a_bot_name_with_terminal_escapes_and_prints_none(capsys, tmp_path):
+    """Bot names come from the file: an escape code in one must not reach the reader's terminal."""
+    path = tmp_path / "r.json"
+    assert run(capsys, "play", BB, "--seed", "7", "--record", str(path))[0] == 0
+    data = json.loads(path.read_text())
+    data["bots"][0] = "\x1b]0;pwned\x07\x1b[2Jheuristic"
+    (tmp_path / "esc.json").write_text(json.dumps(data))
+    code, out, err = run(capsys, "replay", str(tmp_path / "esc.json"))
+    assert code == 2 and out == "" and "\x1b" not in err and "\x07" not in err
+    assert err.count("\n") == 1 and "bot 1's name must be printable text" in err and "'\\x1b]0;pwned" in err
+
+
 # Same shape as test_sim_cli's bad-input table on purpose: each file lists its own commands' messages.
 @pytest.mark.parametrize(
     "argv, message",
