@@ -101,6 +101,8 @@ def cmd_check_report(args) -> int:
 
 def _check_report(path: str) -> int:
     """meeple report --check FILE.html: does this install deal the games the report was made from?"""
+    if not path.strip():  # not "cannot read .: is a folder"
+        raise CliError("check-report needs a report's file name, got an empty one")
     report = _report_module()
     text = read_capped(path, MAX_READ, "report")
     shown = shown_path(path)

@@ -807,3 +807,7 @@ def test_check_report_refuses_a_stamp_with_terminal_escapes_and_echoes_none(caps
     assert code == 2 and out == "" and "\x1b" not in err and err.count("\n") == 1
     assert "not a meeple report: its meeple-chance stamp is not printable text" in err and "'\\x1b[2J" in err
 
+
+def test_check_report_of_an_empty_file_name_says_it_needs_one(capsys):
+    code, out, err = run(capsys, "check-report", "")
+    assert (code, out) == (2, "") and err == "meeple: error: check-report needs a report's file name, got an empty one\n"
