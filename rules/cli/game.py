@@ -39,7 +39,7 @@ def _print_record(rec, out=None) -> None:
 def cmd_play(args) -> int:
     mod, config, names = game_setup(args)
     seed = parse_seed(args.seed)
-    record = check_writable(args.record, "--record")
+    record = check_writable(_record_name(args.record), "--record")
     bar = _move_counter(mod)
     try:
         rec = play(mod, config, names, seed, on_move=None if bar is None else (lambda state: bar.update(1)))
@@ -53,6 +53,14 @@ def cmd_play(args) -> int:
     if record is not None:
         print(f"Record saved to {record}")
     return 0
+
+
+def _record_name(text: str | None) -> str | None:
+    """--record's file name: a record is JSON, so it must end in .json (as --out and --report
+    end in theirs); an empty name is left to check_writable, which says it needs one."""
+    if text is not None and text.strip() and Path(text).suffix.lower() != ".json":
+        raise CliError(f"--record must end in .json; got {shown_path(text)!r}")
+    return text
 
 
 def _move_counter(mod):

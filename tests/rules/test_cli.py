@@ -89,7 +89,7 @@ def test_replay_refuses_a_bot_name_with_terminal_escapes_and_prints_none(capsys,
         (["duel", "bucket-brigade", "--bot", "random", "--games", "1000000000000"], "--games must be a whole number from 1 to 10,000,000"),
         (["frobnicate"], "invalid choice"),
         (["duel", "bucket-king", "--bot", "heuristic", "--others", "random,heuristic"], "--others takes one bot name"),
-        (["play", "bucket-brigade", "--record", "/"], "cannot write /: it is a folder"),
+        (["play", "bucket-brigade", "--record", "/"], "--record must end in .json; got '/'"),
         (["play", "bucket-brigade", "--record", "/proc/meeple.json"], "cannot write /proc/meeple.json"),
         (["replay", ""], "got an empty one"),  # not "cannot read .: Is a directory"
         (["variant", "show", ""], "got an empty one"),
@@ -119,6 +119,20 @@ def test_replay_of_a_missing_relative_file_names_the_folder_it_looked_in(capsys,
     assert err == f"meeple: error: cannot read games/seven.json: No such file or directory (looked in {tmp_path})\n"
     code, _, err = run(capsys, "replay", str(tmp_path / "games" / "seven.json"))  # an absolute name says it all
     assert code == 2 and "looked in" not in err
+
+
+def test_play_writes_its_record_only_to_a_json_file(capsys, tmp_path, monkeypatch):
+    """--record rec.toml wrote JSON under a TOML name; it is refused before the game, as --out's wrong
+    extensions are, and nothing is written. A folder named like a record is refused too."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("rec.toml", "rec.txt", "rec"):
+        code, out, err = run(capsys, "play", BB, "--record", name)
+        assert (code, out) == (2, "") and err == f"meeple: error: --record must end in .json; got '{name}'\n"
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "games.json").mkdir()
+    code, _, err = run(capsys, "play", BB, "--record", "games.json")
+    assert code == 2 and "cannot write games.json: it is a folder" in err
+    assert run(capsys, "play", BB, "--record", "REC.JSON")[0] == 0 and (tmp_path / "REC.JSON").exists()
 
 
 def test_a_failed_play_writes_no_record(capsys, tmp_path):
