@@ -16,8 +16,9 @@ from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .chance import CHANCE, check_seed, check_version, start, version_of
-from .config import DuplicateKey, too_many_digits, unique_keys, without_bom
+from .config import SEAT_HANDICAPS, DuplicateKey, too_many_digits, unique_keys, without_bom
 from .extras import OPTIONAL_BOTS, missing
+from .files import shown_path
 from .protocol import bot_rng, resolve_config
 from .protocol import MAX_STEPS
 from .registry import game_module
@@ -26,6 +27,7 @@ RECORD_FORMAT = "meeple-record/1"
 RECORD_KEYS = ("format", "game", "config", "seed", "chance", "bots", "actions", "round_scores", "scores", "winners")  # Record.to_dict
 
 Bot = Callable[[Any, list, random.Random], Any]
+MAX_BOT_NAME = 80  # `meeple replay` prints every seat's bot name on one line
 
 
 def parameter_info(game, name: str) -> tuple[str, str]:
@@ -51,6 +53,18 @@ def check_bots_arg(mod: ModuleType, bots) -> None:
                          f"got {type(bots).__name__}; known: {', '.join(mod.BOTS)}")
 
 
+def check_bot_name(mod: ModuleType, name, what: str) -> str:
+    """`name` if a record may hold it and a terminal may print it: printable text of 1 to
+    MAX_BOT_NAME characters. Not only the game's bots: the Stepper records the reader's seat as
+    "you", and a custom bot function is recorded by its own name (`resolve_bots`)."""
+    if isinstance(name, str) and name.strip() and name.isprintable() and len(name) <= MAX_BOT_NAME:
+        return name
+    # printed by every replay: a terminal escape in it would act on the reader's terminal
+    raise ValueError(f"{what} must be printable text of 1 to {MAX_BOT_NAME} characters (no control characters or "
+                     f"terminal escapes), got {shown_path(repr(name), 60)}; a bot of {mod.NAME} ({', '.join(mod.BOTS)}), "
+                     f"'you' or a custom bot function's name")
+
+
 def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int):
     """(names, callables) for a list of bot names/callables, one per player."""
     if isinstance(bots, str):
@@ -63,8 +77,8 @@ def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int)
         raise ValueError(f"need {players} bots (one per player), got {len(bots)}")
     names, funcs = [], []
     for b in bots:
-        if callable(b):
-            names.append(getattr(b, "__name__", "custom"))
+        if callable(b):  # its name goes into the record: one that could not be replayed is refused now
+            names.append(check_bot_name(mod, getattr(b, "__name__", "custom"), "a bot function's __name__"))
             funcs.append(b)
         elif b in mod.BOTS:
             names.append(b)
@@ -223,9 +237,19 @@ def _replay(json_text) -> Record:
             raise ValueError(f"record field {key!r} must be a {kind.__name__}")
     mod = game_module(data["game"])
     config = mod.Config.from_dict(data["config"])
+    # A record names every field: one left out would replay under this meeple's default, not the rules
+    # the game was played by (a variant file is partial on purpose; a record is not). An empty seat
+    # handicap is the one exception: to_dict leaves it out, and the records written before the
+    # handicaps existed (issue 40; every other field is as old as the record format) lack it.
+    lacking = [f for f in config.field_types() if f not in data["config"] and f not in SEAT_HANDICAPS]
+    if lacking:
+        raise ValueError(f"record config lacks field(s) {', '.join(lacking)}; a saved record names every field of its "
+                         f"rules (only an empty seat handicap may be left out)")
     bots = data["bots"]
     if len(bots) != config.players or not all(isinstance(b, str) and b for b in bots):
         raise ValueError(f"record field 'bots' must name one bot per player ({config.players}), got {bots!r}")
+    for i, name in enumerate(bots):
+        check_bot_name(mod, name, f"record field 'bots': bot {i + 1}'s name")
     seed = check_seed(data["seed"], "record seed")
     # a record without "chance" was written before version 2 existed: version 1 replays it
     version = check_version(data.get("chance", 1), "record field 'chance'")

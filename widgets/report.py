@@ -22,7 +22,7 @@ import math
 import re
 from pathlib import Path
 
-from meeple.rules.files import write_atomic
+from meeple.rules.files import shown_path, write_atomic
 from meeple.rules.reproduce import chance_fingerprint, command_for, package_version
 from meeple.rules.comparison import sameness_lines
 from meeple.rules.workbench import Comparison, format_comparison, usage_lines
@@ -33,6 +33,7 @@ __all__ = ["report_html", "write_report", "read_stamp", "charts", "REPORT_FORMAT
            "chance_fingerprint"]
 
 REPORT_FORMAT = "meeple-report/1"
+MAX_STAMP = 120  # a version or a chance fingerprint is far shorter (chance2-mt19937- and 16 hex digits)
 
 
 def read_stamp(page: str) -> tuple[str, str]:
@@ -41,7 +42,14 @@ def read_stamp(page: str) -> tuple[str, str]:
     chance = re.search(r'<meta name="meeple-chance" content="([^"]+)">', page)
     if not version or not chance:
         raise ValueError(f"not a meeple report (no {REPORT_FORMAT} stamp)")
-    return html.unescape(version.group(1)), chance.group(1)
+    made = html.unescape(version.group(1)), html.unescape(chance.group(1))
+    for name, text in zip(("generator", "meeple-chance"), made):
+        # `meeple check-report` prints both: a terminal escape in one would act on the reader's terminal
+        if not text.isprintable() or len(text) > MAX_STAMP:
+            raise ValueError(f"not a meeple report: its {name} stamp is not printable text of at most {MAX_STAMP} "
+                             f"characters (it holds control characters or terminal escapes, or is too long), "
+                             f"got {shown_path(repr(text), 60)}")
+    return made
 
 
 # --- charts: SVG text, drawn here ---------------------------------------------------------

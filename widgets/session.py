@@ -15,7 +15,7 @@ session runs in the browser, where altair, pandas and numpy do not exist.
 
 from __future__ import annotations
 
-from meeple.rules.chance import check_seed
+from meeple.rules.chance import CHANCE, check_seed, check_version, start
 from meeple.rules.core import apply_text, bot_rng, game_module, make_record, replay, resolve_bots
 
 from . import views
@@ -29,12 +29,15 @@ class StepperSession:
 
     seat: the reader's seat (0-based), or None to watch bots play.
     show_all: show every hand face up (for teaching; off when you play).
+    chance: the chance version every deal of this session comes from (a game continued from
+    an older record deals from that record's version, restarts and new games too).
     After every command `view` (plain JSON for stepper.js) and `error` are current.
     """
 
     def __init__(self, game="bucket-brigade", config=None, seed: int = 0, bots="heuristic", seat: int | None = 0,
-                 show_all: bool = False):
+                 show_all: bool = False, chance: int = CHANCE):
         self.mod = game_module(game)
+        self.chance = check_version(chance)
         if isinstance(config, str) or hasattr(config, "__fspath__"):  # a variant file (meeple variant save)
             config = self.mod.Config.load(config)
         self.config = self.mod.Config() if config is None else config
@@ -61,7 +64,8 @@ class StepperSession:
     # --- rebuilding a session elsewhere (the course site's browser) ------------
 
     def setup(self) -> dict:
-        """What rebuilds this game from its start (JSON): game, config, seed, bots, seat, show_all.
+        """What rebuilds this game from its start (JSON): game, config, seed, bots, seat, show_all
+        (and chance, when it is not the current version: a game continued from an older record).
         `portable` is False when a bot is a Python function the browser cannot have."""
         portable = all(name in self.mod.BOTS for name in self.bot_lineup)
         return {
@@ -72,6 +76,8 @@ class StepperSession:
             "seat": self.seat,
             "show_all": self.show_all,
             "portable": portable,
+            # the current version is left out: the setups saved before this key existed stay as they were
+            **({"chance": self.chance} if self.chance != CHANCE else {}),
         }
 
     @classmethod
@@ -84,7 +90,7 @@ class StepperSession:
             raise ValueError(f"the Stepper setup lacks {', '.join(missing)}")
         mod = game_module(setup["game"])
         return cls(mod, mod.Config.from_dict(setup["config"]), setup["seed"], list(setup["bots"]), setup["seat"],
-                   bool(setup.get("show_all", False)))
+                   bool(setup.get("show_all", False)), setup.get("chance", CHANCE))
 
     def text(self) -> str:
         """The game as plain text (where no widget can draw it, e.g. a cell run on the course
@@ -113,8 +119,8 @@ class StepperSession:
         """Deal again: no seed replays this deal; a seed deals that game."""
         seed = self.seed if seed is None else check_seed(seed)
         # everything made before anything is replaced: a seed the game refuses leaves the game as it was
-        rngs = [bot_rng(seed, s) for s in range(self.config.players)]
-        first = self.mod.new_game(self.config, seed)
+        rngs = [bot_rng(seed, s, self.chance) for s in range(self.config.players)]
+        first = self.mod.new_game(self.config, seed, chance=start(seed, self.chance))
         self.seed, self._rngs, self._states = seed, rngs, [first]
         self.actions: list[str] = []
         self._rng_states: list[list] = []  # the bots' streams before each step, so undo rewinds them too
@@ -203,9 +209,10 @@ class StepperSession:
 
     @classmethod
     def from_record(cls, json_text: str, seat: int | None = None, bots="heuristic") -> "StepperSession":
-        """Continue a saved game (replayed and checked by the rules)."""
+        """Continue a saved game (replayed and checked by the rules), dealt from the record's
+        chance version (an older record's too), as `replay` deals it."""
         rec = replay(json_text)
-        w = cls(rec.game, rec.config, rec.seed, bots=bots, seat=seat)
+        w = cls(rec.game, rec.config, rec.seed, bots=bots, seat=seat, chance=rec.chance)
         w.replay_actions(rec.actions)
         return w
 

@@ -96,6 +96,7 @@ class Stepper(anywidget.AnyWidget):
         session = StepperSession.from_record(json_text, seat=seat, bots=bots)
         w = cls(session.mod, session.config, session.seed, bots=bots, seat=seat)
         w._session = session
+        w.setup = session.setup()  # the record's chance version, for the course site's rebuild
         w._sync()
         return w
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..core import game_module, parameter_info, play, replay, resolve_bots
-from ..files import read_capped, shown_path, write_atomic
+from ..core import MAX_BOT_NAME, game_module, parameter_info, play, replay, resolve_bots
+from ..files import read_capped, shown_path, shown_text, write_atomic
 from ..rulebook import UnknownRule, print_rules
 from ..sim.balance import head_to_head
 from ..sim.results import measure_listing
@@ -18,18 +18,28 @@ from .common import (GAME_HELP, MAX_READ, CliError, add_game_options, check_writ
 
 
 def _print_record(rec, out=None) -> None:
+    """The game's events, then its final scores and winners; a record saved mid-game (the Stepper
+    saves those) says it is unfinished and prints the scores so far and whose turn it is instead."""
     out = out or sys.stdout
     for line in rec.events:
         print(line, file=out)
     print(file=out)
-    print("Final scores: " + ", ".join(f"Player {i + 1} ({b}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores))), file=out)
+    # a record's names are checked (core.check_bot_name); escaped all the same, as every echo of a file's text
+    seats = ", ".join(f"Player {i + 1} ({shown_text(b, MAX_BOT_NAME)}) {s}" for i, (b, s) in enumerate(zip(rec.bots, rec.scores)))
+    if not rec.finished:
+        print(f"Not finished: the record stops after {len(rec.actions)} action{'s' if len(rec.actions) != 1 else ''}, "
+              "mid-game (no final result)", file=out)
+        print("Scores so far: " + seats, file=out)
+        print(f"To move: Player {rec.state.current_player + 1}", file=out)
+        return
+    print("Final scores: " + seats, file=out)
     print("Winner" + ("s" if len(rec.winners) > 1 else "") + ": " + ", ".join(f"Player {w + 1}" for w in rec.winners), file=out)
 
 
 def cmd_play(args) -> int:
     mod, config, names = game_setup(args)
     seed = parse_seed(args.seed)
-    record = check_writable(args.record, "--record")
+    record = check_writable(_record_name(args.record), "--record")
     bar = _move_counter(mod)
     try:
         rec = play(mod, config, names, seed, on_move=None if bar is None else (lambda state: bar.update(1)))
@@ -43,6 +53,14 @@ def cmd_play(args) -> int:
     if record is not None:
         print(f"Record saved to {record}")
     return 0
+
+
+def _record_name(text: str | None) -> str | None:
+    """--record's file name: a record is JSON, so it must end in .json (as --out and --report
+    end in theirs); an empty name is left to check_writable, which says it needs one."""
+    if text is not None and text.strip() and Path(text).suffix.lower() != ".json":
+        raise CliError(f"--record must end in .json; got {shown_path(text)!r}")
+    return text
 
 
 def _move_counter(mod):

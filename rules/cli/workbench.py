@@ -101,14 +101,17 @@ def cmd_check_report(args) -> int:
 
 def _check_report(path: str) -> int:
     """meeple report --check FILE.html: does this install deal the games the report was made from?"""
+    if not path.strip():  # not "cannot read .: is a folder"
+        raise CliError("check-report needs a report's file name, got an empty one")
     report = _report_module()
     text = read_capped(path, MAX_READ, "report")
+    shown = shown_path(path)
     try:
         made = report.read_stamp(text)
     except ValueError as e:
-        raise CliError(f"{path}: {e}") from None
+        raise CliError(f"{shown}: {e}") from None
     here = (report.package_version(), report.chance_fingerprint())
-    print(f"{path}: made with meeple {made[0]}, chance stream {made[1]}; here meeple {here[0]}, chance stream {here[1]}.")
+    print(f"{shown}: made with meeple {made[0]}, chance stream {made[1]}; here meeple {here[0]}, chance stream {here[1]}.")
     if made[1] != here[1]:
         print("The chance stream differs: its command will not deal the same games here, nor give the same figures.")
         return 1

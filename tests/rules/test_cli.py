@@ -40,6 +40,36 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
     assert again == out.replace(f"Record saved to {path}\n", "")
 
 
+def test_replay_of_a_game_saved_mid_game_says_it_is_unfinished_not_a_final_result(capsys, tmp_path):
+    """The Stepper saves records mid-game by design: replay prints the scores so far and whose
+    turn it is, never "Final scores" and an empty "Winner:"."""
+    from meeple.widgets.session import StepperSession
+
+    s = StepperSession(BB, None, seed=7, bots="random", seat=None)
+    for _ in range(10):
+        s.step()
+    path = tmp_path / "mid.json"
+    path.write_text(s.record().to_json())
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0 and err == ""
+    assert "Final scores" not in out and "Winner" not in out
+    assert "Not finished: the record stops after 10 actions, mid-game (no final result)\n" in out
+    assert "Scores so far: Player 1 (random) 0, Player 2 (random) 0, Player 3 (random) 0, Player 4 (random) 0\n" in out
+    assert out.endswith(f"To move: Player {s.state.current_player + 1}\n")
+
+
+def test_replay_refuses_a_bot_name_with_terminal_escapes_and_prints_none(capsys, tmp_path):
+    """Bot names come from the file: an escape code in one must not reach the reader's terminal."""
+    path = tmp_path / "r.json"
+    assert run(capsys, "play", BB, "--seed", "7", "--record", str(path))[0] == 0
+    data = json.loads(path.read_text())
+    data["bots"][0] = "\x1b]0;pwned\x07\x1b[2Jheuristic"
+    (tmp_path / "esc.json").write_text(json.dumps(data))
+    code, out, err = run(capsys, "replay", str(tmp_path / "esc.json"))
+    assert code == 2 and out == "" and "\x1b" not in err and "\x07" not in err
+    assert err.count("\n") == 1 and "bot 1's name must be printable text" in err and "'\\x1b]0;pwned" in err
+
+
 # Same shape as test_sim_cli's bad-input table on purpose: each file lists its own commands' messages.
 @pytest.mark.parametrize(
     "argv, message",
@@ -59,7 +89,7 @@ def test_record_and_replay_print_the_same_game(capsys, tmp_path):
         (["duel", "bucket-brigade", "--bot", "random", "--games", "1000000000000"], "--games must be a whole number from 1 to 10,000,000"),
         (["frobnicate"], "invalid choice"),
         (["duel", "bucket-king", "--bot", "heuristic", "--others", "random,heuristic"], "--others takes one bot name"),
-        (["play", "bucket-brigade", "--record", "/"], "cannot write /: it is a folder"),
+        (["play", "bucket-brigade", "--record", "/"], "--record must end in .json; got '/'"),
         (["play", "bucket-brigade", "--record", "/proc/meeple.json"], "cannot write /proc/meeple.json"),
         (["replay", ""], "got an empty one"),  # not "cannot read .: Is a directory"
         (["variant", "show", ""], "got an empty one"),
@@ -89,6 +119,20 @@ def test_replay_of_a_missing_relative_file_names_the_folder_it_looked_in(capsys,
     assert err == f"meeple: error: cannot read games/seven.json: No such file or directory (looked in {tmp_path})\n"
     code, _, err = run(capsys, "replay", str(tmp_path / "games" / "seven.json"))  # an absolute name says it all
     assert code == 2 and "looked in" not in err
+
+
+def test_play_writes_its_record_only_to_a_json_file(capsys, tmp_path, monkeypatch):
+    """--record rec.toml wrote JSON under a TOML name; it is refused before the game, as --out's wrong
+    extensions are, and nothing is written. A folder named like a record is refused too."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("rec.toml", "rec.txt", "rec"):
+        code, out, err = run(capsys, "play", BB, "--record", name)
+        assert (code, out) == (2, "") and err == f"meeple: error: --record must end in .json; got '{name}'\n"
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "games.json").mkdir()
+    code, _, err = run(capsys, "play", BB, "--record", "games.json")
+    assert code == 2 and "cannot write games.json: it is a folder" in err
+    assert run(capsys, "play", BB, "--record", "REC.JSON")[0] == 0 and (tmp_path / "REC.JSON").exists()
 
 
 def test_a_failed_play_writes_no_record(capsys, tmp_path):

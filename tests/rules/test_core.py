@@ -81,12 +81,47 @@ def _tampered(**changes):
         (_tampered(scores=[0, 0, 0, 99]), "replaying its actions gives"),
         (_tampered(bots=[]), "'bots' must name one bot per player (4)"),
         (_tampered(bots=["random", "random", "random", 7]), "'bots' must name one bot per player"),
+        (_tampered(bots=["\x1b]0;pwned\x07\x1b[2Jheuristic"] + ["random"] * 3),
+         "record field 'bots': bot 1's name must be printable text of 1 to 80 characters (no control characters"),
+        (_tampered(bots=["random", "h" * 81, "random", "random"]), "bot 2's name must be printable text of 1 to 80"),
     ],
 )
 def test_bad_records_are_refused_with_a_clear_message(text, message):
     with pytest.raises(ValueError) as err:
         replay(text)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_record_whose_config_lacks_a_field_is_refused_not_replayed_under_the_default(name):
+    """A deleted field (with its scores gone too, nothing else would notice) named in the message;
+    an empty seat handicap is the one field a record may leave out (to_dict does; older records lack it)."""
+    from meeple.rules.config import SEAT_HANDICAPS
+
+    data = play(name, None, "random", 3).to_dict()
+    for key in ("round_scores", "scores", "winners"):
+        del data[key]
+    assert not set(data["config"]) & set(SEAT_HANDICAPS)  # an empty handicap is left out, and replays
+    assert replay(json.dumps(data)).config == GAMES[name].Config()
+    for field in data["config"]:
+        partial = {**data, "config": {k: v for k, v in data["config"].items() if k != field}}
+        with pytest.raises(ValueError, match=rf"^record config lacks field\(s\) {field}; a saved record names every field"):
+            replay(json.dumps(partial))
+
+
+def test_a_record_keeps_the_names_of_seats_that_are_not_the_games_bots():
+    """The Stepper records the reader's seat as "you" and play() a bot function by its name:
+    those records replay; a function whose name no record could hold is refused before it plays."""
+    def my_bot(observation, legal, rng):
+        return legal[0]
+
+    rec = play(BB, None, [my_bot, "random", "random", "random"], 3)
+    data = rec.to_dict()
+    data["bots"][1] = "you"
+    assert replay(json.dumps(data)).bots == ("my_bot", "you", "random", "random")
+    my_bot.__name__ = "my\x1b[2Jbot"
+    with pytest.raises(ValueError, match=r"a bot function's __name__ must be printable text .* got 'my\\x1b\[2Jbot'"):
+        play(BB, None, [my_bot, "random", "random", "random"], 3)
 
 
 def test_a_record_of_an_unfinished_game_replays_to_the_same_point():

@@ -835,3 +835,23 @@ def test_a_neighbours_paired_difference_is_labelled_as_one_not_as_the_answer():
         m = re.search(r"minus the answer's, game by game: ([+-][0-9.]+)", line)
         assert m, line
         assert float(m.group(1)) == pytest.approx(rows[v]["value"] - r.value, abs=0.06), line
+
+
+def test_check_report_refuses_a_stamp_with_terminal_escapes_and_echoes_none(capsys, tmp_path):
+    """A report's stamps are printed by check-report: raw ESC bytes in one would act on the reader's terminal."""
+    from meeple.widgets.report import chance_fingerprint
+
+    page = ('<meta name="generator" content="meeple 0.2.0; meeple-report/1">\n'
+            '<meta name="meeple-chance" content="{}">\n')
+    (tmp_path / "ok.html").write_text(page.format(chance_fingerprint()))
+    code, out, _ = run(capsys, "check-report", str(tmp_path / "ok.html"))
+    assert code == 0 and "The same chance stream" in out
+    (tmp_path / "esc.html").write_text(page.format("\x1b[2J\x1b[31m" + chance_fingerprint() + "\x1b]0;pwned\x07"))
+    code, out, err = run(capsys, "check-report", str(tmp_path / "esc.html"))
+    assert code == 2 and out == "" and "\x1b" not in err and err.count("\n") == 1
+    assert "not a meeple report: its meeple-chance stamp is not printable text" in err and "'\\x1b[2J" in err
+
+
+def test_check_report_of_an_empty_file_name_says_it_needs_one(capsys):
+    code, out, err = run(capsys, "check-report", "")
+    assert (code, out) == (2, "") and err == "meeple: error: check-report needs a report's file name, got an empty one\n"

@@ -275,6 +275,42 @@ def test_a_game_continued_from_its_record_goes_on_exactly_as_the_original():
     assert b._actions == a._actions and b.state == a.state
 
 
+def test_an_older_record_without_a_chance_key_continues_dealt_from_its_own_chance_version():
+    """A record of chance version 1 (no "chance" key: `replay` and `meeple replay` deal it from
+    version 1) continues in the Stepper from the same deal, with the bots' own streams of that version."""
+    from meeple.rules import play
+    from meeple.rules.chance import start
+    from meeple.widgets.session import StepperSession
+
+    whole = play("bucket-brigade", None, "heuristic", seed=7, chance=1)
+    data = whole.to_dict()
+    assert "chance" not in data  # an older record's shape
+    Stepper.from_record(json.dumps(data), seat=0)  # refused before: "action 'blue +2' is not legal here"
+    for key in ("round_scores", "scores", "winners"):
+        del data[key]
+    data["actions"] = data["actions"][:9]  # saved mid-game, as the Stepper saves
+    w = Stepper.from_record(json.dumps(data), seat=None, bots="heuristic")
+    while not w.state.is_over:
+        w.step()
+    assert w._actions == list(whole.actions) and w.state == whole.state
+    assert "chance" not in json.loads(w.record().to_json())  # saved again as version 1
+    first_deal = bb.new_game(bb.Config(), 7, chance=start(7, 1))
+    # the course site rebuilds it from its setup with the same chance version
+    assert w.setup["chance"] == 1 and StepperSession.from_setup(w.setup).state == first_deal
+    # a restart deals this record's game again (version 1), not another game of the same seed
+    w.restart()
+    assert w.state == first_deal
+
+
+def test_a_fresh_stepper_deals_from_the_current_chance_version():
+    from meeple.rules.chance import CHANCE
+
+    w = Stepper("bucket-brigade", seed=7, seat=None, bots="heuristic")
+    assert "chance" not in w.setup and w.record().chance == CHANCE
+    w.restart()
+    assert w.state == bb.new_game(bb.Config(), 7)
+
+
 @pytest.mark.parametrize("name", ["bucket-brigade", "bucket-king"])
 def test_watching_shows_every_hand_and_playing_shows_only_yours(name):
     watch = Stepper(name, seed=2, bots="random", seat=None)
