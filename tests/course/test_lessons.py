@@ -250,6 +250,23 @@ def test_games_checker_names_the_whole_width_mistake():
     assert "wide in total" not in _quiet("05.games", 216)[1]
 
 
+def test_games_checker_takes_the_fewest_games_and_shows_a_miss_apart_from_the_target():
+    """05.games asks for the fewest games with a half-width of at most `half` (0.02 in the lesson's own
+    numbers): 1937 passes; 1936 (half-width 0.0200005) is a miss whose hint shows it as more than 0.02, not
+    as "0.020"; 2000 (0.0197) reaches the target but is not the fewest, and the hint says so; 1900
+    (0.0202, outside "at most") does not pass."""
+    with ex.as_student(None):
+        assert _quiet("05.games", 1937)[0]
+        for n in (1936, 1900, 1850):
+            ok, said = _quiet("05.games", n)
+            assert not ok and "more than your 0.02" in said and "half-width of 0.020;" not in said, said
+            shown = re.search(r"half-width of ([0-9.]+)", said)[1]
+            assert float(shown) != 0.02 and len(shown) > len("0.02"), said
+        for n in (1938, 2000, 3000):
+            ok, said = _quiet("05.games", n)
+            assert not ok and "within your 0.02" in said and "fewest games" in said, said
+
+
 @pytest.mark.parametrize("key, wrong", [("03.seat", "maybe"), ("06.catchup", "if-last"), ("04.track", 2.5),
                                         ("05.games", "many"), ("02.die", (0, 1, 2)), ("01.ender", ((0.7,), None))])
 def test_wrong_kind_of_answer_names_what_is_expected(key, wrong):
