@@ -297,6 +297,26 @@ def test_the_ender_checker_wants_the_games_and_compares_with_the_engine():
     assert not ok and "No answer yet" in said
 
 
+def test_the_ender_checker_names_both_sides_of_every_rule_that_differs():
+    """01.ender with games of other rules: each field that differs shows the student's value and the question's,
+    a default included (bonus 3 is the default, so describe() alone left it out); the wrong-kind example names
+    the lesson's own variable (`raised`)."""
+    from meeple.rules import simulate
+    from meeple.rules.bucket_brigade import Config
+
+    with ex.as_student(None):
+        base = simulate("bucket-brigade", Config(rounds=1), "random", games=200, seed=5, progress=False, workers=1)
+        ok, said = _quiet("01.ender", ((0.3, 0.5), base))
+        assert not ok and "bonus=3 where the question has bonus=6." in said, said
+        other = simulate("bucket-brigade", Config(rounds=2, bonus=4), "random", games=200, seed=5, progress=False, workers=1)
+        ok, said = _quiet("01.ender", ((0.3, 0.5), other))
+        assert not ok and "bonus=4, rounds=2 where the question has bonus=6, rounds=1." in said, said
+        ok, said = _quiet("01.ender", (0.3, 0.5))
+        assert not ok and "(ender_interval, raised)" in said, said
+    lesson_1 = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
+    assert 'check("01.ender", (ender_interval, raised))' in lesson_1.read_text(encoding="utf-8").replace('\\"', '"')
+
+
 def test_exercises_module_imports_light():
     """say/check must load fast in every lesson (and in the browser): no altair or pandas at import."""
     import subprocess
