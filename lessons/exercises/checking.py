@@ -71,8 +71,9 @@ def say(text: str) -> None:
 
 
 SHORT_DIGITS = 6
-# a fraction written out, 123/456, not part of a longer number, path or date (1.5/2, a/b/c)
-_FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/]|\.\d)")
+# a fraction written out, 123/456, not part of a longer number, path or date (1.5/2, a/b/c), and the
+# " ≈ " or " = " that joins it to its own decimal when the sentence gives one ("{x} ≈ {float(x):.3f}")
+_FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/]|\.\d)(\s*(?:≈|=|\\approx)\s*(?=\**[+\-−]?\d))?")
 
 
 def _sentence_number(x: float) -> str:
@@ -85,12 +86,15 @@ def _sentence_number(x: float) -> str:
 
 def readable_fractions(text: str) -> str:
     """`text` with every fraction a/b whose numerator or denominator has more than SHORT_DIGITS
-    digits written as a decimal (≈, or \\approx inside $...$ math)."""
+    digits written as a decimal (≈, or \\approx inside $...$ math). Where the sentence already
+    follows the fraction with its decimal ("a/b ≈ 6.9640", "a/b = **96.2%**"), that decimal
+    stands for it, marked ≈: "≈6.9640", not "≈6.964 ≈ 6.9640"."""
     def one(m: re.Match) -> str:
         if max(len(m[1]), len(m[2])) <= SHORT_DIGITS or int(m[2]) == 0:
             return m[0]
         in_math = text.count("$", 0, m.start()) % 2 == 1
-        return ("\\approx " if in_math else "≈") + _sentence_number(int(m[1]) / int(m[2]))
+        approx = "\\approx " if in_math else "≈"
+        return approx if m[3] else approx + _sentence_number(int(m[1]) / int(m[2]))
 
     return _FRACTION.sub(one, text)
 
