@@ -317,6 +317,28 @@ def test_the_ender_checker_names_both_sides_of_every_rule_that_differs():
     assert 'check("01.ender", (ender_interval, raised))' in lesson_1.read_text(encoding="utf-8").replace('\\"', '"')
 
 
+def _say_cell(lesson: str, start: str) -> str:
+    path = next(p for p in NOTEBOOKS if p.name.startswith(lesson + "_"))
+    return next(_src(c) for c in _cells(path) if c["cell_type"] == "code" and _src(c).startswith(start))
+
+
+@pytest.mark.parametrize("fits", [True, False])
+def test_lesson_12_sweep_sentence_says_finer_grid_once(fits, capsys):
+    """Lesson 12's sentence after the sweep, whether or not an interval holds the target: one 'finer grid' advice."""
+    import pandas as pd
+
+    lost = pd.DataFrame({"fall_probability": [0.2, 0.4], "lost": [3.0, 5.0],
+                         "lost_low": [2.5, 4.0 if fits else 4.5], "lost_high": [3.5, 6.0]})
+    exec(_say_cell("12", "fits = lost["), {"lost": lost, "target_round": 4.2, "say": ex.say})
+    said = capsys.readouterr().out
+    assert said.count("finer grid") == 1 and ("cannot rule out" in said) == fits, said
+
+
+def test_lesson_18_equilibrium_sentence_says_leaving_its_mix():
+    cell = " ".join(_say_cell("18", "inside = sum(").split())
+    assert "neither side gains by leaving \" f\"its mix, which is what an equilibrium is" in cell, cell
+
+
 def test_exercises_module_imports_light():
     """say/check must load fast in every lesson (and in the browser): no altair or pandas at import."""
     import subprocess
