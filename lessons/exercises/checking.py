@@ -305,6 +305,20 @@ def exact_answer(answer: Any, want: Fraction, what: str = "an exact Fraction") -
     return Fraction(x).limit_denominator(10 ** 9)
 
 
+def exact_value(answer: Any, what: str = "an exact Fraction") -> Fraction:
+    """One exact value of an answer whose right value the checker does not know beforehand (a part of
+    18.mix's mix, judged by what it does): an int or Fraction as it is; a float (a student who computed
+    in decimals) as the simplest fraction it equals to float precision (12/37 for 12 / 37), else as the
+    float's own value, so a rounded decimal is judged as typed."""
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        return Fraction(answer)
+    x = need_number(answer, what)
+    if not math.isfinite(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    simple = Fraction(x).limit_denominator(10 ** 9)
+    return simple if math.isclose(x, simple, rel_tol=1e-9, abs_tol=1e-12) else Fraction(x)
+
+
 def _decimal(answer) -> bool:
     """True when an answer (or any part of a pair) is a decimal rather than an int or Fraction."""
     parts = answer if isinstance(answer, (tuple, list)) else (answer,)

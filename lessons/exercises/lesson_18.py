@@ -6,14 +6,13 @@ Registered on import (see the package's docstring); light imports only at the to
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import exact
 
-from .checking import WrongKind, exact_answer, exercise, fraction_text, need_number, right_is
+from .checking import WrongKind, exact_answer, exact_value, exercise, fraction_text, right_is
 from .graded import is_answer
 from .key import answer_of
 from .numbers import PARAMS, choices
@@ -104,18 +103,6 @@ def _value_answer():
     return guarded_18()[3][2]
 
 
-def _exact_chance(a) -> Fraction:
-    """One chance of a mix as a Fraction: an int or Fraction as it is; a float (a mix computed in decimals) as the
-    simplest fraction it equals to float precision (12/37 for 12 / 37), else the float's own value."""
-    if isinstance(a, (int, Fraction)) and not isinstance(a, bool):
-        return Fraction(a)
-    x = need_number(a, "chances as Fractions (or floats)")
-    if not math.isfinite(x):
-        raise WrongKind(f"expected chances as Fractions (or floats), got {a!r}")
-    simple = Fraction(x).limit_denominator(10 ** 9)
-    return simple if math.isclose(x, simple, rel_tol=1e-9, abs_tol=1e-12) else Fraction(x)
-
-
 # A mix computed in floats passes when each float is an equilibrium mix's chance to float precision (the teacher's
 # guide's promise for exact answers); a rounded one is told that rounding leaves it exploitable.
 @exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)", varied=True, sealed=False)
@@ -126,7 +113,7 @@ def _mix(answer):
                         f"dict: write tuple(mix[c] for c in {tuple(claims)})")
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != len(claims):
         raise WrongKind(f"expected {len(claims)} chances, one per claim {tuple(claims)}, e.g. a tuple of Fractions")
-    mix = [_exact_chance(a) for a in answer]
+    mix = [exact_value(a, "chances as Fractions (or floats)") for a in answer]
     if min(mix) < 0 or sum(mix) != 1:
         wrong = ([f"yours add up to {float(sum(mix)):.6g}"] if sum(mix) != 1 else []) + \
                 ([f"{fraction_text(min(mix))} is negative"] if min(mix) < 0 else [])
