@@ -10,7 +10,8 @@ registers every lesson's checkers, so nothing imports the package from inside a 
 
 - `checking`: the registry (`exercise`, `check`, `keys`), `say`, the answer readers
   (`need_number`, `need_interval`, ...), and `exact_answer`, the one reader of an exact
-  answer (a rounded decimal gets "give the exact value", not a verdict);
+  answer (a rounded decimal gets "give the exact value", not a verdict), with `exact_value` for
+  a part judged by what it does (18.mix's chances: a float to float precision is its fraction);
 - `evidence`: a sampled answer's games (`Evidence`, `need_evidence`, `replay_sample`) and the
   one shape of a sampled checker (`interval_and_run`, `own_interval`);
 - `search`: a search by hand (`measured_runs`, `closest`, `undecided`): the {value: games} runs

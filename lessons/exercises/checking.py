@@ -71,8 +71,9 @@ def say(text: str) -> None:
 
 
 SHORT_DIGITS = 6
-# a fraction written out, 123/456, not part of a longer number, path or date (1.5/2, a/b/c)
-_FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/]|\.\d)")
+# a fraction written out, 123/456, not part of a longer number, path or date (1.5/2, a/b/c), and the
+# " ≈ " or " = " that joins it to its own decimal when the sentence gives one ("{x} ≈ {float(x):.3f}")
+_FRACTION = re.compile(r"(?<![\w./])(\d+)/(\d+)(?![\w/]|\.\d)(\s*(?:≈|=|\\approx)\s*(?=\**[+\-−]?\d))?")
 
 
 def _sentence_number(x: float) -> str:
@@ -85,12 +86,15 @@ def _sentence_number(x: float) -> str:
 
 def readable_fractions(text: str) -> str:
     """`text` with every fraction a/b whose numerator or denominator has more than SHORT_DIGITS
-    digits written as a decimal (≈, or \\approx inside $...$ math)."""
+    digits written as a decimal (≈, or \\approx inside $...$ math). Where the sentence already
+    follows the fraction with its decimal ("a/b ≈ 6.9640", "a/b = **96.2%**"), that decimal
+    stands for it, marked ≈: "≈6.9640", not "≈6.964 ≈ 6.9640"."""
     def one(m: re.Match) -> str:
         if max(len(m[1]), len(m[2])) <= SHORT_DIGITS or int(m[2]) == 0:
             return m[0]
         in_math = text.count("$", 0, m.start()) % 2 == 1
-        return ("\\approx " if in_math else "≈") + _sentence_number(int(m[1]) / int(m[2]))
+        approx = "\\approx " if in_math else "≈"
+        return approx if m[3] else approx + _sentence_number(int(m[1]) / int(m[2]))
 
     return _FRACTION.sub(one, text)
 
@@ -299,6 +303,20 @@ def exact_answer(answer: Any, want: Fraction, what: str = "an exact Fraction") -
     if agrees_to_digits(x, float(want), least=1):
         raise Rounded
     return Fraction(x).limit_denominator(10 ** 9)
+
+
+def exact_value(answer: Any, what: str = "an exact Fraction") -> Fraction:
+    """One exact value of an answer whose right value the checker does not know beforehand (a part of
+    18.mix's mix, judged by what it does): an int or Fraction as it is; a float (a student who computed
+    in decimals) as the simplest fraction it equals to float precision (12/37 for 12 / 37), else as the
+    float's own value, so a rounded decimal is judged as typed."""
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool):
+        return Fraction(answer)
+    x = need_number(answer, what)
+    if not math.isfinite(x):
+        raise WrongKind(f"expected {what}, got {answer!r}")
+    simple = Fraction(x).limit_denominator(10 ** 9)
+    return simple if math.isclose(x, simple, rel_tol=1e-9, abs_tol=1e-12) else Fraction(x)
 
 
 def _decimal(answer) -> bool:

@@ -15,11 +15,13 @@ Standard library only (the site runs these in Pyodide, where there is no pandas)
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 from meeple.rules import GAMES
 from meeple.rules.chance import game_seed
+from meeple.rules.config import _show  # a rule's value as --set and `meeple rules` write it
 from meeple.rules.core import game_module, play, resolve_bots
 from meeple.rules.sim import play_game
 from meeple.rules.sim.results import make_tables as _tables
@@ -119,6 +121,17 @@ def replay_sample(claims, replay, what: str = "row", k: int = REPLAY, rng=None) 
                           "pass the games (or deals) exactly as the engine made them.")
 
 
+def rule_differences(have, want) -> str:
+    """Every field in which the rules `have` differ from `want`, with both sides' values, defaults
+    included ("bonus=3 where the question has bonus=6"): describe() names only the fields that
+    differ from the defaults, so a student's default bonus 3 against the question's 6 would not show."""
+    if type(have) is not type(want) or not dataclasses.is_dataclass(want):
+        return f"{have.describe()}, where the question has {want.describe()}"
+    names = [f.name for f in dataclasses.fields(want) if getattr(have, f.name) != getattr(want, f.name)]
+    return (", ".join(f"{n}={_show(getattr(have, n))}" for n in names) + " where the question has "
+            + ", ".join(f"{n}={_show(getattr(want, n))}" for n in names))
+
+
 def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool | None = None,
                   replay: int = REPLAY, rng=None) -> Evidence:
     """`answer` as Evidence that it answers this question and is genuine (see Evidence).
@@ -129,8 +142,7 @@ def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool |
     if ev.game != mod.NAME:
         raise Refused(f"your games are of {ev.game}; the question is about {mod.NAME}.")
     if ev.config != config:
-        raise Refused(f"your games were played with other rules ({ev.config.describe()}); the question asks for "
-                      f"{config.describe()}.")
+        raise Refused(f"your games were played with other rules: {rule_differences(ev.config, config)}.")
     want, _ = resolve_bots(mod, bots, config.players)
     have, funcs = resolve_bots(mod, ev.bots, config.players)
     if have != want:

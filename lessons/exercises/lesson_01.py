@@ -93,7 +93,7 @@ def _interval_hint(given, want, what: str) -> "tuple[bool, str] | None":
 @exercise("01.ender", expects="(interval, games): your 95% interval and the simulate(...) result it came from", varied=True, sealed=False)
 def _ender_bonus_6(answer):
     (lo, hi), run = interval_and_run(answer, run_first=False, example=(
-        "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, six))"))
+        "(interval, games): your (low, high) and what simulate(...) returned, e.g. check('01.ender', (ender_interval, raised))"))
     if hi > 1.0 or lo < 0.0:
         return False, "a win rate's interval lies between 0 and 1 (write 0.25, not 25)."
     bonus = ender_bonus()

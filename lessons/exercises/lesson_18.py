@@ -6,12 +6,13 @@ Registered on import (see the package's docstring); light imports only at the to
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import exact
 
-from .checking import WrongKind, exact_answer, exercise, right_is
+from .checking import WrongKind, exact_answer, exact_value, exercise, fraction_text, right_is
 from .graded import is_answer
 from .key import answer_of
 from .numbers import PARAMS, choices
@@ -102,27 +103,31 @@ def _value_answer():
     return guarded_18()[3][2]
 
 
+# A mix computed in floats passes when each float is an equilibrium mix's chance to float precision (the teacher's
+# guide's promise for exact answers); a rounded one is told that rounding leaves it exploitable.
 @exercise("18.mix", "the thief's mix as a tuple of exact Fractions, one per claim (0 = decline, 1, 2, 3)", varied=True, sealed=False)
 def _mix(answer):
     claims, guards, matrix = guarded_matrix_18()  # not the solved game: a graded build seals its value
+    if isinstance(answer, Mapping):
+        raise WrongKind(f"expected a tuple of {len(claims)} chances in the order of the claims {tuple(claims)}, not a "
+                        f"dict: write tuple(mix[c] for c in {tuple(claims)})")
     if isinstance(answer, (str, bytes)) or not hasattr(answer, "__len__") or len(answer) != len(claims):
         raise WrongKind(f"expected {len(claims)} chances, one per claim {tuple(claims)}, e.g. a tuple of Fractions")
-    mix = []
-    for a in answer:
-        if isinstance(a, bool) or not isinstance(a, (int, Fraction)):
-            if isinstance(a, float):
-                return False, ("give each chance exactly, as a Fraction: a rounded mix is a little exploitable, "
-                               "and the checker tests it exactly.")
-            raise WrongKind(f"expected Fractions, got {a!r}")
-        mix.append(Fraction(a))
+    mix = [exact_value(a, "chances as Fractions (or floats)") for a in answer]
     if min(mix) < 0 or sum(mix) != 1:
-        return False, "a mix is chances: none negative, all adding up to 1."
+        wrong = ([f"yours add up to {float(sum(mix)):.6g}"] if sum(mix) != 1 else []) + \
+                ([f"{fraction_text(min(mix))} is negative"] if min(mix) < 0 else [])
+        return False, f"a mix is chances: none negative, all adding up to 1 ({' and '.join(wrong)})."
     worst = min(sum(mix[i] * matrix[i][j] for i in range(len(claims))) for j in range(len(guards)))
     if is_answer("18.value", worst):  # it guarantees the game's value: an optimal mix
-        return True, f"against every guard this mix wins at least {worst}, the game's value: no guard exploits it."
+        shown = "" if mix == [Fraction(a) for a in answer] else f" (as Fractions: {', '.join(map(str, mix))})"
+        return True, f"against every guard this mix{shown} wins at least {worst}, the game's value: no guard exploits it."
     best_guard = min(range(len(guards)), key=lambda j: sum(mix[i] * matrix[i][j] for i in range(len(claims))))
-    return False, (f"the victim can guard claim {guards[best_guard]} and hold this mix to {worst} "
-                   f"(about {float(worst):.3f}); the equilibrium mix leaves every guard the same.")
+    rounded = any(not isinstance(a, (int, Fraction)) for a in answer)
+    return False, (f"the victim can guard claim {guards[best_guard]} and hold this mix to {fraction_text(worst)} "
+                   f"(about {float(worst):.3f}); the equilibrium mix leaves every guard the same."
+                   + (" A mix rounded to decimals is a little exploitable: compute it with Fractions, e.g. "
+                      "Fraction(3, 8)." if rounded else ""))
 
 
 @answer_of("18.mix")

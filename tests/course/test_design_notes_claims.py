@@ -136,3 +136,33 @@ def test_the_two_field_tune_finds_what_the_notes_say(tmp_path):
     lows = {b: sorted((float(value[b, h]), value[b, h]) for h in range(8, 12)) for b in (3, 5)}
     assert _said(rf"every base-3 pyramid is far too short \({NUM} to {NUM} turns\)") == (lows[3][0][1], lows[3][-1][1])
     assert _said(rf"every base-5 one too long \({NUM} to {NUM}\)") == (lows[5][0][1], lows[5][-1][1])
+
+
+# --- what the notes say the course holds -----------------------------------------------------------
+
+_COUNT = {21: "twenty-one", 22: "twenty-two", 23: "twenty-three", 24: "twenty-four", 25: "twenty-five",
+          26: "twenty-six", 27: "twenty-seven", 28: "twenty-eight", 29: "twenty-nine", 30: "thirty"}
+
+
+def test_the_notes_name_every_lesson_and_count_them():
+    """The notes' `lessons/` bullet counts the lessons/NN_*.ipynb in words and names each of them, in order."""
+    lessons = sorted(p.stem for p in NOTES.parent.glob("[0-9][0-9]_*.ipynb"))
+    count, listed = _said(r"`lessons/`: ([a-z-]+) lessons, ((?:`\d\d_[a-z0-9_]+`, )+)and a teacher's guide")
+    assert count == _COUNT[len(lessons)], (count, len(lessons))
+    assert re.findall(r"`(\d\d_[a-z0-9_]+)`", listed) == lessons
+
+
+def test_the_notes_list_every_course_command():
+    """The layout's cli.py line names every command lessons/cli.py adds to `meeple` (a group with its subcommands)."""
+    import argparse
+
+    from meeple.course import cli
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    cli.register(sub)
+    names = []
+    for name, parser in sub.choices.items():
+        groups = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        names += [f"{name} {s}" for g in groups for s in g.choices] or [name]
+    line = next(x for x in NOTES.read_text().splitlines() if x.startswith("cli.py "))
+    assert line.split("commands: ", 1)[1].split(", ") == names, (line, names)

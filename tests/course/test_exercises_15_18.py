@@ -67,8 +67,27 @@ def test_mix_checker_plays_the_mix_against_every_guard():
     uniform = tuple(Fraction(1, len(claims)) for _ in claims)
     ok, said = _quiet("18.mix", uniform)
     assert not ok and "the victim can guard" in said, said
-    assert not _quiet("18.mix", tuple(float(p) for p in x))[0]
     assert "Not the right kind" in _quiet("18.mix", (Fraction(1),))[1]
+
+
+def test_mix_checker_takes_a_mix_computed_in_floats_and_names_a_dict():
+    """18.mix, as the teacher's guide promises for exact answers: the equilibrium mix computed in floats passes (the
+    lesson's own numbers and two students'), shown as its Fractions; a mix rounded to three decimals does not, and
+    the hint says "Fraction(" once; a dict of claim -> chance is told to be a tuple in claim order (not that its
+    keys do not add up to 1)."""
+    try:
+        for who in (None, "student 01", "student 02"):
+            ex.student(who)
+            claims, guards, matrix, (x, y, v) = lesson_18.guarded_18()
+            ok, said = _quiet("18.mix", tuple(float(p) for p in x))
+            assert ok and "as Fractions: " + ", ".join(map(str, x)) in said, (who, said)
+            ok, said = _quiet("18.mix", tuple(round(float(p), 3) for p in x))
+            if tuple(round(float(p), 3) for p in x) != tuple(x):
+                assert not ok and said.count("Fraction(") == 1 and said.count("exact") <= 1, (who, said)
+            ok, said = _quiet("18.mix", dict(zip(claims, x)))
+            assert not ok and "Not the right kind" in said and "not a dict" in said and "adding up" not in said, said
+    finally:
+        ex.student(None)
 
 
 @pytest.fixture(scope="module")

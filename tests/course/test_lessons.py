@@ -250,6 +250,23 @@ def test_games_checker_names_the_whole_width_mistake():
     assert "wide in total" not in _quiet("05.games", 216)[1]
 
 
+def test_games_checker_takes_the_fewest_games_and_shows_a_miss_apart_from_the_target():
+    """05.games asks for the fewest games with a half-width of at most `half` (0.02 in the lesson's own
+    numbers): 1937 passes; 1936 (half-width 0.0200005) is a miss whose hint shows it as more than 0.02, not
+    as "0.020"; 2000 (0.0197) reaches the target but is not the fewest, and the hint says so; 1900
+    (0.0202, outside "at most") does not pass."""
+    with ex.as_student(None):
+        assert _quiet("05.games", 1937)[0]
+        for n in (1936, 1900, 1850):
+            ok, said = _quiet("05.games", n)
+            assert not ok and "more than your 0.02" in said and "half-width of 0.020;" not in said, said
+            shown = re.search(r"half-width of ([0-9.]+)", said)[1]
+            assert float(shown) != 0.02 and len(shown) > len("0.02"), said
+        for n in (1938, 2000, 3000):
+            ok, said = _quiet("05.games", n)
+            assert not ok and "within your 0.02" in said and "fewest games" in said, said
+
+
 @pytest.mark.parametrize("key, wrong", [("03.seat", "maybe"), ("06.catchup", "if-last"), ("04.track", 2.5),
                                         ("05.games", "many"), ("02.die", (0, 1, 2)), ("01.ender", ((0.7,), None))])
 def test_wrong_kind_of_answer_names_what_is_expected(key, wrong):
@@ -278,6 +295,48 @@ def test_the_ender_checker_wants_the_games_and_compares_with_the_engine():
     assert not ok and "win_share" in said, said
     ok, said = _quiet("01.ender", (..., ...))
     assert not ok and "No answer yet" in said
+
+
+def test_the_ender_checker_names_both_sides_of_every_rule_that_differs():
+    """01.ender with games of other rules: each field that differs shows the student's value and the question's,
+    a default included (bonus 3 is the default, so describe() alone left it out); the wrong-kind example names
+    the lesson's own variable (`raised`)."""
+    from meeple.rules import simulate
+    from meeple.rules.bucket_brigade import Config
+
+    with ex.as_student(None):
+        base = simulate("bucket-brigade", Config(rounds=1), "random", games=200, seed=5, progress=False, workers=1)
+        ok, said = _quiet("01.ender", ((0.3, 0.5), base))
+        assert not ok and "bonus=3 where the question has bonus=6." in said, said
+        other = simulate("bucket-brigade", Config(rounds=2, bonus=4), "random", games=200, seed=5, progress=False, workers=1)
+        ok, said = _quiet("01.ender", ((0.3, 0.5), other))
+        assert not ok and "bonus=4, rounds=2 where the question has bonus=6, rounds=1." in said, said
+        ok, said = _quiet("01.ender", (0.3, 0.5))
+        assert not ok and "(ender_interval, raised)" in said, said
+    lesson_1 = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
+    assert 'check("01.ender", (ender_interval, raised))' in lesson_1.read_text(encoding="utf-8").replace('\\"', '"')
+
+
+def _say_cell(lesson: str, start: str) -> str:
+    path = next(p for p in NOTEBOOKS if p.name.startswith(lesson + "_"))
+    return next(_src(c) for c in _cells(path) if c["cell_type"] == "code" and _src(c).startswith(start))
+
+
+@pytest.mark.parametrize("fits", [True, False])
+def test_lesson_12_sweep_sentence_says_finer_grid_once(fits, capsys):
+    """Lesson 12's sentence after the sweep, whether or not an interval holds the target: one 'finer grid' advice."""
+    import pandas as pd
+
+    lost = pd.DataFrame({"fall_probability": [0.2, 0.4], "lost": [3.0, 5.0],
+                         "lost_low": [2.5, 4.0 if fits else 4.5], "lost_high": [3.5, 6.0]})
+    exec(_say_cell("12", "fits = lost["), {"lost": lost, "target_round": 4.2, "say": ex.say})
+    said = capsys.readouterr().out
+    assert said.count("finer grid") == 1 and ("cannot rule out" in said) == fits, said
+
+
+def test_lesson_18_equilibrium_sentence_says_leaving_its_mix():
+    cell = " ".join(_say_cell("18", "inside = sum(").split())
+    assert "neither side gains by leaving \" f\"its mix, which is what an equilibrium is" in cell, cell
 
 
 def test_exercises_module_imports_light():

@@ -29,7 +29,7 @@ def test_lesson_ones_sentence_at_four_hundred_flips_reads_as_a_decimal(capsys):
         f"= **{float(c):.1%}**.")
     out = capsys.readouterr().out
     assert max(len(d) for d in re.findall(r"\d+", out)) <= 6, out
-    assert f"≈{float(c):.4g} = {float(c):.1%}" in out
+    assert f"chance ≈{float(c):.1%}." in out  # the sentence's own decimal stands for the fraction (no "≈0.9615 = 96.2%")
 
 
 def test_a_short_fraction_stays_exact(capsys):
@@ -49,6 +49,18 @@ def test_a_short_fraction_stays_exact(capsys):
 ])
 def test_a_long_fraction_becomes_a_decimal(text, shown):
     assert readable_fractions(text) == shown
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("gives 12345678/1772727 ≈ 6.9640; the cap", "gives ≈6.9640; the cap"),  # lesson 3: not "≈6.964 ≈ 6.9640"
+    ("chance 12345678/16777216 = **73.6%**. In", "chance ≈**73.6%**. In"),  # lesson 1: not "≈0.7358 = **73.6%**"
+    ("would gain 1234567/7654321 ≈ +0.16", "would gain ≈+0.16"),
+    ("$p = 1234567/7654321 \\approx 0.16$", "$p = \\approx 0.16$"),
+    ("3/8 ≈ 0.375 and 1234567/7654321 and", "3/8 ≈ 0.375 and ≈0.1613 and"),  # short ones and lone ones as before
+])
+def test_a_long_fraction_followed_by_its_decimal_reads_as_that_decimal(text, shown):
+    assert readable_fractions(text) == shown
+    assert not re.search(r"≈[0-9.,+]+\s*(≈|=)", readable_fractions(text))
 
 
 @pytest.mark.parametrize("text", ["out/1234567/7654321", "v1.2/1234567", "1234567/7654321/2", "1234567/0"])

@@ -99,6 +99,38 @@ def test_what_the_lessons_say_holds_for_every_id(no_student):
         assert n["12"]["loss"] != 4  # the lesson works the target 4 out before the exercise
 
 
+def test_05_games_the_fewest_games_pass_and_their_neighbours_do_not(no_student):
+    """05.games for every student's (edge, half), the lesson's own among them: the solution cell's
+    ceil(Z95²·p(1−p)/half²) passes and is the fewest games whose half-width is at most `half` (z = 1.96,
+    the lesson's rounded z, passes too: one game more for some numbers); one game fewer is told it misses,
+    with a half-width that does not print as the target; one game more than both is told that fewer
+    games do too."""
+    import math
+    import re
+
+    from meeple.rules.stats import Z95
+
+    seen, differ = set(), 0
+    for sid in [None, *IDS]:
+        ex.student(sid)
+        _, p, half = lesson_05.edge_question()
+        seen.add((p, half))
+        n = math.ceil(Z95 ** 2 * p * (1 - p) / half ** 2)  # the solution cell's own line
+        rounded = math.ceil(1.96 ** 2 * p * (1 - p) / half ** 2)
+        assert n == ex.answer("05.games") and rounded - n in (0, 1), sid
+        assert lesson_05.half_width(p, n) <= half < lesson_05.half_width(p, n - 1), sid
+        assert _quiet("05.games", n)[0] and _quiet("05.games", rounded)[0], sid
+        if rounded != n:
+            assert "1.959964" in _quiet("05.games", rounded)[1], sid
+        differ += rounded != n
+        ok, said = _quiet("05.games", n - 1)
+        assert not ok and f"more than your {half:g}" in said, (sid, said)
+        assert float(re.search(r"half-width of ([0-9.]+)", said)[1]) > half, (sid, said)
+        ok, said = _quiet("05.games", rounded + 1)
+        assert not ok and "fewest games" in said, (sid, said)
+    assert len(seen) >= 8 and differ, (seen, differ)  # thirty ids reach most of the 3 × 4 numbers, 3443 among them
+
+
 def test_04_track_every_target_is_nearest_its_own_track_and_the_answer_finds_it(no_student):
     """lesson_04.TRACK_TURNS (issue 37): one target a track of 14 to 94 spaces, none the lesson's 20 or 21, the
     target 5's 28 or one lesson 4 shows before the exercise (36, 43, 85), each nearer its own track's mean

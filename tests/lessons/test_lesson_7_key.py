@@ -31,3 +31,23 @@ def test_lesson_7_solutions_agree_with_the_key_for_two_students():
         assert "Not yet" not in text
         for key in ("07.third", "07.no_double", "07.bruces"):
             assert f"Right: {ex.answer(key, who)}" in text, (who, key)
+        _engine_interval_is_for_the_students_deck(nb, who)
+
+
+def _engine_interval_is_for_the_students_deck(nb, who):
+    """The engine's count before the exercises says it is the base deck's; the sentence under exercise 2
+    counts the student's own deck (its cards, not the base deck's), and exercise 2's exact answer lies
+    inside that interval: the comparison the lesson asks a student to make holds for their deck."""
+    import re
+
+    from meeple.rules import duck_duck_bruce as ddb
+
+    said = ["".join(o.get("data", {}).get("text/markdown", "") for o in c.get("outputs", [])) for c in nb.cells]
+    base = next(t for t in said if "the turn survived three more flips" in t and "base deck" in t)
+    assert f"base deck ({len(ddb.Config().deck())} cards)" in base, base
+    suits, bruces = ex.exercise_numbers("07", who)["deck"]
+    cards = len(ddb.Config(suits=ddb.Config().suits[:suits], bruce_cards=bruces).deck())
+    yours = next(t for t in said if t.startswith("Your deck (") and "survived three more flips" in t)
+    assert yours.startswith(f"Your deck ({cards} cards)") and cards != len(ddb.Config().deck()), (who, yours)
+    low, high = (float(x) / 100 for x in re.search(r"interval ([0-9.]+)% to ([0-9.]+)%", yours).groups())
+    assert low <= float(ex.answer("07.no_double", who)) <= high, (who, yours)
