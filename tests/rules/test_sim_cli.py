@@ -102,6 +102,7 @@ def test_balance_prints_the_report_and_saves_json(capsys, tmp_path):
         (["sweep", "bucket-brigade", "--vary", "bonus=1", "--out", "OUT/grid.txt"], "--out must end in"),
         (["balance", "bucket-brigade", "--skill", "heuristic"], "--skill needs two bot names"),
         (["balance", "bucket-brigade", "--skill", "heuristic,genius"], "unknown bot 'genius'"),
+        (["balance", "bucket-brigade", "--skill", "heuristic, heuristic"], "--skill names the bot 'heuristic' twice"),
         (["balance", "bucket-brigade", "--out", "OUT/report.csv"], "--out must end in .json"),
     ],
 )
