@@ -29,7 +29,7 @@ from .sim.results import Results, load_pandas
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
 from .ntbea import tune_many
-from .tune_measures import MEASURES, RATES, measure_fn, measured_at, per_game_fn, measure_names
+from .tune_measures import MEASURES, RATES, check_read, measure_fn, measured_at, per_game_fn, measure_names
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
                          comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
                          usage_lines)
@@ -267,7 +267,7 @@ def tune(
     *,
     values: Sequence[int] | None = None,
     method: str = "grid",
-    seat: int = 0,
+    seat: int | None = None,
     bot: str | None = None,
     workers: int | None = None,
     rotate: bool = False,
@@ -277,10 +277,12 @@ def tune(
     `field="best_face+max_steal"` sets both to each value tried.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
-    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
-    (percentage points, as compare prints it),
+    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based; default 0),
+    `seat1_advantage` (percentage points, as compare prints it),
     `bot_win_rate` of `bot`, `turns`, `rounds`, any mean_<column> of the
     game's own figures), or a function Results -> value or (value, low, high).
+    `seat` goes with win_rate and score only, `bot` with bot_win_rate only:
+    either given with another measure is refused, not ignored.
     `values`: the values to try (default: valid values within 10 of the
     current one). `method="grid"` measures every value; `"bisect"` assumes
     the measure moves one way as the value grows and halves the range,
@@ -328,9 +330,11 @@ def tune(
     if not many and method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players):
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
-    label, fn = measure_fn(mod, measure, seat, bot)
+    label, fn = measure_fn(mod, measure, 0 if seat is None else seat, bot)
+    check_read(mod, measure, seat, bot)  # a seat= or bot= the measure does not read is refused, not ignored
+    seat = 0 if seat is None else seat
     design = isinstance(measure, str) and wanted([measure])  # played only when it is the measure
     if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
         raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
