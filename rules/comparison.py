@@ -50,10 +50,12 @@ def same_games(records, base) -> bool:
 
 
 def same_line(variant: str, base: str, many: bool = False) -> str:
-    """The one line every surface prints for a variant (`many`: variants) that plays its baseline's games."""
-    return (f"{variant} {'play' if many else 'plays'} the same games as {base}: this change has no effect under "
-            "these bots "
-            "(every game's record is equal, game by game).")
+    """The one line every surface prints for a variant (`many`: variants) that plays its baseline's games.
+    Identical records show that the change had no effect in the games played, under these bots; not that
+    it never has one (a case those games never reached may read it), so it says no more."""
+    return (f"{variant} {'play' if many else 'plays'} the same games as {base}: in these games the change had no "
+            "effect under these bots (every game's record is equal, game by game); more games may reach a case it "
+            "changes.")
 
 
 def equal_line(variant: str, base: str) -> str:
@@ -525,7 +527,7 @@ def sameness_lines(table) -> list[str]:
 
 
 class SamePlayWarning(UserWarning):
-    """A variant plays exactly its baseline's games: the change has no effect under these bots."""
+    """A variant plays exactly its baseline's games: in those games the change had no effect under these bots."""
 
 
 USAGE_FLOOR = 0.01  # a changed number used in fewer of the games than this gets a warning

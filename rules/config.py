@@ -135,17 +135,29 @@ def split_optional(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
-def parse_text(hint: Any, text: str, field: str) -> Any:
+def parse_text(hint: Any, text: str, field: str, none_means: str = "none") -> Any:
     """Parse user text for a field of type `hint`.
 
     Tuples are comma separated (`0,-1,-1,2`); tuples of tuples use `/`
     between the inner tuples (`1,1,2/2,3`). `none` means None where allowed.
+    An empty value is refused (`max_rerolls=` is not none), but for a tuple of
+    any length, where it is the empty tuple (`seat_points=`: no handicap);
+    `none_means` words what none stands for in that message ("no limit").
     """
     hint, optional = split_optional(hint)
-    if optional and text.strip().lower() in ("none", ""):
+    args = typing.get_args(hint) if typing.get_origin(hint) is tuple else ()
+    any_length = len(args) == 2 and args[1] is Ellipsis
+    if not text.strip() and not any_length:
+        # Never read as none or a default: a shell variable that happens to be empty (`--set max_rerolls=$N`)
+        # silently removed a limit. A tuple of any length keeps '' as its empty tuple: show_value writes it
+        # so (`seat_points=`: no handicap), and it has no other spelling.
+        kind = (f"{len(args)} comma-separated values" if args else "one of the names the rules allow" if hint is str
+                else describe_kind(hint))
+        raise ValueError(f"empty value for {field}: write " + (f"{field}=none for {none_means}, or " if optional else "")
+                         + kind)
+    if optional and text.strip().lower() == "none":
         return None
     if typing.get_origin(hint) is tuple:
-        args = typing.get_args(hint)
         inner = args[0]
         if not text.strip():
             return ()
@@ -179,6 +191,9 @@ def from_json_value(hint: Any, value: Any, field: str) -> Any:
     if hint is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if hint is int and isinstance(value, bool) or not isinstance(value, hint):
+        if optional:  # a file writes none as JSON's null; TOML has no null, so no TOML file can hold it
+            raise ValueError(f"{field}: expected {hint.__name__} or null (none: JSON's null; TOML has no none, write "
+                             f"the variant as .json), got {value!r}")
         raise ValueError(f"{field}: expected {hint.__name__}, got {value!r}")
     return value
 
@@ -468,8 +483,16 @@ class RuleConfig:
         numbers as numbers); ValueError naming the path, the value and the type."""
         hint = self.kind(name)
         if isinstance(value, str) and split_optional(hint)[0] is not str:
-            return parse_text(hint, value, name)
+            return parse_text(hint, value, name, self._none_means(name.strip()))
         return from_json_value(hint, to_json_value(_tupled(_plain(value))), name)
+
+    @classmethod
+    def _none_means(cls, field: str) -> str:
+        """What none stands for in an optional number, from the game's PARAMETERS text beside its
+        Config ("rerolls per piglet per turn; none = no limit" -> "no limit"); else "none"."""
+        text = getattr(sys.modules.get(cls.__module__), "PARAMETERS", {}).get(field, ("",))[0]
+        m = re.search(r"none = ([^;]+)", text)
+        return m.group(1).strip() if m else "none"
 
     def _apply(self, settings: Mapping[str, Any], convert) -> "RuleConfig":
         """Set every name at once: whole fields first, then elements and aliases
@@ -481,6 +504,8 @@ class RuleConfig:
         reached: dict[tuple, str] = {}  # (field, indices) -> the name that set it
         for name, raw in order:
             t = self._target(values, name)
+            if convert is not from_json_value and isinstance(raw, str) and not raw.strip() and split_optional(t.hint)[1]:
+                parse_text(t.hint, raw, t.shown, self._none_means(t.field))  # refused, saying what none would mean
             value = convert(t.hint, raw, t.shown)
             # Every name is checked against every other, whole fields included: `hand_sizes=15,12,11` with
             # `hand_size=10` names hand_sizes[2] twice, in whatever order, and is refused (the element used to

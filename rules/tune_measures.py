@@ -14,7 +14,7 @@ from .sim.design import DESIGN, duration_spread
 from .sim.results import Results, measures, rate_row
 from .stats import mean_ci, wilson
 
-__all__ = ["MEASURES", "RATES", "measure_names", "measure_fn", "per_game_fn", "measured_at"]
+__all__ = ["MEASURES", "RATES", "READS", "measure_names", "measure_fn", "per_game_fn", "measured_at", "check_read"]
 
 # --- measures -----------------------------------------------------------------
 
@@ -61,6 +61,38 @@ MEASURES = {
     "rounds": "mean game length in rounds",
 }
 RATES = ("ender_win_rate", "win_rate", "bot_win_rate")  # shares of games or rounds: a target outside 0..1 is never met
+READS = {"seat": ("win_rate", "score"), "bot": ("bot_win_rate",)}  # the measures that read tune's seat= and bot=
+
+
+def check_read(mod, measure, seat, bot, cli: bool = False) -> None:
+    """Refuse a `seat` or `bot` (None: not given) that `measure` does not read, rather than ignore it
+    unsaid: `tune(measure="turns", seat=1)` and `meeple tune --measure turns --seat 2` measured game
+    length and never said the seat went unused. `cli` words it as `meeple tune`'s options (--seat is
+    1-based there), else as tune()'s arguments. A name tune does not know is left to measure_fn."""
+    if callable(measure):
+        name = None
+    elif isinstance(measure, str):
+        name = measure.strip()
+        known = measure_names(mod)
+        if name not in known and f"mean_{name}" in known:
+            name = f"mean_{name}"
+        if name not in known:
+            return
+    else:
+        return
+    for option, given in (("seat", seat), ("bot", bot)):
+        if given is None or name in READS[option]:
+            continue
+        goes = " or ".join(READS[option])
+        if cli:
+            shown = f"--{option} {given + 1 if option == 'seat' else given}"
+            what = "a measure function" if name is None else f"--measure {measure.strip()}"
+            raise ValueError(f"{shown} is not read by {what}: --{option} goes with --measure {goes} only; "
+                             f"leave --{option} out")
+        what = f"the measure function {getattr(measure, '__name__', '')}".rstrip() if name is None else \
+            f"measure={measure.strip()!r}"
+        raise ValueError(f"{option}={given!r} is not read by {what}: {option}= goes with measure {goes} only; "
+                         f"leave {option}= out")
 
 
 def measure_names(game) -> dict[str, str]:

@@ -29,7 +29,7 @@ from .sim.results import Results, load_pandas
 from .sim.runner import Job, bot_refs, check_games, check_workers, default_workers, run, stop_pool, worker_pool
 from .sim.text import Shown, fmt_table, show_value
 from .ntbea import tune_many
-from .tune_measures import MEASURES, RATES, measure_fn, measured_at, per_game_fn, measure_names
+from .tune_measures import MEASURES, RATES, check_read, measure_fn, measured_at, per_game_fn, measure_names
 from .comparison import (USAGE_FLOOR, Comparison, UnusedRuleWarning, changed_numbers, compare, compare_run,
                          comparison, format_comparison, games_print, lineup, paired_difference, rule_usage, same_line,
                          usage_lines)
@@ -85,7 +85,7 @@ class Tuning(_ShownAsMessage):
     tie: list = dataclasses.field(default_factory=list)  # other values whose estimate is exactly as near as the answer's
     paired: bool = False  # neighbours and rivals judged by their paired difference from the answer (the reference)
     same: dict = dataclasses.field(default_factory=dict)  # value -> the first value whose games are identical to its own
-    flat: bool = False  # every value gave the same measure in every game: the number does not move it here
+    flat: bool = False  # every value gave the same measure in every game played: none is nearer at this many games
 
     @property
     def twins(self) -> set:
@@ -94,25 +94,27 @@ class Tuning(_ShownAsMessage):
         return {self.answer} | {v for v, first in self.same.items() if first == root} | {root}
 
     def _flat_message(self) -> str:
-        """Every value measured the same, game by game: not a tie more games would break, but a number
-        that does not move this measure under these bots (said as compare says a variant that plays its
-        baseline's games: same_line)."""
+        """Every value measured the same, game by game: said as what it is, identical results in these
+        games under these bots (as compare says a variant that plays its baseline's games: same_line), not
+        as a tie between estimates nor as a number that can never move the measure: more games may reach a
+        case the number changes, and tell the values apart."""
         fmt = _fmt3
         values = [show_value(v) for v in self.table[self.field]]
         shown = f"{self.field} = " + (", ".join(map(str, values)) if len(values) <= 6 else
                                        f"{values[0]} to {values[-1]} ({len(values)} values)")
         if set(self.same) | {self.answer} >= set(self.table[self.field]):  # identical games, every one
-            what = (f"{shown} play the same games: changing {self.field} has no effect under these bots (every "
-                    "game's record is equal, game by game).")
+            what = (f"{shown} play the same games: in these {self.games} games changing {self.field} had no effect "
+                    "under these bots (every game's record is equal, game by game).")
         else:
-            what = (f"{shown} give the same {self.measure}, game by game on the same seeds: under these bots "
-                    f"changing {self.field} changes nothing in it.")
+            what = (f"{shown} give the same {self.measure} in each of these {self.games} games (game by game on the "
+                    f"same seeds): under these bots changing {self.field} did not change it in these games.")
         return "\n".join([
             what,
             f"  {self.measure}: {fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) at every value; "
-            f"{self.games} games per value, seed {self.seed}, {self.method}. No value brings it nearer {fmt(self.target)} "
-            f"than another, at any number of games: the lowest, {self.field} = {show_value(self.answer)}, is named the "
-            "answer only as a placeholder. Other bots, or another measure, may read this number."])
+            f"{self.games} games per value, seed {self.seed}, {self.method}. At this many games no value brings it "
+            f"nearer {fmt(self.target)} than another: the lowest, {self.field} = {show_value(self.answer)}, is named "
+            "the answer only as a placeholder. More games may reach a case that tells the values apart (play more "
+            "games to look); other bots, or another measure, may read this number too."])
 
     @property
     def message(self) -> str:
@@ -266,7 +268,7 @@ def tune(
     *,
     values: Sequence[int] | None = None,
     method: str = "grid",
-    seat: int = 0,
+    seat: int | None = None,
     bot: str | None = None,
     workers: int | None = None,
     rotate: bool = False,
@@ -276,10 +278,12 @@ def tune(
     `field="best_face+max_steal"` sets both to each value tried.
 
     `measure`: a name from `measure_names(game)` (the round-ender's win rate
-    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based), `seat1_advantage`
-    (percentage points, as compare prints it),
+    `ender_win_rate`, `win_rate`/`score` of `seat` (0-based; default 0),
+    `seat1_advantage` (percentage points, as compare prints it),
     `bot_win_rate` of `bot`, `turns`, `rounds`, any mean_<column> of the
     game's own figures), or a function Results -> value or (value, low, high).
+    `seat` goes with win_rate and score only, `bot` with bot_win_rate only:
+    either given with another measure is refused, not ignored.
     `values`: the values to try (default: valid values within 10 of the
     current one). `method="grid"` measures every value; `"bisect"` assumes
     the measure moves one way as the value grows and halves the range,
@@ -327,9 +331,11 @@ def tune(
     if not many and method not in (("grid", "halving") if two else ("grid", "bisect")):
         raise ValueError(f"method={method!r} is not allowed: " + ("'grid' or 'halving' for two numbers" if two
                                                                   else "'grid' or 'bisect'"))
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players:
+    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < config.players):
         raise ValueError(f"seat={seat!r} is not allowed: 0 to {config.players - 1} (0 is Player 1)")
-    label, fn = measure_fn(mod, measure, seat, bot)
+    label, fn = measure_fn(mod, measure, 0 if seat is None else seat, bot)
+    check_read(mod, measure, seat, bot)  # a seat= or bot= the measure does not read is refused, not ignored
+    seat = 0 if seat is None else seat
     design = isinstance(measure, str) and wanted([measure])  # played only when it is the measure
     if isinstance(measure, str) and measure.strip() in RATES and not 0 <= target <= 1:
         raise ValueError(f"target={target!r} is not allowed for {measure.strip()}: a rate from 0 to 1 "
@@ -496,8 +502,9 @@ def _search(pd, mod, field, label, target, candidates, measure_at, seen, games, 
 
     tied = [v for v in neighbours if open_(v)]
     rivals = [v for v in measured if v != best and v not in neighbours and open_(v)]
-    # every value measured the same in every game (or played the same games): a tie no number of games
-    # breaks, so it is said as such, not as "play more games" (judgement call: bisection's few values count)
+    # every value measured the same in every game played (or played the same games): not a tie between
+    # estimates but identical results in these games, said as such (Tuning._flat_message; more games may
+    # still tell the values apart). Judgement call: bisection's few values count
     flat = len(measured) > 1 and (all(v in twin for v in measured) or (
         paired and all(series[v].equals(series[best]) for v in measured)))
     if flat:
@@ -532,7 +539,7 @@ class GridTuning(_ShownAsMessage):
     skipped: int = 0  # settings of the grid the rules do not allow
     tie: list = dataclasses.field(default_factory=list)  # other settings whose estimate is exactly as near
     same: dict = dataclasses.field(default_factory=dict)  # setting -> the first setting with identical games
-    flat: bool = False  # every setting gave the same measure in every game (as Tuning.flat)
+    flat: bool = False  # every setting gave the same measure in every game played (as Tuning.flat)
 
     def _setting(self, s) -> str:
         return ", ".join(f"{f} = {show_value(v)}" for f, v in zip(self.fields, s))
@@ -541,11 +548,14 @@ class GridTuning(_ShownAsMessage):
     def message(self) -> str:
         fmt = _fmt3
         if self.flat:
-            return (f"Every setting of {' and '.join(self.fields)} measured gives the same {self.measure}, game by game "
-                    f"on the same seeds: under these bots changing them changes nothing in it.\n  {self.measure}: "
-                    f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}) everywhere; {self.games} games per "
-                    f"setting, seed {self.seed}, {self.method}. No setting brings it nearer {fmt(self.target)} than "
-                    f"another: the first, {self._setting(self.answer)}, is named the answer only as a placeholder.")
+            return (f"Every setting of {' and '.join(self.fields)} measured gives the same {self.measure} in each of "
+                    f"these {self.games} games (game by game on the same seeds): under these bots changing them did not "
+                    f"change it in these games.\n  {self.measure}: {fmt(self.value)} (95% CI {fmt(self.low)} to "
+                    f"{fmt(self.high)}) everywhere; {self.games} games per setting, seed {self.seed}, {self.method}. At "
+                    f"this many games no setting brings it nearer {fmt(self.target)} than another: the first, "
+                    f"{self._setting(self.answer)}, is named the answer only as a placeholder. More games may reach a "
+                    "case that tells the settings apart (play more games to look); other bots, or another measure, "
+                    "may read these numbers too.")
         lines = [f"{self._setting(self.answer)} brings {self.measure} closest to {fmt(self.target)}: "
                  f"{fmt(self.value)} (95% CI {fmt(self.low)} to {fmt(self.high)}; {self.games} games per setting, "
                  f"seed {self.seed}, {self.method})."]
@@ -701,7 +711,7 @@ def _tune_two(pd, mod, config, fields, spans, label, fn, per_game, target, bots,
                                                                rel_tol=1e-9, abs_tol=1e-12)]
     flat = len(seen) > 1 and (set(seen) <= twins or (paired and all(
         seen[s][3] is not None and seen[s][3].equals(base) for s in seen)))
-    if flat:  # a tie no number of games breaks: said as such (Tuning.flat)
+    if flat:  # identical results in these games, not a tie between estimates: said as such (Tuning.flat)
         tie, kept = [], [best]
     return GridTuning(mod.NAME, fields, label, target, best, value, low, high, pd.DataFrame(rows), kept, n_best, seed,
                       how, PAIRED_PROCEDURE if paired else UNPAIRED_PROCEDURE, skipped, tie, same, flat)

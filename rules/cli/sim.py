@@ -22,6 +22,7 @@ import typing
 
 from ..config import split_optional
 from ..sim import balance_report, simulate, sweep
+from ..sim.balance import same_bot_twice
 from ..sim.results import measure_columns
 from ..sim.text import ci_num, ci_paren, ci_pct, fmt_table, num, pct
 from .common import (TABLE_FORMATS, CliError, add_game_options, interrupted, measure_option, partial_note, rotate_option,
@@ -138,6 +139,8 @@ def cmd_balance(args) -> int:
         skill = tuple(s.strip() for s in args.skill.split(","))
         if len(skill) != 2 or not all(skill):
             raise CliError(f"--skill needs two bot names, STRONG,WEAK; got {args.skill!r}")
+        if skill[0] == skill[1]:  # refused, as balance_report refuses it (see there)
+            raise CliError(same_bot_twice("--skill", skill[0], "--skill heuristic,random"))
     try:
         report = balance_report(mod, config, names, games, seed, progress=show_progress(), workers=workers, skill=skill,
                                 measures=chosen_measures(args, mod))
@@ -176,6 +179,6 @@ def register(sub) -> None:
     add_game_options(p)
     run_options(p, (".json",))
     p.add_argument("--skill", default=None, metavar="STRONG,WEAK",
-                   help="bots for the skill-vs-luck figure when the lineup has one bot (default heuristic,random)")
+                   help="two different bots for the skill-vs-luck figure when the lineup has one bot (default heuristic,random)")
     measure_option(p)
     p.set_defaults(func=cmd_balance)

@@ -24,6 +24,7 @@ from ..registry import load_variant
 from ..reproduce import NAME_RULE, VARIANT_NAME
 from ..sim.runner import MAX_GAMES
 from ..sim.text import lineup_text
+from ..tune_measures import check_read
 from ..workbench import compare_run, coupled, format_comparison, tune
 from .common import (MAX_READ, TABLE_FORMATS, CliError, add_game_options, check_writable, checked_out, chosen_measures,
                      game_setup, interrupted, measure_option, parse_seed, partial_note, rotate_option, rotation,
@@ -203,7 +204,7 @@ def cmd_tune(args) -> int:
     seed, games = parse_seed(args.seed), whole(args.games, "--games", 1, MAX_GAMES)
     workers, out = workers_option(args), checked_out(args.out, (".csv",))
     target = _number(args.target, "--target")
-    seat = whole(args.seat, "--seat", 1, config.players) - 1
+    seat = None if args.seat is None else whole(args.seat, "--seat", 1, config.players) - 1
     fields, values = args.field, args.values
     if len(values) > len(fields):
         raise CliError(f"--values is given {len(values)} times for {len(fields)} --field: one --values per field, "
@@ -213,6 +214,10 @@ def cmd_tune(args) -> int:
     if len(fields) == 2 and args.bisect:
         raise CliError("--bisect moves one number; for two use the grid (default) or --halving")
     parsed = [parse_values(v) for v in values] + [None] * (len(fields) - len(values))
+    try:  # --seat or --bot that the measure does not read: refused (tune() refuses seat=/bot= alike)
+        check_read(mod, args.measure, seat, args.bot, cli=True)
+    except ValueError as e:
+        raise CliError(str(e)) from None
     rotate, said = rotation(args, names)
     # one bot name fills every seat at every player count a value plays (--field players), as the API's
     # tune(bots="heuristic") does; the names game_setup resolved are the default player count's seats
@@ -317,8 +322,9 @@ def register(sub) -> None:
     p.add_argument("--halving", action="store_true",
                    help="two numbers: successive halving (play every setting a few games, keep the nearer half, "
                         "double the games) instead of every setting at --games")
-    p.add_argument("--seat", default="1", help="the seat for win_rate and score (1 = first player)")
-    p.add_argument("--bot", default=None, help="the bot for bot_win_rate")
+    p.add_argument("--seat", default=None,
+                   help="the seat for win_rate and score (1 = first player; default 1); refused with other measures")
+    p.add_argument("--bot", default=None, help="the bot for bot_win_rate; refused with other measures")
     run_options(p, (".csv",), games="300", partial=False)
     rotate_option(p)
     p.set_defaults(func=cmd_tune)

@@ -181,7 +181,9 @@ def balance_report(
     luck: the strongest bot of the lineup (highest win rate in the main run)
     in one seat against the weakest in all others, seats rotated, `games`
     more games; with one bot in the lineup, `skill` (default
-    ("heuristic", "random")) names the pair. `skill=()` skips it.
+    ("heuristic", "random")) names the pair: two different bots (one bot
+    twice is refused: against copies of itself it wins the fair share by
+    construction). `skill=()` skips it.
     `measures`: names from `measures(game)` to add with their 95% intervals
     (design measures such as "drama" are played only when named here).
     """
@@ -195,8 +197,12 @@ def balance_report(
     if skill:
         if len(skill) != 2:
             raise ValueError(f"skill must name two bots (strong, weak), got {skill!r}")
-        for b in skill:
-            bot_refs(mod, [b], n)  # names checked before any game is played
+        pair = tuple(bot_refs(mod, [b], n)[0] for b in skill)  # names checked before any game is played
+        # A judgement call: the same bot twice is refused, not measured. Against copies of itself a bot
+        # wins the fair share by construction (skill index 0 whatever the game), so the figure would say
+        # nothing about skill vs luck; `meeple balance --skill X,X` refuses it the same way.
+        if pair[0] == pair[1]:
+            raise ValueError(same_bot_twice("skill", pair[0], "('heuristic', 'random')"))
     res = simulate(mod, config, refs, games, seed, executor, progress, workers=workers, rotate=True, measures=measures)
     summary = res.summary()
     chosen = res.summary(measures).measures if measures else None
@@ -267,7 +273,10 @@ def balance_report(
         lineup = [strong] + [weak] * (n - 1)
         h2h = simulate(mod, config, lineup, games, derive(seed, "skill"), executor, progress, workers=workers, rotate=True)
         if h2h.completed:
-            per_game = h2h.table[h2h.table["bot"] == strong].groupby("game")["win_share"].sum().tolist()
+            # The strong bot's rows by seat, not by name (two bots may share a name, e.g. two lambdas):
+            # rotated, game g seats lineup[0] in seat g mod n (play.py's _seating).
+            h = h2h.table
+            per_game = h[h["seat"] == h["game"] % n].groupby("game")["win_share"].sum().tolist()
             share = field_share(per_game, n)
             rate, (lo, hi) = share["win_share"], share["ci95"]
             scale = 1 - fair
@@ -283,6 +292,15 @@ def balance_report(
 
 
 __all__ = ["BalanceReport", "balance_report", "head_to_head", "field_share"]
+
+
+def same_bot_twice(option: str, bot, example: str) -> str:
+    """The one-line refusal of a skill pair that names one bot twice (balance_report's `skill`,
+    `meeple balance --skill`)."""
+    name = bot if isinstance(bot, str) else getattr(bot, "__name__", repr(bot))
+    return (f"{option} names the bot {name!r} twice: a bot against copies of itself wins the fair share by "
+            f"construction (skill index 0), which says nothing about skill vs luck; name two different bots, "
+            f"strong then weak, e.g. {example}")
 
 
 # --- one bot against the field ----------------------------------------------------

@@ -408,6 +408,28 @@ def test_text_settings_are_parsed_strictly():
             Config().with_text([bad])
 
 
+@pytest.mark.parametrize("setting", [{"max_rerolls": ""}, {"max_rerolls": "  "}])
+def test_an_empty_optional_number_is_refused_not_read_as_none(setting):
+    """`--set max_rerolls=` (a shell variable that happened to be empty) silently meant none: no limit."""
+    message = "empty value for max_rerolls: write max_rerolls=none for no limit, or a whole number"
+    for apply in (Config(max_rerolls=2).with_text, Config(max_rerolls=2).with_values):
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            apply(setting)
+    assert Config(max_rerolls=2).value_for("max_rerolls", "none") is None
+    assert Config(seat_spaces=(1, 0, 0, 0)).with_text({"seat_spaces": ""}).seat_spaces == ()  # a tuple of any length: empty
+
+
+@pytest.mark.parametrize("value", ["none", ""])
+def test_a_variant_file_says_how_none_is_written(value):
+    """A file's values are typed: none is JSON's null, and TOML has none at all (it said only 'expected int')."""
+    from meeple.rules.config import variant_config
+
+    with pytest.raises(ValueError, match=r"v\.toml: max_rerolls: expected int or null \(none: JSON's null; TOML has "
+                                         r"no none, write the variant as \.json\)"):
+        variant_config(Config, "v.toml", {"max_rerolls": value})
+    assert variant_config(Config, "v.json", {"max_rerolls": None}).max_rerolls is None
+
+
 def test_every_preset_plays_to_a_finish_and_replays():
     """PB-1..PB-16 together: each preset's race ends with winners and its record replays."""
     for name, cfg in Config.presets().items():

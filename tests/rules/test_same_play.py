@@ -18,8 +18,8 @@ def test_duck_best_face_5_under_max_steal_3_plays_the_base_games():
                         progress=False, workers=1)
     assert table.attrs["same"] == ["b5"]
     said = [str(w.message) for w in caught if issubclass(w.category, SamePlayWarning)]
-    assert said == ["b5 plays the same games as base: this change has no effect under these bots "
-                    "(every game's record is equal, game by game)."]
+    assert said == ["b5 plays the same games as base: in these games the change had no effect under these bots "
+                    "(every game's record is equal, game by game); more games may reach a case it changes."]
     assert said[0] in format_comparison(table).splitlines()
 
 
@@ -55,11 +55,12 @@ def test_tune_groups_identical_values_and_never_calls_them_a_tie():
              values=[3, 4, 5])
     assert t.same == {4: 3, 5: 3}
     assert not t.tie and not t.tied and not t.rivals
-    assert t.flat and "best_face = 3, 4, 5 play the same games: changing best_face has no effect" in t.message
+    assert t.flat and "best_face = 3, 4, 5 play the same games: in these 40 games changing best_face had no effect" \
+        in t.message
     assert "Tie" not in t.message
 
 
-def test_tune_says_a_number_that_does_not_move_the_measure_changes_nothing_not_play_more_games(capsys):
+def test_tune_says_a_number_that_does_not_move_the_measure_in_these_games_is_no_tie(capsys):
     """`tune --field bonus --measure turns` under random bots (which never read bonus; it moves
     scores, not turns) called it a tie and said 'Play more games at these values to decide'."""
     from harness import run
@@ -67,13 +68,41 @@ def test_tune_says_a_number_that_does_not_move_the_measure_changes_nothing_not_p
     code, out, err = run(capsys, "tune", "bucket-brigade", "--field", "bonus", "--values", "2..4", "--measure",
                          "turns", "--target", "50", "--games", "6", "--workers", "1")
     assert code == 0, err
-    assert "bonus = 2, 3, 4 give the same mean turns per game, game by game on the same seeds: under these bots " \
-           "changing bonus changes nothing in it." in out
+    assert "bonus = 2, 3, 4 give the same mean turns per game in each of these 6 games (game by game on the same " \
+           "seeds): under these bots changing bonus did not change it in these games." in out
     assert "Play more games" not in out and "Tie" not in out and "cannot rule out" not in out
     t = tune("bucket-brigade", None, "bonus", "turns", 50, "random", 6, progress=False, workers=1, values=[2, 3, 4])
     assert t.flat and not t.same and t.message in out  # scores differ: not the same games, the same turns
     assert not tune("bucket-brigade", None, "bonus", "score", 20, "random", 6, progress=False, workers=1,
                     values=[2, 3, 4]).flat
+
+
+def test_tune_claims_no_more_than_the_games_played_show():
+    """Bonus 2 and 3 give Player 1 the same win rate in each of 10 games under random bots, and tune said
+    it 'changes nothing' and that no value is nearer the target 'at any number of games'; at 400 games
+    they differ (0.2275 and 0.225). The claim is the games': identical in these, more may differ."""
+    few = tune("bucket-brigade", None, "bonus", "win_rate", 0.5, "random", 10, progress=False, workers=1,
+               values=[2, 3])
+    assert few.flat
+    said = few.message
+    assert "give the same Player 1's win rate in each of these 10 games" in said
+    assert "At this many games no value brings it nearer 0.5 than another" in said
+    assert "More games may reach a case that tells the values apart" in said
+    for claim in ("any number of games", "changes nothing", "has no effect"):
+        assert claim not in said
+    many = tune("bucket-brigade", None, "bonus", "win_rate", 0.5, "random", 400, progress=False, workers=1,
+                values=[2, 3])
+    assert not many.flat and many.table["value"].nunique() == 2  # more games told them apart
+
+
+def test_tune_of_two_numbers_claims_no_more_than_the_games_played_show():
+    t = tune("bucket-brigade", None, ("bonus", "pair_multiplier"), "turns", 50, "random", 6, progress=False,
+             workers=1, values=([2, 3], [4, 5]))
+    assert t.flat
+    assert "in each of these 6 games (game by game on the same seeds): under these bots changing them did not " \
+           "change it in these games." in t.message
+    assert "At this many games no setting brings it nearer 50" in t.message and "More games may" in t.message
+    assert "changes nothing" not in t.message
 
 
 def test_a_variant_with_the_baselines_rules_is_said_to_change_nothing(capsys):

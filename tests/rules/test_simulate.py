@@ -447,6 +447,31 @@ def test_balance_report_carries_intervals_and_tests():
     assert rep.to_dict()["skill"]["games"] == 90
 
 
+@pytest.mark.parametrize("skill", [("heuristic", "heuristic"), (GAMES[BB].BOTS["heuristic"], "heuristic")])
+def test_balance_refuses_a_skill_pair_that_names_one_bot_twice(skill):
+    """Against copies of itself a bot wins the fair share by construction: no skill figure (it read
+    every seat as the 'strong' bot's and said 100% wins, skill index 1.00)."""
+    with pytest.raises(ValueError, match=r"^skill names the bot 'heuristic' twice: .* name two different bots"):
+        balance_report(BB, None, "random", 10, 1, workers=1, progress=False, skill=skill)
+
+
+def test_balance_skill_reads_the_strong_bots_seat_not_its_name():
+    """Two bots of one name (two wrapped functions): the strong one's rotated seat is read, so the
+    figure is the named pair's, game for game (it was every seat's: 100% wins)."""
+    bots = GAMES[BB].BOTS
+
+    def twin(f):
+        def bot(*a, **k):
+            return f(*a, **k)
+        bot.__name__ = "twin"
+        return bot
+
+    named = balance_report(BB, None, "random", 40, 2, workers=1, progress=False, skill=("heuristic", "random")).skill
+    twins = balance_report(BB, None, "random", 40, 2, workers=1, progress=False,
+                           skill=(twin(bots["heuristic"]), twin(bots["random"]))).skill
+    assert twins["win_rate"] == named["win_rate"] < 1 and twins["skill"] == named["skill"]
+
+
 def test_balance_finds_a_first_seat_advantage_when_there_is_one():
     """Coin game at 7 in 10 for seat 0: the binomial test must flag it; at 5 in 10 it must not."""
     biased = balance_report(COIN, CoinConfig(heads_in_ten=7), "random", 400, 1, workers=1, progress=False, skill=())

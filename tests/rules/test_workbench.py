@@ -381,6 +381,12 @@ def test_cli_tune_prints_the_answer_and_its_neighbours(capsys):
         (["tune", "bucket-brigade", "--field", "bonus", "--target", "x"], "--target must be a number"),
         (["tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--values", "3..1"], "must go up"),
         (["tune", "bucket-brigade", "--field", "bonus", "--target", "1", "--seat", "9"], "--seat must be a whole number from 1 to 4"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "0.5", "--bot", "lookahead"],
+         "--bot lookahead is not read by --measure win_rate: --bot goes with --measure bot_win_rate only; leave --bot out"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "5", "--measure", "turns", "--seat", "2"],
+         "--seat 2 is not read by --measure turns: --seat goes with --measure win_rate or score only; leave --seat out"),
+        (["tune", "bucket-brigade", "--field", "bonus", "--target", "5", "--measure", "margin", "--seat", "1"],
+         "--seat 1 is not read by --measure margin"),
         (["variant", "save", "x"], "name the game: --game GAME"),
         (["variant", "save", "x", "--game", "bucket-brigade", "--out", "x.yaml"], "--out must end in .json or .toml"),
         (["play", "bucket-brigade", "--config", "x.json", "--preset", "advanced"], "give --preset or --config, not both"),
@@ -486,6 +492,19 @@ def test_save_refuses_what_load_would_refuse_and_unwritable_places(tmp_path):
     (lambda: tune("bucket-brigade", None, "bonus", "win_rate", 0.5, "random", 2, 0, values="0..3"), "a list or range"),
     (lambda: tune("bucket-brigade", None, "bonus", "bot_win_rate", 0.5, "random", 2, 0, values=[0, 1], bot="heuristic"),
      "not in the lineup"),
+    # a seat= or bot= the measure does not read was ignored unsaid (review 2): refused, naming the measures it goes with
+    (lambda: tune("bucket-brigade", None, "bonus", "win_rate", 0.5, "random", 2, 0, values=[2, 3], bot="lookahead"),
+     "bot='lookahead' is not read by measure='win_rate': bot= goes with measure bot_win_rate only; leave bot= out"),
+    (lambda: tune("bucket-brigade", None, "bonus", "turns", 50, "random", 2, 0, values=[2, 3], seat=1),
+     "seat=1 is not read by measure='turns': seat= goes with measure win_rate or score only; leave seat= out"),
+    (lambda: tune("bucket-brigade", None, "bonus", "turns", 50, "random", 2, 0, values=[2, 3], seat=0),
+     "seat=0 is not read by measure='turns'"),  # the default seat, named: still not read
+    (lambda: tune("bucket-brigade", None, "bonus", "bot_win_rate", 0.5, "random", 2, 0, values=[2, 3], bot="random",
+                  seat=2), "seat=2 is not read by measure='bot_win_rate'"),
+    (lambda: tune("bucket-brigade", None, ("bonus", "pair_multiplier"), "margin", 5, "random", 2, 0,
+                  values=([2, 3], [4, 5]), bot="random"), "bot='random' is not read by measure='margin'"),
+    (lambda: tune("bucket-brigade", None, "bonus", lambda res: 1.0, 0.5, "random", 2, 0, values=[2, 3], seat=1),
+     "seat=1 is not read by the measure function <lambda>"),
 ])
 def test_workbench_refuses_odd_arguments_before_any_game(monkeypatch, call, message):
     import meeple.rules.comparison as cmp
