@@ -179,3 +179,22 @@ def test_answers_quotes_a_student_it_does_not_know(a_class, capsys):
     for typed in ("", "Nobody"):
         assert main(["answers", "--key", str(a_class[1]), "--student", typed]) == 2
         assert f"meeple: error: --student {typed!r} is neither an id nor a code" in capsys.readouterr().err
+
+
+def test_a_roster_saved_by_excel_reads_or_says_how_to_save_it(tmp_path, capsys):
+    """Excel's "CSV UTF-8" starts with a byte-order mark: `class new` said the header
+    ['\\ufeffname', 'email'] had no column 'name'. Its plain "CSV" (Windows-1252 on Windows) is not
+    guessed at (a wrong guess changes a name, so a code): one line naming the encoding and the fix."""
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbfname,email\r\nAda Lovelace,a@x\r\nJos\xc3\xa9 N\xc3\xba\xc3\xb1ez,j@x\r\n")
+    assert main(["class", "new", str(bom), str(tmp_path / "c1")]) == 0
+    capsys.readouterr()
+    assert classroom.read_key(tmp_path / "c1" / classroom.KEY_FILE).students == ["Ada Lovelace", "José Núñez"]
+    assert classroom.read_roster(bom.read_text(encoding="utf-8")) == ["Ada Lovelace", "José Núñez"]  # the mark as text too
+    legacy = tmp_path / "legacy.csv"
+    legacy.write_bytes("name,email\r\nJosé Núñez,j@x\r\n".encode("cp1252"))
+    for argv in (["class", "new", str(legacy), str(tmp_path / "c2")], ["site", str(tmp_path / "site"), "--graded", "--roster", str(legacy)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not UTF-8" in err and "Windows-1252" in err and "CSV UTF-8" in err, err
+    assert not (tmp_path / "c2").exists() and not (tmp_path / "site").exists()
