@@ -263,13 +263,15 @@ def test_an_lms_named_submission_is_its_students_by_its_outputs_and_said(a_class
     lms = "student08_1234_5678_07_without_replacement.ipynb"
     subs = _submissions(tmp_path / "subs", {lms: mine, f"{ROSTER[9]}.ipynb": "{"})
     rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
-    assert f"read {lms} as {ROSTER[8]}'s: its name names no student of the roster, and its check() outputs were worked with {ROSTER[8]}'s numbers" in printed
+    assert (f"read {lms} as {ROSTER[8]}'s: its name names no student of the roster, and its check() outputs were "
+            f"worked with {ROSTER[8]}'s numbers") in printed
     assert rows[ROSTER[8]]["07.third"] != "missing" and rows[ROSTER[8]]["Flags"] == ""
     assert rows[ROSTER[9]]["Flags"].startswith("unreadable notebook handed in: ")
     # the same file beside a notebook the student handed in under their own name: never merged into it
     (subs / f"{ROSTER[8]}.ipynb").write_text(EMPTY_NOTEBOOK, encoding="utf-8")
     rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
-    assert f"skipped {lms}: it names no student of the roster, and its check() outputs were worked with {ROSTER[8]}'s numbers, but {ROSTER[8]} handed in under their own name too" in printed
+    assert (f"skipped {lms}: it names no student of the roster, and its check() outputs were worked with "
+            f"{ROSTER[8]}'s numbers, but {ROSTER[8]} handed in under their own name too") in printed
     assert rows[ROSTER[8]]["07.third"] == "missing"
     # outputs worked with two students' numbers: nobody's, said
     two = _records_notebook([record("07.third", Fraction(1, 3), cls.codes[ROSTER[10]]), record("07.no_double", 0, ROSTER[11])])
