@@ -23,7 +23,7 @@ import re
 import secrets
 from pathlib import Path
 
-from meeple.rules.files import FileError, read_capped, shown_path
+from meeple.rules.files import FileError, read_capped, read_capped_bytes, shown_path
 
 KEY_FILE, CODES_FILE = "class-key.json", "codes.csv"
 KEY_FORMAT = "meeple class key"
@@ -98,11 +98,32 @@ def read_key(path: Path) -> ClassKey:
     return ClassKey(bytes.fromhex(data["key"]), data["students"])
 
 
+MAX_ROSTER = 64 * 2**20  # bytes: a larger file is not a class roster
+
+
+def roster_text(path: "str | os.PathLike", most: int = MAX_ROSTER) -> str:
+    """The text of roster file `path`: UTF-8, with or without the byte-order mark that Excel's "CSV
+    UTF-8" puts first. A file in another encoding (Excel's plain "CSV" on Windows saves Windows-1252,
+    so an accented name is one byte that UTF-8 has not) is a ValueError in one line saying how to save
+    it as UTF-8: guessing the encoding could change a name, and so that student's code."""
+    try:
+        data = read_capped_bytes(path, most, "roster")
+    except FileError as e:
+        raise ValueError(str(e)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{shown_path(Path(path))} is not UTF-8 text (byte {e.start} is not: a legacy encoding such as "
+                         "Windows-1252?): save the roster as UTF-8 (Excel: Save As, 'CSV UTF-8 (Comma delimited)'; "
+                         "LibreOffice: Text CSV, character set 'Unicode (UTF-8)')") from None
+
+
 def read_roster(text: str) -> list[str]:
     """Student ids from a class roster CSV: the column headed `code` (the codes.csv that `meeple
     class new` writes: a graded site seals each code's answers), else `id`, else `name` (case
-    ignored), one student a row. ValueError naming the row for a missing column, an empty id or a repeat."""
-    rows = list(csv.reader(io.StringIO(text)))
+    ignored), one student a row. A byte-order mark before the header (Excel's "CSV UTF-8") is not
+    part of it. ValueError naming the row for a missing column, an empty id or a repeat."""
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
     if not rows:
         raise ValueError("the roster is empty: a CSV with a header row naming a column 'name' or 'id' (or 'code')")
     head = [h.strip().casefold() for h in rows[0]]

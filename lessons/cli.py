@@ -133,7 +133,7 @@ def cmd_class_new(args) -> int:
     if not args.dir.strip():
         raise CliError("class new needs a folder for the class key and codes, got an empty name")
     try:
-        cls = classroom.new_class(read_capped(Path(args.roster), MAX_READ, "roster"), Path(args.dir))
+        cls = classroom.new_class(classroom.roster_text(Path(args.roster), MAX_READ), Path(args.dir))
     except ValueError as e:
         raise CliError(str(e)) from None
     folder = Path(args.dir)
@@ -172,7 +172,7 @@ def cmd_site(args) -> int:
     except ValueError as e:
         raise CliError(str(e)) from None
     try:
-        roster = exercises.read_roster(read_capped(Path(args.roster), MAX_READ, "roster")) if args.roster else None
+        roster = exercises.read_roster(classroom.roster_text(Path(args.roster), MAX_READ)) if args.roster else None
     except ValueError as e:
         raise CliError(f"--roster {args.roster}: {e}") from None
     try:

@@ -2,9 +2,10 @@
 checked again, as data, against each student's own numbers.
 
 A submission is a notebook saved with its outputs: `SUBMISSIONS/<student>.ipynb`, or every
-notebook in `SUBMISSIONS/<student>/` (an LMS download's folder per student). The student is the
-roster id (or class code) the notebook's `metadata.meeple.student` names, else the file's or
-folder's name. The answers are the data each `check(...)` output carries (meeple.course.submission
+notebook in `SUBMISSIONS/<student>/` (an LMS download's folder per student); `.ipynb` in any case.
+The student is the roster id (or class code) the notebook's `metadata.meeple.student` names, else
+the file's or folder's name, else (a name an LMS made up) the one student whom its check() outputs'
+ids name, said on the console (`collect`). The answers are the data each `check(...)` output carries (meeple.course.submission
 says the convention); nothing of the notebook is executed here, and no saved verdict is read:
 
 - each answer is decoded by a strict reader (JSON tags, never eval or pickle);
@@ -13,10 +14,14 @@ says the convention); nothing of the notebook is executed here, and no saved ver
 - each exercise's own checker judges it with the student's numbers (`as_student(code)`).
 
 The CSV has one row per roster student (one who submitted nothing is all "missing"), a column
-per exercise of the lessons anyone submitted ("pass", "fail" or "missing"), the number passed
-("Total") and "Flags": answers worked with another student's code, identical evidence (the same
-games) in two students' work that their numbers do not explain (`_explained`), and a notebook
-handed in that cannot be read (else that row would look as if nothing was handed in). A flag is a question for the teacher, not a verdict. Beside the
+per exercise of the lessons anyone handed in ("pass", "fail" or "missing"; a lesson handed in
+without a single answer is known by its cells' ids, and has its columns too), the number passed
+("Total") and "Flags": answers worked with another student's code or with the lesson's own
+numbers, identical evidence (the same games) in two students' work that their numbers do not
+explain (`_explained`), and what a student handed in that cannot be graded: a notebook that cannot
+be read, a file that is not a notebook, a notebook with no check() output (else that row would look
+as if nothing was handed in). A flag is a question for the teacher, not a verdict. An exercise's
+cell run unchanged (the checker's "No answer yet") is "missing". Beside the
 CSV, a folder of feedback files: each exercise's verdict line as `check()` would show it.
 """
 
@@ -25,7 +30,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -176,57 +185,176 @@ def _read(path: Path) -> str:
         raise ValueError(str(e).replace(shown_path(path), path.name, 1)) from None
 
 
-def collect(folder: Path, cls: ClassKey) -> "tuple[dict[str, dict], dict[str, list[str]], list[str]]":
-    """({roster id: {exercise: (answer data, id in use)}}, {roster id: [why a notebook they handed in
-    cannot be read]}, problems): every submission in `folder` matched to a roster student (see the
-    module's docstring). A student is in the first only if a notebook of theirs was read; an
-    unreadable one is theirs all the same (the gradebook flags it: it was handed in). Problems are
-    one line each: a submission that names nobody."""
+NOTEBOOK = ".ipynb"  # a submission's suffix, in any case (`Name.IPYNB` too)
+
+
+def _is_notebook(path: Path) -> bool:
+    return path.suffix.casefold() == NOTEBOOK
+
+
+def _stem(path: Path) -> str:
+    """The name a file hands in under: `Ada Lovelace` of `Ada Lovelace.pdf`, and of `Ada Lovelace.ipynb.pdf`."""
+    stem = path.stem
+    return stem[:-len(NOTEBOOK)] if stem.casefold().endswith(NOTEBOOK) else stem
+
+
+@lru_cache(maxsize=1)
+def _lesson_cells() -> "dict[str, str]":
+    """{cell id: lesson ("07")} of the course's lessons: a notebook with no answer is known by its cells."""
+    out = {}
+    for f in resources.files("meeple.course").iterdir():
+        if f.name.endswith(NOTEBOOK) and f.name[:2].isdigit():
+            for cell in json.loads(f.read_text(encoding="utf-8"))["cells"]:
+                if isinstance(cell.get("id"), str):
+                    out[cell["id"]] = f.name[:2]
+    return out
+
+
+def notebook_lesson(text: str) -> "str | None":
+    """The course's lesson ("07") a notebook is a copy of, by its cells' ids (which a copy keeps), if
+    they name exactly one lesson; else None."""
+    try:
+        cells = json.loads(text)["cells"]
+    except (ValueError, RecursionError, KeyError, TypeError):
+        return None
+    ids = _lesson_cells()
+    found = {ids.get(c.get("id")) for c in cells if isinstance(c, dict) and isinstance(c.get("id"), str)} - {None}
+    return found.pop() if len(found) == 1 else None
+
+
+@dataclass
+class Collected:
+    """What `collect` found in a folder of submissions."""
+    subs: "dict[str, dict]" = field(default_factory=dict)  # roster id -> {exercise: (answer data, id in use)}
+    flags: "dict[str, list[str]]" = field(default_factory=dict)  # roster id -> flags of what they handed in
+    lines: "list[str]" = field(default_factory=list)  # what to print: skipped files, students read from outputs
+    lessons: "set[str]" = field(default_factory=set)  # lessons handed in ("07"), answered or not
+    unreadable: "list[str]" = field(default_factory=list)  # why each notebook handed in cannot be read
+    unmatched: int = 0  # notebooks read that name no student of the roster
+
+    def flag(self, student: str, text: str) -> None:
+        self.flags.setdefault(student, []).append(text)
+
+
+def collect(folder: Path, cls: ClassKey) -> Collected:
+    """Every submission in `folder` matched to a roster student (see the module's docstring): a
+    notebook is `*.ipynb` (any case), in `folder` or in a student's folder in it; a name starting
+    with "." (.ipynb_checkpoints, .DS_Store) is not looked at. The student is the one that the
+    notebooks' metadata.meeple.student names, else the file's or folder's name. A submission that
+    names nobody (an LMS's name, `lovelaceada_1234_5678_07_without_replacement.ipynb`) is the one
+    student whom the ids in use of all its check() outputs name, if that student handed in nothing
+    under their own name (the console says so); else it is skipped, saying why. No name is guessed
+    at: a file named like no roster id is never matched by resemblance. A student is in `subs` only
+    if a notebook of theirs was read; what they handed in that cannot be graded is theirs all the
+    same, flagged (it was handed in: else their row would look as if nothing was): a notebook that
+    cannot be read, a file that is not a notebook (a PDF or HTML export) and a notebook with no
+    check() output."""
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder of submissions (STUDENT.ipynb or STUDENT/*.ipynb)")
-    subs: dict[str, dict] = {}
-    unreadable: dict[str, list[str]] = {}
-    problems: list[str] = []
-    entries = sorted(folder.iterdir())
-    for entry in entries:
-        files = sorted(entry.glob("*.ipynb")) if entry.is_dir() else [entry] if entry.suffix == ".ipynb" else []
-        if not files:
+    got = Collected()
+    example = f"`{cls.students[0]}.ipynb`"
+    rename = f"rename it to its student's roster id (e.g. {example}) or set the notebook's metadata.meeple.student"
+    by_outputs = []  # (entry, its reading, the one student its outputs name): placed after every named submission
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
             continue
-        merged: dict = {}
-        named = None
-        read, bad = 0, []
-        for f in files:
-            shown = f.name if f == entry else f"{entry.name}/{f.name}"
-            try:
-                found, meta_name = notebook_answers(_read(f), shown)
-            except ValueError as e:
-                bad.append(str(e))
-                continue
-            read += 1
-            merged.update(found)
-            named = named or meta_name
-        student = (cls.who(named) if named else None) or cls.who(entry.stem if entry.is_file() else entry.name)
+        sub = _read_entry(entry)
+        got.lessons |= sub["lessons"]
+        student = (cls.who(sub["named"]) if sub["named"] else None) or cls.who(sub["own"])
+        outputs = sorted({s for s in (cls.who(used) for _, used in sub["answers"].values() if used) if s})
+        if student is None and len(outputs) == 1 and sub["read"]:
+            by_outputs.append((entry, sub, outputs[0]))
+            continue
         if student is None:
-            problems += [f"{entry.name}: {why}" for why in bad]
-            problems.append(f"{entry.name}: names no student of the roster (name the file or folder by the "
-                            "student's roster id, or set the notebook's metadata.meeple.student)")
+            for shown in sub["others"]:
+                got.lines.append(f"skipped {shown}: not a notebook (a .ipynb file), and it names no student of the roster")
+            got.lines += [f"skipped {entry.name}: {why}" for why in sub["bad"]]
+            got.unreadable += sub["bad"]
+            if sub["read"]:
+                got.unmatched += 1
+                why = ("names no student of the roster, nor do its check() outputs" if not outputs else
+                       f"names no student of the roster, and its check() outputs were worked with the numbers of "
+                       f"{len(outputs)} students ({', '.join(outputs)})")
+                got.lines.append(f"skipped {entry.name}: {why}: {rename}")
             continue
-        if bad:
-            unreadable.setdefault(student, []).extend(bad)
-        if not read:
+        _take(got, student, entry, sub)
+    for entry, sub, student in by_outputs:
+        if student in got.subs or student in got.flags:
+            got.unmatched += 1
+            got.lines.append(f"skipped {entry.name}: it names no student of the roster, and its check() outputs were worked "
+                             f"with {student}'s numbers, but {student} handed in under their own name too: {rename}")
             continue
-        if student in subs:
-            problems.append(f"{entry.name}: a second submission of {student}; its answers are added to the first")
-        subs.setdefault(student, {}).update(merged)
-    return subs, unreadable, problems
+        got.lines.append(f"read {entry.name} as {student}'s: its name names no student of the roster, and its check() "
+                         f"outputs were worked with {student}'s numbers (if it is someone else's, {rename})")
+        _take(got, student, entry, sub)
+    return got
+
+
+def _read_entry(entry: Path) -> dict:
+    """One entry of a submissions folder read: its notebooks' answers merged, the name it hands in
+    under, what is not a notebook or cannot be read, and the lessons it holds."""
+    if entry.is_dir():
+        inside = [f for f in sorted(entry.iterdir()) if not f.name.startswith(".")]
+        files = [f for f in inside if f.is_file() and _is_notebook(f)]
+        others = [f"{entry.name}/{f.name}" + ("/" if f.is_dir() else "") for f in inside if f not in files]
+        own = entry.name
+    else:
+        files = [entry] if _is_notebook(entry) else []
+        others = [] if files else [entry.name]
+        own = _stem(entry)
+    sub = {"own": own, "others": others, "answers": {}, "named": None, "read": [], "bad": [], "empty": [], "lessons": set()}
+    for f in files:
+        shown = f.name if f == entry else f"{entry.name}/{f.name}"
+        try:
+            text = _read(f)
+            found, meta_name = notebook_answers(text, shown)
+        except ValueError as e:
+            sub["bad"].append(str(e))
+            continue
+        sub["read"].append(shown)
+        sub["answers"].update(found)
+        sub["lessons"] |= {k.split(".", 1)[0] for k in found}
+        if not found:
+            sub["empty"].append(shown)
+            lesson = notebook_lesson(text)
+            if lesson:
+                sub["lessons"].add(lesson)
+        sub["named"] = sub["named"] or meta_name
+    return sub
+
+
+def _take(got: Collected, student: str, entry: Path, sub: dict) -> None:
+    """Entry `entry` (read as `sub`) is `student`'s: its answers, and a flag for each thing in it that cannot be graded."""
+    for shown in sub["others"]:
+        got.flag(student, f"not a notebook handed in: {shown}")
+        got.lines.append(f"skipped {shown}: not a notebook (a .ipynb file); flagged in {student}'s row")
+    for why in sub["bad"]:
+        got.flag(student, f"unreadable notebook handed in: {why}")
+        got.lines.append(f"flagged {student}: unreadable notebook handed in: {why}")
+    got.unreadable += sub["bad"]
+    for shown in sub["empty"]:
+        got.flag(student, f"notebook with no check() output handed in: {shown}")
+        got.lines.append(f"flagged {student}: {shown} holds no check() output (its cells were not run, or it was saved "
+                         "without outputs): its exercises count as missing")
+    if not sub["read"]:
+        return
+    if student in got.subs:
+        got.lines.append(f"{entry.name}: a second submission of {student}; its answers are added to the first")
+    got.subs.setdefault(student, {}).update(sub["answers"])
+
+
+NO_STUDENT = "the lesson's own numbers (student() was not run)"
 
 
 def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" = None,
-          unreadable: "dict[str, list[str]] | None" = None) -> "tuple[list[str], dict]":
+          flags: "dict[str, list[str]] | None" = None, lessons: "set[str] | frozenset[str]" = frozenset()) -> "tuple[list[str], dict]":
     """(the exercise columns, {roster id: {"marks": {ex: pass|fail|missing}, "lines": {ex: text},
-    "flags": [text]}}) for every roster student. `unreadable` (collect's): each notebook a student
-    handed in that cannot be read is a flag, so their row does not look like nothing was handed in."""
-    lessons = {k.split(".", 1)[0] for s in subs.values() for k in s}
+    "flags": [text]}}) for every roster student. The columns: `exercises`, else every exercise of
+    the lessons answered in `subs` or handed in (`lessons`: collect's, which knows a lesson handed in
+    with no answer by its cells). `flags` (collect's): what each student handed in that cannot be
+    graded, so their row does not look like nothing was handed in. An answer its checker calls "no
+    answer yet" (the exercise's cell run as the lesson gives it) is missing, not failed."""
+    lessons = set(lessons) | {k.split(".", 1)[0] for s in subs.values() for k in s}
     known = checking.keys()
     columns = exercises or [k for k in known if k.split(".", 1)[0] in lessons]
     codes = {c.casefold(): s for s, c in cls.codes.items()}
@@ -236,17 +364,17 @@ def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" 
         code = cls.codes[student]
         answers = subs.get(student, {})
         marks, lines = {}, {}
-        flags = [f"unreadable notebook handed in: {why}" for why in (unreadable or {}).get(student, [])]
+        flagged = list((flags or {}).get(student, []))
         others = set()
         for key in columns:
             if key not in answers:
                 marks[key], lines[key] = "missing", "no check() output for this exercise in the submission"
                 continue
             data, used = answers[key]
-            if used is None or same_id(used) != same_id(code):
-                others.add(codes.get(same_id(used or ""), None) or f"the id {used!r}")
-            if is_evidence(data):
-                evidence.setdefault((key, json.dumps(data, sort_keys=True)), []).append(student)
+            if used is None:
+                others.add(NO_STUDENT)
+            elif same_id(used) != same_id(code):
+                others.add(codes.get(same_id(used), None) or f"the id {used!r}")
             try:
                 value = decode(data)
                 with as_student(code):
@@ -255,10 +383,15 @@ def grade(subs: "dict[str, dict]", cls: ClassKey, exercises: "list[str] | None" 
                 ok, line = False, f"✗ The saved answer cannot be read back: {e}"
             except Exception as e:  # a checker that breaks on an odd answer fails that answer, not the gradebook
                 ok, line = False, f"✗ The grader could not check this answer ({type(e).__name__}: {e})"
+            if not ok and line.startswith(checking.NO_ANSWER):
+                marks[key], lines[key] = "missing", line  # the cell run unchanged: nothing was answered
+                continue
+            if is_evidence(data):
+                evidence.setdefault((key, json.dumps(data, sort_keys=True)), []).append(student)
             marks[key], lines[key] = ("pass" if ok else "fail"), line
         for other in sorted(others - {student}):
-            flags.append(f"answers worked with {other}'s numbers" if other in cls.codes else f"answers worked with {other}")
-        out[student] = {"marks": marks, "lines": lines, "flags": flags}
+            flagged.append(f"answers worked with {other}'s numbers" if other in cls.codes else f"answers worked with {other}")
+        out[student] = {"marks": marks, "lines": lines, "flags": flagged}
     for (key, _), who in sorted(evidence.items()):
         for s in who:
             mates = [w for w in who if w != s and not _explained(key, s, w, cls, out)]
@@ -328,13 +461,17 @@ def grade_folder(folder: Path, cls: ClassKey, out: Path) -> list[str]:
     the lines to print (what was written, and any submission that could not be matched or read).
     `out` is checked by the caller (`check_writable`); its feedback folder here, before any grading."""
     fb = feedback_folder(out)
-    subs, unreadable, problems = collect(Path(folder), cls)
-    if not subs:
-        if unreadable:
-            why = next(iter(unreadable.values()))[0]
-            raise ValueError(f"no submission in {folder} can be read: {why}")
-        raise ValueError(f"no submission in {folder} names a student of the roster" + (f": {problems[0]}" if problems else ""))
-    columns, graded = grade(subs, cls, unreadable=unreadable)
+    got = collect(Path(folder), cls)
+    subs = got.subs
+    if not subs:  # nothing to grade: say why, from what was found
+        if not got.lines:
+            raise ValueError(f"no submission in {folder} (STUDENT.ipynb or STUDENT/*.ipynb, named by roster id)")
+        if len(got.unreadable) == len(got.lines):  # every notebook found is damaged
+            raise ValueError(f"no submission in {folder} can be read: {got.unreadable[0]}")
+        why = [re.sub(r"; flagged in .*'s row$", "", line.removeprefix("skipped ").removeprefix("flagged ")) for line in got.lines]
+        raise ValueError(f"no notebook in {folder} can be graded: " + "; ".join(why[:3])
+                         + (f"; and {len(why) - 3} more" if len(why) > 3 else ""))
+    columns, graded = grade(subs, cls, flags=got.flags, lessons=got.lessons)
     files = {out: gradebook_csv(columns, graded)}
     names: dict = {}
     for student, g in graded.items():
@@ -358,9 +495,8 @@ def grade_folder(folder: Path, cls: ClassKey, out: Path) -> list[str]:
                 pass
         raise
     flagged = sum(1 for g in graded.values() if g["flags"])
-    bad = sum(len(v) for v in unreadable.values())
-    return [*(f"skipped {p}" for p in problems),
-            *(f"flagged {student}: unreadable notebook handed in: {why}" for student, whys in unreadable.items() for why in whys),
+    bad = len(got.unreadable)
+    return [*got.lines,
             f"graded {_plural(len(subs), 'submission')} of {_plural(len(cls.students), 'student')}"
             + (f"; {_plural(bad, 'unreadable notebook')}" if bad else "")
             + f"; {_plural(len(columns), 'exercise')}: {out}; feedback in {fb}/"

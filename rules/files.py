@@ -204,10 +204,9 @@ def open_regular(path, what: str):
         raise
 
 
-def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
-    """A UTF-8 text file of at most `most` bytes (a `what`: "game record", "variant file"),
-    or a FileError in one line. A relative name that cannot be read says which folder it
-    was looked for in."""
+def read_capped_bytes(path: str | os.PathLike, most: int, what: str) -> bytes:
+    """The bytes of a file of at most `most` bytes (a `what`), or a FileError in one line (as
+    `read_capped`, for a reader that decodes them itself: a roster may come in Excel's encodings)."""
     path = Path(path)
     shown = shown_path(path)
     try:
@@ -219,6 +218,15 @@ def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
     if len(data) > most:
         size = f"{most // 2**20} MiB" if most >= 2**20 else f"{most:,} bytes"
         raise FileError(f"{shown} is larger than {size}, the most a {what} may be")
+    return data
+
+
+def read_capped(path: str | os.PathLike, most: int, what: str) -> str:
+    """A UTF-8 text file of at most `most` bytes (a `what`: "game record", "variant file"),
+    or a FileError in one line. A relative name that cannot be read says which folder it
+    was looked for in."""
+    data = read_capped_bytes(path, most, what)
+    shown = shown_path(Path(path))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

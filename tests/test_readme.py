@@ -317,3 +317,43 @@ def test_every_call_the_readme_names_exists_and_the_plain_ones_run():
             eval(call, {}, ns)
             ran.append(call)
     assert "measures(game)" in ran and 'res.summary(["steals_tried", "turns"])' in ran, ran
+
+
+FLAG_DOCS = (README, *sorted((ROOT / "lessons").glob("*.md")))  # the teacher's guide and the command reference too
+MEEPLE_CALL = re.compile(r"meeple[ \t]+([a-z][\w-]*)((?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|[^\s`|;&)]+))*)")
+PROSE = {"or", "and", "then"}  # "meeple report or compare --report": a sentence, not one command
+
+
+def _subcommands(parser) -> dict:
+    import argparse
+
+    return next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {})
+
+
+def test_every_meeple_flag_the_docs_name_exists():
+    """The teacher's guide told teachers to run `meeple answers --class` ("unrecognized arguments:
+    --class"): every `meeple COMMAND [SUBCOMMAND] ... --flag` in README.md and lessons/*.md names an
+    option that command's --help lists."""
+    from meeple.rules.cli import build_parser
+
+    commands = _subcommands(build_parser())
+    seen, wrong = 0, []
+    for doc in FLAG_DOCS:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for m in MEEPLE_CALL.finditer(line):
+                if m.group(1) not in commands:
+                    continue  # "meeple package", "meeple teaches": prose
+                parser, words = commands[m.group(1)], m.group(2).split()
+                inner = _subcommands(parser)
+                if words and words[0] in inner:
+                    parser = inner[words[0]]
+                options = {o for a in parser._actions for o in a.option_strings}
+                for word in words:
+                    if word in PROSE:
+                        break
+                    flag = word.split("=")[0].rstrip(".,:`)")
+                    if flag.startswith("--") and flag != "--":
+                        seen += 1
+                        if flag not in options:
+                            wrong.append(f"{doc.relative_to(ROOT)} line {n}: meeple {m.group(1)} {flag}")
+    assert seen >= 20 and not wrong, wrong

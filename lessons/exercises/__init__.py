@@ -36,7 +36,7 @@ when they run.
 
 from __future__ import annotations
 
-from .checking import (EXACT_NOTE, ROUNDED, Refused, Rounded, WrongKind, agrees_to_digits, check, exact_answer,
+from .checking import (EXACT_NOTE, NO_ANSWER, ROUNDED, NoAnswer, Refused, Rounded, WrongKind, agrees_to_digits, check, exact_answer,
                        exercise, fraction_text, keys, need_choice, need_fraction, need_interval, need_number, need_whole,
                        say)
 from .evidence import REPLAY, Evidence, interval_and_run, need_evidence, own_interval, replay_sample
@@ -55,7 +55,7 @@ from .lesson_05 import EDGE, EDGE_FAIR, HALF, games_for_half_width, games_for_po
 from .lesson_06 import CATCHUP_GAMES, CATCHUP_SEED, halftime_leader
 
 __all__ = [
-    "EXACT_NOTE", "ROUNDED", "Refused", "Rounded", "WrongKind", "agrees_to_digits", "check", "exact_answer", "exercise",
+    "EXACT_NOTE", "NO_ANSWER", "ROUNDED", "NoAnswer", "Refused", "Rounded", "WrongKind", "agrees_to_digits", "check", "exact_answer", "exercise",
     "fraction_text", "keys", "need_choice", "need_fraction", "need_interval", "need_number", "need_whole", "say",
     "REPLAY", "Evidence", "interval_and_run", "need_evidence", "own_interval", "replay_sample",
     "answer", "answer_key", "answer_of", "answers_from", "expected", "read_roster", "shown",

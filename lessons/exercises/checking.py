@@ -43,6 +43,16 @@ class Refused(Exception):
     ("✗ Not yet: <text>")."""
 
 
+class NoAnswer(Refused):
+    """The exercise's cell run as the lesson gives it: a part of the answer is still `...` (its
+    other parts, the games the cell plays, are there). Its text is what to put in place of the
+    `...`; `check` shows "✗ No answer yet: put <text> in place of `...` ...", as for an answer that
+    is `...` altogether, and saves nothing for `meeple grade` (which counts the exercise missing)."""
+
+
+NO_ANSWER = "✗ No answer yet"  # how the line of an exercise not yet answered starts (`judge`)
+
+
 # --- showing text ------------------------------------------------------------------
 
 def _in_ipython() -> bool:
@@ -206,11 +216,13 @@ def judge(key: str, answer: Any) -> "tuple[bool, str]":
     if answer is None or answer is Ellipsis or (isinstance(answer, tuple) and answer
                                                 and all(a is None or a is Ellipsis for a in answer)):
         want = _EXPECTS.get(key, "your answer")
-        return False, f"✗ No answer yet: put {want} in place of `...` and run the cell again."
+        return False, f"{NO_ANSWER}: put {want} in place of `...` and run the cell again."
     try:
         ok, text = _CHECKERS[key](answer)
     except WrongKind as e:
         return False, f"✗ Not the right kind of answer for `{key}`: {e}"
+    except NoAnswer as e:
+        return False, f"{NO_ANSWER}: put {e} in place of `...` and run the cell again."
     except Refused as e:
         ok, text = False, str(e)
     if ok:
@@ -225,7 +237,7 @@ def check(key: str, answer: Any) -> bool:
     In a notebook the verdict's output also carries the answer as data, for `meeple grade`
     (meeple.course.submission says how)."""
     ok, line = judge(key, answer)
-    if key in _CHECKERS and not line.startswith("✗ No answer yet") and _in_ipython():
+    if key in _CHECKERS and not line.startswith(NO_ANSWER) and _in_ipython():
         shown = sys.modules["IPython"].display
         shown.display(shown.Markdown(line), metadata=record(key, answer, WHOSE[0]() if WHOSE else None))
     else:

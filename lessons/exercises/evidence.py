@@ -27,7 +27,7 @@ from meeple.rules.sim import play_game
 from meeple.rules.sim.results import make_tables as _tables
 from meeple.rules.stats import mean_ci
 
-from .checking import Refused, WrongKind, agrees_to_digits, need_interval
+from .checking import NoAnswer, Refused, WrongKind, agrees_to_digits, need_interval
 
 REPLAY = 90  # games replayed per check: a table with 5% forged games is caught with chance 1 - 0.95**90 > 99%
 
@@ -178,7 +178,7 @@ def interval_and_run(answer: Any, *, run_first: bool, example: str) -> "tuple[tu
         raise WrongKind(f"pass the pair {example}; got {answer!r:.80}")
     run, interval = answer if run_first else answer[::-1]
     if run is Ellipsis or interval is Ellipsis:
-        raise Refused(f"no answer yet: put {example} in place of `...` and run the cell again.")
+        raise NoAnswer(example)
     try:
         return need_interval(interval), run
     except WrongKind:

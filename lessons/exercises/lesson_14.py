@@ -15,7 +15,7 @@ from meeple.rules import duck_duck_bruce as ddb
 from meeple.rules import exact, simulate
 from meeple.rules.sim.results import rate_row as _rate_row
 
-from .checking import Refused, WrongKind, exact_answer, exercise
+from .checking import NoAnswer, Refused, WrongKind, exact_answer, exercise
 from .evidence import Evidence, need_evidence
 from .key import answer_of, expected
 from .numbers import choices, exercise_numbers
@@ -162,7 +162,7 @@ def _cycle(answer):
     except (TypeError, ValueError):
         raise WrongKind(shape) from None
     if cycle is None or cycle is Ellipsis or decided is None or decided is Ellipsis:
-        return False, "no answer yet: put your decided pairings and a list of three bot names, or [], in place of `...`."
+        raise NoAnswer("your decided pairings and a list of three bot names, or []")
     if isinstance(cycle, str) or not isinstance(cycle, (list, tuple)):
         raise WrongKind(f"the cycle is a list of three bot names, or [], got {cycle!r}")
     if not runs or any(isinstance(r, (str, bytes, dict)) for r in runs):

@@ -58,6 +58,7 @@ from pathlib import Path
 
 from meeple.rules.files import shown_path
 
+from ..classroom import roster_text
 from ..exercises import read_roster
 from ..scrub import scrub_notebook
 from . import cells as site_cells  # the runnable exercise cells: editor, cells files, scripts
@@ -351,7 +352,7 @@ def main(argv: list[str] | None = None) -> None:
     roster = None
     if args.roster is not None:
         try:
-            roster = read_roster(args.roster.read_text())
+            roster = read_roster(roster_text(args.roster))
         except (OSError, ValueError) as e:
             sys.exit(f"build_site: --roster {args.roster}: {e}")
     try:

@@ -154,7 +154,9 @@ def test_an_unreadable_notebook_handed_in_is_flagged_and_counted(a_class, tmp_pa
     assert f"graded 1 submission of {len(ROSTER)} students; 1 unreadable notebook;" in printed
     flags = {r["Student"]: r["Flags"] for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
     assert flags[ROSTER[1]] == f"unreadable notebook handed in: {ROSTER[1]}.ipynb is not a notebook (not JSON)"
-    assert flags[ROSTER[0]] == "" and flags[ROSTER[2]] == ""  # handed in nothing: no flag
+    assert flags[ROSTER[2]] == ""  # handed in nothing: no flag
+    # a notebook without a single check() output: handed in, so flagged (its exercises are missing)
+    assert flags[ROSTER[0]] == f"notebook with no check() output handed in: {ROSTER[0]}.ipynb"
     assert flags[ROSTER[1]] in printed
     # nothing readable at all: refused, nothing written
     only_bad = _submissions(tmp_path / "bad", {f"{ROSTER[1]}.ipynb": "{"})
@@ -179,3 +181,142 @@ def test_answers_quotes_a_student_it_does_not_know(a_class, capsys):
     for typed in ("", "Nobody"):
         assert main(["answers", "--key", str(a_class[1]), "--student", typed]) == 2
         assert f"meeple: error: --student {typed!r} is neither an id nor a code" in capsys.readouterr().err
+
+
+def test_a_roster_saved_by_excel_reads_or_says_how_to_save_it(tmp_path, capsys):
+    """Excel's "CSV UTF-8" starts with a byte-order mark: `class new` said the header
+    ['\\ufeffname', 'email'] had no column 'name'. Its plain "CSV" (Windows-1252 on Windows) is not
+    guessed at (a wrong guess changes a name, so a code): one line naming the encoding and the fix."""
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbfname,email\r\nAda Lovelace,a@x\r\nJos\xc3\xa9 N\xc3\xba\xc3\xb1ez,j@x\r\n")
+    assert main(["class", "new", str(bom), str(tmp_path / "c1")]) == 0
+    capsys.readouterr()
+    assert classroom.read_key(tmp_path / "c1" / classroom.KEY_FILE).students == ["Ada Lovelace", "José Núñez"]
+    assert classroom.read_roster(bom.read_text(encoding="utf-8")) == ["Ada Lovelace", "José Núñez"]  # the mark as text too
+    legacy = tmp_path / "legacy.csv"
+    legacy.write_bytes("name,email\r\nJosé Núñez,j@x\r\n".encode("cp1252"))
+    for argv in (["class", "new", str(legacy), str(tmp_path / "c2")], ["site", str(tmp_path / "site"), "--graded", "--roster", str(legacy)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not UTF-8" in err and "Windows-1252" in err and "CSV UTF-8" in err, err
+    assert not (tmp_path / "c2").exists() and not (tmp_path / "site").exists()
+
+
+def _records_notebook(records: "list[dict]", metadata: "dict | None" = None) -> str:
+    """A notebook with one code cell per check() output (`submission.record`'s metadata)."""
+    import json
+
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": metadata or {},
+                       "cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "source": "", "execution_count": 1,
+                                  "outputs": [{"output_type": "display_data", "data": {"text/markdown": "✓"}, "metadata": r}]}
+                                 for i, r in enumerate(records)]})
+
+
+def _graded(subs: Path, key_path: Path, out: Path, capsys) -> "tuple[dict, str]":
+    assert main(["grade", str(subs), "--key", str(key_path), "--out", str(out)]) == 0
+    rows = {r["Student"]: r for r in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
+    return rows, capsys.readouterr().out
+
+
+def test_what_is_handed_in_that_is_not_a_notebook_is_flagged_and_said(a_class, tmp_path, capsys):
+    """A PDF or HTML export, a folder holding only a PDF: the row read all "missing" with no flag and
+    the console said nothing; `Name.IPYNB` (upper case) was not read at all."""
+    from meeple.course.submission import record
+
+    cls = classroom.read_key(a_class[1])
+    upper = _records_notebook([record("07.third", Fraction(1, 3), cls.codes[ROSTER[5]])])
+    subs = _submissions(tmp_path / "subs", {f"{ROSTER[3]}.pdf": "%PDF-1.4", f"{ROSTER[4]}.ipynb.html": "<html>",
+                                            f"{ROSTER[5]}.IPYNB": upper, "notes.txt": "hello"})
+    (subs / ROSTER[6]).mkdir()
+    (subs / ROSTER[6] / "report.pdf").write_text("%PDF-1.4")
+    (subs / ".DS_Store").write_text("")  # the system's, not handed in: not looked at
+    rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
+    assert rows[ROSTER[3]]["Flags"] == f"not a notebook handed in: {ROSTER[3]}.pdf"
+    assert rows[ROSTER[4]]["Flags"] == f"not a notebook handed in: {ROSTER[4]}.ipynb.html"
+    assert rows[ROSTER[6]]["Flags"] == f"not a notebook handed in: {ROSTER[6]}/report.pdf"
+    assert rows[ROSTER[5]]["07.third"] in ("pass", "fail") and rows[ROSTER[5]]["Flags"] == ""
+    for shown in (f"{ROSTER[3]}.pdf", f"{ROSTER[4]}.ipynb.html", f"{ROSTER[6]}/report.pdf"):
+        assert f"skipped {shown}: not a notebook (a .ipynb file); flagged in " in printed, shown
+    assert "skipped notes.txt: not a notebook (a .ipynb file), and it names no student of the roster" in printed
+    assert ".DS_Store" not in printed
+
+
+def test_answers_worked_without_student_say_so(a_class, tmp_path, capsys):
+    """A student who never ran student(...) was flagged "answers worked with the id None"."""
+    from meeple.course.submission import record
+
+    subs = _submissions(tmp_path / "subs", {f"{ROSTER[7]}.ipynb": _records_notebook([record("07.third", Fraction(1, 3), None)])})
+    rows, _ = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
+    assert rows[ROSTER[7]]["Flags"] == "answers worked with the lesson's own numbers (student() was not run)"
+
+
+def test_an_lms_named_submission_is_its_students_by_its_outputs_and_said(a_class, tmp_path, capsys):
+    """Canvas renames files (`lovelaceada_1234_5678_07_without_replacement.ipynb`): it was skipped as
+    naming nobody, and with a damaged file beside it the run stopped saying "no submission can be
+    read" with a readable notebook right there. The outputs' ids name one student: theirs, said;
+    several, or one who handed in under their own name too: skipped, saying why and how to rename."""
+    from meeple.course.submission import record
+
+    cls = classroom.read_key(a_class[1])
+    mine = _records_notebook([record("07.third", Fraction(1, 3), cls.codes[ROSTER[8]]),
+                              record("07.no_double", Fraction(1, 3), cls.codes[ROSTER[8]])])
+    lms = "student08_1234_5678_07_without_replacement.ipynb"
+    subs = _submissions(tmp_path / "subs", {lms: mine, f"{ROSTER[9]}.ipynb": "{"})
+    rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
+    assert (f"read {lms} as {ROSTER[8]}'s: its name names no student of the roster, and its check() outputs were "
+            f"worked with {ROSTER[8]}'s numbers") in printed
+    assert rows[ROSTER[8]]["07.third"] != "missing" and rows[ROSTER[8]]["Flags"] == ""
+    assert rows[ROSTER[9]]["Flags"].startswith("unreadable notebook handed in: ")
+    # the same file beside a notebook the student handed in under their own name: never merged into it
+    (subs / f"{ROSTER[8]}.ipynb").write_text(EMPTY_NOTEBOOK, encoding="utf-8")
+    rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
+    assert (f"skipped {lms}: it names no student of the roster, and its check() outputs were worked with "
+            f"{ROSTER[8]}'s numbers, but {ROSTER[8]} handed in under their own name too") in printed
+    assert rows[ROSTER[8]]["07.third"] == "missing"
+    # outputs worked with two students' numbers: nobody's, said
+    two = _records_notebook([record("07.third", Fraction(1, 3), cls.codes[ROSTER[10]]), record("07.no_double", 0, ROSTER[11])])
+    only = _submissions(tmp_path / "two", {"upload_99.ipynb": two, f"{ROSTER[9]}.ipynb": "{"})
+    assert main(["grade", str(only), "--key", str(a_class[1]), "--out", str(tmp_path / "g2.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "can be read" not in err, err  # a readable notebook is not "cannot be read"
+    assert (f"upload_99.ipynb: names no student of the roster, and its check() outputs were worked with the numbers of 2 "
+            f"students ({ROSTER[10]}, {ROSTER[11]}): rename it to its student's roster id (e.g. `{ROSTER[0]}.ipynb`)") in err
+    assert f"{ROSTER[9]}.ipynb is not a notebook (not JSON)" in err
+
+
+def test_a_lesson_handed_in_without_answers_has_its_columns(a_class, tmp_path, capsys):
+    """A lesson handed in with no check() output had no column, where the guide promises a column per
+    exercise of the lessons handed in: it is known by its cells (the lesson as shipped: no outputs)."""
+    from meeple.course.submission import record
+
+    cls = classroom.read_key(a_class[1])
+    lesson_01 = next(LESSONS.glob("01_*.ipynb")).read_text(encoding="utf-8")
+    subs = _submissions(tmp_path / "subs", {})
+    (subs / ROSTER[12]).mkdir()
+    (subs / ROSTER[12] / "01.ipynb").write_text(lesson_01, encoding="utf-8")
+    (subs / ROSTER[12] / "07.ipynb").write_text(_records_notebook([record("07.third", Fraction(1, 3), cls.codes[ROSTER[12]])]),
+                                                encoding="utf-8")
+    rows, printed = _graded(subs, a_class[1], tmp_path / "grades.csv", capsys)
+    lesson_keys = [k for k in ex.keys() if k[:2] in ("01", "07")]
+    assert list(rows[ROSTER[12]])[1:-3] == lesson_keys and any(k.startswith("01.") for k in lesson_keys)
+    assert {rows[ROSTER[12]][k] for k in lesson_keys if k.startswith("01.")} == {"missing"}
+    assert rows[ROSTER[12]]["Flags"] == f"notebook with no check() output handed in: {ROSTER[12]}/01.ipynb"
+    assert f"{ROSTER[12]}/01.ipynb holds no check() output" in printed
+
+
+def test_an_exercise_cell_run_unchanged_is_missing_not_failed(a_class):
+    """14.cycle's cell plays the round-robin itself, so run unchanged its answer was (runs, ..., ...): "✗ Not
+    yet: no answer yet", saved, and graded "fail". Now "No answer yet" (check() saves nothing), and a
+    notebook saved so before is graded "missing"; so for a sampled exercise's (run, ...)."""
+    from meeple.course import grading
+    from meeple.course.submission import encode
+
+    cls = classroom.read_key(a_class[1])
+    code = cls.codes[ROSTER[13]]
+    with ex.as_student(code):
+        for key, answer in (("14.cycle", ([1, 2], ..., ...)), ("14.cycle", ([1, 2], [], ...)), ("01.ender", (..., 5))):
+            ok, line = ex.checking.judge(key, answer)
+            assert not ok and line.startswith(ex.NO_ANSWER + ": put ") and "in place of `...`" in line, (key, line)
+    subs = {ROSTER[13]: {"14.cycle": (encode(([], ..., ...)), code), "01.ender": (encode((..., 5)), code)}}
+    columns, out = grading.grade(subs, cls, ["14.cycle", "01.ender"])
+    assert out[ROSTER[13]]["marks"] == {"14.cycle": "missing", "01.ender": "missing"}

@@ -56,11 +56,12 @@ def _names(src: str) -> "tuple[set, set]":
     return bound, read
 
 
-def _needed(cells: "list[tuple[str, list]]") -> "list[int]":
-    """The cells the solution cells that call check() need: each, and for every name it reads the
-    latest cell before it that binds that name (and that cell's own needs)."""
+def _needed(cells: "list[tuple[str, list]]", solutions: bool = True) -> "list[int]":
+    """The cells the solution cells that call check() need (`solutions=False`: the other cells that
+    call check(), a student copy's exercise cells): each, and for every name it reads the latest cell
+    before it that binds that name (and that cell's own needs)."""
     info = [_names(src) for src, _ in cells]
-    keep = {i for i, (src, tags) in enumerate(cells) if "solution" in tags and "check(" in src}
+    keep = {i for i, (src, tags) in enumerate(cells) if ("solution" in tags) == solutions and "check(" in src}
     todo = list(keep)
     while todo:
         i = todo.pop()
@@ -107,6 +108,53 @@ def _solve(lesson: str, code: str) -> dict:
             code_cells[i]["outputs"] = [{"output_type": "display_data", "data": o.data, "metadata": o.metadata}
                                         for o in cap.outputs]
     return nb
+
+
+def _student_copy_run(lesson: str, code: str) -> "tuple[dict, str]":
+    """Lesson `lesson`'s student copy (`meeple scrub`: no solution cells) as student `code` hands it in
+    without answering: its exercise cells (those that call check()) run as the lesson gives them, with
+    the cells they need; (the notebook with their outputs, what they showed as text)."""
+    from IPython.utils.capture import capture_output
+
+    from meeple.course.scrub import scrub_notebook
+
+    book = next(LESSONS.glob(f"{lesson}_*.ipynb"))
+    nb = json.loads(scrub_notebook(book.read_text(encoding="utf-8"), book.name)[0])
+    code_cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    cells = [("".join(c["source"]), c.get("metadata", {}).get("tags", [])) for c in code_cells]
+    shown = []
+    with _shell() as shell, ex.as_student(code):
+        for i in _needed(cells, solutions=False):
+            with capture_output() as cap:
+                result = shell.run_cell(cells[i][0], store_history=False)
+            if result.error_in_exec:
+                raise AssertionError(f"lesson {lesson}'s student copy: a cell run unchanged fails: {result.error_in_exec!r}")
+            code_cells[i]["outputs"] = [{"output_type": "display_data", "data": o.data, "metadata": o.metadata}
+                                        for o in cap.outputs]
+            shown += [cap.stdout] + ["".join(o.data.get("text/markdown", "")) for o in cap.outputs]
+    return nb, "\n".join(shown)
+
+
+@pytest.mark.parametrize("lesson", sorted({b.name[:2] for b in LESSONS.glob("[0-9][0-9]_*.ipynb")}))
+def test_every_exercise_cell_run_unchanged_grades_missing(lesson, tmp_path):
+    """14.cycle's cell plays the round-robin itself and leaves the verdict as `...`: run unchanged, its
+    check() said "✗ Not yet: no answer yet", saved that as an answer, and the gradebook marked the
+    exercise "fail", not "missing". Every exercise cell of every lesson's student copy, run as
+    given: check() says "No answer yet" for each exercise, saves no answer, and it grades "missing"."""
+    from meeple.course import grading
+
+    cls = classroom.ClassKey(bytes(range(32)), ["Ada Lovelace"])
+    nb, shown = _student_copy_run(lesson, cls.codes["Ada Lovelace"])
+    keys = [k for k in ex.keys() if k.startswith(lesson + ".")]
+    assert keys, lesson
+    assert shown.count("No answer yet") == len(keys) and "Not yet" not in shown, shown[:2000]
+    answers, _ = grading.notebook_answers(json.dumps(nb), "copy")
+    assert answers == {}, f"lesson {lesson}'s exercise cells run unchanged saved answers: {sorted(answers)}"
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "Ada Lovelace.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    got = grading.collect(tmp_path / "subs", cls)
+    columns, graded = grading.grade(got.subs, cls, flags=got.flags, lessons=got.lessons)
+    assert columns == keys and set(graded["Ada Lovelace"]["marks"].values()) == {"missing"}
 
 
 def _notebook(records: "list[dict]", cell_source: str = "") -> dict:
