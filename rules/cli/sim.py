@@ -141,6 +141,9 @@ def cmd_balance(args) -> int:
             raise CliError(f"--skill needs two bot names, STRONG,WEAK; got {args.skill!r}")
         if skill[0] == skill[1]:  # refused, as balance_report refuses it (see there)
             raise CliError(same_bot_twice("--skill", skill[0], "--skill heuristic,random"))
+        if len(set(names)) > 1:  # refused, as balance_report refuses it: the lineup's own pair would be measured
+            raise CliError(f"--skill is used only when --bots names one bot; --bots names {', '.join(dict.fromkeys(names))} "
+                           "(their strongest and weakest are the pair): leave --skill out, or give one bot")
     try:
         report = balance_report(mod, config, names, games, seed, progress=show_progress(), workers=workers, skill=skill,
                                 measures=chosen_measures(args, mod))

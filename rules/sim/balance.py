@@ -192,6 +192,11 @@ def balance_report(
     games = check_games(games)
     seed = check_seed(seed)
     n = config.players
+    if skill and len({r if isinstance(r, str) else id(r) for r in refs}) > 1:
+        # a lineup of two or more bots measures its own strongest against its weakest (below): a pair named
+        # as well would be dropped without a word, so it is refused instead
+        raise ValueError(f"skill={skill!r} is used only when the lineup has one bot; this lineup has several "
+                         "(its strongest and weakest bots are the pair): leave skill out, or give one bot")
     if skill is None:
         skill = ("heuristic", "random")
     if skill:
@@ -280,8 +285,8 @@ def balance_report(
             share = field_share(per_game, n)
             rate, (lo, hi) = share["win_share"], share["ci95"]
             scale = 1 - fair
-            skill_out = {
-                "strong": strong, "weak": weak, "games": h2h.completed, "win_rate": rate, "low": lo, "high": hi,
+            skill_out = {  # bots by name (a callable's own name), as every other figure shows them
+                "strong": _bot_name(strong), "weak": _bot_name(weak), "games": h2h.completed, "win_rate": rate, "low": lo, "high": hi,
                 "fair": fair, "skill": (rate - fair) / scale, "skill_low": (lo - fair) / scale,
                 "skill_high": (hi - fair) / scale,
             }
@@ -292,6 +297,10 @@ def balance_report(
 
 
 __all__ = ["BalanceReport", "balance_report", "head_to_head", "field_share"]
+
+
+def _bot_name(bot) -> str:
+    return bot if isinstance(bot, str) else getattr(bot, "__name__", type(bot).__name__)
 
 
 def same_bot_twice(option: str, bot, example: str) -> str:

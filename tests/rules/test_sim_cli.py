@@ -110,6 +110,8 @@ def test_balance_prints_the_report_and_saves_json(capsys, tmp_path):
         (["balance", "bucket-brigade", "--skill", "heuristic"], "--skill needs two bot names"),
         (["balance", "bucket-brigade", "--skill", "heuristic,genius"], "unknown bot 'genius'"),
         (["balance", "bucket-brigade", "--skill", "heuristic, heuristic"], "--skill names the bot 'heuristic' twice"),
+        (["balance", "bucket-brigade", "--bots", "heuristic,random,random", "--skill", "heuristic,random"],
+         "--skill is used only when --bots names one bot; --bots names heuristic, random"),
         (["balance", "bucket-brigade", "--out", "OUT/report.csv"], "--out must end in .json"),
     ],
 )

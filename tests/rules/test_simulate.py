@@ -470,6 +470,18 @@ def test_balance_skill_reads_the_strong_bots_seat_not_its_name():
     twins = balance_report(BB, None, "random", 40, 2, workers=1, progress=False,
                            skill=(twin(bots["heuristic"]), twin(bots["random"]))).skill
     assert twins["win_rate"] == named["win_rate"] < 1 and twins["skill"] == named["skill"]
+    assert twins["strong"] == twins["weak"] == "twin"  # names, as every other figure shows bots (not reprs)
+
+
+def test_balance_refuses_a_skill_pair_it_would_not_use():
+    """A lineup of two bots measures its own strongest against its weakest: a skill pair named as well
+    was dropped without a word (API and CLI alike); now it is refused, and one bot still takes it."""
+    lineup = ["heuristic", "random", "random", "random"]
+    with pytest.raises(ValueError, match=r"is used only when the lineup has one bot"):
+        balance_report(BB, None, lineup, 10, 1, workers=1, progress=False, skill=("heuristic", "random"))
+    assert balance_report(BB, None, lineup, 10, 1, workers=1, progress=False).skill["strong"] in lineup
+    assert balance_report(BB, None, "random", 10, 1, workers=1, progress=False,
+                          skill=("heuristic", "random")).skill["weak"] == "random"
 
 
 def test_balance_finds_a_first_seat_advantage_when_there_is_one():
