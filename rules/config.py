@@ -77,6 +77,11 @@ WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")  # ASCII digits only, as --set and eve
 DECIMAL_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+def show_setting(value: Any) -> str:
+    """A rule's value as `--set` takes it and `meeple rules` prints it (true, 15,13,11, none)."""
+    return _show(value)
+
+
 def show_value(v) -> Any:
     """Tuples as the text `--set`/`--vary` take: 0,-1,2 (and 5,4/3,2 for tuples of tuples)."""
     if isinstance(v, tuple):

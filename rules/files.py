@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 __all__ = ["FileError", "shown_path", "file_mode", "set_mode", "check_writable", "write_atomic", "write_all",
-           "read_capped", "open_regular", "shown_text", "drop_staged", "stalled", "STALL"]
+           "read_capped", "read_capped_bytes", "open_regular", "shown_text", "drop_staged", "stalled", "STALL"]
 
 STALL = "MEEPLE_TEST_STALL"
 """An environment variable for the signal tests (tests/rules/test_signals.py) that makes moments last

@@ -21,7 +21,7 @@ from typing import Any
 
 from meeple.rules import GAMES
 from meeple.rules.chance import game_seed
-from meeple.rules.config import _show  # a rule's value as --set and `meeple rules` write it
+from meeple.rules.config import show_setting  # a rule's value as --set and `meeple rules` write it
 from meeple.rules.core import game_module, play, resolve_bots
 from meeple.rules.sim import play_game
 from meeple.rules.sim.results import make_tables as _tables
@@ -128,8 +128,8 @@ def rule_differences(have, want) -> str:
     if type(have) is not type(want) or not dataclasses.is_dataclass(want):
         return f"{have.describe()}, where the question has {want.describe()}"
     names = [f.name for f in dataclasses.fields(want) if getattr(have, f.name) != getattr(want, f.name)]
-    return (", ".join(f"{n}={_show(getattr(have, n))}" for n in names) + " where the question has "
-            + ", ".join(f"{n}={_show(getattr(want, n))}" for n in names))
+    return (", ".join(f"{n}={show_setting(getattr(have, n))}" for n in names) + " where the question has "
+            + ", ".join(f"{n}={show_setting(getattr(want, n))}" for n in names))
 
 
 def need_evidence(answer, *, game: str, config, bots, games: int, rotate: bool | None = None,
