@@ -24,7 +24,8 @@ STALL = "MEEPLE_TEST_STALL"
 """An environment variable for the signal tests (tests/rules/test_signals.py) that makes moments last
 (several: comma-separated):
 "worker-start" (a pool's worker, forked and not yet set up), "send" (each worker stops half-way
-through sending its second result), "write" (a file staged, not yet renamed into place). At that
+through sending its second result), "chunk" (a pool's worker at the start of its second chunk: its
+first comes back, no other does), "write" (a file staged, not yet renamed into place). At that
 moment `meeple-test: stalled at WHERE` goes to stderr and the process waits for a signal."""
 
 

@@ -152,12 +152,19 @@ class gc_paused:
             gc.collect(1)
 
 
+_IN_WORKER = [False, 0]  # (a pool's worker process, the chunks it began): for the STALL moment "chunk"
+
+
 def play_chunk(game_ref: str, config, bots, seed: int, start: int, stop: int, rotate: bool,
                keep: str = "games", design: bool = False) -> "list[GameResult] | RunningTotals":
     """Games start..stop-1 of a run (what a worker process is sent); with keep="summary"
     their running totals (a RunningTotals: a few KiB however many games), not the games.
     `design`: each game's design measures too (rules/sim/design.py; only when asked for).
     The cyclic GC is paused meanwhile (gc_paused)."""
+    if _IN_WORKER[0]:
+        _IN_WORKER[1] += 1
+        if _IN_WORKER[1] > 1:  # the signal tests' window: a worker's first chunk comes back, the next never does
+            stalled("chunk")
     mod = load_game(game_ref)
     names, funcs = resolve_bots(mod, bots, config.players)
     tally = RunningTotals(config.players) if keep == "summary" else None
@@ -200,6 +207,7 @@ def worker_init(parent: int, same_thread: bool) -> None:
     also polls the parent id and ends the worker within a second of an orphaning.
     """
     stalled("worker-start")  # the signal tests' window: a worker forked, not yet set up
+    _IN_WORKER[0] = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the `meeple` command's handler, copied by the fork
     _unblock(*HELD)  # blocked since the fork (_held): a Ctrl-C that came meanwhile is dropped now
