@@ -261,10 +261,12 @@ def test_a_refused_games_count_is_named_by_python_and_the_hourglass_goes(site, o
     page, visit = open_page(pages[0])
     explorer = _explorers(page).first
     start = explorer.locator(".meeple-explorer-start")
-    if start.count() and explorer.get_attribute("data-meeple-live") == "static":
+    if start.count() and start.is_enabled():  # not started yet by another test of this page
         start.click()
-    page.wait_for_function("el => el.dataset.meepleLive === 'live' && !el.dataset.busy",
-                           arg=explorer.element_handle(), timeout=START)
+    page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
+                           "e => e.dataset.meepleLive === 'live')", timeout=START)
+    explorer = _explorers(page).first
+    page.wait_for_function("el => !el.dataset.busy", arg=explorer.element_handle(), timeout=START)
     before = _shown(explorer)
     games = explorer.locator(".meeple-explorer-games")
     still = games.input_value()

@@ -82,10 +82,11 @@ def test_on_a_phone_the_menu_button_shows_its_icon_and_opens_the_list_of_lessons
                             " return d && d.open; }")
     dialog = phone.locator("#pst-primary-sidebar-modal")
     for other in site.pages:  # every lesson of the site is listed, and the reader can see it
-        link = dialog.locator(f"a[href$='{other}.html']").first
-        link.wait_for(state="visible")
+        href = "a.current" if other == lesson else f"a[href$='{other}.html']"  # this page's link is "#"
+        dialog.locator(href).first.wait_for(state="visible")
+    assert dialog.locator("a.current").first.inner_text().strip()
     phone.screenshot(path=str(shots / "phone-menu-open.png"))
-    target = site.pages[-1]
+    target = next(p for p in site.pages if p != lesson)
     dialog.locator(f"a[href$='{target}.html']").first.tap()
     phone.wait_for_url(f"**/{target}.html")  # a lesson link works from the menu
 
@@ -98,7 +99,8 @@ def test_on_a_phone_the_menu_button_shows_its_icon_and_opens_the_list_of_lessons
 
 
 def test_on_a_phone_no_page_is_wider_than_the_screen(site, phone, shots):
-    pages = sorted(p.stem for p in site.html.glob("*.html") if p.stem not in ("genindex", "search"))
+    pages = sorted(p.stem for p in site.html.glob("*.html")  # index.html only sends the reader to intro.html
+                   if p.stem not in ("genindex", "search") and 'http-equiv="Refresh"' not in p.read_text()[:200])
     assert "design_notes" in pages and site.pages[0] in pages
     wide = []
     for name in pages:
