@@ -168,6 +168,7 @@ def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_err
         page.locator(".meeple-lab-cancel").click()
         # within a second of the press (a step ends after ~0.3 s of games): polled, not slept
         page.wait_for_function(DONE, timeout=3000)
-        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled"
+        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled", \
+            page.locator(".meeple-lab-status").inner_text()
     finally:
         page.close()
