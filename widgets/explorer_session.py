@@ -26,6 +26,7 @@ import csv
 import io
 import itertools
 import math
+import re
 from types import SimpleNamespace
 
 from meeple.rules.chance import check_seed
@@ -72,6 +73,20 @@ def candidate_values(mod, config, field: str) -> list:
             continue
         ok.append(v)
     return ok
+
+
+def games_from_text(text: str) -> int:
+    """The games per value a reader typed in the Explorer's field (the text as typed): a whole
+    number from MIN_GAMES to MAX_GAMES, or a ValueError naming what is wrong with the text."""
+    allowed = f"a whole number from {MIN_GAMES} to {MAX_GAMES}"
+    typed = text.strip()
+    if not typed:
+        raise ValueError(f"games is empty: type {allowed}")
+    if not re.fullmatch(r"[+-]?[0-9]+", typed):
+        raise ValueError(f"games={_echo(text)} is not a whole number: type {allowed}")
+    if len(typed.lstrip("+-0")) > len(str(MAX_GAMES)):  # far too many (and int() of 5,000 digits fails)
+        raise ValueError(f"games={_echo(text)} is not allowed: {allowed}")
+    return check_games(int(typed))
 
 
 def check_games(games) -> int:
@@ -731,7 +746,7 @@ class ExplorerSession:
 
     def handle(self, msg) -> dict:
         """One message from the front end; the new view. {"do": "move", "index": [i, ...]} (or "value"),
-        "games" {"games": n}, "measure" {"measure"}, "seat" {"seat"}, "play" (the current value),
+        "games" {"games": n or the text the reader typed}, "measure" {"measure"}, "seat" {"seat"}, "play" (the current value),
         "run-all", "csv" (answers {"csv": text}). A refused message changes nothing and sets `error`."""
         answer = None
         try:
@@ -754,7 +769,8 @@ class ExplorerSession:
                     self.move(msg.get("value"))
             elif do == "games":
                 try:
-                    self.set_games(msg.get("games"))
+                    games = msg.get("games")
+                    self.set_games(games_from_text(games) if isinstance(games, str) else games)
                 except ValueError as e:
                     raise ValueError(f"{e}; still {self.games}") from None
                 self.play_current()
@@ -778,4 +794,4 @@ class ExplorerSession:
         return out
 
 
-__all__ = ["ExplorerSession", "LocalRunner", "candidate_values", "cell_rows", "check_games", "label"]
+__all__ = ["ExplorerSession", "LocalRunner", "candidate_values", "cell_rows", "check_games", "games_from_text", "label"]

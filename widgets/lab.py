@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from urllib.parse import parse_qs, urlencode
 
@@ -292,15 +293,34 @@ def lab_games(_request: str = "") -> str:
     return json.dumps({"games": out, "meeple": package_version(), "chance": chance_fingerprint()})
 
 
+def typed_whole(key: str, value, allowed: str):
+    """A whole number the reader typed in the lab's form (the text as typed; a number passes as it is,
+    for VariantLab to judge): ValueError naming what is wrong with the text and what is allowed.
+    (The page sent Number(text): an empty seed or "abc" played seed 0, letters in games said "games=".)"""
+    if not isinstance(value, str):
+        return value
+    typed = value.strip()
+    if not typed:
+        raise ValueError(f"{key} is empty: type {allowed}")
+    if not re.fullmatch(r"[+-]?[0-9]+", typed):
+        raise ValueError(f"{key}={shown(value)} is not a whole number: type {allowed}")
+    if len(typed) > 100:  # no game count or seed is that long (and int() of 5,000 digits fails)
+        raise ValueError(f"{key}={shown(value)} is not allowed: {allowed}")
+    return int(typed)
+
+
 def lab_start(request: str) -> str:
-    """A new lab from {"game", "settings": [...], "bots", "games", "seed", "name"} or {"link": query}."""
+    """A new lab from {"game", "settings": [...], "bots", "games", "seed", "name"} or {"link": query}
+    (games and seed: numbers, or the text the reader typed)."""
     r = json.loads(request)
     warnings: list[str] = []
     if "link" in r:
         lab, warnings = VariantLab.from_link(r["link"])
     else:
-        lab = VariantLab(r["game"], r.get("settings", []), bots=r.get("bots", "random"), games=r.get("games", 500),
-                         seed=r.get("seed", 1), name=r.get("name", "variant"), measures=r.get("measures", []),
+        games = typed_whole("games", r.get("games", 500), f"a whole number from 1 to {MAX_GAMES:,}")
+        seed = typed_whole("seed", r.get("seed", 1), "a whole number, 0 or more")
+        lab = VariantLab(r["game"], r.get("settings", []), bots=r.get("bots", "random"), games=games,
+                         seed=seed, name=r.get("name", "variant"), measures=r.get("measures", []),
                          common=r.get("common", []))
     _labs["page"] = lab
     return _answer(lab, {"warnings": warnings, "link": lab.link(), "file": lab.variant_file(),

@@ -383,7 +383,8 @@ def distribution(dist: Mapping, x_title: str = "value", title: str = "Exact dist
         step = 5 if len(values) <= 60 else 10
         axis = {"labelAngle": 0, "values": [v for v in values if v % step == 0]}
     mean = sum(Fraction(v) * Fraction(p) for v, p in items) if all(isinstance(v, int) for v in values) else None
-    said = f"{title}: {len(values)} values from {values[0]} to {values[-1]}" + (
+    span = f"1 value, {values[0]}" if len(values) == 1 else f"{len(values)} values from {values[0]} to {values[-1]}"
+    said = f"{title}: {span}" + (
         f", mean {float(mean):.3g}" if mean is not None else "") + ". Exact probabilities: " + cut(
         "; ".join(f"{x_title} {v}: {Fraction(p)}" for v, p in items)) + "."
     return {

@@ -121,9 +121,17 @@ def _plain_math(m: re.Match) -> str:
     return tex.replace("^*", "*").replace("{", "").replace("}", "")
 
 
+# *stop*, *Solution.*: a single-star emphasis, where Markdown sees one: the opening star after a
+# space, a bracket or a mark (not a letter or digit: a*b*c, 2*3*4 are formulas) and before a
+# non-space; the closing star after a non-space and not before a letter or digit; no star, $ or
+# backtick inside (2 * 3 * 4 and $a*b$ stay as they are; **bold** is not one).
+_EMPHASIS = re.compile(r"(?<![*\w\\])\*(?![\s*])([^*$`\n]*?[^\s*\\])\*(?![*\w])")
+
+
 def plain(text: str) -> str:
     """A `say` sentence as plain text, for where Markdown is not drawn (a terminal, the course
-    site's browser cells): bold, code marks and TeX's dollars go; `$95\\%$` reads 95%, `$b^\\ast$` b*."""
+    site's browser cells): bold, *emphasis*, code marks and TeX's dollars go; `$95\\%$` reads 95%, `$b^\\ast$` b*."""
+    text = _EMPHASIS.sub(r"\1", text)  # before the math: TeX's \ast becomes a * there
     text = re.sub(r"\$([^$\n]+)\$", _plain_math, text)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     return re.sub(r"`([^`\n]*)`", r"\1", text)
@@ -217,10 +225,15 @@ def judge(key: str, answer: Any) -> "tuple[bool, str]":
                                                 and all(a is None or a is Ellipsis for a in answer)):
         want = _EXPECTS.get(key, "your answer")
         return False, f"{NO_ANSWER}: put {want} in place of `...` and run the cell again."
+    if isinstance(answer, (int, Fraction)) and not isinstance(answer, bool) and abs(answer) > sys.float_info.max:
+        # 10**400: no float holds it, and past 4,300 digits Python cannot even print it
+        return False, f"✗ Not the right kind of answer for `{key}`: {_too_large(answer)}"
     try:
         ok, text = _CHECKERS[key](answer)
     except WrongKind as e:
         return False, f"✗ Not the right kind of answer for `{key}`: {e}"
+    except OverflowError:  # a checker's own float() of a huge int or Fraction (need_number says it itself)
+        return False, f"✗ Not the right kind of answer for `{key}`: a number far too large to be its answer"
     except NoAnswer as e:
         return False, f"{NO_ANSWER}: put {e} in place of `...` and run the cell again."
     except Refused as e:
@@ -251,10 +264,19 @@ def need_number(answer: Any, what: str = "a number") -> float:
     """A real number (int, float, Fraction, numpy scalar); not a bool, str or NaN."""
     if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
         raise WrongKind(f"expected {what}, got {type(answer).__name__} {answer!r}")
-    x = float(answer)
+    try:
+        x = float(answer)
+    except OverflowError:  # 10**400: no float holds it ("int too large to convert to float")
+        raise WrongKind(f"expected {what}, got {_too_large(answer)}") from None
     if math.isnan(x):
         raise WrongKind(f"expected {what}, got NaN")
     return x
+
+
+def _too_large(answer: Any) -> str:
+    """A number too large for a float, said without its hundreds of digits (str() of 5,000 fails)."""
+    whole = abs(int(answer))
+    return f"a number far too large to be one ({'-' if answer < 0 else ''}10**{int(math.log10(whole))} or so)"
 
 
 def need_whole(answer: Any, what: str = "a whole number") -> int:

@@ -426,13 +426,14 @@ def drop_source_maps(html: Path) -> int:
 FA_ICON = re.compile(r'[{,]"?([a-z0-9-]+)"?:\[(\d+),(\d+),\[[^\]]*\],"[0-9a-f]*","(M[^"]*)"\]')
 FA_JS = """// The theme's icons (issue 24 item 2): the few Font Awesome icons the site's pages use,
 // written by lessons/site/build.py from the theme's Font Awesome build (1.5 MB, every icon).
-// Each <i class="fa-... fa-NAME"> becomes the same inline SVG Font Awesome would make.
+// Each <i class="fa-... fa-NAME"> (or <span ...>: the theme's menu buttons) becomes the same
+// inline SVG Font Awesome would make.
 (function () {
   "use strict";
   const ICONS = %s;
   const NS = "http://www.w3.org/2000/svg";
   function swap(i) {
-    const name = [...i.classList].map((c) => c.slice(3)).find((n) => ICONS[n]);
+    const name = [...i.classList].filter((c) => c.startsWith("fa-")).map((c) => c.slice(3)).find((n) => ICONS[n]);
     if (!name) return;
     const [w, h, d] = ICONS[name];
     const svg = document.createElementNS(NS, "svg");
@@ -446,7 +447,10 @@ FA_JS = """// The theme's icons (issue 24 item 2): the few Font Awesome icons th
     svg.appendChild(path);
     i.replaceWith(svg);
   }
-  const scan = (root) => root.querySelectorAll && root.querySelectorAll("i[class*='fa-']").forEach(swap);
+  // <span class="fa-solid fa-bars">: the theme's header buttons (the menu, "On this page") name
+  // their icon on a span; left as it was, it was 0x0 and the phone's menu button invisible
+  const ICON = "i[class*='fa-'], span[class*='fa-']";
+  const scan = (root) => root.querySelectorAll && root.querySelectorAll(ICON).forEach(swap);
   const style = document.createElement("style");
   style.textContent = ".svg-inline--fa{display:inline-block;height:1em;overflow:visible;vertical-align:-.125em;" +
     "box-sizing:content-box}.svg-inline--fa.fa-lg{font-size:1.25em;line-height:.05em;vertical-align:-.2em}" +
@@ -455,7 +459,7 @@ FA_JS = """// The theme's icons (issue 24 item 2): the few Font Awesome icons th
   scan(document);
   new MutationObserver((ms) => ms.forEach((m) => m.addedNodes.forEach((n) => {
     if (n.nodeType !== 1) return;
-    if (n.matches("i[class*='fa-']")) swap(n); else scan(n);
+    if (n.matches(ICON)) swap(n); else scan(n);
   }))).observe(document.documentElement, { childList: true, subtree: true });
 })();
 """

@@ -56,7 +56,8 @@ NPM_PACKAGES = [f"vega@{VEGA_VERSION}", f"katex@{KATEX_VERSION}", f"pyodide@{PYO
 # manager) and the live runtime.
 # (vega-embed.js is not among them: on the site the controls' charts are drawn with the site's one
 # Vega, as the Explorer's and the lesson charts are; it carried a second Vega, 0.9 MB a page.)
-LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css"]
+# meeple-nav.js: the theme's sidebar buttons made to work (every page; lessons/_config.yml).
+LIVE_FILES = ["meeple-widgets.js", "meeple-live.js", "meeple-worker.js", "meeple-live.css", "meeple-nav.js"]
 WIDGET_FILES = ["favicon.svg"]  # from widgets/static/
 MODULES = "widgets"  # _static/widgets/: the anywidgets' front ends, one file per distinct module (site_pages)
 

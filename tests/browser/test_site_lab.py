@@ -111,6 +111,14 @@ def test_a_link_from_another_version_warns_and_cancel_keeps_the_games_played(lab
         page.close()
 
 
+def _failed_play_shows_nothing_of_the_last_run(page) -> None:
+    """A failed Play left the last run's link, files, command, chart and table under its error."""
+    assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "error"
+    out = page.locator(".meeple-lab-out")
+    assert out.evaluate("e => e.childElementCount") == 0 and out.get_attribute("data-rows") is None
+    assert page.locator(".meeple-lab-chart, .meeple-lab-link, .meeple-lab-command, .meeple-lab-table").count() == 0
+
+
 def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_errs_in_one_line(lab_site, browser, shots):
     """Issue 36: base against two variants from one link, the paired chart, "plays the same games"
     said; a refused rule reads as one line; Cancel stops lookahead bots within a second."""
@@ -134,6 +142,24 @@ def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_err
         said = page.locator(".meeple-lab-status").inner_text()
         assert said.startswith("Could not play: unknown parameter 'nosuch'") and "\n" not in said
         assert "Traceback" not in said
+        _failed_play_shows_nothing_of_the_last_run(page)
+        page.screenshot(path=str(shots / "lab-failed-play.png"), full_page=True)
+        # games and seed go to Python as typed: an empty seed or letters were played as seed 0
+        # (the field rewritten to 0, the link saying seed=0) and letters in games said "games="
+        page.locator(".meeple-lab-settings").fill("max_steal=2")
+        link = page.evaluate("location.search")
+        for games, seed, says in [("40", "", "seed is empty: type a whole number, 0 or more"),
+                                  ("40", "abc", "seed='abc' is not a whole number: type a whole number, 0 or more"),
+                                  ("abc", "1", "games='abc' is not a whole number: type a whole number from 1 to ")]:
+            page.locator(".meeple-lab-games").fill(games)
+            page.locator(".meeple-lab-seed").fill(seed)
+            page.locator(".meeple-lab-play").click()
+            page.wait_for_function(DONE)
+            assert page.locator(".meeple-lab-status").inner_text().startswith("Could not play: " + says)
+            assert page.locator(".meeple-lab-seed").input_value() == seed  # not rewritten to 0
+            assert page.evaluate("location.search") == link  # nothing played: the address is the last run's
+            _failed_play_shows_nothing_of_the_last_run(page)
+        page.locator(".meeple-lab-seed").fill("1")
         page.locator(".meeple-lab-settings").fill("max_steal=2")
         page.locator(".meeple-lab-bots").fill("lookahead")
         page.locator(".meeple-lab-games").fill("5000")
@@ -142,6 +168,7 @@ def test_the_lab_plays_several_variants_says_identical_play_cancels_fast_and_err
         page.locator(".meeple-lab-cancel").click()
         # within a second of the press (a step ends after ~0.3 s of games): polled, not slept
         page.wait_for_function(DONE, timeout=3000)
-        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled"
+        assert page.locator("#meeple-lab").get_attribute("data-meeple-lab") == "cancelled", \
+            page.locator(".meeple-lab-status").inner_text()
     finally:
         page.close()

@@ -250,6 +250,37 @@ def test_after_start_python_the_explorer_plays_as_in_the_kernel_with_cpythons_nu
         _live_explorer(open_page, lesson)
 
 
+def test_a_refused_games_count_is_named_by_python_and_the_hourglass_goes(site, open_page):
+    """The Explorer's games field sends the text as typed: an empty field and letters were both
+    "games=0 is not allowed" (a number input gives "" for letters, Number("") is 0), and after any
+    refused count the busy hourglass stayed for good (only a new view cleared it). Now Python names
+    what is wrong, the answer clears the hourglass, and the numbers shown stay as they were."""
+    pages = _explorer_lessons(site)
+    if not pages:
+        pytest.skip("no built lesson has an Explorer")
+    page, visit = open_page(pages[0])
+    explorer = _explorers(page).first
+    start = explorer.locator(".meeple-explorer-start")
+    if start.count() and start.is_enabled():  # not started yet by another test of this page
+        start.click()
+    page.wait_for_function("() => [...document.querySelectorAll('.meeple-explorer')].every("
+                           "e => e.dataset.meepleLive === 'live')", timeout=START)
+    explorer = _explorers(page).first
+    page.wait_for_function("el => !el.dataset.busy", arg=explorer.element_handle(), timeout=START)
+    before = _shown(explorer)
+    games = explorer.locator(".meeple-explorer-games")
+    still = games.input_value()
+    for typed, says in [("abc", f"games='abc' is not a whole number: type a whole number from 10 to 20000; still {still}"),
+                        ("", f"games is empty: type a whole number from 10 to 20000; still {still}"),
+                        ("5", f"games=5 is not allowed: a whole number from 10 to 20000; still {still}")]:
+        games.fill(typed)
+        games.dispatch_event("change")
+        page.wait_for_function("([el, says]) => el.querySelector('.meeple-explorer-error').textContent === says"
+                               " && !el.dataset.busy", arg=[explorer.element_handle(), says], timeout=START)
+    assert _shown(explorer) == before
+    visit.check()
+
+
 def _live_explorer(open_page, lesson: str) -> None:
     page, visit = open_page(lesson)
     explorer = _explorers(page).first

@@ -120,6 +120,20 @@ def test_exact_answer_takes_ints_and_fractions_as_they_are_and_refuses_a_string(
         ex.exact_answer("1/3", Fraction(1, 3))
 
 
+@pytest.mark.parametrize("huge", [10**400, -10**400, Fraction(10**400, 3), 10**5000],
+                         ids=["10**400", "-10**400", "10**400/3", "10**5000"])
+def test_a_number_too_large_for_a_float_is_the_wrong_kind_of_answer_for_every_exercise(huge):
+    """check('12.p_five', 10**400) raised OverflowError ("int too large to convert to float") from
+    need_number's float(); past 4,300 digits even a message's repr of it failed. Every checker now
+    answers with a ✗ saying it is far too large."""
+    for key in checking.keys():
+        ok, said = checking.judge(key, huge)
+        assert not ok and said.startswith(f"✗ Not the right kind of answer for `{key}`") and "far too large" in said, said
+        assert len(said) < 300, said  # not its hundreds of digits
+    with pytest.raises(ex.WrongKind, match="far too large"):
+        ex.need_number(10**400, "p")
+
+
 def test_every_exact_checker_judges_against_the_answer_key():
     """A checker's answer comes from one place, `expected(key)` (the function `answer_of`
     registered): replace it (`answers_from`), and the checker accepts the replacement and

@@ -636,6 +636,19 @@ def test_say_prints_plain_text_where_markdown_is_not_drawn(capsys):
     assert out == "(-1, 1, 2, 3) passes 01.wilson: a 95% interval, b* = 1.99, 1/√n, √Var, p ≈ 0.4, 2 * 3\n", out
 
 
+def test_plain_drops_single_star_emphasis_where_markdown_sees_one_and_keeps_multiplication():
+    """The site showed "the grid says *stop* for 3 ducks" and "*Solution.* (a) 62 cards": a single
+    star that Markdown draws as emphasis goes; a star of a formula stays (2 * 3, a*b*c, TeX's \\ast)."""
+    from meeple.course.exercises.checking import plain
+
+    assert plain("the grid says *stop* for 3 ducks") == "the grid says stop for 3 ducks"
+    assert plain("*Solution.* (a) 62 cards, (*b*) 7") == "Solution. (a) 62 cards, (b) 7"
+    assert plain("**bold** and *it*: *this `x` too*") == "bold and it: *this x too*"  # no backtick inside one
+    for formula in ["2 * 3 * 4", "a*b*c", "p*(1-p)*n", "* a list mark *", "2*3 and 4*5"]:
+        assert plain(formula) == formula
+    assert plain(r"$a*b$ and $b^\ast$, $c^\ast$") == "a*b and b*, c*"
+
+
 def test_21_the_model_moves_the_first_seat_as_the_lesson_says():
     """Lesson 21, section 2-3: in the independent-race model the reroll cap makes ties in turns commoner
     and Player 1's chance larger; the longer first section makes both smaller (exact Fractions), and

@@ -102,6 +102,24 @@ def test_messages_refused_change_nothing_and_say_what_is_allowed():
     assert s.handle({"do": "move", "index": [0]})["error"] == ""
 
 
+def test_the_games_field_text_is_checked_by_python_and_named_in_the_error():
+    """The Explorer's games field sends the text as typed (a number input gave "" for letters and
+    0 for an empty field: "games=0 is not allowed" named neither): Python says what is wrong."""
+    s = ExplorerSession("bucket-brigade", "bonus", [0, 3], games=10, seed=1)
+    s.play_current()
+    for typed, error in [("", "games is empty: type a whole number from 10 to 20000; still 10"),
+                         ("   ", "games is empty"),
+                         ("abc", "games='abc' is not a whole number: type a whole number from 10 to 20000; still 10"),
+                         ("1e3", "games='1e3' is not a whole number"),
+                         ("12.5", "games='12.5' is not a whole number"),
+                         ("9" * 5000, "is not allowed: a whole number from 10 to 20000"),
+                         ("5", "games=5 is not allowed: a whole number from 10 to 20000; still 10")]:
+        before = s.rows()
+        view = s.handle({"do": "games", "games": typed})
+        assert error in view["error"] and s.rows() == before and s.games == 10, (typed, view["error"])
+    assert s.handle({"do": "games", "games": " 12 "})["error"] == "" and s.games == 12
+
+
 def test_the_status_warns_when_the_changed_rule_was_used_in_under_1_percent_of_the_games():
     """Issue 25: BB-10's pair multiplier without the advanced rules is never used: compare's own warning."""
     never = ExplorerSession("bucket-brigade", "pair_multiplier", [2, 7], bots="heuristic", games=20, seed=1)

@@ -21,6 +21,11 @@ def test_a_distribution_says_every_value_and_its_exact_probability():
         assert f"face {face}, probability (exact) {p}" in text
 
 
+def test_a_distribution_of_one_value_says_1_value_not_1_values():
+    spec = specs.distribution({4: Fraction(1)}, "turns", "A sure thing")
+    assert spec["description"] == "A sure thing: 1 value, 4, mean 4. Exact probabilities: turns 4: 1."
+
+
 def test_the_explorers_win_chart_names_each_seat_with_its_interval():
     rows = [{"bonus": b, "point": i, "seat": s, "bot": "random", "games": 40, "win_rate": w, "win_low": w - 0.1,
              "win_high": w + 0.1} for i, b in enumerate((0, 2)) for s, w in ((0, 0.5), (1, 0.25))]

@@ -180,6 +180,31 @@ def test_the_lab_plays_several_variants_and_says_which_play_the_base_games():
     assert bad == {"error": "unknown game 'nope'; games: bucket-brigade, bucket-king, duck-duck-bruce, piggyback-brigade"}
 
 
+@pytest.mark.parametrize("games,seed,says", [
+    ("300", "", "seed is empty: type a whole number, 0 or more"),
+    ("300", "abc", "seed='abc' is not a whole number: type a whole number, 0 or more"),
+    ("abc", "1", "games='abc' is not a whole number: type a whole number from 1 to 10,000,000"),
+    ("", "1", "games is empty: type a whole number from 1 to 10,000,000"),
+    ("1e3", "1", "games='1e3' is not a whole number"),
+    ("300", "9" * 5000, "seed='999999"),
+    ("300", "-1", "seed=-1 is not allowed: a whole number, 0 or more"),
+])
+def test_the_lab_form_sends_games_and_seed_as_typed_and_python_names_what_is_wrong(games, seed, says):
+    """The page sent Number(text): an empty seed or letters played seed 0 (and the link carried seed=0);
+    letters in games said "games= is not allowed". Now the text goes to Python, which refuses it, by name."""
+    import json
+
+    from meeple.widgets import lab as L
+
+    answer = json.loads(L.lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+        {"game": "bucket-brigade", "settings": ["bonus=6"], "common": [""], "bots": "random", "games": games,
+         "seed": seed, "name": "variant", "measures": ""})})))
+    assert list(answer) == ["error"] and answer["error"].startswith(says), answer
+    started = json.loads(L.lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+        {"game": "bucket-brigade", "settings": ["bonus=6"], "games": " 20 ", "seed": "0"})})))["ok"]
+    assert started["seed"] == 0 and "games=20" in started["link"] and "seed=0" in started["link"], started
+
+
 def test_the_labs_name_is_bounded_and_a_step_ends_on_time():
     with pytest.raises(ValueError, match="1 to 24 letters"):
         VariantLab("bucket-brigade", SETTINGS, name="x" * 25)

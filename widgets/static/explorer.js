@@ -110,8 +110,10 @@ function render({ model, el }) {
   const controls = h("div", "meeple-explorer-controls");
   const sliders = h("div", "meeple-explorer-sliders");
   const games = h("input", "meeple-explorer-games");
-  games.type = "number";
-  games.step = "100";
+  // text, not a number input: a number input reports "" for "abc", so Python could not name
+  // what the reader typed; the raw text goes to Python, which says what is wrong with it
+  games.type = "text";
+  games.inputMode = "numeric";
   games.setAttribute("aria-label", "games per value");
   const gamesBox = h("label", "meeple-explorer-field", "games per value ");
   gamesBox.appendChild(games);
@@ -155,9 +157,7 @@ function render({ model, el }) {
 
   // --- what the reader does: one message each; the slider's move is its re-simulation ---
   games.addEventListener("change", () => {
-    const n = Number(games.value);
-    if (!Number.isInteger(n)) { error.textContent = `games=${games.value} is not allowed: a whole number`; return; }
-    send({ do: "games", games: n });
+    send({ do: "games", games: games.value });  // the text as typed: ExplorerSession says what is wrong with it
   });
   runAll.addEventListener("click", () => send({ do: "run-all" }));
   measure.addEventListener("change", () => send({ do: "measure", measure: measure.value }));
@@ -242,8 +242,7 @@ function render({ model, el }) {
       if (active() !== m.r || !waiting) m.r.value = String(i);
       m.show(i);
     });
-    games.min = String(v.min_games);
-    games.max = String(v.max_games);
+    games.title = `a whole number from ${v.min_games} to ${v.max_games}`;
     if (active() !== games) games.value = String(v.games);
     fill(measure, v.measures, v.measure);
     seatBox.hidden = !v.seats.length;
@@ -401,7 +400,8 @@ function render({ model, el }) {
   if (document.body) themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light"] });
   model.on("change:view", () => { waiting = false; delete root.dataset.busy; draw(); });
   model.on("change:charts", draw);
-  model.on("change:error", draw);
+  // a refused message changes only the error: its answer is back too, so the hourglass goes
+  model.on("change:error", () => { waiting = false; delete root.dataset.busy; draw(); });
   draw();
   // In a kernel the session plays the first value after this first paint (status says so).
   return () => { themeWatch.disconnect(); views.forEach((x) => x.view.finalize()); };

@@ -37,9 +37,11 @@
   const bots = el("input", "meeple-lab-bots");
   bots.value = "random";
   const games = el("input", "meeple-lab-games");
-  games.type = "number"; games.min = "1"; games.step = "100"; games.value = "300";
+  // text fields, not number inputs: a number input reports "" for "abc" (Number("") is 0, so an
+  // empty seed played seed 0); the text as typed goes to Python, which says what is wrong with it
+  games.type = "text"; games.inputMode = "numeric"; games.value = "300";
   const seed = el("input", "meeple-lab-seed");
-  seed.type = "number"; seed.min = "0"; seed.value = "1";
+  seed.type = "text"; seed.inputMode = "numeric"; seed.value = "1";
   const measures = el("input", "meeple-lab-measures");  // names as `meeple rules GAME --measures` lists them
   measures.placeholder = "e.g. drama, margin";
   const play = el("button", "meeple-control meeple-lab-play", "▶ Play");
@@ -136,6 +138,11 @@
     cancel.disabled = false;
     cancelled = false;
     warn.textContent = "";
+    // the last run's figures, links and command go: they are not this run's (a failed run left
+    // them under its error, as if they were)
+    out.replaceChildren();
+    delete out.dataset.rows;
+    delete out.dataset.text;
     root.dataset.meepleLab = "running";
     try {
       await ready();
@@ -172,12 +179,9 @@
   }
 
   play.addEventListener("click", () => {
-    const n = Number(games.value), s = Number(seed.value);
-    if (!Number.isInteger(n) || n < 1) { status.textContent = `games=${games.value} is not allowed: a whole number, 1 or more.`; return; }
-    if (!Number.isInteger(s) || s < 0) { status.textContent = `seed=${seed.value} is not allowed: a whole number, 0 or more.`; return; }
     run({ game: game.value || "bucket-brigade", settings: settings.value.split("\n"), common: common.value.split("\n"),
       bots: bots.value.trim() || "random",
-      games: n, seed: s, name: "variant", measures: measures.value });
+      games: games.value, seed: seed.value, name: "variant", measures: measures.value });  // as typed: Python checks them
   });
   cancel.addEventListener("click", () => { cancelled = true; cancel.disabled = true; });
   game.addEventListener("change", showNames);
