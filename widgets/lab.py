@@ -42,6 +42,7 @@ from meeple.rules.sim.results import measure_name
 from meeple.rules.sim.results import measures as all_measures
 from meeple.rules.workbench import comparison, format_comparison, lineup, usage_lines
 
+from .controls import strict
 from .report import report_html, seat_chart
 
 BASE = "base"
@@ -360,7 +361,9 @@ def lab_call(request: str) -> str:
         op = r["op"]
         if op not in ops:
             raise ValueError(f"unknown lab request {op!r}: {', '.join(ops)}")
-        return json.dumps({"ok": json.loads(ops[op](r.get("request") or ""))})
+        # strict JSON: a browser's JSON.parse reads no NaN or Infinity (a run cancelled after one game has
+        # infinite intervals; Python's json wrote them as -Infinity, and the page said "No number after minus sign")
+        return json.dumps({"ok": strict(json.loads(ops[op](r.get("request") or "")))}, allow_nan=False)
     except (ValueError, KeyError, TypeError) as e:
         return json.dumps({"error": one_line(e)})
 
@@ -368,4 +371,4 @@ def lab_call(request: str) -> str:
 def lab_result(_request: str = "") -> str:
     """The summary, and the HTML report the page offers as a download."""
     lab = _page_lab()
-    return json.dumps({**lab.summary(), "report": lab.report()})
+    return json.dumps(strict({**lab.summary(), "report": lab.report()}), allow_nan=False)

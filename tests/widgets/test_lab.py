@@ -343,3 +343,23 @@ def test_the_report_says_identical_play_and_carries_the_design_measures():
     assert html.escape(said[0]) in page
     margin = [line for line in lab.text().splitlines() if line.lstrip().startswith("ms1 ")][-1].split()
     assert margin[0] == "ms1" and html.escape(" ".join(margin[1:4])) in page  # ms1's margin and its interval
+
+
+def test_a_run_stopped_after_one_game_answers_the_page_in_json_a_browser_reads():
+    """Cancelled after one game, the lab's intervals are infinite: Python's json wrote them as
+    -Infinity, which a browser's JSON.parse refuses ("No number after minus sign in JSON"), so the
+    site's Cancel failed now and then (test_site_lab's cancel step, when it landed after one game).
+    Every answer the page reads is strict JSON: no NaN, no Infinity."""
+    import json
+
+    from meeple.widgets.lab import lab_call
+
+    def refused(constant):
+        raise AssertionError(f"{constant} is not JSON a browser reads")
+
+    start = {"game": "bucket-brigade", "settings": ["bonus=6"], "bots": "random", "games": "40", "seed": "1"}
+    for op, request in [("lab_start", start), ("lab_step", {"games": 1}), ("lab_result", "")]:
+        text = lab_call(json.dumps({"op": op, "request": json.dumps(request) if request else ""}))
+        answer = json.loads(text, parse_constant=refused)
+        assert "ok" in answer, answer
+    assert answer["ok"]["done"] == 1 and answer["ok"]["partial"] and "n/a" in answer["ok"]["text"]
