@@ -150,6 +150,9 @@ def _no_shell_left_behind():
     if before is None and _shell_now() is not None:
         from IPython.core.interactiveshell import InteractiveShell
 
+        from harness import close_shell
+
+        close_shell(_shell_now())
         InteractiveShell.clear_instance()
     # An IPython shell puts its own `__main__` (a module without __spec__) in sys.modules and
     # clearing it leaves it there: multiprocessing's spawn (dask's LocalCluster) then fails in

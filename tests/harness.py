@@ -130,3 +130,20 @@ def wait_for(condition, seconds: float, what: str):
             return value
         time.sleep(0.05)
     raise AssertionError(f"not within {seconds} s: {what}")
+
+
+def close_shell(shell) -> None:
+    """End an in-process IPython shell now, as its exit would (its history thread stopped, its
+    database closed, its namespace let go), and take back its exit hook: each shell a test made
+    otherwise runs `reset()` at interpreter exit, a full gc.collect() on the suite's whole heap, and
+    70 of them kept `make test`'s process busy for minutes after its last test."""
+    import atexit
+
+    atexit.unregister(shell.atexit_operations)
+    shell._atexit_once_called = True
+    if shell.history_manager is not None:
+        shell.history_manager.end_session()
+        shell.history_manager.close()
+        shell.history_manager = None
+    shell.user_ns.clear()
+    shell.user_ns_hidden.clear()

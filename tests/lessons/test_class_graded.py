@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from harness import new_class
+from harness import close_shell, new_class
 
 from meeple.course import classroom
 from meeple.course.submission import record
@@ -87,6 +87,7 @@ def _shell():
     try:
         yield shell
     finally:
+        close_shell(shell)
         InteractiveShell.clear_instance()
 
 
