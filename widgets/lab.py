@@ -86,6 +86,9 @@ class VariantLab:
             raise ValueError(f"games={games!r} is not allowed: a whole number from 1 to {MAX_GAMES:,}")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise ValueError(f"seed={seed!r} is not allowed: a whole number, 0 or more")
+        if isinstance(bots, str) and not bots.strip():  # an emptied field: said, never read as some default
+            raise ValueError(f"bots is empty: name one bot for every seat (e.g. random) or one a seat; known bots: "
+                             f"{', '.join(self.mod.BOTS)}")
         self.games, self.seed, self.bots = games, seed, bots
         self.configs = {BASE: self.base, **self.variants}
         self.refs = {k: lineup(self.mod, bots, c.players) for k, c in self.configs.items()}

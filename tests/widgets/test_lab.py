@@ -363,3 +363,20 @@ def test_a_run_stopped_after_one_game_answers_the_page_in_json_a_browser_reads()
         answer = json.loads(text, parse_constant=refused)
         assert "ok" in answer, answer
     assert answer["ok"]["done"] == 1 and answer["ok"]["partial"] and "n/a" in answer["ok"]["text"]
+
+
+def test_an_emptied_bots_field_is_named_not_played_as_random():
+    """The page sent `bots.value.trim() || "random"`: an emptied field played random bots unsaid.
+    The text goes to Python as typed, which names the empty field and the bots it knows."""
+    import json
+    from pathlib import Path
+
+    from meeple.widgets import lab as L
+
+    page = Path(__file__).resolve().parents[2] / "lessons" / "site" / "runtime" / "static" / "meeple-lab.js"
+    assert '|| "random"' not in page.read_text()
+    for typed in ("", "   "):
+        answer = json.loads(L.lab_call(json.dumps({"op": "lab_start", "request": json.dumps(
+            {"game": "bucket-brigade", "settings": ["bonus=6"], "bots": typed, "games": "20", "seed": "1"})})))
+        assert answer == {"error": "bots is empty: name one bot for every seat (e.g. random) or one a seat; "
+                                   "known bots: random, heuristic, lookahead, ismcts"}, answer

@@ -180,7 +180,7 @@
 
   play.addEventListener("click", () => {
     run({ game: game.value || "bucket-brigade", settings: settings.value.split("\n"), common: common.value.split("\n"),
-      bots: bots.value.trim() || "random",
+      bots: bots.value.trim(),  // as typed: an emptied field is named by Python, not played as "random"
       games: games.value, seed: seed.value, name: "variant", measures: measures.value });  // as typed: Python checks them
   });
   cancel.addEventListener("click", () => { cancelled = true; cancel.disabled = true; });
