@@ -65,7 +65,7 @@ git-filter: $(STAMP)
 	@git config diff.ipynb.textconv '$(STRIP) -t'
 
 # The loop to run while working: the fast tier (tests/rules, tests/widgets, tests/course and the
-# house checks: no lesson executed, no site built, no browser), about 9 minutes on two busy cores.
+# house checks: no lesson executed, no site built, no browser), about 6 minutes on two cores (13 busy).
 # The slow tiers (tests/lessons, tests/site, tests/browser, the lessons through nbval) run in `make test`.
 # It runs on every core (pytest-xdist, each test module whole on one worker; `make check JOBS=0` for
 # one process): its tests use their own tmp_path, ports and child processes, nothing shared.
