@@ -22,11 +22,20 @@ pytest-xdist each worker would start its own builds: `make test` does not use it
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+# A shell starts a background job (`make test`'s fast tier: `pytest ... &`) with SIGINT ignored
+# (POSIX: a non-interactive shell's asynchronous lists), and an ignored signal stays ignored
+# across fork and exec: this process and every `meeple` command a test starts would shrug off the
+# Ctrl-C the signal tests send (CI at stop 45: "still running 300 s after Ctrl-C"). A terminal
+# gives Python its own default; so does the suite.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # tests/ itself (harness.py, machine.py) and tests/browser (site_build.py, widget_cases.py) for every tier's files
 sys.path[:0] = [str(Path(__file__).resolve().parent), str(Path(__file__).resolve().parent / "browser")]

@@ -75,14 +75,17 @@ def exercises(lesson: str) -> list[Exercise]:
         tags = c.get("metadata", {}).get("tags", [])
         if c["cell_type"] != "code" or "check(" not in src or SOLUTION in tags:
             continue
+        keys = re.findall(r'check\("([^"]+)"', src)
+        # its solution: the first solution cell below that checks the same key (a cell of the
+        # lesson's own may stand between them, as lesson 7's count of the student's deck does)
         solution = None
         for d in cells[i + 1:]:
-            if SOLUTION not in d.get("metadata", {}).get("tags", []):
+            code, tagged = "".join(d["source"]), SOLUTION in d.get("metadata", {}).get("tags", [])
+            if d["cell_type"] == "code" and tagged and f'check("{keys[0]}"' in code:
+                solution = code
                 break
-            if d["cell_type"] == "code":
-                solution = "".join(d["source"])
-                break
-        keys = re.findall(r'check\("([^"]+)"', src)
+            if d["cell_type"] == "code" and not tagged and "check(" in code:
+                break  # the next exercise
         out.append(Exercise(lesson, len(out), keys[0], len(keys), src, solution))
     return out
 

@@ -112,6 +112,8 @@ def test_the_build_makes_every_exercise_cell_runnable(exercise_site):
     # every exercise cell of the course, none set aside as one the browser cannot run (46 when
     # lessons 1-21 were the course, more with each lesson added since)
     assert total >= 46 and not CANNOT, f"every exercise of the course runs in the browser: {total} cells, CANNOT {CANNOT}"
+    unpaired = [ex.key for lesson in LESSONS for ex in exercises(lesson) if ex.right is None]
+    assert not unpaired, f"exercises with no solution cell checking their key below them: {unpaired}"
     assert f"build_site: {total} exercise cells and " in text
     for lesson in LESSONS:
         page = (html / f"{lesson}.html").read_text()

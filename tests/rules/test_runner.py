@@ -256,6 +256,15 @@ def test_ctrl_c_stops_the_running_chunks_and_leaves_no_worker(argv):
                 os.kill(w, signal.SIGKILL)
 
 
+def test_the_commands_the_tests_start_take_ctrl_c_as_in_a_terminal():
+    """The Ctrl-C tests above mean something only if the commands they start take SIGINT: a
+    background job of a shell (`make test`'s fast tier) starts with it ignored, which every child
+    inherits (tests/conftest.py gives Python's default back)."""
+    out = subprocess.run([sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "True", "a command started by the tests ignores Ctrl-C"
+
+
 def test_an_interrupted_pool_is_made_afresh_for_the_next_run():
     """After a Ctrl-C killed the shared pool's workers, the next run (and the Explorer's
     background, which asks shared_pool at each submit) gets a working pool."""
