@@ -317,6 +317,17 @@ def _reroll_inputs(rerolls) -> list[dict]:
             for i, (v, c, r) in enumerate(zip(base.faces, base.face_colours, rerolls))]
 
 
+def _reroll_rule(rerolls) -> tuple:
+    """A reroll rule a control was given (None: the game's own), checked by the rules. Text is
+    refused as typed, not split into letters ('zz' was shown as "z,z"); -1 was a TypeError."""
+    if rerolls is not None and (isinstance(rerolls, (str, bytes)) or not hasattr(rerolls, "__iter__")):
+        raise ValueError(f"rerolls={_echo(rerolls)} is not allowed: one of yes/no/if-last for each of the "
+                         f"{len(pb.Config().faces)} faces, e.g. {pb.Config().rerolls}")
+    rule = tuple(pb.Config().rerolls if rerolls is None else rerolls)
+    pb.Config(rerolls=rule)  # the rules check the rule's shape and names
+    return rule
+
+
 @_kind
 class RerollRule(Control):
     """A reroll rule per face (yes, no, if-last): what a turn is worth ahead of the pack
@@ -327,11 +338,7 @@ class RerollRule(Control):
 
     def __init__(self, rerolls=None, gap: int = 4):
         super().__init__()
-        if rerolls is not None and (isinstance(rerolls, (str, bytes)) or not hasattr(rerolls, "__iter__")):
-            raise ValueError(f"rerolls={_echo(rerolls)} is not allowed: one of yes/no/if-last for each of the "
-                             f"{len(pb.Config().faces)} faces, e.g. {pb.Config().rerolls}")  # -1 was a TypeError
-        self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
-        pb.Config(rerolls=self.rerolls)  # the rules check the rule's shape and names
+        self.rerolls = _reroll_rule(rerolls)
         self.gap = _whole(gap, "gap", 0, self.MAX_GAP)
         self.compute()
 
@@ -450,8 +457,7 @@ class CatchUpRule(Control):
 
     def __init__(self, rerolls=None, measured=(), games: int = GAMES, seed: int = 1, bots: str = "heuristic"):
         super().__init__()
-        self.rerolls = tuple(pb.Config().rerolls if rerolls is None else rerolls)
-        pb.Config(rerolls=self.rerolls)
+        self.rerolls = _reroll_rule(rerolls)
         if isinstance(measured, (str, bytes, dict)) or not hasattr(measured, "__iter__"):
             raise ValueError("measured must be a list of rows {rule, when, leader_win_rate, low, high}")
         self.measured = [_measured_row(r) for r in list(measured)[:self.MAX_ROWS + 1]]
@@ -520,6 +526,7 @@ class FlipSimulator(Control):
         self.config = ddb.Config()
         self.start_seed, self.seed = check_seed(seed), check_seed(seed)
         self.state = ddb.new_game(self.config, self.seed)
+        self.since = 0  # the first of the events the last press made (the deal's, at first)
         self.actions: list[str] = []
         for a in actions:  # a saved position: the presses replayed (each checked again)
             self._press(a)
@@ -545,7 +552,9 @@ class FlipSimulator(Control):
         if name == "new" or not self._deciding():  # the round is over (or a steal to decide): deal again
             self.seed += 1
             self.state = ddb.new_game(self.config, self.seed)
+            self.since = 0
         else:
+            self.since = len(self.state.events)
             self.state = ddb.apply(self.state, ddb.FLIP if name == "flip" else ddb.STOP)
             while not self.state.is_over and self.state.phase == ddb.STEAL:  # no steals here
                 legal = ddb.legal_actions(self.state)
@@ -554,8 +563,11 @@ class FlipSimulator(Control):
 
     def compute(self) -> None:
         s = self.state
-        rows = [["Row", ", ".join(str(c) for c in s.row) or "(empty)"], ["Face down", f"{len(s.pile)} cards"],
-                ["Last", s.events[-1]]]
+        # every event the press made, not only the last: a Flip that busts is followed by the next
+        # player's automatic first flip, and the bust itself (what the lesson is about) was hidden
+        happened = s.events[self.since:] or s.events[-1:]
+        rows = [["Row", ", ".join(str(c) for c in s.row) or "(empty)"], ["Face down", f"{len(s.pile)} cards"]]
+        rows += [["What happened" if i == 0 else "then", e] for i, e in enumerate(happened)]
         if s.phase == ddb.DECIDE and s.pile and not s.is_over:
             p = ddb.bust_probability(s.row, s.pile)
             rows.append(["Next flip ends the turn with chance", f"{p} ≈ {float(p):.1%}"])

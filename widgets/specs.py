@@ -439,18 +439,23 @@ def decisiveness(rows: list[dict], title: str, fair: float) -> dict:
          "axis": {"format": "%", "values": [0.25, 0.5, 0.75]}, "scale": {"domain": [0.15, 0.85]}}
     colour = {"field": "rule", "type": "nominal", "scale": {"range": list(OKABE_ITO)},
               "legend": {"orient": "bottom", "columns": 1, "title": None, "labelLimit": DIST_WIDTH}}
+    # a share: 0 to 100% whatever is drawn, so two rules' charts compare by eye, and a chart with no
+    # rule measured yet is the empty axes (an errorbar over no rows gave Vega infinite extents:
+    # an SVG 1.8e308 px wide, its title cut, in every host)
+    y = {"type": "quantitative", "title": "leader goes on to win (95% CI)", "axis": {"format": "%"},
+         "scale": {"domain": [0, 1]}}
+    fair_line = {"data": {"values": [{"fair": fair}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": FAIR},
+                 "encoding": {"x": {"datum": 0.15, "type": "quantitative", "scale": x["scale"], "axis": x["axis"],
+                                    "title": x["title"]},
+                              "x2": {"datum": 0.85}, "y": {"field": "fair", **y}}}
+    measured = [
+        {"data": {"values": rows}, "mark": {"type": "errorbar", "ticks": True},
+         "encoding": {"x": x, "color": colour, "y": {"field": "low", **y}, "y2": {"field": "high"}}},
+        {"data": {"values": rows}, "mark": {"type": "line", "point": True},
+         "encoding": {"x": x, "color": colour, "y": {"field": "leader_win_rate", **y}}},
+    ] if rows else []
     return {
-        "layer": [
-            {"data": {"values": rows}, "mark": {"type": "errorbar", "ticks": True},
-             "encoding": {"x": x, "color": colour,
-                          "y": {"field": "low", "type": "quantitative", "title": "leader goes on to win (95% CI)",
-                                "axis": {"format": "%"}}, "y2": {"field": "high"}}},
-            {"data": {"values": rows}, "mark": {"type": "line", "point": True},
-             "encoding": {"x": x, "color": colour, "y": {"field": "leader_win_rate", "type": "quantitative",
-                                                         "title": "leader goes on to win (95% CI)"}}},
-            {"data": {"values": [{"fair": fair}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": FAIR},
-             "encoding": {"y": {"field": "fair", "type": "quantitative", "title": "leader goes on to win (95% CI)"}}},
-        ],
+        "layer": measured + [fair_line],
         "width": 360,
         "height": 240,
         "title": title,

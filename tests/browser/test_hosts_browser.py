@@ -19,8 +19,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from widget_cases import (CASES, EXPLORER, EXPLORER_MOVE, IMPORTS, STEPPER, as_shown, expected, explorer_charts, explorer_expected,
-                          operate, shown)
+from widget_cases import (CASES, EXPLORER, EXPLORER_ARGS, EXPLORER_MOVE, IMPORTS, STEPPER, as_shown, expected, explorer_charts,
+                          explorer_expected, explorer_games_error, operate, shown)
 
 pytestmark = pytest.mark.browser
 DEADLINE_S = 600
@@ -269,6 +269,17 @@ def drive_explorer(page, shots: Path, host: str) -> None:
                            arg=[root.element_handle(), len(charts)])
     drawn = root.evaluate("el => [...el.querySelectorAll('.meeple-explorer-chart')].map(b => b.dataset.chart).sort()")
     assert drawn == charts, f"{host}: the charts drawn {drawn}, CPython's {charts}"
+    # Enter in the games box sends what was typed, as leaving the box does (JupyterLab's notebook
+    # once took the key: no word, and the box showed a number the table did not use)
+    games = root.locator("input.meeple-explorer-games")
+    error = "([el, t]) => el.querySelector(':scope > .meeple-explorer-error').textContent === t"
+    games.fill("abc")
+    games.press("Enter")
+    page.wait_for_function(error, arg=[root.element_handle(), explorer_games_error("abc")])
+    games.fill(str(EXPLORER_ARGS["games"]))
+    games.press("Enter")
+    page.wait_for_function(error, arg=[root.element_handle(), ""])
+    assert root.evaluate(EXPLORER_SHOWN) == _explorer_want(back), f"{host}: the games box's Enter changed the numbers"
     root.screenshot(path=str(shots / f"{host}-explorer.png"))
 
 

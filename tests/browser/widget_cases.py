@@ -55,6 +55,17 @@ def explorer_expected(*stops: int) -> dict:
     return json.loads(json.dumps(view))
 
 
+def explorer_games_error(text: str) -> str:
+    """What ExplorerSession says in CPython when the reader types `text` as the games per value."""
+    from meeple.widgets.explorer_session import ExplorerSession
+
+    session = ExplorerSession(**EXPLORER_ARGS)
+    session.play_current()
+    session.handle({"do": "games", "games": text})
+    assert session.error, f"games={text!r} was taken"
+    return session.error
+
+
 def explorer_charts(*stops: int) -> list[str]:
     """The charts ExplorerSession draws in CPython after the same moves (one field: the win rate,
     the measure and the paired difference from the reference value)."""

@@ -128,6 +128,25 @@ def test_catch_up_rule_measures_what_balance_report_measures():
     assert {r["rule"] for r in view["chart"]["layer"][0]["data"]["values"]} == {"base", "your rule " + ",".join(rule)}
 
 
+def test_catch_up_rules_chart_before_any_rule_is_measured_is_empty_axes_of_a_sane_size():
+    """Review (hosts): Panel(CatchUpRule()) drew an SVG 1.8e308 px wide with its title cut before
+    "Measure" (an errorbar over no rows: infinite extents). Vega itself draws it now: the fair
+    share's line on 0-100% axes, the size of the measured chart."""
+    import re
+
+    vlc = pytest.importorskip("vl_convert")
+    sizes = []
+    for control in (C.CatchUpRule(), C.CatchUpRule(measured=[
+            {"rule": "base", "when": 0.5, "leader_win_rate": 0.4, "low": 0.3, "high": 0.5}])):
+        svg = vlc.vegalite_to_svg(control.chart)
+        w, h = (float(v) for v in re.search(r'<svg[^>]* width="([\d.e+]+)" height="([\d.e+]+)"', svg).groups())
+        sizes.append((w, h))
+        assert "Decisiveness under the reroll rules" in svg and "100%" in svg
+    (w0, h0), (w1, h1) = sizes
+    assert 300 < w0 < 600 and 200 < h0 < 400, sizes
+    assert abs(w0 - w1) < 100, sizes  # the legend's line is all the measured chart adds
+
+
 def test_catch_up_rule_refuses_a_rule_that_never_ends_a_turn():
     control = C.CatchUpRule(rerolls=(pb.YES,) * 6)
     view = control.handle({"do": "press", "name": "measure"})
@@ -137,14 +156,19 @@ def test_catch_up_rule_refuses_a_rule_that_never_ends_a_turn():
 def test_flip_simulator_flips_by_the_rules_and_new_round_deals_the_next_seed():
     control = C.FlipSimulator(seed=1)
     state = ddb.new_game(ddb.Config(), 1)
-    view = control.handle({"do": "press", "name": "flip"})
-    state = ddb.apply(state, ddb.FLIP)
-    assert dict(view["table"]["rows"])["Last"] == state.events[-1]
-    if not state.is_over and state.phase == ddb.DECIDE and state.pile:
-        p = ddb.bust_probability(state.row, state.pile)
-        assert dict(view["table"]["rows"])["Next flip ends the turn with chance"].startswith(str(p))
+    happened = lambda view: [e for label, e in view["table"]["rows"] if label in ("What happened", "then")]
+    assert happened(control.view()) == list(state.events)  # the deal: the round begins, the first flip
+    for press, action in (("flip", ddb.FLIP), ("stop", ddb.STOP)):
+        view = control.handle({"do": "press", "name": press})
+        before = len(state.events)
+        state = ddb.apply(state, action)
+        # every event the press made (review: a bust was hidden behind the next player's first flip)
+        assert happened(view) == list(state.events[before:]) and len(happened(view)) >= 2
+        if not state.is_over and state.phase == ddb.DECIDE and state.pile:
+            p = ddb.bust_probability(state.row, state.pile)
+            assert dict(view["table"]["rows"])["Next flip ends the turn with chance"].startswith(str(p))
     view = control.handle({"do": "press", "name": "new"})
-    assert control.seed == 2 and dict(view["table"]["rows"])["Last"] == ddb.new_game(ddb.Config(), 2).events[-1]
+    assert control.seed == 2 and happened(view) == list(ddb.new_game(ddb.Config(), 2).events)
 
 
 def test_steal_die_table_is_the_rules_numbers():
@@ -264,11 +288,14 @@ def test_hand_deal_takes_the_games_own_name_and_names_what_it_allows():
             C.HandDeal(bad, deals=100)
 
 
-@pytest.mark.parametrize("rerolls", [-1, 99, "yes", 2.5])
-def test_reroll_rule_of_a_number_or_text_names_what_it_takes(rerolls):
-    """RerollRule(-1) raised TypeError: 'int' object is not iterable."""
-    with pytest.raises(ValueError, match=r"is not allowed: one of yes/no/if-last for each of the 6 faces"):
-        C.RerollRule(rerolls)
+@pytest.mark.parametrize("control", [C.RerollRule, C.CatchUpRule])
+@pytest.mark.parametrize("rerolls", [-1, 99, "yes", 2.5, "zz"])
+def test_reroll_rule_of_a_number_or_text_names_what_it_takes(control, rerolls):
+    """RerollRule(-1) raised TypeError: 'int' object is not iterable; CatchUpRule(rerolls='zz') said
+    "rerolls=z,z" (the text split into letters): each names the value as it was given."""
+    with pytest.raises(ValueError, match=r"is not allowed: one of yes/no/if-last for each of the 6 faces") as e:
+        control(rerolls=rerolls)
+    assert str(e.value).startswith(f"rerolls={rerolls!r} is not allowed"), e.value
 
 
 # --- the Explorer echoes user text cut and printable (issue 33) ------------------------------
