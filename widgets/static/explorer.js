@@ -68,6 +68,8 @@ function keepKeys(input) {
   input.setAttribute("data-lm-suppress-shortcuts", "true");
   input.addEventListener("keydown", (e) => {
     if (MOVE_KEYS.has(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) e.stopPropagation();
+    // Enter commits a text box as leaving it does: JupyterLab's notebook takes the key, so no "change" came
+    if (e.key === "Enter" && input.type === "text") input.blur();
   });
   return input;
 }
@@ -156,23 +158,8 @@ function render({ model, el }) {
   [games, measure, seat, numbers].forEach(keepKeys);
 
   // --- what the reader does: one message each; the slider's move is its re-simulation ---
-  // Enter commits the text as leaving the box does. A browser fires "change" on Enter by itself,
-  // but JupyterLab's notebook takes the key first (its command mode's Enter) and no "change"
-  // came: the box showed a value the table did not use. `sent`: the text Enter sent, so the
-  // "change" that leaving the box fires next does not send it twice; typing clears it.
-  let sent = null;
-  const commitGames = () => {
-    if (games.value === sent) return;
-    sent = games.value;
+  games.addEventListener("change", () => {
     send({ do: "games", games: games.value });  // the text as typed: ExplorerSession says what is wrong with it
-  };
-  games.addEventListener("input", () => { sent = null; });
-  games.addEventListener("change", commitGames);
-  games.addEventListener("keydown", (e) => {
-    if (e.key !== "Enter" || e.shiftKey || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    e.preventDefault();
-    e.stopPropagation();
-    commitGames();
   });
   runAll.addEventListener("click", () => send({ do: "run-all" }));
   measure.addEventListener("change", () => send({ do: "measure", measure: measure.value }));
