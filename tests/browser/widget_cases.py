@@ -41,13 +41,19 @@ EXPLORER = "Explorer(" + ", ".join(f"{k}={v!r}" for k, v in EXPLORER_ARGS.items(
 EXPLORER_MOVE = 2  # the slider's stop the reader moves to (bonus 4)
 
 
-def explorer_expected(*stops: int) -> dict:
-    """The view ExplorerSession gives in CPython for the same Explorer: its first value played,
-    then the slider moved to each of `stops` in turn."""
+def _played_session():
+    """ExplorerSession in CPython for the same Explorer, its first value played."""
     from meeple.widgets.explorer_session import ExplorerSession
 
     session = ExplorerSession(**EXPLORER_ARGS)
     session.play_current()
+    return session
+
+
+def explorer_expected(*stops: int) -> dict:
+    """The view ExplorerSession gives in CPython for the same Explorer: its first value played,
+    then the slider moved to each of `stops` in turn."""
+    session = _played_session()
     view = session.view()["view"]
     for index in stops:
         view = session.handle({"do": "move", "index": [index]})["view"]
@@ -57,10 +63,7 @@ def explorer_expected(*stops: int) -> dict:
 
 def explorer_games_error(text: str) -> str:
     """What ExplorerSession says in CPython when the reader types `text` as the games per value."""
-    from meeple.widgets.explorer_session import ExplorerSession
-
-    session = ExplorerSession(**EXPLORER_ARGS)
-    session.play_current()
+    session = _played_session()
     session.handle({"do": "games", "games": text})
     assert session.error, f"games={text!r} was taken"
     return session.error
