@@ -444,10 +444,12 @@ def decisiveness(rows: list[dict], title: str, fair: float) -> dict:
     # an SVG 1.8e308 px wide, its title cut, in every host)
     y = {"type": "quantitative", "title": "leader goes on to win (95% CI)", "axis": {"format": "%"},
          "scale": {"domain": [0, 1]}}
-    fair_line = {"data": {"values": [{"fair": fair}]}, "mark": {"type": "rule", "strokeDash": [4, 4], "color": FAIR},
-                 "encoding": {"x": {"datum": 0.15, "type": "quantitative", "scale": x["scale"], "axis": x["axis"],
-                                    "title": x["title"]},
-                              "x2": {"datum": 0.85}, "y": {"field": "fair", **y}}}
+    # the line's ends as fields, not datums: Vega-Lite drops a datum's axis title, and before any rule is
+    # measured this layer alone draws the axes
+    ends = x["scale"]["domain"]
+    fair_line = {"data": {"values": [{"fair": fair, "when": ends[0], "until": ends[1]}]},
+                 "mark": {"type": "rule", "strokeDash": [4, 4], "color": FAIR},
+                 "encoding": {"x": x, "x2": {"field": "until"}, "y": {"field": "fair", **y}}}
     measured = [
         {"data": {"values": rows}, "mark": {"type": "errorbar", "ticks": True},
          "encoding": {"x": x, "color": colour, "y": {"field": "low", **y}, "y2": {"field": "high"}}},

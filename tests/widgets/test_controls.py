@@ -131,7 +131,7 @@ def test_catch_up_rule_measures_what_balance_report_measures():
 def test_catch_up_rules_chart_before_any_rule_is_measured_is_empty_axes_of_a_sane_size():
     """Review (hosts): Panel(CatchUpRule()) drew an SVG 1.8e308 px wide with its title cut before
     "Measure" (an errorbar over no rows: infinite extents). Vega itself draws it now: the fair
-    share's line on 0-100% axes, the size of the measured chart."""
+    share's line on 0-100% axes, both axes titled, the size of the measured chart."""
     import re
 
     vlc = pytest.importorskip("vl_convert")
@@ -142,6 +142,8 @@ def test_catch_up_rules_chart_before_any_rule_is_measured_is_empty_axes_of_a_san
         w, h = (float(v) for v in re.search(r'<svg[^>]* width="([\d.e+]+)" height="([\d.e+]+)"', svg).groups())
         sizes.append((w, h))
         assert "Decisiveness under the reroll rules" in svg and "100%" in svg
+        # both axes titled, measured or not (a datum-encoded line had dropped the x axis's title)
+        assert "point of the game (share of turns played)" in svg and "leader goes on to win" in svg
     (w0, h0), (w1, h1) = sizes
     assert 300 < w0 < 600 and 200 < h0 < 400, sizes
     assert abs(w0 - w1) < 100, sizes  # the legend's line is all the measured chart adds
