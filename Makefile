@@ -90,14 +90,16 @@ check: $(STAMP)
 # through nbval, the site builds, every browser test) in front. One session left a core idle for most
 # of an hour (CI took 59 minutes); every test runs exactly once, in one of the two. The fast tier's log
 # is printed whole when it fails, else its slowest tests and last line; `make test` fails when either session does.
+# Each session's timings go to build/test-fast.xml and build/test-slow.xml (JUnit XML), which
+# tests/bench/suite_times.py sums per file and per session: the figures for balancing the two.
 SLOW_SKIPS := $(foreach t,$(filter-out $(README_FAST),$(FAST)),--ignore=$(t)) $(foreach t,$(README_FAST),--deselect=$(t))
 test: $(STAMP)
 	@$(BIN)/python tests/machine.py chromium npm
 	@mkdir -p build
-	@$(BIN)/python -m pytest -q --durations=15 -p no:xdist -p no:cacheprovider --basetemp=build/pytest-fast $(FAST) > build/test-fast.log 2>&1 & \
+	@$(BIN)/python -m pytest -q --durations=15 -p no:xdist -p no:cacheprovider --basetemp=build/pytest-fast --junitxml=build/test-fast.xml $(FAST) > build/test-fast.log 2>&1 & \
 	fast=$$!; \
 	echo "make test: the fast tier runs in the background (build/test-fast.log); the rest here"; \
-	$(BIN)/python -m pytest --nbval-lax -q --durations=20 --basetemp=build/pytest $(SLOW_SKIPS); slow=$$?; \
+	$(BIN)/python -m pytest --nbval-lax -q --durations=20 --basetemp=build/pytest --junitxml=build/test-slow.xml $(SLOW_SKIPS); slow=$$?; \
 	wait $$fast; fastrc=$$?; \
 	if [ $$fastrc -ne 0 ]; then echo "make test: the fast tier FAILED (build/test-fast.log):"; cat build/test-fast.log; \
 	else echo "make test: the fast tier passed:"; sed -n '/slowest/,$$p' build/test-fast.log; fi; \
