@@ -8,6 +8,7 @@ standard library and `meeple.rules` are imported: it runs in the site's Pyodide.
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 from meeple.rules.sim.design import duration_spread
 from meeple.rules.sim.results import rate_row as _rate_row
@@ -30,6 +31,20 @@ def is_number(v) -> bool:
 
 def is_present(v) -> bool:
     return v is not None and not (isinstance(v, float) and math.isnan(v))
+
+
+_INTS = frozenset({int})
+_NONE = frozenset({type(None)})
+_NUMBERS = frozenset({int, float, type(None)})
+
+
+def _per_seat(values: list, players: int) -> list[list]:
+    """One game column's values per seat (`values`: each game's, a list or tuple of one per seat, or
+    one for the game): [[seat 0's in each game], ...]."""
+    kinds = set(map(type, values))
+    if kinds <= {list, tuple} and set(map(len, values)) == {players}:  # one per seat in every game (the usual)
+        return [list(col) for col in zip(*values)]
+    return [[(v[s] if isinstance(v, (list, tuple)) else v) for v in values] for s in range(players)]
 
 
 def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
@@ -61,18 +76,27 @@ def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
     for row in rows:
         row |= {"duration_spread": spread[0], "duration_spread_low": spread[1], "duration_spread_high": spread[2]}
     columns: dict[str, list[list]] = {}  # the game's own columns, per seat (a results table's, by seat)
-    for key in dict.fromkeys(k for g in records for k in g.stats):
-        columns[key] = [[(v[s] if isinstance(v, (list, tuple)) else v) for v in (g.stats.get(key) for g in records)]
-                        for s in seats]
+    for key in dict.fromkeys(chain.from_iterable(g.stats for g in records)):
+        columns[key] = _per_seat([g.stats.get(key) for g in records], players)
     sources = list(dict.fromkeys(k for g in records if g.sources for d in g.sources for k in d))
     for key in sources:
         columns[f"points_{key}"] = [[g.sources[s].get(key, 0) if g.sources else None for g in records] for s in seats]
     for col, per_seat in columns.items():
-        values = [v for part in per_seat for v in part if v is not None]
-        # a results table's numeric column (not a switch, not text): what sweep averages
-        if not values or not all(is_number(v) for v in values):
-            continue
+        kinds = set()
+        for part in per_seat:
+            kinds.update(map(type, part))
+        if kinds <= _NUMBERS:  # plain ints and floats (the usual column): the checks below, in one pass over types
+            if not kinds - _NONE:
+                continue  # no game counted it
+            present = (lambda part: part) if kinds <= _INTS else \
+                (lambda part: [v for v in part if v is not None and v == v])  # is_present: not None, not NaN
+        else:
+            values = [v for part in per_seat for v in part if v is not None]
+            # a results table's numeric column (not a switch, not text): what sweep averages
+            if not values or not all(is_number(v) for v in values):
+                continue
+            present = (lambda part: [v for v in part if is_present(v)])
         for row, part in zip(rows, per_seat):
-            got = mean_ci([v for v in part if is_present(v)])
+            got = mean_ci(present(part))
             row |= {f"mean_{col}": got[0], f"mean_{col}_low": got[1], f"mean_{col}_high": got[2]}
     return rows

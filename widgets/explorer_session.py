@@ -214,6 +214,7 @@ class ExplorerSession:
         # column and chart empty)
         self.reference = tuple(b if b in s else _nearest(b, s) for b, s in zip(self.baseline, self.stops))
         self._specs: dict = {}
+        self._sames: dict = {}  # (cell, reference) -> (their games, the reference's, whether they are the same games)
 
     # --- checks ------------------------------------------------------------------
 
@@ -545,10 +546,23 @@ class ExplorerSession:
                  "completed": {name: self.games}, "usage_words": dict(getattr(self.mod, "USAGE", {})),
                  "always_applies": dict(getattr(self.mod, "ALWAYS_APPLIES", {}))}
         lines = usage_lines(SimpleNamespace(attrs=attrs))
-        ref = self._print(self.reference)
-        same = [same_line(name, self.cell_text(self.reference))] if cell != self.reference and ref is not None \
-            and self._print(cell) == ref else []
+        same = [same_line(name, self.cell_text(self.reference))] if cell != self.reference \
+            and self._same_play(cell, self.reference) else []
         return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
+
+    def _same_play(self, cell, ref) -> bool:
+        """Whether `cell` played the games `ref` did: their games_print equal. With both cells' games here,
+        game by game, stopping at the first game that differs (what the print hashes, without hashing
+        every game of a value that differs in its first: the usual cold move)."""
+        a, b = self.records.get(cell), self.records.get(ref)
+        if a is not None and b is not None:  # (add() drops a saved print when the cell's games come)
+            known = self._sames.get((cell, ref))
+            if known is None or known[0] is not a or known[1] is not b:  # made once for these games
+                same = len(a) == len(b) and all(repr(tuple(x)[2:]) == repr(tuple(y)[2:]) for x, y in zip(a, b))
+                known = self._sames[(cell, ref)] = (a, b, same)
+            return known[2]
+        ref_print = self._print(ref)
+        return ref_print is not None and self._print(cell) == ref_print
 
     def _print(self, cell) -> str | None:
         """games_print of a cell's games (None: not played), made once."""

@@ -26,16 +26,19 @@ def nest_score(cards: Iterable[Card]) -> int:
 
 def nest_points(nest: tuple[Duck, ...], taken: tuple[int, ...]) -> tuple[int, int]:
     """(nest_score of the nest, nest_score of its cards not at the `taken` positions)."""
-    total = sum(best_by_suit(nest).values())  # nest_score: a nest holds only ducks
     if not taken:
+        total = sum(best_by_suit(nest).values())  # nest_score: a nest holds only ducks
         return total, total
     skip = set(taken)
-    own: dict[str, int] = {}  # best_by_suit of the cards not taken, without making their list
-    get = own.get
+    best: dict[str, int] = {}  # best_by_suit of the nest, and of the cards not taken, in one pass
+    own: dict[str, int] = {}
+    get, get_own = best.get, own.get
     for i, (suit, n) in enumerate(nest):
-        if n > get(suit, 0) and i not in skip:
+        if n > get(suit, 0):
+            best[suit] = n
+        if n > get_own(suit, 0) and i not in skip:
             own[suit] = n
-    return total, sum(own.values())
+    return sum(best.values()), sum(own.values())
 
 
 def best_by_suit(nest) -> dict[str, int]:

@@ -14,7 +14,7 @@ from ..chance import Chance2
 from .cards import FLIP, NO_STEAL, PENALTY_FACE, STEAL, STOP, Config, Steal, steals_of, unseen_counts
 from .core import begin, caught_up, new_core, note_leader
 from .game import Observation
-from .odds import best_by_suit, best_stop, expected_values
+from .odds import best_stop, expected_values
 
 
 def play_core(config: Config, chance, seat_funcs, rngs, checked, seat_names, leader):
@@ -68,9 +68,16 @@ def _die_odds(die: tuple[int, ...], min_steal: int, max_steal: int) -> tuple[dic
 def _removal_loss(nest) -> int:
     """What a nest's owner loses, summed over its cards, if that one card were
     taken: only a suit's unique highest duck costs anything (the gap to the next)."""
-    top: dict[str, list[int]] = {}  # suit -> [highest, how many, next highest]
+    return _loss_of(_tops(nest))
+
+
+def _tops(nest) -> dict[str, list[int]]:
+    """suit -> [highest, how many, next highest] of a nest's ducks (what _removal_loss reads; its
+    highest is best_by_suit's)."""
+    top: dict[str, list[int]] = {}
+    get = top.get
     for suit, n in nest:
-        t = top.get(suit)
+        t = get(suit)
         if t is None:
             top[suit] = [n, 1, 0]
         elif n > t[0]:
@@ -79,6 +86,11 @@ def _removal_loss(nest) -> int:
             t[1] += 1
         elif n > t[2]:
             t[2] = n
+    return top
+
+
+def _loss_of(top: dict[str, list[int]]) -> int:
+    """_removal_loss from a nest's _tops."""
     loss = 0
     for high, k, below in top.values():
         if k == 1:
@@ -97,9 +109,9 @@ def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
     """steal_choice from the narrow view it reads: the nests (face down, but every card
     in one was seen, DDB-13) and whose they are."""
     mine = nests[me]
-    my_best = best_by_suit(mine)
+    my_top = _tops(mine)  # my best duck of each suit (best_by_suit) and what losing a card costs, in one pass
     win, backfire = _die_odds(cfg.die, cfg.min_steal, cfg.max_steal)
-    my_loss = _removal_loss(mine) / len(mine) if mine else 0.0
+    my_loss = _loss_of(my_top) / len(mine) if mine else 0.0
     if cfg.minus_one == "steal-back":
         my_loss *= 2  # the card also helps that opponent
     risk = backfire * my_loss  # what every steal risks
@@ -113,7 +125,7 @@ def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
         if known is None:  # the first claim on this nest: value its cards once
             theirs = nests[t]
             size = len(theirs)
-            known = per_card[t] = (size, _card_value(theirs, my_best) if size else 0.0)
+            known = per_card[t] = (size, _card_value(theirs, my_top) if size else 0.0)
         size, value = known
         value = (win[d] * min(d, size) * value if size else 0.0) - risk
         if best_value is None or value > best_value:
@@ -125,15 +137,18 @@ def _steal_pick(cfg: Config, nests, me: int, legal, rng) -> Steal:
     return best[0] if len(best) == 1 or rng is None else best[_bots.below(rng, len(best))]
 
 
-def _card_value(theirs, my_best: dict[str, int]) -> float:
-    """One random card of a nest: what it adds to mine (my best duck of its suit,
-    `my_best`) plus what it costs its owner (steal_choice)."""
+def _card_value(theirs, my_top: dict[str, list[int]]) -> float:
+    """One random card of a nest: what it adds to mine (my best duck of its suit, the
+    highest in `my_top`) plus what it costs its owner (steal_choice)."""
     gain = 0
+    mine = my_top.get
     for suit, n in theirs:
-        n -= my_best.get(suit, 0)
+        m = mine(suit)
+        if m is not None:
+            n -= m[0]
         if n > 0:
             gain += n
-    return (gain + _removal_loss(theirs)) / len(theirs)
+    return (gain + _loss_of(_tops(theirs))) / len(theirs)
 
 
 def threshold_bot(k: int):
