@@ -306,6 +306,8 @@ def _build(work: Path, html: Path, solutions: bool, chosen: list[Path], execute:
     print(f"build_site: {icons} Font Awesome icons kept as SVG, {css_cut / 1e3:.0f} kB of glyph rules and "
           f"{font_cut / 1e3:.0f} kB of icon fonts left out, the search index only on search.html "
           f"({site_pages.drop_search_index(built)} pages lighter)", flush=True)
+    files, cut = site_pages.minify_theme(built, modules)
+    print(f"build_site: {files} of the theme's scripts and styles minified ({cut / 1e3:.0f} kB less)", flush=True)
     site_vendor.write_cache_headers(built)
     runnable = sum(site_cells.add_scripts(page) for page in built.glob("*.html"))
     site_lab.add_scripts(built)

@@ -12,7 +12,9 @@ each function rewrites the built HTML in place and returns what it did, for the 
 
 from __future__ import annotations
 
+import csv
 import html as htmllib
+import io
 import json
 import math
 import os
@@ -28,7 +30,7 @@ from altair.utils._importers import vl_version_for_vl_convert
 
 from meeple.rules.extras import require
 
-from .cells import module_name
+from .cells import EDITOR_DIR, module_name
 from .vendor import KATEX_DIR, MODULES, PYODIDE_DIR, STATIC, VEGA_DIR, VEGA_LITE_DIR, WIDGETS_STATIC
 from meeple.widgets.chart_text import describe
 
@@ -204,7 +206,60 @@ def _to_vega(spec: dict) -> dict:
     for data in vega.get("data", []):
         if isinstance(data.get("values"), list):
             data["values"] = [_drawn(row) for row in data["values"]]
+            data.update(csv_values(data))
     return vega
+
+
+# How Vega reads a field of CSV text (vega-loader's typeParsers): "" and a missing value are null.
+# A field whose every value is a number (or null) is parsed as "number", every value a bool as
+# "boolean"; a text field is parsed only if it has nulls ("string": "" -> null), else left as the text.
+CSV_TYPES = ((lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "number"),
+             (lambda v: isinstance(v, bool), "boolean"), (lambda v: isinstance(v, str), "string"))
+
+
+def csv_values(data: dict) -> dict:
+    """A Vega data set's inline rows as CSV text (`values` a string, `format` {"type": "csv",
+    "parse": ...}), which Vega reads back into the very same rows: the column names once, not once
+    a row (a saved Explorer's three charts repeat ~10 names on each of their rows; a page has
+    1.5 MB cold). Returns the keys to update, or {} where the rows are not exactly CSV's: rows
+    with other keys or in another order, a nested value, a value NaN or infinite, a field of
+    mixed types, a text field with both null and "" (CSV has one empty), a "#111" (explorer.js
+    swaps that colour in the spec's text for a dark page), a format already set, or no saving."""
+    rows, fmt = data.get("values"), data.get("format")
+    if not isinstance(rows, list) or not rows or fmt not in (None, {}) or not all(isinstance(r, dict) for r in rows):
+        return {}
+    names = list(rows[0])
+    if not names or any(list(r) != names for r in rows):
+        return {}
+    parse = {}
+    for name in names:
+        column = [r[name] for r in rows]
+        given = [v for v in column if v is not None]
+        kind = next((k for test, k in CSV_TYPES if given and all(test(v) for v in given)), None)
+        if kind is None and given:
+            return {}  # mixed, nested, or a type CSV cannot say
+        if kind == "number" and not all(math.isfinite(v) for v in given):
+            return {}
+        if kind == "string":
+            if any(v == "#111" for v in given) or (len(given) < len(column) and "" in given):
+                return {}
+            if len(given) == len(column):
+                continue  # text with no null: left as it is read
+        parse[name] = kind or "number"  # a column of nulls only: read as null
+
+    def cell(v) -> str:
+        return "" if v is None else v if isinstance(v, str) else json.dumps(v)
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(names)
+    writer.writerows([cell(r[n]) for n in names] for r in rows)
+    text = out.getvalue()
+    fmt = {"type": "csv", **({"parse": parse} if parse else {})}
+    compact = lambda x: len(json.dumps(x, separators=(",", ":")))  # noqa: E731
+    if compact(text) + compact(fmt) >= compact(rows) + compact(data.get("format", {})):
+        return {}
+    return {"values": text, "format": fmt}
 
 
 DRAWN_DIGITS = 6  # significant digits of a number a chart draws: far finer than a pixel, a third of the bytes
@@ -223,6 +278,13 @@ def _drawn(value):
     return value
 
 
+def _no_schema(vega: dict) -> dict:
+    """A compiled spec without its "$schema" (a URL Vega never reads), for the front ends that know
+    it is Vega: meeple-chart.js (always Vega) and explorer.js (charts["format"]); panel.js tells
+    Vega from Vega-Lite by it, so a control's chart keeps it."""
+    return {k: v for k, v in vega.items() if k != "$schema"}
+
+
 def compile_chart(model: dict) -> int:
     """An Altair chart (JupyterChart) on a page becomes Vega, drawn by meeple-chart.js with
     the site's one Vega file, in place of a chart module that carries Vega, Vega-Lite and
@@ -232,7 +294,7 @@ def compile_chart(model: dict) -> int:
         return 0  # not an Altair chart
     # its text alternative (what it shows, with its numbers) where the lesson wrote none:
     # meeple-chart.js makes it the chart's aria-label
-    attrs["spec"] = _to_vega({**attrs["spec"], "description": attrs["spec"].get("description") or describe(attrs["spec"])})
+    attrs["spec"] = _no_schema(_to_vega({**attrs["spec"], "description": attrs["spec"].get("description") or describe(attrs["spec"])}))
     attrs["_esm"] = CHART_ESM.read_text().replace("../vega/", f"../{VEGA_DIR}/")
     return 1
 
@@ -266,7 +328,7 @@ def compile_explorer(model: dict) -> int:
     for name in [k for k in charts if k not in ("key", "format")]:
         # its text alternative is the chart box's (explorer.js: the title and the numbers of the
         # value shown): the spec's own, of every value, would only weigh on the page
-        charts[name] = _to_vega({k: v for k, v in charts[name].items() if k != "description"})
+        charts[name] = _no_schema(_to_vega({k: v for k, v in charts[name].items() if k != "description"}))
         done += 1
     charts["format"] = "vega"
     # the comment lines stay in the source: a page has 1.5 MB cold and the browser reads no comment
@@ -533,3 +595,34 @@ def drop_search_index(html: Path) -> int:
             page.write_text(cut)
             done += 1
     return done
+
+
+MINIFY_SKIP = (PYODIDE_DIR, VEGA_DIR, VEGA_LITE_DIR, KATEX_DIR, EDITOR_DIR, MODULES)  # pinned, or minified already
+MINIFY_GAIN = 0.1  # a file is replaced by esbuild's only if that is at least this much smaller
+
+
+def minify_theme(html: Path, modules: Path) -> tuple[int, int]:
+    """The theme's and Sphinx's scripts and styles that ship as their authors wrote them (mystnb's
+    CSS, basic.css, pygments.css, togglebutton, copybutton, sphinx-design's tabs, doctools, ...:
+    ~40 kB a lesson page loads, and a page has 1.5 MB cold) minified by esbuild in place, their
+    licence comments kept. A file esbuild cannot make 10% smaller (the theme's own minified
+    bundles) is left as it is, byte for byte; the versioned folders (Vega, KaTeX, Pyodide, the
+    editor) and the widgets' modules (minified by the build) are not touched. A script stays a
+    classic script: esbuild renames no top-level name without --format or --bundle. Returns
+    (files minified, bytes saved)."""
+    exe = modules / ".bin" / "esbuild"
+    static = html / "_static"
+    done = saved = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for f in sorted(p for p in static.rglob("*") if p.suffix in (".js", ".css") and p.is_file()):
+            if f.relative_to(static).parts[0] in MINIFY_SKIP:
+                continue
+            out = Path(tmp) / f"min{f.suffix}"
+            subprocess.run([str(exe), str(f), "--minify", "--legal-comments=inline", "--log-level=error",
+                            f"--outfile={out}", "--allow-overwrite"], check=True)
+            before, after = f.stat().st_size, out.stat().st_size
+            if after <= before * (1 - MINIFY_GAIN):
+                shutil.copyfile(out, f)
+                done += 1
+                saved += before - after
+    return done, saved

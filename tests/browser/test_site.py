@@ -313,3 +313,57 @@ def test_a_lesson_page_transfers_at_most_1_5_mb_cold(site, browser, lesson):
     assert total <= COLD_BUDGET, f"{lesson}: {total} bytes cold; heaviest: {heaviest}"
     assert not [p for p in seen if "/pyodide" in p or p.endswith(".whl")], "Python was fetched before Play live"
     assert not [p for p in seen if p.endswith(".map")], "a source map was fetched"
+
+
+def _csv_rows(data: dict) -> list[dict]:
+    """The rows a chart's CSV data set stands for, read as tests/course/test_site_build.py's _vega_reads
+    reads them (d3's csvParse, then format.parse's types: "" is null)."""
+    import csv
+    import io
+
+    rows = list(csv.DictReader(io.StringIO(data["values"], newline="")))
+    readers = {"number": lambda v: None if v == "" else json.loads(v),
+               "boolean": lambda v: None if v == "" else {"true": True, "false": False}[v],
+               "string": lambda v: None if v == "" else v}
+    for name, kind in data["format"].get("parse", {}).items():
+        for r in rows:
+            r[name] = readers[kind](r[name])
+    return rows
+
+
+def test_every_charts_csv_rows_are_the_rows_the_sites_vega_reads(site, browser):
+    """The build writes a compiled chart's rows as CSV (lessons/site/pages.py: csv_values; a page has
+    1.5 MB cold): the site's own Vega, in the browser, makes of each chart of every executed page the
+    same rows as the fast tier's reading of that CSV, which the fast tier checks is the rows the chart had."""
+    charts = []
+    for lesson in site.executed:
+        found = re.search(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>',
+                          (site.html / f"{lesson}.html").read_text(), re.S)
+        for model in json.loads(found[1])["state"].values() if found else []:
+            attrs = model.get("state", {})
+            specs = [v for k, v in (attrs.get("charts") or {}).items() if isinstance(v, dict)]
+            specs += [s for s in (attrs.get("spec"), (attrs.get("view") or {}).get("chart")) if isinstance(s, dict)]
+            charts += [s for s in specs if any(isinstance(d.get("values"), str) for d in s.get("data", []))]
+    assert charts, "no chart of the site carries its rows as CSV"
+    lesson = (lessons_with("Explorer", site.lessons) or site.lessons)[0]
+    context, page, visit = _open(browser, site, lesson)
+    try:
+        _settle(page, visit)
+        read = page.evaluate("""async (specs) => {
+            const V = globalThis.vega;
+            const out = [];
+            for (const spec of specs) {
+                const view = new V.View(V.parse(spec), { renderer: "none" });
+                await view.runAsync();
+                out.push(spec.data.filter((d) => typeof d.values === "string").map((d) => JSON.stringify(view.data(d.name))));
+                view.finalize();
+            }
+            return out;
+        }""", charts)
+    finally:
+        context.close()
+    for spec, got in zip(charts, read, strict=True):
+        inline = [d for d in spec["data"] if isinstance(d.get("values"), str)]
+        for data, rows in zip(inline, got, strict=True):
+            assert json.loads(rows) == _csv_rows(data), data["name"]
+    _check(visit)

@@ -308,3 +308,95 @@ def test_the_site_has_the_pages_the_readme_sends_readers_to():
     assert {"teachers_guide", "design_notes", "commands"} <= set(pages)
     toc = bs.toc_yaml(["01_first_interval", *pages])
     assert "- file: design_notes\n" in toc and "- file: commands\n" in toc
+
+
+def _vega_reads(data: dict) -> list[dict]:
+    """The rows Vega makes of a data set's inline `values` (vega-loader: d3's csvParse, then each field
+    of format.parse by its typeParser, "" and null read as null), for CSV text or a list of rows."""
+    import csv
+    import io
+
+    if not isinstance(data["values"], str):
+        return data["values"]
+    assert data["format"]["type"] == "csv" and set(data["format"]) <= {"type", "parse"}
+    rows = list(csv.DictReader(io.StringIO(data["values"], newline="")))
+    readers = {"number": lambda v: None if v == "" else json.loads(v),  # +"0.25", +"1e-05": as JSON reads them
+               "boolean": lambda v: None if v == "" else {"true": True, "false": False}[v],
+               "string": lambda v: None if v == "" else v}
+    for field, kind in data["format"].get("parse", {}).items():
+        for r in rows:
+            r[field] = readers[kind](r[field])
+    return rows
+
+
+def test_a_charts_rows_become_csv_that_vega_reads_back_as_the_same_rows():
+    """A lesson page has 1.5 MB cold, and a saved Explorer's three charts repeated every column name
+    on every row (issue 24's budget, lesson 11 78 bytes under): the rows go as CSV, which Vega
+    reads into the very same rows (types, nulls, "", text that looks like a number, commas, quotes,
+    newlines), and rows CSV cannot say exactly stay as they were."""
+    csv_values = bs.site_pages.csv_values
+    rows = [{"fall_probability": p / 4, "point": p, "seat": s, "bot": "heuristic" if s == 0 else "random",
+             "games": 200, "win_rate": 0.7975 - s / 7, "win_low": None if p == 1 else 0.0273826, "win_high": 1e-05,
+             "who": f'Player {s + 1} ("a", b)\nnext', "label": "0.5" if s else "", "note": None if s else "x",
+             "best": s == 0, "empty": None}
+            for p in range(5) for s in range(4)]
+    data = {"name": "data-1", "format": {}, "values": rows}
+    out = csv_values(data)
+    assert out["format"]["type"] == "csv" and isinstance(out["values"], str)
+    assert out["format"]["parse"] == {"fall_probability": "number", "point": "number", "seat": "number", "games": "number",
+                                      "win_rate": "number", "win_low": "number", "win_high": "number", "note": "string",
+                                      "best": "boolean", "empty": "number"}  # "bot", "who", "label": text as it is
+    assert _vega_reads({**data, **out}) == rows
+    assert [list(r) for r in _vega_reads({**data, **out})] == [list(r) for r in rows]  # the fields in their order
+    assert len(json.dumps(out)) < len(json.dumps(rows)) / 2
+    for bad in ([{**rows[0], "seat": "1"}, *rows[1:]],  # a field of numbers and text
+                [{**rows[0], "label": None}, *rows[1:]],  # a text field with both "" and null
+                [{**rows[0], "who": "#111"}, *rows[1:]],  # explorer.js recolours "#111" for a dark page
+                [{**rows[0], "win_rate": float("nan")}, *rows[1:]],
+                [{**rows[0], "seat": [1, 2]}, *rows[1:]],  # nested
+                [{k: v for k, v in rows[0].items() if k != "games"}, *rows[1:]],  # a field missing from a row
+                [dict(reversed(list(rows[0].items()))), *rows[1:]],  # another order
+                [{"x": 1}],  # nothing saved
+                []):
+        assert csv_values({"name": "d", "values": bad}) == {}, bad
+    assert csv_values({"name": "d", "format": {"type": "json"}, "values": rows}) == {}
+    assert csv_values({"name": "d", "source": "data-1"}) == {}
+
+
+def test_a_compiled_chart_carries_its_rows_as_csv_and_no_schema_where_its_front_end_knows_it_is_vega():
+    spec = {"$schema": "https://vega.github.io/schema/vega-lite/v5.json", "mark": "point",
+            "data": {"values": [{"x": i, "y": i / 3, "who": f"Player {i}"} for i in range(10)]},
+            "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"}}}
+    vega = bs.site_pages._to_vega(spec)
+    inline = [d for d in vega["data"] if "values" in d]
+    assert len(inline) == 1 and inline[0]["format"] == {"type": "csv", "parse": {"x": "number", "y": "number"}}
+    assert _vega_reads(inline[0]) == [{"x": i, "y": float(f"{i / 3:.6g}"), "who": f"Player {i}"} for i in range(10)]
+    chart = {"model_name": "AnyModel", "state": {"_vl_selections": {}, "spec": spec}}
+    assert bs.site_pages.compile_chart(chart) == 1 and "$schema" not in chart["state"]["spec"]  # meeple-chart.js: always Vega
+    panel = {"model_name": "AnyModel", "state": {"_esm": "", "view": {"kind": "k", "inputs": [], "chart": spec}}}
+    assert bs.site_pages.compile_panel(panel) == 1
+    assert "/schema/vega/" in panel["state"]["view"]["chart"]["$schema"]  # panel.js tells Vega from Vega-Lite by it
+
+
+def test_the_themes_unminified_files_are_minified_and_the_rest_left_alone(tmp_path):
+    """Sphinx's and the theme's own scripts and styles ship unminified (~40 kB a page): each is replaced
+    by esbuild's output when that is 10% smaller; the versioned folders and the widgets' modules are
+    not touched. A stand-in esbuild (it drops the spaces) shows which files it was given."""
+    sv = bs.site_vendor
+    exe = tmp_path / "npm" / ".bin" / "esbuild"
+    exe.parent.mkdir(parents=True)
+    exe.write_text(f"#!{sys.executable}\nimport sys\nsrc = sys.argv[1]\nout = [a for a in sys.argv if a.startswith('--outfile=')][0][10:]\n"
+                   "assert '--minify' in sys.argv and '--legal-comments=inline' in sys.argv\n"
+                   "open(out, 'w').write(open(src).read().replace(' ', ''))\n")
+    exe.chmod(0o755)
+    static = tmp_path / "html" / "_static"
+    files = {"basic.css": "a { color: red; }\n", "scripts/theme.js": "var x = 1;\n", "dense.css": "a{color:red} b{x:y}\n",
+             f"{sv.VEGA_DIR}/vega.min.js": "var v = 1;\n", f"{sv.MODULES}/abc.js": "let m = 1;\n",
+             f"{sv.PYODIDE_DIR}/pyodide.js": "let p = 1;\n", "page.html.txt": "a b c\n"}
+    for name, text in files.items():
+        (static / name).parent.mkdir(parents=True, exist_ok=True)
+        (static / name).write_text(text)
+    assert bs.site_pages.minify_theme(tmp_path / "html", tmp_path / "npm") == (2, 4 + 3)
+    assert (static / "basic.css").read_text() == "a{color:red;}\n" and (static / "scripts/theme.js").read_text() == "varx=1;\n"
+    for name in ("dense.css", f"{sv.VEGA_DIR}/vega.min.js", f"{sv.MODULES}/abc.js", f"{sv.PYODIDE_DIR}/pyodide.js", "page.html.txt"):
+        assert (static / name).read_text() == files[name], name
