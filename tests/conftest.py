@@ -1,7 +1,7 @@
 """The session's two course-site builds, started in the background as soon as the tests are collected.
 
 Building a site runs `python -m meeple.course.site.build` (npm, a wheel, Jupyter Book; the test site also
-runs ten lessons: minutes on two busy cores), and while it runs the test process only waits.
+runs twelve lessons: minutes on two busy cores), and while it runs the test process only waits.
 So when the selected tests include one that reads a build, the build starts right after
 collection, in its own process group, and those tests are moved to the end of the run (each
 module whole, in its order): the build then runs beside every test that does not need it,

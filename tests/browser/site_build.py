@@ -10,7 +10,10 @@ outputs, which is all the exercise cells and the lab need:
 - one lesson per widget kind for the pages tests (`site_lessons`, `Site.lessons`): the first
   lesson with both a Stepper and an Explorer, else the first with each (`make test` already
   runs every lesson through nbval, and `make site` builds them all);
-- the lessons with controls (CONTROL_LESSONS), whose saved views the controls test compares.
+- the lessons with controls (CONTROL_LESSONS), whose saved views the controls test compares;
+- every lesson with an Explorer: the heaviest pages, which the cold budget and axe must see
+  (lesson 13, two Explorers a page, was over the budget and shared a label in a full `make site`
+  while this build did not run it).
 MEEPLE_SITE_LESSONS="glob ..." picks other lessons for the pages tests; MEEPLE_SITE_ALL=1
 executes every lesson. MEEPLE_TEST_SITE=DIR tests a site already built with
 `python -m meeple.course.site.build --out DIR` (its log in DIR/site-build.log) instead of building one.
@@ -85,9 +88,11 @@ def matching(patterns: list[str], names: list[str]) -> list[str]:
 
 
 def executed_lessons() -> list[str]:
-    """The lessons the shared build runs: the pages tests' and the controls test's, in order."""
+    """The lessons the shared build runs: the pages tests', the controls test's and every Explorer's, in order."""
     names = list(lesson_sources())
-    chosen = set(site_lessons()) | set(matching(CONTROL_LESSONS, names))
+    # every Explorer's lesson too: theirs are the heaviest pages (the cold budget), and lesson 13's two
+    # Explorers on one page are where a label shared by both showed (axe's landmark-unique)
+    chosen = set(site_lessons()) | set(matching(CONTROL_LESSONS, names)) | set(lessons_with("Explorer", names))
     return [n for n in names if n in chosen]
 
 
@@ -96,7 +101,7 @@ class Build:
     starts the session's builds as soon as the tests are collected (tests/conftest.py), so they
     run while the tests that do not need them do; a fixture `wait()`s for its build."""
 
-    DEADLINE = 3600  # s: an outer deadline only (ten lessons run: 8-10 min on two busy cores)
+    DEADLINE = 3600  # s: an outer deadline only (twelve lessons run: 10-12 min on two busy cores)
 
     def __init__(self, args: list[str], log: Path):
         self.log, self.started = log, time.monotonic()

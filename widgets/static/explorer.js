@@ -142,7 +142,6 @@ function render({ model, el }) {
   // reader tabs to it and scrolls it with the arrow keys
   numbers.tabIndex = 0;
   numbers.setAttribute("role", "region");
-  numbers.setAttribute("aria-label", "the numbers of the value shown");
   const tools = h("div", "meeple-explorer-tools");
   const csvButton = h("button", "meeple-control meeple-explorer-csv", "Numbers as CSV");
   csvButton.setAttribute("aria-expanded", "false");
@@ -230,6 +229,8 @@ function render({ model, el }) {
     if (!v || !v.title) return;
     const c = model.get("charts") || {};
     root.setAttribute("aria-label", `Explorer: ${v.fields.join(" and ")} in ${v.title}`);
+    // a region's name must be unique on its page (axe landmark-unique): lesson 13 has two Explorers
+    numbers.setAttribute("aria-label", `the numbers of the ${v.fields.join(" and ")} shown`);
     head.replaceChildren(h("b", "", v.title), document.createTextNode(
       `: what changing ${v.fields.join(" and ")} does to the game. Bots: ${v.bots.join(", ")}; ` +
       `rules otherwise: ${v.rules} (the baseline, ${v.baseline}, stays drawn).`));
