@@ -271,6 +271,26 @@ def test_common_numbers_are_refused_in_one_short_printable_line(common, says):
     assert says in text and "\n" not in text and len(text) < 600 and text.isprintable(), text[:300]
 
 
+@pytest.mark.parametrize("settings,common,says,hint", [
+    (["bonus=abc"], [], "bonus: 'abc' is not a whole number", False),
+    (["bonus=-5"], [], "bonus=-5 is not allowed: 0 to 99 points", False),
+    (["big: bonus=1e3", "small: bonus=2"], [], "big: bonus: '1e3' is not a whole number", False),
+    (["bonus=6"], ["players=9"], "common numbers: players=9 is not allowed: 3 to 5", False),
+    (["bonsu=3"], [], "unknown parameter 'bonsu'", True),
+    (["bonus"], [], "setting 'bonus' is not of the form field=value", True),
+    (["hand_sizes[7]=3"], [], "hand_sizes[7]: index 7 is out of range", True),
+])
+def test_a_refused_value_of_a_known_number_ends_with_what_is_allowed_not_a_pointer_to_the_names(settings, common,
+                                                                                                   says, hint):
+    """The lab page showed "bonus=-5 is not allowed: 0 to 99 points (names: see the list; e.g.
+    players=... (one per line))": a pointer to the names after a value error reads as if the name
+    were wrong. It is given only where a name is unknown or a line is not name=value."""
+    with pytest.raises(ValueError) as e:
+        VariantLab("bucket-brigade", settings, common=common, games=10)
+    text = str(e.value)
+    assert text.startswith(says) and ("(names: see the list" in text) == hint, text
+
+
 def test_a_step_stops_inside_a_slow_game_and_the_next_goes_on_with_the_same_game():
     """Lookahead bots take seconds a game in the browser: a step with `seconds` stops between two
     decisions, inside a game, so the page sees Cancel within a second; the next step goes on with
