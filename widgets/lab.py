@@ -180,9 +180,11 @@ class VariantLab:
         return report_html(self.comparison(), self.command())
 
     def command(self) -> str:
-        """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
-        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, self.rotate, []).bots
-        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate,
+        """The `meeple compare` command that plays these games and prints these figures (as the report's): a
+        cancelled run's games played, not those asked (game i is dealt from the same seed either way)."""
+        games = self.games if self.finished or not self.done else self.done
+        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, games, self.rotate, []).bots
+        return compare_command(self.mod.NAME, self.configs, bots, games, self.seed, rotate=self.rotate,
                                measures=self.measures, common=self.base if self.common else None)
 
     # --- sharing ------------------------------------------------------------------

@@ -385,6 +385,23 @@ def test_a_run_stopped_after_one_game_answers_the_page_in_json_a_browser_reads()
     assert answer["ok"]["done"] == 1 and answer["ok"]["partial"] and "n/a" in answer["ok"]["text"]
 
 
+def test_a_cancelled_runs_command_plays_the_games_played_and_prints_the_figures_shown(capsys):
+    """Cancelled after 7 of 300 games, the page said "The same figures from the command line: ...
+    --games 300": that command prints 300 games' figures, not the 7 shown. It names the games played."""
+    lab = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic,random", games=300, seed=5)
+    lab.step(7)
+    command = lab.command()
+    assert "--games 7 " in command + " " and "--games 300" not in command, command
+    assert main(shlex.split(command)[1:] + ["--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    shown = lab.text()
+    table = lambda text: [line for line in text.splitlines()[1:] if not line.startswith("Interrupted")]
+    assert table(printed) == table(shown), (printed, shown)
+    assert lab.summary()["command"] == command and html.escape(command) in lab.report()
+    lab.step(300)
+    assert "--games 300" in lab.command()
+
+
 def test_an_emptied_bots_field_is_named_not_played_as_random():
     """The page sent `bots.value.trim() || "random"`: an emptied field played random bots unsaid.
     The text goes to Python as typed, which names the empty field and the bots it knows."""
