@@ -1,12 +1,17 @@
-"""The course site in the book theme's dark mode: what a reader sees is readable.
+"""The course site in the book theme's dark mode: the Explorer a reader sees is readable.
 
-Every text and every label of a chart must stand out from what is behind it (WCAG's 4.5:1 for
-text, 3:1 for the charts' small grey notes). One page load each, no Python started.
+The theme (pydata-sphinx-theme) puts a widget's output on a light card in dark mode, meant for
+light-only widgets; the Explorer draws itself dark there, so its text was light on that light
+card, and its saved charts (compiled to Vega with their own white background) drew white labels
+on white. Here every text of the Explorer and every label of its charts must stand out from what
+is behind it (WCAG's 4.5:1 for text, 3:1 for the charts' small grey notes). One page load, no
+Python started.
 """
 
 from __future__ import annotations
 
 import pytest
+from site_build import lessons_with
 
 pytestmark = pytest.mark.browser
 
@@ -36,8 +41,31 @@ CONTRASTS = """([root, texts, charts]) => {
 }"""
 
 
+EXPLORER_TEXTS = ".meeple-explorer-head, .meeple-explorer-status, .meeple-explorer-slider-name, caption, th, td"
+
+
 def _poor(found: list) -> list:
     return [f for f in found if f[3] < (3 if f[0].startswith("chart: ") else 4.5)]
+
+
+def test_the_explorer_and_its_saved_charts_read_in_the_dark_theme(site, browser, shots):
+    lessons = lessons_with("Explorer", site.executed)
+    if not lessons:
+        pytest.skip("no lesson with an Explorer was executed in this site build")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.add_init_script("localStorage.setItem('mode', 'dark')")  # the theme's switch, as a reader left it
+    try:
+        page.goto(f"{site.url}/{lessons[0]}.html")
+        page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+        root = page.locator(".meeple-explorer").first
+        page.wait_for_function("el => el.querySelector('.meeple-explorer-charts').dataset.drawn", arg=root.element_handle())
+        root.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "site-dark-explorer.png"))
+        found = page.evaluate(CONTRASTS, [root.element_handle(), EXPLORER_TEXTS, ".meeple-explorer-chart svg"])
+        assert any(w.startswith("chart: ") for w, *_ in found) and any(not w.startswith("chart: ") for w, *_ in found)
+        assert not _poor(found), _poor(found)[:8]
+    finally:
+        page.close()
 
 
 def test_the_variant_labs_words_and_chart_read_in_the_dark_theme(site, browser, shots):
