@@ -49,7 +49,7 @@ def _poor(found: list) -> list:
 
 
 def test_the_explorer_and_its_saved_charts_read_in_the_dark_theme(site, browser, shots):
-    lessons = lessons_with("Explorer", site.executed)
+    lessons = lessons_with("Explorer", site.lessons) or lessons_with("Explorer", site.executed)  # the pages tests' lessons: executed
     if not lessons:
         pytest.skip("no lesson with an Explorer was executed in this site build")
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
@@ -94,5 +94,29 @@ def test_the_variant_labs_words_and_chart_read_in_the_dark_theme(site, browser, 
                                           ".meeple-lab-chart svg"])
         assert any(w.startswith("chart: ") for w, *_ in found) and any(not w.startswith("chart: ") for w, *_ in found)
         assert not _poor(found), _poor(found)[:8]
+    finally:
+        page.close()
+
+
+def test_the_stepper_and_its_start_button_read_in_the_dark_theme(site, browser, shots):
+    """The Stepper is drawn in light colours on the theme's light card; its buttons (white fills) and
+    the page's "Start Python" button (#f7f7f7) took the browser's dark-scheme text, white: empty
+    boxes. Each button's text must stand out from its fill (3:1: most are disabled before Python)."""
+    lessons = lessons_with("Stepper", site.lessons) or lessons_with("Stepper", site.executed)  # the pages tests' lessons: executed
+    if not lessons:
+        pytest.skip("no lesson with a Stepper was executed in this site build")
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.add_init_script("localStorage.setItem('mode', 'dark')")
+    try:
+        page.goto(f"{site.url}/{lessons[0]}.html")
+        page.wait_for_function("document.documentElement.dataset.theme === 'dark' && document.querySelector('.meeple-stepper button')")
+        stepper = page.locator(".meeple-stepper").first
+        stepper.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots / "site-dark-stepper.png"))
+        found = page.evaluate(CONTRASTS, [page.locator("body").element_handle(), ".meeple-live-bar button, .meeple-stepper button",
+                                          ".none"])
+        assert len(found) > 5, found
+        poor = [f for f in found if f[3] < 3]
+        assert not poor, poor[:8]
     finally:
         page.close()
