@@ -101,7 +101,8 @@ def test_the_variant_labs_words_and_chart_read_in_the_dark_theme(site, browser, 
 def test_the_stepper_and_its_start_button_read_in_the_dark_theme(site, browser, shots):
     """The Stepper is drawn in light colours on the theme's light card; its buttons (white fills) and
     the page's "Start Python" button (#f7f7f7) took the browser's dark-scheme text, white: empty
-    boxes. Each button's text must stand out from its fill (3:1: most are disabled before Python)."""
+    boxes. Each button's text must stand out from its fill (3:1: most are disabled before Python), and
+    the bar's line from the card it sits on."""
     lessons = lessons_with("Stepper", site.lessons) or lessons_with("Stepper", site.executed)  # the pages tests' lessons: executed
     if not lessons:
         pytest.skip("no lesson with a Stepper was executed in this site build")
@@ -113,7 +114,7 @@ def test_the_stepper_and_its_start_button_read_in_the_dark_theme(site, browser, 
         stepper = page.locator(".meeple-stepper").first
         stepper.scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "site-dark-stepper.png"))
-        found = page.evaluate(CONTRASTS, [page.locator("body").element_handle(), ".meeple-live-bar button, .meeple-stepper button",
+        found = page.evaluate(CONTRASTS, [page.locator("body").element_handle(), ".meeple-live-bar button, .meeple-live-bar .meeple-live-status, .meeple-stepper button",
                                           ".none"])
         assert len(found) > 5, found
         poor = [f for f in found if f[3] < 3]

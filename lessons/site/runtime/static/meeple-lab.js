@@ -67,6 +67,7 @@
 .meeple-lab-field{display:flex;flex-direction:column;font-size:.9em;min-width:0}
 .meeple-lab-field textarea,.meeple-lab-field input,.meeple-lab-field select{font:inherit;font-family:SFMono-Regular,Menlo,Consolas,monospace;max-width:100%;box-sizing:border-box}
 .meeple-lab-field:has(textarea){grid-column:1/-1}
+.meeple-lab-status{color:var(--pst-color-text-muted,#555)}
 .meeple-lab-names{font-size:.8em;color:var(--pst-color-text-muted,#555);overflow-wrap:anywhere;margin:.2em 0 .6em}
 .meeple-lab-buttons{display:flex;gap:.5em;flex-wrap:wrap}
 .meeple-lab-warnings{color:#a04000;margin:.4em 0}
