@@ -41,7 +41,7 @@ CONTRASTS = """([root, texts, charts]) => {
 }"""
 
 
-EXPLORER_TEXTS = ".meeple-explorer-head, .meeple-explorer-status, .meeple-explorer-slider-name, caption, th, td"
+EXPLORER_TEXTS = ".meeple-explorer-head, .meeple-explorer-status, .meeple-live-status, .meeple-explorer-slider-name, caption, th, td"
 
 
 def _poor(found: list) -> list:
