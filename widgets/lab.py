@@ -64,8 +64,7 @@ class VariantLab:
         try:
             self.base = common_config(self.mod, self.common, "common numbers")[0]
         except (ValueError, TypeError) as e:
-            raise ValueError(f"common numbers: {' '.join(str(e).split())} (names: see the list; e.g. "
-                             f"{_example(self.mod)})") from None
+            raise ValueError(f"common numbers: {' '.join(str(e).split())}{_names_hint(self.mod, self.common)}") from None
         self.name = check_name(name)
         groups = variant_lines(self.settings, self.name)  # "NAME: field=value" lines make more variants
         self.variants = {}
@@ -75,7 +74,7 @@ class VariantLab:
             except (ValueError, TypeError) as e:
                 text = " ".join(str(e).split())
                 text = text.removeprefix(f"{key}: ") if len(groups) == 1 else text
-                raise ValueError(f"{text} (names: see the list; e.g. {_example(self.mod)})") from None
+                raise ValueError(f"{text}{_names_hint(self.mod, lines)}") from None
             if config == self.base:
                 raise ValueError(f"{', '.join(lines)} leaves the rules as they are"
                                  f"{' (with the common numbers)' if self.common else ''}: change a number")
@@ -181,9 +180,11 @@ class VariantLab:
         return report_html(self.comparison(), self.command())
 
     def command(self) -> str:
-        """The `meeple compare` command that plays these games and prints these figures (as the report's)."""
-        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, self.games, self.rotate, []).bots
-        return compare_command(self.mod.NAME, self.configs, bots, self.games, self.seed, rotate=self.rotate,
+        """The `meeple compare` command that plays these games and prints these figures (as the report's): a
+        cancelled run's games played, not those asked (game i is dealt from the same seed either way)."""
+        games = self.games if self.finished or not self.done else self.done
+        bots = Results(self.mod, self.configs[BASE], self.refs[BASE], self.seed, games, self.rotate, []).bots
+        return compare_command(self.mod.NAME, self.configs, bots, games, self.seed, rotate=self.rotate,
                                measures=self.measures, common=self.base if self.common else None)
 
     # --- sharing ------------------------------------------------------------------
@@ -271,6 +272,16 @@ def variant_lines(lines: list[str], default: str) -> dict[str, list[str]]:
             key = default
         out.setdefault(key, []).append(line)
     return out
+
+
+def _names_hint(mod, lines) -> str:
+    """The pointer to the list of names, for an error where a line is not `name=value` with a name the game
+    has; "" where every name is known (the rule's own message says what the value may be: a pointer
+    to the names there read as if the name were wrong)."""
+    known = set(mod.Config().parameters())
+    if all("=" in line and line.split("=", 1)[0].strip() in known for line in lines):
+        return ""
+    return f" (names: see the list; e.g. {_example(mod)})"
 
 
 def _example(mod) -> str:

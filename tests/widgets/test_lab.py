@@ -271,6 +271,26 @@ def test_common_numbers_are_refused_in_one_short_printable_line(common, says):
     assert says in text and "\n" not in text and len(text) < 600 and text.isprintable(), text[:300]
 
 
+@pytest.mark.parametrize("settings,common,says,hint", [
+    (["bonus=abc"], [], "bonus: 'abc' is not a whole number", False),
+    (["bonus=-5"], [], "bonus=-5 is not allowed: 0 to 99 points", False),
+    (["big: bonus=1e3", "small: bonus=2"], [], "big: bonus: '1e3' is not a whole number", False),
+    (["bonus=6"], ["players=9"], "common numbers: players=9 is not allowed: 3 to 5", False),
+    (["bonsu=3"], [], "unknown parameter 'bonsu'", True),
+    (["bonus"], [], "setting 'bonus' is not of the form field=value", True),
+    (["hand_sizes[7]=3"], [], "hand_sizes[7]: index 7 is out of range", True),
+])
+def test_a_refused_value_of_a_known_number_ends_with_what_is_allowed_not_a_pointer_to_the_names(settings, common,
+                                                                                                   says, hint):
+    """The lab page showed "bonus=-5 is not allowed: 0 to 99 points (names: see the list; e.g.
+    players=... (one per line))": a pointer to the names after a value error reads as if the name
+    were wrong. It is given only where a name is unknown or a line is not name=value."""
+    with pytest.raises(ValueError) as e:
+        VariantLab("bucket-brigade", settings, common=common, games=10)
+    text = str(e.value)
+    assert text.startswith(says) and ("(names: see the list" in text) == hint, text
+
+
 def test_a_step_stops_inside_a_slow_game_and_the_next_goes_on_with_the_same_game():
     """Lookahead bots take seconds a game in the browser: a step with `seconds` stops between two
     decisions, inside a game, so the page sees Cancel within a second; the next step goes on with
@@ -363,6 +383,23 @@ def test_a_run_stopped_after_one_game_answers_the_page_in_json_a_browser_reads()
         answer = json.loads(text, parse_constant=refused)
         assert "ok" in answer, answer
     assert answer["ok"]["done"] == 1 and answer["ok"]["partial"] and "n/a" in answer["ok"]["text"]
+
+
+def test_a_cancelled_runs_command_plays_the_games_played_and_prints_the_figures_shown(capsys):
+    """Cancelled after 7 of 300 games, the page said "The same figures from the command line: ...
+    --games 300": that command prints 300 games' figures, not the 7 shown. It names the games played."""
+    lab = VariantLab("bucket-brigade", ["bonus=6"], bots="heuristic,random", games=300, seed=5)
+    lab.step(7)
+    command = lab.command()
+    assert "--games 7 " in command + " " and "--games 300" not in command, command
+    assert main(shlex.split(command)[1:] + ["--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    shown = lab.text()
+    table = lambda text: [line for line in text.splitlines()[1:] if not line.startswith("Interrupted")]
+    assert table(printed) == table(shown), (printed, shown)
+    assert lab.summary()["command"] == command and html.escape(command) in lab.report()
+    lab.step(300)
+    assert "--games 300" in lab.command()
 
 
 def test_an_emptied_bots_field_is_named_not_played_as_random():

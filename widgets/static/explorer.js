@@ -36,7 +36,7 @@ function script(path, name) {
   return all.get(url);
 }
 // Vega's own dark colours for a chart compiled before it reached the page (vega-embed's "dark" theme in a kernel)
-const DARK = { background: "#333", title: { color: "#fff" }, axis: { domainColor: "#fff", gridColor: "#888", tickColor: "#fff",
+const DARK = { background: "#333", title: { color: "#fff", subtitleColor: "#fff" }, axis: { domainColor: "#fff", gridColor: "#888", tickColor: "#fff",
   labelColor: "#fff", titleColor: "#fff" }, legend: { labelColor: "#fff", titleColor: "#fff" },
   style: { "guide-label": { fill: "#fff" }, "guide-title": { fill: "#fff" }, "group-title": { fill: "#fff" } } };
 
@@ -44,6 +44,8 @@ async function embed(box, spec, isVega, darkMode) {
   if (BUNDLED) return (await BUNDLED(box, spec, { actions: false, renderer: "svg", ...(darkMode ? { theme: "dark" } : {}) })).view;
   const vega = await script(VEGA_JS, "vega");
   const compiled = isVega ? spec : (await script(VEGA_LITE_JS, "vegaLite")).compile(spec).spec;
+  // a compiled spec names its own white background, which Vega puts before the config's dark one
+  if (darkMode) compiled.background = DARK.background;
   box.classList.add("vega-embed");
   const view = new vega.View(vega.parse(compiled, darkMode ? DARK : undefined), { renderer: "svg", container: box, hover: true });
   await view.runAsync();
@@ -318,9 +320,9 @@ function render({ model, el }) {
     const darkMode = dark(root);
     try {
       await Promise.all(names.map(async (n, i) => {
-        // the ring and the current cell's outline are near-black: near-white on a dark background
+        // the ring and the current cell's outline are near-black, the grey labels mid-grey: lighter on a dark background
         const text = JSON.stringify(c[n]);
-        const spec = JSON.parse(darkMode ? text.replace(/"#111"/g, '"#f2f2f2"') : text);
+        const spec = JSON.parse(darkMode ? text.replace(/"#111"/g, '"#f2f2f2"').replace(/"#777"/g, '"#bbb"') : text);
         if (spec.params) spec.params.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
         if (spec.signals) spec.signals.forEach((p) => { if (p.name === "meeple_current") p.value = point; });
         const named = spec.title && spec.title.text ? spec.title.text : typeof spec.title === "string" ? spec.title : n;

@@ -67,7 +67,8 @@
 .meeple-lab-field{display:flex;flex-direction:column;font-size:.9em;min-width:0}
 .meeple-lab-field textarea,.meeple-lab-field input,.meeple-lab-field select{font:inherit;font-family:SFMono-Regular,Menlo,Consolas,monospace;max-width:100%;box-sizing:border-box}
 .meeple-lab-field:has(textarea){grid-column:1/-1}
-.meeple-lab-names{font-size:.8em;color:#555;overflow-wrap:anywhere;margin:.2em 0 .6em}
+.meeple-lab-status{color:var(--pst-color-text-muted,#555)}
+.meeple-lab-names{font-size:.8em;color:var(--pst-color-text-muted,#555);overflow-wrap:anywhere;margin:.2em 0 .6em}
 .meeple-lab-buttons{display:flex;gap:.5em;flex-wrap:wrap}
 .meeple-lab-warnings{color:#a04000;margin:.4em 0}
 .meeple-lab-out pre{white-space:pre;overflow-x:auto;font-size:.78em;max-width:100%}
@@ -75,7 +76,9 @@
 .meeple-lab-share input{flex:1 1 16em;min-width:0;font-size:.8em}
 .meeple-lab-out code{overflow-wrap:anywhere}
 .meeple-lab-chart svg{max-width:100%;height:auto;display:block}
-.meeple-lab-warnings{white-space:pre-line}`;
+.meeple-lab-warnings{white-space:pre-line}
+html[data-theme=dark] .meeple-lab-warnings{color:#ffb86b}
+html[data-theme=dark] .meeple-lab-chart svg{background:#fff;border-radius:4px}`;
   document.head.appendChild(style);
 
   let info = null;
