@@ -45,8 +45,9 @@ def games_print(records) -> str:
 
 
 def same_games(records, base) -> bool:
-    """Whether two runs on the same seeds played identical games (every record equal, one by one)."""
-    return len(records) == len(base) > 0 and all(tuple(a)[2:] == tuple(b)[2:] for a, b in zip(records, base))
+    """Whether two runs on the same seeds played identical games: every record equal, one by one, as
+    games_print sees it (its repr: a NaN count equals itself), stopping at the first game that differs."""
+    return len(records) == len(base) > 0 and all(repr(tuple(a)[2:]) == repr(tuple(b)[2:]) for a, b in zip(records, base))
 
 
 def same_line(variant: str, base: str, many: bool = False) -> str:

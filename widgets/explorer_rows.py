@@ -38,6 +38,26 @@ _NONE = frozenset({type(None)})
 _NUMBERS = frozenset({int, float, type(None)})
 
 
+def nearest(value, stops):
+    """The stop nearest `value` (the first of two as near); the first stop for a value that is not
+    a number (a switch, a word) or a slider of words."""
+    if is_number(value) and all(is_number(v) for v in stops):
+        return min(stops, key=lambda v: abs(v - value))
+    return stops[0]
+
+
+def _as_is(part: list) -> list:
+    return part
+
+
+def _not_none_nor_nan(part: list) -> list:  # is_present for plain ints and floats
+    return [v for v in part if v is not None and v == v]
+
+
+def _present(part: list) -> list:
+    return [v for v in part if is_present(v)]
+
+
 def _per_seat(values: list, players: int) -> list[list]:
     """One game column's values per seat (`values`: each game's, a list or tuple of one per seat, or
     one for the game): [[seat 0's in each game], ...]."""
@@ -88,14 +108,13 @@ def cell_rows(point: dict, players: int, records, k: int = 0) -> list[dict]:
         if kinds <= _NUMBERS:  # plain ints and floats (the usual column): the checks below, in one pass over types
             if not kinds - _NONE:
                 continue  # no game counted it
-            present = (lambda part: part) if kinds <= _INTS else \
-                (lambda part: [v for v in part if v is not None and v == v])  # is_present: not None, not NaN
+            present = _as_is if kinds <= _INTS else _not_none_nor_nan
         else:
             values = [v for part in per_seat for v in part if v is not None]
             # a results table's numeric column (not a switch, not text): what sweep averages
             if not values or not all(is_number(v) for v in values):
                 continue
-            present = (lambda part: [v for v in part if is_present(v)])
+            present = _present
         for row, part in zip(rows, per_seat):
             got = mean_ci(present(part))
             row |= {f"mean_{col}": got[0], f"mean_{col}_low": got[1], f"mean_{col}_high": got[2]}

@@ -35,12 +35,12 @@ from meeple.rules.files import shown_path, shown_text
 from meeple.rules.core import game_module, resolve_bots
 from meeple.rules.sim import measure_columns, measures, play_game
 from meeple.rules.sim.runner import bot_refs as _bot_refs
-from meeple.rules.comparison import games_print, paired_difference, same_line
+from meeple.rules.comparison import games_print, paired_difference, same_games, same_line
 from meeple.rules.sim.design import wanted as _design_wanted
 from meeple.rules.workbench import changed_numbers, rule_usage, usage_lines
 
 from . import specs
-from .explorer_rows import cell_rows, is_number, is_present, number_text
+from .explorer_rows import cell_rows, is_number, is_present, nearest as _nearest, number_text
 
 MAX_GAMES = 20_000
 MIN_GAMES = 10
@@ -136,14 +136,6 @@ def _echo(value) -> str:
     """User text or a value from a saved setup as an error echoes it: its repr, control characters and
     terminal escapes written out, cut in the middle past 60 characters (a 1 MB name was echoed whole)."""
     return shown_text(repr(value) if isinstance(value, str) else value, 60)
-
-
-def _nearest(value, stops):
-    """The stop nearest `value` (the first of two as near); the first stop for a value that is not
-    a number (a switch, a word) or a slider of words."""
-    if is_number(value) and all(is_number(v) for v in stops):
-        return min(stops, key=lambda v: abs(v - value))
-    return stops[0]
 
 
 def _one_line(error: BaseException) -> str:
@@ -551,18 +543,15 @@ class ExplorerSession:
         return same + [line.removeprefix("Warning: ") for line in lines if line.startswith("Warning: ")]
 
     def _same_play(self, cell, ref) -> bool:
-        """Whether `cell` played the games `ref` did: their games_print equal. With both cells' games here,
-        game by game, stopping at the first game that differs (what the print hashes, without hashing
-        every game of a value that differs in its first: the usual cold move)."""
+        """Whether `cell` played the games `ref` did (their games_print equal): with both cells' games
+        here, game by game (same_games), not hashing all of a value that differs in its first."""
         a, b = self.records.get(cell), self.records.get(ref)
         if a is not None and b is not None:  # (add() drops a saved print when the cell's games come)
-            known = self._sames.get((cell, ref))
-            if known is None or known[0] is not a or known[1] is not b:  # made once for these games
-                same = len(a) == len(b) and all(repr(tuple(x)[2:]) == repr(tuple(y)[2:]) for x, y in zip(a, b))
-                known = self._sames[(cell, ref)] = (a, b, same)
+            known = self._sames.get((cell, ref))  # made once for these games:
+            if known is None or known[0] is not a or known[1] is not b:
+                known = self._sames[(cell, ref)] = (a, b, same_games(a, b))
             return known[2]
-        ref_print = self._print(ref)
-        return ref_print is not None and self._print(cell) == ref_print
+        return (ref_print := self._print(ref)) is not None and self._print(cell) == ref_print
 
     def _print(self, cell) -> str | None:
         """games_print of a cell's games (None: not played), made once."""

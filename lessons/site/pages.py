@@ -217,6 +217,11 @@ CSV_TYPES = ((lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
              (lambda v: isinstance(v, bool), "boolean"), (lambda v: isinstance(v, str), "string"))
 
 
+def _compact(x) -> int:
+    """The length of x as the page's compact JSON."""
+    return len(json.dumps(x, separators=(",", ":")))
+
+
 def csv_values(data: dict) -> dict:
     """A Vega data set's inline rows as CSV text (`values` a string, `format` {"type": "csv",
     "parse": ...}), which Vega reads back into the very same rows: the column names once, not once
@@ -256,8 +261,7 @@ def csv_values(data: dict) -> dict:
     writer.writerows([cell(r[n]) for n in names] for r in rows)
     text = out.getvalue()
     fmt = {"type": "csv", **({"parse": parse} if parse else {})}
-    compact = lambda x: len(json.dumps(x, separators=(",", ":")))  # noqa: E731
-    if compact(text) + compact(fmt) >= compact(rows) + compact(data.get("format", {})):
+    if _compact(text) + _compact(fmt) >= _compact(rows) + _compact(data.get("format", {})):
         return {}
     return {"values": text, "format": fmt}
 

@@ -114,7 +114,8 @@ def test_the_stepper_and_its_start_button_read_in_the_dark_theme(site, browser, 
         stepper = page.locator(".meeple-stepper").first
         stepper.scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "site-dark-stepper.png"))
-        found = page.evaluate(CONTRASTS, [page.locator("body").element_handle(), ".meeple-live-bar button, .meeple-live-bar .meeple-live-status, .meeple-stepper button",
+        found = page.evaluate(CONTRASTS, [page.locator("body").element_handle(),
+                                          ".meeple-live-bar button, .meeple-live-bar .meeple-live-status, .meeple-stepper button",
                                           ".none"])
         assert len(found) > 5, found
         poor = [f for f in found if f[3] < 3]
