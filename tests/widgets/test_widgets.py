@@ -577,3 +577,25 @@ def test_charts_hands_out_altair_charts_of_the_spec_builders_own_specs():
     assert charts.heatmap_chart(t, "bonus", "hand_size", "win_rate", 1, current=now, baseline=(3, 13)).to_dict() == \
         specs.heatmap(rows, "bonus", "hand_size", "win_rate", 1, current=specs.Current(1), baseline=(3, 13))
     assert all(c in specs.OKABE_ITO for c in specs.win_rate(rows_one, "bonus")["layer"][0]["encoding"]["color"]["scale"]["range"])
+
+
+def test_a_widget_that_fixes_its_words_colour_fixes_its_background_too():
+    """Review (JupyterLab Dark): the Stepper's words are #222 (its buttons light-only), on no
+    background of its own, so a dark host drew them on its dark page. A widget's outer rule that
+    sets a fixed text colour sets its own background too; one that follows the host's (inherit,
+    the host's variables) needs none."""
+    import re
+    from pathlib import Path
+
+    import meeple.widgets
+
+    static = Path(meeple.widgets.__file__).parent / "static"
+    roots = {"stepper.css": ".meeple-stepper", "panel.css": ".meeple-panel", "explorer.css": ".meeple-explorer"}
+    for name, root in roots.items():
+        css = (static / name).read_text()
+        rule = re.search(r"(?m)^" + re.escape(root) + r"\s*\{([^}]*)\}", css)
+        assert rule, f"{name}: no rule for {root}"
+        colour = re.search(r"(?<![-\w])color:\s*([^;]+)", rule[1])
+        if colour and colour[1].strip().startswith("#"):
+            assert re.search(r"(?<![-\w])background(-color)?:\s*#", rule[1]), \
+                f"{name}: {root} sets color {colour[1].strip()} but no background of its own"
