@@ -18,6 +18,7 @@ from .chance import check_seed
 from .config import VARIANT_SUFFIXES, read_variant, settings_list, variant_config
 from .files import shown_path
 from .registry import game_module
+from .core import split_bots
 from .sim.design import duration_spread, wanted
 from .sim.results import SHOWN_AS, Results, load_pandas, measure_name, measures, rate_row, shown_frame
 from .sim.runner import Job, bot_refs, check_games, check_workers, run
@@ -180,7 +181,7 @@ def lineup(mod, bots, players: int) -> tuple:
     names "A,B" for A in seat 1 against B in every other seat (as the Explorer)."""
     if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
         raise ValueError(f"bots={bots!r} is not allowed: bot names, e.g. 'heuristic' or ['heuristic', 'random']")
-    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+    names = split_bots(mod, bots) if isinstance(bots, str) else list(bots)
     if len(names) == 2 and players > 2:
         names = [names[0]] + [names[1]] * (players - 1)
     return bot_refs(mod, names, players)

@@ -65,10 +65,22 @@ def check_bot_name(mod: ModuleType, name, what: str) -> str:
                      f"'you' or a custom bot function's name")
 
 
+def split_bots(mod: ModuleType, text: str, what: str = "bots") -> list[str]:
+    """Comma-separated bot names, each stripped; ValueError for an empty one: "heuristic," is not two
+    bots (it was counted as a second player: 'need 4 bots, got 2'). `what` names the field
+    ("--bots" on the command line), the same words at every door."""
+    bots = [b.strip() for b in text.split(",")]
+    if len(bots) > 1 and not all(bots):
+        flag = f"{what} " if what.startswith("-") else ""
+        raise ValueError(f"{what} {shown_path(repr(text))} has an empty name (a comma at an end or two in a row): "
+                         f"name one bot per seat, e.g. {flag}heuristic,random,random; known bots: {', '.join(mod.BOTS)}")
+    return bots
+
+
 def resolve_bots(mod: ModuleType, bots: Sequence[str | Bot] | str, players: int):
     """(names, callables) for a list of bot names/callables, one per player."""
     if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
+        bots = split_bots(mod, bots)
     check_bots_arg(mod, bots)
     bots = list(bots)
     if len(bots) == 1 and players > 1:

@@ -32,7 +32,7 @@ from types import SimpleNamespace
 from meeple.rules.chance import check_seed
 from meeple.rules.config import describe_kind as _describe
 from meeple.rules.files import shown_path, shown_text
-from meeple.rules.core import game_module, resolve_bots
+from meeple.rules.core import game_module, resolve_bots, split_bots
 from meeple.rules.sim import measure_columns, measures, play_game
 from meeple.rules.sim.runner import bot_refs as _bot_refs
 from meeple.rules.comparison import games_print, paired_difference, same_games, same_line
@@ -236,7 +236,7 @@ class ExplorerSession:
     def _lineup(self, bots) -> list[str]:
         if not isinstance(bots, (str, list, tuple)) or not all(isinstance(b, str) for b in bots):
             raise ValueError(f"bots={_echo(bots)} is not allowed: bot names, e.g. 'heuristic,random' or ['heuristic', 'random']")
-        names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
+        names = split_bots(self.mod, bots) if isinstance(bots, str) else list(bots)
         n = self.config.players
         if len(names) == 2 and n > 2:  # "heuristic,random": the first seat against the rest
             names = [names[0]] + [names[1]] * (n - 1)

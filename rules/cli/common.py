@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..chance import check_seed
 from ..config import WHOLE_NUMBER
-from ..core import game_module, resolve_bots
+from ..core import game_module, resolve_bots, split_bots
 from ..extras import require
 from ..files import check_writable as check_file
 from ..files import shown_path, write_atomic
@@ -107,11 +107,10 @@ def game_setup(args):
             raise CliError(f"unknown preset {args.preset!r} for {mod.NAME}; known: {', '.join(presets)}")
         config = presets[args.preset or "base"] if getattr(args, "config", None) is None else variant_file(mod, args)
         settings = list(args.settings)
-        bots = [b.strip() for b in args.bots.split(",")]
-        if len(bots) > 1 and not all(bots):  # 'heuristic,' was read as two bots: '2 bots, so players=2'
-            raise CliError(f"--bots {shown_path(repr(args.bots))} has an empty name (a comma at an end or two in a "
-                           f"row): name one bot per seat, e.g. --bots heuristic,random,random; known bots: "
-                           f"{', '.join(mod.BOTS)}")
+        try:  # 'heuristic,' was read as two bots: '2 bots, so players=2'
+            bots = split_bots(mod, args.bots, "--bots")
+        except ValueError as e:
+            raise CliError(str(e)) from None
         implied = len(bots) > 1 and not any(s.partition("=")[0].strip() == "players" for s in settings)
         if implied:
             settings.insert(0, f"players={len(bots)}")  # three bots named: a three-player game

@@ -46,7 +46,7 @@ from multiprocessing import connection  # concurrent.futures' process pool loads
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from ..core import check_bots_arg, resolve_bots
+from ..core import check_bots_arg, resolve_bots, split_bots
 from ..files import STALL, stalled
 from ..protocol import check_whole, resolve_config
 from ..registry import game_module
@@ -93,7 +93,7 @@ def bot_refs(mod, bots, players: int) -> tuple:
     """Bots as names where the game knows them (so worker processes can look
     them up), else the callables themselves; checked against `players`."""
     if isinstance(bots, str):
-        bots = [b.strip() for b in bots.split(",")]
+        bots = split_bots(mod, bots)
     check_bots_arg(mod, bots)
     known = {id(f): name for name, f in mod.BOTS.items()}
     refs = tuple(known.get(id(b), b) if callable(b) else b for b in bots)

@@ -350,3 +350,27 @@ def test_an_empty_bot_name_in_bots_is_named_not_counted_as_a_player(capsys, bots
     code, out, err = run(capsys, "play", "bucket-brigade", "--bots", bots)
     one_line_error(code, out, err, f"--bots {bots!r} has an empty name (a comma at an end or two in a row)")
     assert "known bots: random, heuristic, lookahead" in err and "players=" not in err
+
+
+@pytest.mark.parametrize("bots", ["heuristic,", ",heuristic,random", "heuristic,,random"])
+def test_an_empty_bot_name_is_named_at_every_door_in_the_command_lines_words(bots):
+    """Review (variant lab): 'heuristic,,random' said 'need 4 bots (one per player), got 3' through the
+    API, the lab and the Explorer, while the command line named the empty name. One check
+    (core.split_bots) now speaks for every door, in the same words."""
+    from meeple.rules import duck_duck_bruce as ddb, simulate
+    from meeple.rules.comparison import compare
+    from meeple.widgets.explorer_session import ExplorerSession
+    from meeple.widgets.lab import VariantLab
+
+    said = f"bots {bots!r} has an empty name (a comma at an end or two in a row)"
+    doors = {
+        "simulate": lambda: simulate("duck-duck-bruce", None, bots, 2, 1, workers=1),
+        "compare": lambda: compare("duck-duck-bruce", {"base": ddb.Config(), "four": ddb.Config(rounds=4)}, bots=bots,
+                                   games=2, workers=1, progress=False),
+        "lab": lambda: VariantLab("duck-duck-bruce", ["rounds=4"], bots=bots, games=2),
+        "explorer": lambda: ExplorerSession("duck-duck-bruce", "rounds", bots=bots),
+    }
+    for door, ask in doors.items():
+        with pytest.raises(ValueError) as got:
+            ask()
+        assert said in str(got.value) and "known bots: random" in str(got.value), (door, str(got.value))
