@@ -482,7 +482,7 @@ class ExplorerSession:
     def set_seat(self, seat) -> None:
         n = len(self.bots)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat={_echo(seat)} is not allowed: a seat from 0 to {n - 1}")
+            raise ValueError(f"seat={_echo(seat)} is not allowed: a seat from 0 to {n - 1} (Player 1 to Player {n})")
         self.seat = seat
 
     def neighbours(self, cell: tuple | None = None, came_from=None) -> list[tuple]:

@@ -45,7 +45,8 @@ class StepperSession:
             raise ValueError(f"config must be a {self.mod.NAME} Config, got {type(self.config).__name__}")
         n = self.config.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise ValueError(f"seat={seat!r} is not allowed: a seat from 0 to {n - 1}, or None to watch")
+            raise ValueError(f"seat={seat!r} is not allowed: a seat from 0 to {n - 1} (Player 1 to Player {n}), or None "
+                             "to watch")
         self.seat = seat
         self.show_all = bool(show_all)
         names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)

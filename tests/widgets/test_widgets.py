@@ -64,7 +64,8 @@ def test_bad_messages_show_a_clear_error_and_change_nothing(message, error):
 @pytest.mark.parametrize(
     "kwargs, error",
     [
-        ({"seat": 4}, "seat=4 is not allowed: a seat from 0 to 3"),
+        # the widget shows Player 1 to Player 4: the message says which number is which (review)
+        ({"seat": 4}, r"seat=4 is not allowed: a seat from 0 to 3 \(Player 1 to Player 4\)"),
         ({"seat": -1}, "seat=-1 is not allowed"),
         ({"seed": -1}, "seed must be a whole number"),
         ({"bots": "genius"}, "unknown bot 'genius'"),
