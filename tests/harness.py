@@ -9,11 +9,14 @@
 - `needs_proc`, `children`, `alive`, `cpu_ticks`, `wait_for`: child processes read from
   Linux /proc, for the tests that end a run and check that its worker processes end too;
 - `run_without_jupyter`: a Python snippet run in a fresh process where altair, pandas, numpy
-  and the Jupyter packages cannot be imported (as in Pyodide, which has none of them).
+  and the Jupyter packages cannot be imported (as in Pyodide, which has none of them);
+- `vega_reads`: the rows Vega makes of a chart's inline data (the site build writes CSV), for the
+  site build's fast test and the browser test that reads the site's charts.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -147,3 +150,22 @@ def close_shell(shell) -> None:
         shell.history_manager = None
     shell.user_ns.clear()
     shell.user_ns_hidden.clear()
+
+
+def vega_reads(data: dict) -> list[dict]:
+    """The rows Vega makes of a data set's inline `values` (vega-loader: d3's csvParse, then each field
+    of format.parse by its typeParser, "" and null read as null), for CSV text or a list of rows."""
+    import csv
+    import io
+
+    if not isinstance(data["values"], str):
+        return data["values"]
+    assert data["format"]["type"] == "csv" and set(data["format"]) <= {"type", "parse"}
+    rows = list(csv.DictReader(io.StringIO(data["values"], newline="")))
+    readers = {"number": lambda v: None if v == "" else json.loads(v),  # +"0.25", +"1e-05": as JSON reads them
+               "boolean": lambda v: None if v == "" else {"true": True, "false": False}[v],
+               "string": lambda v: None if v == "" else v}
+    for field, kind in data["format"].get("parse", {}).items():
+        for r in rows:
+            r[field] = readers[kind](r[field])
+    return rows

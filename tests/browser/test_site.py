@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from meeple.course.site.build import guide_pages
+from harness import vega_reads
 from site_build import ROOT, Site, lessons_with, local, site_lessons
 
 pytestmark = pytest.mark.browser
@@ -315,22 +316,6 @@ def test_a_lesson_page_transfers_at_most_1_5_mb_cold(site, browser, lesson):
     assert not [p for p in seen if p.endswith(".map")], "a source map was fetched"
 
 
-def _csv_rows(data: dict) -> list[dict]:
-    """The rows a chart's CSV data set stands for, read as tests/course/test_site_build.py's _vega_reads
-    reads them (d3's csvParse, then format.parse's types: "" is null)."""
-    import csv
-    import io
-
-    rows = list(csv.DictReader(io.StringIO(data["values"], newline="")))
-    readers = {"number": lambda v: None if v == "" else json.loads(v),
-               "boolean": lambda v: None if v == "" else {"true": True, "false": False}[v],
-               "string": lambda v: None if v == "" else v}
-    for name, kind in data["format"].get("parse", {}).items():
-        for r in rows:
-            r[name] = readers[kind](r[name])
-    return rows
-
-
 def test_every_charts_csv_rows_are_the_rows_the_sites_vega_reads(site, browser):
     """The build writes a compiled chart's rows as CSV (lessons/site/pages.py: csv_values; a page has
     1.5 MB cold): the site's own Vega, in the browser, makes of each chart of every executed page the
@@ -365,5 +350,5 @@ def test_every_charts_csv_rows_are_the_rows_the_sites_vega_reads(site, browser):
     for spec, got in zip(charts, read, strict=True):
         inline = [d for d in spec["data"] if isinstance(d.get("values"), str)]
         for data, rows in zip(inline, got, strict=True):
-            assert json.loads(rows) == _csv_rows(data), data["name"]
+            assert json.loads(rows) == vega_reads(data), data["name"]
     _check(visit)

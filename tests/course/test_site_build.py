@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness import vega_reads
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -310,25 +312,6 @@ def test_the_site_has_the_pages_the_readme_sends_readers_to():
     assert "- file: design_notes\n" in toc and "- file: commands\n" in toc
 
 
-def _vega_reads(data: dict) -> list[dict]:
-    """The rows Vega makes of a data set's inline `values` (vega-loader: d3's csvParse, then each field
-    of format.parse by its typeParser, "" and null read as null), for CSV text or a list of rows."""
-    import csv
-    import io
-
-    if not isinstance(data["values"], str):
-        return data["values"]
-    assert data["format"]["type"] == "csv" and set(data["format"]) <= {"type", "parse"}
-    rows = list(csv.DictReader(io.StringIO(data["values"], newline="")))
-    readers = {"number": lambda v: None if v == "" else json.loads(v),  # +"0.25", +"1e-05": as JSON reads them
-               "boolean": lambda v: None if v == "" else {"true": True, "false": False}[v],
-               "string": lambda v: None if v == "" else v}
-    for field, kind in data["format"].get("parse", {}).items():
-        for r in rows:
-            r[field] = readers[kind](r[field])
-    return rows
-
-
 def test_a_charts_rows_become_csv_that_vega_reads_back_as_the_same_rows():
     """A lesson page has 1.5 MB cold, and a saved Explorer's three charts repeated every column name
     on every row (issue 24's budget, lesson 11 78 bytes under): the rows go as CSV, which Vega
@@ -346,8 +329,8 @@ def test_a_charts_rows_become_csv_that_vega_reads_back_as_the_same_rows():
     assert out["format"]["parse"] == {"fall_probability": "number", "point": "number", "seat": "number", "games": "number",
                                       "win_rate": "number", "win_low": "number", "win_high": "number", "note": "string",
                                       "best": "boolean", "empty": "number"}  # "bot", "who", "label": text as it is
-    assert _vega_reads({**data, **out}) == rows
-    assert [list(r) for r in _vega_reads({**data, **out})] == [list(r) for r in rows]  # the fields in their order
+    assert vega_reads({**data, **out}) == rows
+    assert [list(r) for r in vega_reads({**data, **out})] == [list(r) for r in rows]  # the fields in their order
     assert len(json.dumps(out)) < len(json.dumps(rows)) / 2
     for bad in ([{**rows[0], "seat": "1"}, *rows[1:]],  # a field of numbers and text
                 [{**rows[0], "label": None}, *rows[1:]],  # a text field with both "" and null
@@ -370,7 +353,7 @@ def test_a_compiled_chart_carries_its_rows_as_csv_and_no_schema_where_its_front_
     vega = bs.site_pages._to_vega(spec)
     inline = [d for d in vega["data"] if "values" in d]
     assert len(inline) == 1 and inline[0]["format"] == {"type": "csv", "parse": {"x": "number", "y": "number"}}
-    assert _vega_reads(inline[0]) == [{"x": i, "y": float(f"{i / 3:.6g}"), "who": f"Player {i}"} for i in range(10)]
+    assert vega_reads(inline[0]) == [{"x": i, "y": float(f"{i / 3:.6g}"), "who": f"Player {i}"} for i in range(10)]
     chart = {"model_name": "AnyModel", "state": {"_vl_selections": {}, "spec": spec}}
     assert bs.site_pages.compile_chart(chart) == 1 and "$schema" not in chart["state"]["spec"]  # meeple-chart.js: always Vega
     panel = {"model_name": "AnyModel", "state": {"_esm": "", "view": {"kind": "k", "inputs": [], "chart": spec}}}
