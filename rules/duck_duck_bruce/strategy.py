@@ -65,14 +65,8 @@ def _die_odds(die: tuple[int, ...], min_steal: int, max_steal: int) -> tuple[dic
     return wins, sum(1 for f in die if f == PENALTY_FACE) / n
 
 
-def _removal_loss(nest) -> int:
-    """What a nest's owner loses, summed over its cards, if that one card were
-    taken: only a suit's unique highest duck costs anything (the gap to the next)."""
-    return _loss_of(_tops(nest))
-
-
 def _tops(nest) -> dict[str, list[int]]:
-    """suit -> [highest, how many, next highest] of a nest's ducks (what _removal_loss reads; its
+    """suit -> [highest, how many, next highest] of a nest's ducks (what _loss_of reads; its
     highest is best_by_suit's)."""
     top: dict[str, list[int]] = {}
     get = top.get
@@ -90,7 +84,8 @@ def _tops(nest) -> dict[str, list[int]]:
 
 
 def _loss_of(top: dict[str, list[int]]) -> int:
-    """_removal_loss from a nest's _tops."""
+    """What a nest's owner loses, summed over its cards, if that one card were taken (from the
+    nest's _tops): only a suit's unique highest duck costs anything (the gap to the next)."""
     loss = 0
     for high, k, below in top.values():
         if k == 1:
