@@ -222,14 +222,19 @@ def _compact(x) -> int:
     return len(json.dumps(x, separators=(",", ":")))
 
 
+# The colours widgets/static/explorer.js swaps in a spec's JSON text for a dark page ('"#111"', '"#777"'):
+# a value in CSV text is not quoted so, and would keep its light-page colour
+DARK_SWAPPED = frozenset({"#111", "#777"})
+
+
 def csv_values(data: dict) -> dict:
     """A Vega data set's inline rows as CSV text (`values` a string, `format` {"type": "csv",
     "parse": ...}), which Vega reads back into the very same rows: the column names once, not once
     a row (a saved Explorer's three charts repeat ~10 names on each of their rows; a page has
     1.5 MB cold). Returns the keys to update, or {} where the rows are not exactly CSV's: rows
     with other keys or in another order, a nested value, a value NaN or infinite, a field of
-    mixed types, a text field with both null and "" (CSV has one empty), a "#111" (explorer.js
-    swaps that colour in the spec's text for a dark page), a format already set, or no saving."""
+    mixed types, a text field with both null and "" (CSV has one empty), a colour explorer.js
+    swaps for a dark page (DARK_SWAPPED), a format already set, or no saving."""
     rows, fmt = data.get("values"), data.get("format")
     if not isinstance(rows, list) or not rows or fmt not in (None, {}) or not all(isinstance(r, dict) for r in rows):
         return {}
@@ -246,7 +251,7 @@ def csv_values(data: dict) -> dict:
         if kind == "number" and not all(math.isfinite(v) for v in given):
             return {}
         if kind == "string":
-            if any(v == "#111" for v in given) or (len(given) < len(column) and "" in given):
+            if any(v in DARK_SWAPPED for v in given) or (len(given) < len(column) and "" in given):
                 return {}
             if len(given) == len(column):
                 continue  # text with no null: left as it is read

@@ -335,6 +335,7 @@ def test_a_charts_rows_become_csv_that_vega_reads_back_as_the_same_rows():
     for bad in ([{**rows[0], "seat": "1"}, *rows[1:]],  # a field of numbers and text
                 [{**rows[0], "label": None}, *rows[1:]],  # a text field with both "" and null
                 [{**rows[0], "who": "#111"}, *rows[1:]],  # explorer.js recolours "#111" for a dark page
+                [{**rows[0], "who": "#777"}, *rows[1:]],  # and "#777"
                 [{**rows[0], "win_rate": float("nan")}, *rows[1:]],
                 [{**rows[0], "seat": [1, 2]}, *rows[1:]],  # nested
                 [{k: v for k, v in rows[0].items() if k != "games"}, *rows[1:]],  # a field missing from a row
@@ -383,3 +384,16 @@ def test_the_themes_unminified_files_are_minified_and_the_rest_left_alone(tmp_pa
     assert (static / "basic.css").read_text() == "a{color:red;}\n" and (static / "scripts/theme.js").read_text() == "varx=1;\n"
     for name in ("dense.css", f"{sv.VEGA_DIR}/vega.min.js", f"{sv.MODULES}/abc.js", f"{sv.PYODIDE_DIR}/pyodide.js", "page.html.txt"):
         assert (static / name).read_text() == files[name], name
+
+
+def test_the_colours_kept_out_of_csv_are_the_ones_explorer_js_swaps_for_a_dark_page():
+    """csv_values keeps a data set holding a colour explorer.js recolours (its text swaps '"#111"'
+    and '"#777"' for a dark page) as JSON: the list in pages.py is the script's own."""
+    import re
+
+    from meeple.course.site import pages
+
+    js = (ROOT / "widgets" / "static" / "explorer.js").read_text()
+    swapped = set(re.findall(r'replace\(/"(#[0-9a-fA-F]+)"/g', js))
+    assert swapped and swapped == pages.DARK_SWAPPED, swapped
+
